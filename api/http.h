@@ -1,0 +1,89 @@
+/* http: an HTTP/1.1 server on libuv + llhttp. It owns connections and
+ * parsing; a handler gets a whole request (head + bounded body) and answers
+ * now or later (from the loop thread), whole or streamed (chunked).
+ * Keep-alive, pipelining in order, header/body/idle timeouts (slowloris),
+ * size limits (413/431 answered by the server itself), graceful shutdown.
+ * Everything here runs on the loop thread. */
+#ifndef HG_API_HTTP_H
+#define HG_API_HTTP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <uv.h>
+
+#define HG_HTTP_MAX_HEADER (16u * 1024)       /* whole head */
+#define HG_HTTP_MAX_HEADERS 64
+#define HG_HTTP_MAX_BODY (64u * 1024 * 1024)  /* default body limit */
+#define HG_HTTP_HEADER_TIMEOUT_MS 10000
+#define HG_HTTP_BODY_TIMEOUT_MS 60000
+#define HG_HTTP_IDLE_TIMEOUT_MS 60000
+
+typedef struct hg_http_server hg_http_server;
+typedef struct hg_http_req hg_http_req;
+
+typedef struct hg_http_header {
+  const char *name;  /* lower-cased */
+  const char *value;
+} hg_http_header;
+
+struct hg_http_req {
+  const char *method;      /* "GET" */
+  const char *target;      /* raw request target */
+  const char *path;        /* percent-decoded path without query */
+  const char *query;       /* raw query string without '?', "" if none */
+  hg_http_header headers[HG_HTTP_MAX_HEADERS];
+  int nheaders;
+  const char *body;        /* NUL-terminated for convenience */
+  size_t body_len;
+  void *data;              /* for the handler */
+};
+
+/* Called once per request on the loop thread. The handler must eventually
+ * call hg_http_respond or hg_http_stream_start(...)+hg_http_stream_end for
+ * req, even if the client went away (those calls are then no-ops that free
+ * the request). */
+typedef void (*hg_http_handler)(hg_http_server *srv, hg_http_req *req, void *ud);
+/* Optional: called when the client of an unfinished request disconnects,
+ * so streams can stop early. */
+typedef void (*hg_http_abort_cb)(hg_http_req *req, void *ud);
+
+typedef struct hg_http_options {
+  const char *host;          /* "127.0.0.1" */
+  int port;                  /* 0: ephemeral (see hg_http_port) */
+  size_t max_body;           /* 0: HG_HTTP_MAX_BODY */
+  /* Routes whose body limit is larger (file uploads): returns the limit for
+   * this method+path, or 0 for max_body. May be NULL. */
+  size_t (*body_limit)(const char *method, const char *path, void *ud);
+  unsigned max_connections;  /* 0: 4096; extra connections get 503 */
+  hg_http_handler handler;
+  hg_http_abort_cb on_abort;
+  void *ud;
+} hg_http_options;
+
+int hg_http_server_start(uv_loop_t *loop, const hg_http_options *opt, hg_http_server **out);
+int hg_http_port(const hg_http_server *srv);
+/* Stops accepting, lets requests in flight finish up to grace_ms, closes the
+ * rest, then calls done (the server is freed before done runs). */
+void hg_http_server_shutdown(hg_http_server *srv, int grace_ms, void (*done)(void *ud), void *ud);
+
+const char *hg_http_header_get(const hg_http_req *req, const char *lower_name);
+/* Value of a query parameter, percent-decoded into out; -ENOENT if absent. */
+int hg_http_query_get(const hg_http_req *req, const char *name, char *out, size_t cap);
+/* True until the client disconnects. */
+bool hg_http_req_alive(const hg_http_req *req);
+
+/* Whole response. extra_headers: "Name: value\r\n"… or NULL. Copies body. */
+void hg_http_respond(hg_http_req *req, int status, const char *content_type,
+                     const char *extra_headers, const void *body, size_t len);
+
+/* Chunked streaming. write copies data; returns -EPIPE once the client is
+ * gone. Writes are queued; hg_http_stream_pending tells the bytes not yet
+ * handed to the kernel, for back-pressure. end sends the last chunk. */
+int hg_http_stream_start(hg_http_req *req, int status, const char *content_type,
+                         const char *extra_headers);
+int hg_http_stream_write(hg_http_req *req, const void *data, size_t len);
+size_t hg_http_stream_pending(const hg_http_req *req);
+void hg_http_stream_end(hg_http_req *req);
+
+#endif

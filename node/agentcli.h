@@ -1,0 +1,79 @@
+/* agentcli: the host side of the agent channel for one sandbox. Thread-safe:
+ * many callers may have requests in flight at once (multiplexed by id); a
+ * held reply (wait, read with wait_ms) never blocks other requests.
+ * Everything the guest sends is hostile: replies are bounded and type-checked,
+ * and a broken stream fails the calls in flight with -EPROTO or -ECONNRESET,
+ * never hangs them past their deadline. */
+#ifndef HG_NODE_AGENTCLI_H
+#define HG_NODE_AGENTCLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "node/core/buf.h"
+
+typedef struct hg_agent hg_agent;
+
+int hg_agent_connect(const char *sock_path, int timeout_ms, hg_agent **out);
+void hg_agent_free(hg_agent *a);  /* closes; fails calls in flight */
+
+int hg_agent_ping(hg_agent *a, int timeout_ms);
+
+typedef struct hg_exec_req {
+  const char *const *argv; /* NULL-terminated */
+  const char *const *env;  /* "K=V", NULL-terminated, may be NULL */
+  const char *cwd;         /* NULL: "/" */
+  const void *stdin_data;
+  size_t stdin_len;
+  bool stdin_open;         /* keep stdin open for later hg_agent_stdin */
+  uint32_t timeout_ms;     /* 0: none; the agent kills the command after it */
+} hg_exec_req;
+
+typedef struct hg_cmd_status {
+  bool exited;
+  int code;       /* exit code, when exited normally */
+  int signal;     /* terminating signal, or 0 */
+  bool timed_out; /* the agent killed it at timeout_ms */
+} hg_cmd_status;
+
+typedef struct hg_read_res {
+  uint64_t offset;  /* where data starts in the stream */
+  uint64_t dropped; /* bytes lost to the ring before offset */
+  uint64_t total;   /* bytes the command ever wrote to this stream */
+  bool eof;         /* stream closed and everything read */
+} hg_read_res;
+
+int hg_agent_exec(hg_agent *a, const hg_exec_req *req, uint64_t *cid, int *pid);
+int hg_agent_stdin(hg_agent *a, uint64_t cid, const void *data, size_t len, bool eof);
+int hg_agent_signal(hg_agent *a, uint64_t cid, int sig);
+/* Waits up to timeout_ms for the command to end (st->exited false if not). */
+int hg_agent_wait(hg_agent *a, uint64_t cid, uint32_t timeout_ms, hg_cmd_status *st);
+/* Appends at most max bytes of the stream from offset to out; waits up to
+ * wait_ms for data when there is none yet. */
+int hg_agent_read(hg_agent *a, uint64_t cid, int stream, uint64_t offset,
+                  uint32_t max, uint32_t wait_ms, hg_buf *out, hg_read_res *res);
+
+typedef struct hg_file_stat {
+  char type[8]; /* file, dir, symlink, other */
+  uint64_t size;
+  uint32_t mode;
+  int64_t mtime;
+} hg_file_stat;
+
+/* Whole files, chunked under HG_AGENT_MAX_DATA per frame. */
+int hg_agent_file_read(hg_agent *a, const char *path, size_t max, hg_buf *out);
+int hg_agent_file_write(hg_agent *a, const char *path, const void *data, size_t len, uint32_t mode);
+int hg_agent_stat(hg_agent *a, const char *path, hg_file_stat *st);
+/* Calls fn for each entry; entries are bounded by the reply frame size. */
+int hg_agent_list(hg_agent *a, const char *path,
+                  void (*fn)(void *ud, const char *name, const hg_file_stat *st), void *ud);
+int hg_agent_mkdir(hg_agent *a, const char *path, bool parents);
+int hg_agent_remove(hg_agent *a, const char *path, bool recursive);
+int hg_agent_rename(hg_agent *a, const char *from, const char *to);
+int hg_agent_freeze(hg_agent *a);
+int hg_agent_thaw(hg_agent *a);
+/* After a restore: set the clock, reseed the RNG, optionally a new identity. */
+int hg_agent_restored(hg_agent *a, const char *hostname, const char *machine_id);
+
+#endif

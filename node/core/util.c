@@ -1,0 +1,193 @@
+#include "node/core/util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static int64_t clock_ns(clockid_t id) {
+  struct timespec ts;
+  clock_gettime(id, &ts);
+  return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+int64_t hg_now_ns(void) { return clock_ns(CLOCK_MONOTONIC); }
+int64_t hg_now_ms(void) { return clock_ns(CLOCK_MONOTONIC) / 1000000; }
+int64_t hg_wall_ns(void) { return clock_ns(CLOCK_REALTIME); }
+
+int hg_random_bytes(void *buf, size_t len) {
+  uint8_t *p = buf;
+  while (len > 0) {
+    ssize_t n = getrandom(p, len, 0);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return -errno;
+    }
+    p += n;
+    len -= (size_t)n;
+  }
+  return 0;
+}
+
+void hg_hex_encode(const void *data, size_t len, char *out) {
+  static const char digits[] = "0123456789abcdef";
+  const uint8_t *p = data;
+  for (size_t i = 0; i < len; i++) {
+    out[2 * i] = digits[p[i] >> 4];
+    out[2 * i + 1] = digits[p[i] & 15];
+  }
+  out[2 * len] = '\0';
+}
+
+int hg_id_new(const char *prefix, char out[HG_ID_MAX]) {
+  uint8_t raw[HG_ID_HEX / 2];
+  char hex[HG_ID_HEX + 1];
+  int rc = hg_random_bytes(raw, sizeof raw);
+  if (rc < 0) return rc;
+  hg_hex_encode(raw, sizeof raw, hex);
+  return hg_path(out, HG_ID_MAX, "%s-%s", prefix, hex);
+}
+
+bool hg_id_valid(const char *prefix, const char *id) {
+  size_t pl = strlen(prefix);
+  if (!id || strncmp(id, prefix, pl) != 0 || id[pl] != '-') return false;
+  const char *h = id + pl + 1;
+  for (int i = 0; i < HG_ID_HEX; i++)
+    if (!((h[i] >= '0' && h[i] <= '9') || (h[i] >= 'a' && h[i] <= 'f')))
+      return false;
+  return h[HG_ID_HEX] == '\0';
+}
+
+bool hg_secret_equal(const char *a, const char *b) {
+  size_t la = strlen(a), lb = strlen(b);
+  unsigned char diff = la != lb;
+  for (size_t i = 0; i < la; i++) diff |= (unsigned char)(a[i] ^ b[i % (lb ? lb : 1)]);
+  return diff == 0;
+}
+
+int hg_path(char *out, size_t cap, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(out, cap, fmt, ap);
+  va_end(ap);
+  if (n < 0 || (size_t)n >= cap) return -ENAMETOOLONG;
+  return 0;
+}
+
+static int fsync_dir_of(const char *path) {
+  char dir[4096];
+  int rc = hg_path(dir, sizeof dir, "%s", path);
+  if (rc < 0) return rc;
+  char *slash = strrchr(dir, '/');
+  if (!slash) strcpy(dir, ".");
+  else if (slash == dir) dir[1] = '\0';
+  else *slash = '\0';
+  return hg_fsync_path(dir);
+}
+
+int hg_write_file_atomic(const char *path, const void *data, size_t len) {
+  char tmp[4096];
+  int rc = hg_path(tmp, sizeof tmp, "%s.tmp", path);
+  if (rc < 0) return rc;
+  int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  if (fd < 0) return -errno;
+  const char *p = data;
+  size_t left = len;
+  while (left > 0) {
+    ssize_t n = write(fd, p, left);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      rc = -errno;
+      close(fd);
+      unlink(tmp);
+      return rc;
+    }
+    p += n;
+    left -= (size_t)n;
+  }
+  if (fsync(fd) < 0) {
+    rc = -errno;
+    close(fd);
+    unlink(tmp);
+    return rc;
+  }
+  close(fd);
+  if (rename(tmp, path) < 0) {
+    rc = -errno;
+    unlink(tmp);
+    return rc;
+  }
+  return fsync_dir_of(path);
+}
+
+int hg_read_file(const char *path, size_t max, char **out, size_t *len) {
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return -errno;
+  struct stat st;
+  if (fstat(fd, &st) < 0) {
+    int rc = -errno;
+    close(fd);
+    return rc;
+  }
+  if ((size_t)st.st_size > max) {
+    close(fd);
+    return -EFBIG;
+  }
+  char *buf = malloc((size_t)st.st_size + 1);
+  if (!buf) {
+    close(fd);
+    return -ENOMEM;
+  }
+  size_t got = 0;
+  while (got < (size_t)st.st_size) {
+    ssize_t n = read(fd, buf + got, (size_t)st.st_size - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    got += (size_t)n;
+  }
+  close(fd);
+  buf[got] = '\0';
+  *out = buf;
+  if (len) *len = got;
+  return 0;
+}
+
+int hg_mkdir_p(const char *path, mode_t mode) {
+  char tmp[4096];
+  int rc = hg_path(tmp, sizeof tmp, "%s", path);
+  if (rc < 0) return rc;
+  for (char *p = tmp + 1; *p; p++) {
+    if (*p != '/') continue;
+    *p = '\0';
+    if (mkdir(tmp, mode) < 0 && errno != EEXIST) return -errno;
+    *p = '/';
+  }
+  if (mkdir(tmp, mode) < 0 && errno != EEXIST) return -errno;
+  return 0;
+}
+
+int hg_fsync_path(const char *path) {
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return -errno;
+  int rc = fsync(fd) < 0 ? -errno : 0;
+  close(fd);
+  return rc;
+}
+
+static int rm_entry(const char *path, const struct stat *sb, int flag,
+                    struct FTW *ftw) {
+  return remove(path) < 0 ? -1 : 0;
+}
+
+int hg_rm_rf(const char *path) {
+  if (nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS) < 0)
+    return errno == ENOENT ? 0 : -errno;
+  return 0;
+}

@@ -1,0 +1,46 @@
+/* util: clocks, randomness, ids, and the file helpers every module shares.
+ * All functions return 0 or a negative errno unless stated otherwise. */
+#ifndef HG_CORE_UTIL_H
+#define HG_CORE_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define HG_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Ids are a short prefix, a dash and 16 lowercase hex digits: "sb-0123…". */
+#define HG_ID_HEX 16
+#define HG_ID_MAX 32
+
+int64_t hg_now_ms(void);  /* CLOCK_MONOTONIC, shared by every process on the host */
+int64_t hg_now_ns(void);  /* CLOCK_MONOTONIC */
+int64_t hg_wall_ns(void); /* CLOCK_REALTIME */
+
+int hg_random_bytes(void *buf, size_t len);
+void hg_hex_encode(const void *data, size_t len, char *out); /* out: 2*len+1 */
+
+/* Writes "<prefix>-<16 hex>" into out (HG_ID_MAX bytes). */
+int hg_id_new(const char *prefix, char out[HG_ID_MAX]);
+bool hg_id_valid(const char *prefix, const char *id);
+
+/* Constant-time comparison of two NUL-terminated secrets. */
+bool hg_secret_equal(const char *a, const char *b);
+
+/* Writes a file so that after a crash it holds either the old or the new
+ * contents: temp file, fsync, rename, fsync of the directory. */
+int hg_write_file_atomic(const char *path, const void *data, size_t len);
+/* Reads at most max bytes; -EFBIG when the file is larger. *out is
+ * NUL-terminated and freed by the caller. */
+int hg_read_file(const char *path, size_t max, char **out, size_t *len);
+int hg_mkdir_p(const char *path, mode_t mode);
+int hg_fsync_path(const char *path);
+/* Removes a directory tree that holds no subvolumes (plain rm -rf). */
+int hg_rm_rf(const char *path);
+
+/* snprintf into a fixed buffer; -ENAMETOOLONG when it does not fit. */
+int hg_path(char *out, size_t cap, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+#endif

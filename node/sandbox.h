@@ -1,0 +1,117 @@
+/* sandbox: the node's sandbox manager (DESIGN §6). It owns the sandboxes of
+ * this node: their subvolumes, their VMs (through a vmm driver) and their
+ * agent channels, and moves them through the lifecycle
+ *
+ *   creating -> running <-> paused
+ *   running|paused -> suspending -> suspended -> resuming -> running
+ *   any -> deleting -> deleted
+ *
+ * writing sandbox.json (inside the subvolume) before any change is reported.
+ * After a crash of hangard, hg_manager_open() re-adopts running VMs and
+ * finishes or rolls back half-done transitions.
+ *
+ * Every call blocks (VMM, btrfs, agent round trips) and is thread-safe:
+ * calls on one sandbox are serialised, calls on different sandboxes run in
+ * parallel. Call from worker threads, never from the event loop.
+ * Errors: -ENOENT unknown sandbox/template/command, -EBUSY wrong state
+ * (API 409), -ENOSPC over capacity (507), -EINVAL bad argument,
+ * -ETIMEDOUT guest did not answer, -EPROTO guest sent garbage. */
+#ifndef HG_NODE_SANDBOX_H
+#define HG_NODE_SANDBOX_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "node/agentcli.h"
+#include "node/core/util.h"
+#include "node/store.h"
+#include "node/vmm.h"
+
+typedef struct hg_manager hg_manager;
+
+typedef enum hg_sb_state {
+  HG_SB_CREATING,
+  HG_SB_RUNNING,
+  HG_SB_PAUSED,
+  HG_SB_SUSPENDING,
+  HG_SB_SUSPENDED,
+  HG_SB_RESUMING,
+  HG_SB_DELETING,
+  HG_SB_DELETED,
+  HG_SB_FAILED,
+} hg_sb_state;
+
+const char *hg_sb_state_name(hg_sb_state s);
+int hg_sb_state_parse(const char *name, hg_sb_state *out);
+
+typedef struct hg_manager_config {
+  hg_store *store;
+  const hg_vmm_ops *vmm;
+  const char *shim_path;      /* NULL: next to the running binary */
+  unsigned default_vcpus;     /* 1 */
+  unsigned default_memory_mib;/* 256 */
+  unsigned max_sandboxes;     /* 0: unlimited */
+  uint64_t max_memory_mib;    /* sum of running guests' memory; 0: unlimited */
+  int64_t default_idle_suspend_s; /* 6 h */
+} hg_manager_config;
+
+int hg_manager_open(const hg_manager_config *cfg, hg_manager **out);
+/* Releases handles; VMs keep running under their shims. */
+void hg_manager_close(hg_manager *m);
+/* Suspends sandboxes idle longer than their idle_suspend_s; call periodically. */
+void hg_manager_tick(hg_manager *m);
+
+typedef struct hg_sandbox_spec {
+  const char *template_ref;   /* "name", "name:tag" or NULL for "default" */
+  unsigned vcpus;             /* 0: default */
+  unsigned memory_mib;        /* 0: the template's */
+  json_t *env;                /* object of strings, may be NULL */
+  json_t *metadata;           /* object of strings, may be NULL */
+  int64_t idle_suspend_s;     /* 0: default; -1: never */
+} hg_sandbox_spec;
+
+/* Reserves an id and token and writes the sandbox as "creating"; the caller
+ * then runs hg_sandbox_create_finish (usually on a worker as an operation). */
+int hg_sandbox_create_begin(hg_manager *m, const hg_sandbox_spec *spec,
+                            char id[HG_ID_MAX], char token[65]);
+int hg_sandbox_create_finish(hg_manager *m, const char *id);
+
+/* JSON description: id, state, template, vcpus, memory_mib, created_at,
+ * metadata, generations, snapshots, ... New reference for the caller. */
+int hg_sandbox_describe(hg_manager *m, const char *id, json_t **out);
+/* All sandboxes, optionally filtered by state name and "k=v" label. */
+json_t *hg_sandbox_list(hg_manager *m, const char *state, const char *label);
+/* Checks a sandbox token (constant time). */
+bool hg_sandbox_token_ok(hg_manager *m, const char *id, const char *token);
+
+int hg_sandbox_pause(hg_manager *m, const char *id);
+/* Resumes a paused or suspended sandbox (from its latest generation). */
+int hg_sandbox_resume(hg_manager *m, const char *id);
+/* Saves memory + device state as a new read-only generation and stops the
+ * VM; *gen gets its number. */
+int hg_sandbox_suspend(hg_manager *m, const char *id, uint64_t *gen);
+/* Disk-only point in time (freeze, btrfs snapshot, thaw); VM keeps running. */
+int hg_sandbox_snapshot(hg_manager *m, const char *id, char name[64]);
+/* New sandbox from a generation of id (gen 0: suspend/checkpoint id now and
+ * fork from that), with a new identity; new_id gets the new sandbox's id. */
+int hg_sandbox_fork(hg_manager *m, const char *id, uint64_t gen,
+                    char new_id[HG_ID_MAX], char new_token[65]);
+int hg_sandbox_delete(hg_manager *m, const char *id);
+
+/* Commands. The agent handle is borrowed: the manager keeps the sandbox
+ * busy (no suspend, pause or delete) until hg_sandbox_agent_put. Commands
+ * of a paused or suspended sandbox answer -EBUSY. */
+int hg_sandbox_agent_get(hg_manager *m, const char *id, hg_agent **out);
+void hg_sandbox_agent_put(hg_manager *m, const char *id);
+
+/* Templates under templates/: list, and build one from a directory holding
+ * kernel, initrd, rootfs.img (cold boot, wait for the agent, save). */
+json_t *hg_template_list(hg_manager *m);
+int hg_template_register(hg_manager *m, const char *name_tag, const char *src_dir,
+                         char digest_out[65]);
+
+/* Counts of sandboxes per state, for metrics. */
+void hg_manager_counts(hg_manager *m, unsigned counts[HG_SB_FAILED + 1]);
+
+#endif

@@ -1,0 +1,69 @@
+/* vmm: the microVM driver interface. A driver runs one VM per sandbox
+ * directory, under hangar-shim (so the VM outlives hangard), and can
+ * re-adopt it after a daemon restart. Calls block (QMP round trips, process
+ * start-up): run them off the event loop. All return 0 or a negative errno.
+ *
+ * Files a driver keeps in cfg->dir (the sandbox subvolume or a run dir):
+ *   mem        guest RAM (memory-backend-file, share=on): memory *is* this file
+ *   vmstate    device state written by save, read by restore
+ *   qmp.sock   control socket       agent.sock  agent channel (virtio-serial)
+ *   shim.sock  shim control socket  shim.json   status, for adopt
+ */
+#ifndef HG_NODE_VMM_H
+#define HG_NODE_VMM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef struct hg_vm hg_vm;
+
+typedef struct hg_vm_config {
+  const char *dir;        /* where mem, sockets and status live */
+  const char *kernel;     /* bzImage */
+  const char *initrd;
+  const char *cmdline;    /* NULL: the driver's default */
+  const char *rootfs;     /* raw ext4 image, the guest's /dev/vda */
+  const char *mem_path;   /* NULL: "<dir>/mem" */
+  unsigned vcpus;
+  unsigned memory_mib;
+  int tap_fd;             /* -1: no network device */
+  const char *shim_path;  /* hangar-shim binary; NULL: next to /proc/self/exe */
+  const char *log_path;   /* VMM stdout/stderr (guest console); NULL: <dir>/console.log */
+} hg_vm_config;
+
+typedef struct hg_vm_info {
+  int shim_pid;
+  int vmm_pid;
+  bool running;  /* vCPUs running (not paused, not fenced) */
+  bool fenced;   /* the shim's deadline passed and it stopped the VM */
+} hg_vm_info;
+
+typedef struct hg_vmm_ops {
+  const char *name;
+  /* Cold boot: kernel + initrd + rootfs, fresh memory. */
+  int (*start)(const hg_vm_config *cfg, hg_vm **out);
+  /* Start from cfg->mem_path + vmstate (written by save); VM left running. */
+  int (*restore)(const hg_vm_config *cfg, const char *vmstate, hg_vm **out);
+  int (*pause)(hg_vm *vm);
+  int (*resume)(hg_vm *vm);
+  /* Stops the vCPUs, writes device state to vmstate and fsyncs it and the
+   * memory file. The VM stays stopped; call stop or resume next. */
+  int (*save)(hg_vm *vm, const char *vmstate);
+  /* Terminates the VMM and its shim, waits for them to exit. */
+  int (*stop)(hg_vm *vm);
+  /* Re-attaches to a VM whose shim left a status file in dir. -ESRCH when
+   * the VM is gone. */
+  int (*adopt)(const char *dir, hg_vm **out);
+  /* Fencing: the shim stops the vCPUs when CLOCK_MONOTONIC passes deadline
+   * (ms); 0 means no deadline. A later deadline un-fences. */
+  int (*set_deadline)(hg_vm *vm, int64_t deadline_ms);
+  int (*info)(hg_vm *vm, hg_vm_info *out);
+  /* Unix socket path of the agent channel. */
+  const char *(*agent_path)(const hg_vm *vm);
+  /* Frees the handle; the VM itself is not touched. */
+  void (*release)(hg_vm *vm);
+} hg_vmm_ops;
+
+extern const hg_vmm_ops hg_vmm_qemu;
+
+#endif
