@@ -17,12 +17,15 @@
  *   status     {cid}                                -> same as wait, never held
  *   read       {cid, stream: 1|2, offset: uint, max: uint, wait_ms: uint}
  *              -> {data: bin, offset: uint (where data starts), dropped: uint
- *                  (bytes lost to the ring before that), total: uint (bytes
- *                  ever written), eof: bool (stream closed and all read)}
+ *                  (bytes lost to the ring before that: offset minus the
+ *                  requested offset), total: uint (bytes ever written),
+ *                  eof: bool (stream closed and all read)}
+ *              max 0 means HG_AGENT_MAX_DATA; an offset past total: EINVAL
  *   file_read  {path, offset, len}                   -> {data: bin, size: uint}
  *   file_write {path, data: bin, offset, trunc: bool, mode: uint} -> {}
  *   stat       {path}  -> {type: "file"|"dir"|"symlink"|"other", size, mode, mtime}
- *   list       {path}  -> {entries: [{name, type, size, mode, mtime}]}
+ *   list       {path}  -> {entries: [{name, type, size, mode, mtime}],
+ *                          truncated: bool (more entries than fit a frame)}
  *   mkdir      {path, parents: bool}   remove {path, recursive: bool}
  *   rename     {from, to}
  *   freeze {}  thaw {}                  (FIFREEZE / FITHAW of /)
@@ -47,18 +50,26 @@ enum { HG_STREAM_STDOUT = 1, HG_STREAM_STDERR = 2 };
 /* Incremental decoder: feed bytes as they arrive, take frames out. */
 typedef struct hg_frame_reader {
   hg_buf in;
+  size_t off; /* start of the first frame not yet taken out */
 } hg_frame_reader;
 
 void hg_frame_reader_init(hg_frame_reader *r);
 void hg_frame_reader_free(hg_frame_reader *r);
+/* Drops everything buffered (the peer reconnected). */
+void hg_frame_reader_reset(hg_frame_reader *r);
+/* Buffers bytes; feed at most HG_AGENT_MAX_FRAME bytes between calls to
+ * next (the buffer is bounded): -EPROTO past that. */
 int hg_frame_reader_feed(hg_frame_reader *r, const void *data, size_t len);
-/* Returns 1 and fills *out (caller destroys it) when a whole frame holding a
- * msgpack map is buffered, 0 when more bytes are needed, -EPROTO on a bad
- * length or a payload that is not one msgpack map (the stream is then
- * unusable: close it). */
+/* Returns 1 and fills *out (caller destroys it with msgpack_unpacked_destroy;
+ * it owns its bytes) when a whole frame holding a msgpack map is buffered,
+ * 0 when more bytes are needed, -EPROTO on a bad length or a payload that is
+ * not exactly one msgpack map (the stream is then unusable: close it),
+ * -ENOMEM. *out is written only when 1 is returned. */
 int hg_frame_reader_next(hg_frame_reader *r, msgpack_unpacked *out);
 
-/* Prepends the length to a packed map: frame = 4 bytes + sbuf contents. */
+/* Prepends the length to a packed map: frame = 4 bytes + sbuf contents.
+ * -EMSGSIZE for an empty or oversized payload, -ENOBUFS when out has no room
+ * for the whole frame (then out is unchanged). */
 int hg_frame_encode(const msgpack_sbuffer *payload, hg_buf *out);
 
 #endif

@@ -32,7 +32,9 @@ int hg_op_describe(hg_ops *ops, const char *id, json_t **out);
 int hg_op_status_of(hg_ops *ops, const char *id, hg_op_status *out);
 json_t *hg_op_list(hg_ops *ops, const char *sandbox);
 
-/* Histogram of finished operation durations per kind, for /metrics. */
+/* Histogram of finished operation durations (seconds) per kind, for
+ * /metrics: buckets[i] counts durations <= bounds[i] and > bounds[i-1] (not
+ * cumulative); buckets[nbuckets-1] is +Inf, beyond the last bound. */
 typedef void (*hg_op_metric_fn)(void *ud, const char *kind, const double *bounds,
                                 const uint64_t *buckets, int nbuckets,
                                 double sum, uint64_t count, uint64_t failed);

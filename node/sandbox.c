@@ -1,1 +1,1038 @@
-/* placeholder: being written */
+/* sandbox: the node's sandbox manager. See sandbox.h for the contract.
+ *
+ * Locking: m->mu guards the table and every sandbox's descriptive fields
+ * (held only briefly, never across I/O). Each sandbox's rwlock orders
+ * lifecycle work (write side) against agent users (read side), so a
+ * suspend never frees an agent channel that a command is using. */
+#include "node/sandbox.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "node/core/err.h"
+#include "node/core/log.h"
+#include "node/template.h"
+
+#define SANDBOX_JSON_MAX (1024 * 1024)
+#define AGENT_TIMEOUT_MS 10000
+#define MAX_GENERATIONS 4096
+
+typedef struct sandbox {
+  char id[HG_ID_MAX];
+  char token[65];
+  hg_sb_state state;
+  char tpl_name[HG_TEMPLATE_NAME_MAX];
+  char tpl_digest[65];
+  char cmdline[512];
+  unsigned vcpus, memory_mib;
+  json_t *env, *metadata, *generations, *snapshots;
+  int64_t idle_suspend_s;
+  int64_t created_ms, updated_ms;
+  uint64_t gen;       /* newest generation; 0: none */
+  unsigned next_snap; /* number of the next disk snapshot */
+  char hostname[64], machine_id[33];
+  char pending[32];   /* step of a half-done transition, for recovery */
+  char error[160];    /* why a sandbox is failed */
+
+  hg_vm *vm;
+  hg_agent *agent;
+  pthread_rwlock_t lock;
+  int refs;                /* under m->mu */
+  bool gone;               /* deleted: freed when refs drop to 0 */
+  int64_t last_active_ms;  /* monotonic */
+  int users;               /* agent users now, under m->mu */
+} sandbox;
+
+struct hg_manager {
+  hg_manager_config cfg;
+  pthread_mutex_t mu;
+  sandbox **sbs;
+  unsigned nsbs, cap;
+};
+
+static const char *const state_names[] = {"creating", "running",  "paused",
+                                          "suspending", "suspended", "resuming",
+                                          "deleting", "deleted",  "failed"};
+
+const char *hg_sb_state_name(hg_sb_state s) {
+  return (unsigned)s < HG_ARRAY_SIZE(state_names) ? state_names[s] : "unknown";
+}
+
+int hg_sb_state_parse(const char *name, hg_sb_state *out) {
+  for (unsigned i = 0; i < HG_ARRAY_SIZE(state_names); i++)
+    if (strcmp(name, state_names[i]) == 0) {
+      *out = (hg_sb_state)i;
+      return 0;
+    }
+  return -EINVAL;
+}
+
+/* --- paths ---------------------------------------------------------------- */
+
+static int sb_rel(const sandbox *sb, char *out, size_t cap) {
+  return hg_path(out, cap, "sandboxes/%s", sb->id);
+}
+
+static int sb_dir(hg_manager *m, const sandbox *sb, char out[4096]) {
+  char rel[64];
+  int rc = sb_rel(sb, rel, sizeof rel);
+  return rc < 0 ? rc : hg_store_abs(m->cfg.store, rel, out, 4096);
+}
+
+static int sb_file(hg_manager *m, const sandbox *sb, const char *name, char out[4096]) {
+  char dir[4096];
+  int rc = sb_dir(m, sb, dir);
+  return rc < 0 ? rc : hg_path(out, 4096, "%s/%s", dir, name);
+}
+
+/* --- sandbox records -------------------------------------------------------- */
+
+static sandbox *sb_new(void) {
+  sandbox *sb = calloc(1, sizeof *sb);
+  if (!sb) return NULL;
+  pthread_rwlockattr_t attr;
+  pthread_rwlockattr_init(&attr);
+  /* Lifecycle work must not starve behind a stream of command calls. */
+  pthread_rwlockattr_setkind_np(&attr, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+  pthread_rwlock_init(&sb->lock, &attr);
+  pthread_rwlockattr_destroy(&attr);
+  sb->generations = json_array();
+  sb->snapshots = json_array();
+  sb->env = json_object();
+  sb->metadata = json_object();
+  return sb;
+}
+
+static void sb_free(sandbox *sb) {
+  json_decref(sb->env);
+  json_decref(sb->metadata);
+  json_decref(sb->generations);
+  json_decref(sb->snapshots);
+  pthread_rwlock_destroy(&sb->lock);
+  free(sb);
+}
+
+/* Caller holds m->mu. */
+static json_t *sb_to_json(const sandbox *sb, bool with_secrets) {
+  char created[32], updated[32];
+  hg_iso_time(sb->created_ms, created);
+  hg_iso_time(sb->updated_ms, updated);
+  json_t *j = json_pack(
+      "{s:s, s:s, s:s, s:s, s:i, s:i, s:s, s:s, s:O, s:O, s:O, s:I, s:I, s:s}", "id",
+      sb->id, "state", hg_sb_state_name(sb->state), "template", sb->tpl_name,
+      "template_digest", sb->tpl_digest, "vcpus", (int)sb->vcpus, "memory_mib",
+      (int)sb->memory_mib, "created_at", created, "updated_at", updated, "metadata",
+      sb->metadata, "generations", sb->generations, "snapshots", sb->snapshots,
+      "idle_suspend_s", (json_int_t)sb->idle_suspend_s, "gen", (json_int_t)sb->gen,
+      "hostname", sb->hostname);
+  if (sb->error[0]) json_object_set_new(j, "error", json_string(sb->error));
+  if (with_secrets) {
+    json_object_set_new(j, "token", json_string(sb->token));
+    json_object_set(j, "env", sb->env);
+    json_object_set_new(j, "cmdline", json_string(sb->cmdline));
+    json_object_set_new(j, "machine_id", json_string(sb->machine_id));
+    json_object_set_new(j, "pending", json_string(sb->pending));
+    json_object_set_new(j, "next_snap", json_integer(sb->next_snap));
+  }
+  return j;
+}
+
+static const char *jstr(json_t *j, const char *key) {
+  const char *s = json_string_value(json_object_get(j, key));
+  return s ? s : "";
+}
+
+static int sb_from_json(sandbox *sb, json_t *j) {
+  const char *id = jstr(j, "id");
+  if (!hg_id_valid("sb", id) || hg_sb_state_parse(jstr(j, "state"), &sb->state) < 0)
+    return -EPROTO;
+  snprintf(sb->id, sizeof sb->id, "%s", id);
+  snprintf(sb->token, sizeof sb->token, "%s", jstr(j, "token"));
+  snprintf(sb->tpl_name, sizeof sb->tpl_name, "%s", jstr(j, "template"));
+  snprintf(sb->tpl_digest, sizeof sb->tpl_digest, "%s", jstr(j, "template_digest"));
+  snprintf(sb->cmdline, sizeof sb->cmdline, "%s", jstr(j, "cmdline"));
+  snprintf(sb->hostname, sizeof sb->hostname, "%s", jstr(j, "hostname"));
+  snprintf(sb->machine_id, sizeof sb->machine_id, "%s", jstr(j, "machine_id"));
+  snprintf(sb->pending, sizeof sb->pending, "%s", jstr(j, "pending"));
+  snprintf(sb->error, sizeof sb->error, "%s", jstr(j, "error"));
+  sb->vcpus = (unsigned)json_integer_value(json_object_get(j, "vcpus"));
+  sb->memory_mib = (unsigned)json_integer_value(json_object_get(j, "memory_mib"));
+  sb->idle_suspend_s = json_integer_value(json_object_get(j, "idle_suspend_s"));
+  sb->gen = (uint64_t)json_integer_value(json_object_get(j, "gen"));
+  sb->next_snap = (unsigned)json_integer_value(json_object_get(j, "next_snap"));
+  sb->created_ms = hg_iso_parse(jstr(j, "created_at"));
+  sb->updated_ms = hg_iso_parse(jstr(j, "updated_at"));
+  if (strlen(sb->token) != 64 || sb->memory_mib == 0) return -EPROTO;
+  json_t *arr;
+  if (json_is_object(arr = json_object_get(j, "env"))) json_object_update(sb->env, arr);
+  if (json_is_object(arr = json_object_get(j, "metadata")))
+    json_object_update(sb->metadata, arr);
+  if (json_is_array(arr = json_object_get(j, "generations")))
+    json_array_extend(sb->generations, arr);
+  if (json_is_array(arr = json_object_get(j, "snapshots")))
+    json_array_extend(sb->snapshots, arr);
+  return 0;
+}
+
+/* Writes sandbox.json inside the subvolume (so it travels with every
+ * snapshot and replica) before the change is reported to anyone. */
+static int sb_persist(hg_manager *m, sandbox *sb) {
+  char path[4096];
+  int rc = sb_file(m, sb, "sandbox.json", path);
+  if (rc < 0) return rc;
+  pthread_mutex_lock(&m->mu);
+  sb->updated_ms = hg_wall_ns() / 1000000;
+  json_t *j = sb_to_json(sb, true);
+  pthread_mutex_unlock(&m->mu);
+  char *text = json_dumps(j, JSON_INDENT(2));
+  json_decref(j);
+  if (!text) return -ENOMEM;
+  rc = hg_write_file_atomic(path, text, strlen(text));
+  free(text);
+  if (rc < 0)
+    hg_log_error("sandbox.persist", "sandbox=%s err=\"%s\"", sb->id, hg_err_str(rc));
+  return rc;
+}
+
+static int sb_set_state(hg_manager *m, sandbox *sb, hg_sb_state st, const char *pending) {
+  pthread_mutex_lock(&m->mu);
+  hg_sb_state old = sb->state;
+  sb->state = st;
+  snprintf(sb->pending, sizeof sb->pending, "%s", pending ? pending : "");
+  pthread_mutex_unlock(&m->mu);
+  int rc = sb_persist(m, sb);
+  if (old != st)
+    hg_log_info("sandbox.state", "sandbox=%s from=%s to=%s", sb->id,
+                hg_sb_state_name(old), hg_sb_state_name(st));
+  return rc;
+}
+
+/* --- table ------------------------------------------------------------------ */
+
+static int table_add(hg_manager *m, sandbox *sb) {
+  if (m->nsbs == m->cap) {
+    unsigned cap = m->cap ? 2 * m->cap : 64;
+    sandbox **grown = realloc(m->sbs, cap * sizeof *grown);
+    if (!grown) return -ENOMEM;
+    m->sbs = grown;
+    m->cap = cap;
+  }
+  m->sbs[m->nsbs++] = sb;
+  return 0;
+}
+
+static void table_remove(hg_manager *m, sandbox *sb) {
+  for (unsigned i = 0; i < m->nsbs; i++)
+    if (m->sbs[i] == sb) {
+      m->sbs[i] = m->sbs[--m->nsbs];
+      return;
+    }
+}
+
+/* Finds a sandbox and takes a reference; -ENOENT when unknown or deleted. */
+static int sb_get(hg_manager *m, const char *id, sandbox **out) {
+  if (!hg_id_valid("sb", id)) return -ENOENT;
+  pthread_mutex_lock(&m->mu);
+  for (unsigned i = 0; i < m->nsbs; i++)
+    if (!m->sbs[i]->gone && strcmp(m->sbs[i]->id, id) == 0) {
+      m->sbs[i]->refs++;
+      *out = m->sbs[i];
+      pthread_mutex_unlock(&m->mu);
+      return 0;
+    }
+  pthread_mutex_unlock(&m->mu);
+  return -ENOENT;
+}
+
+static void sb_put(hg_manager *m, sandbox *sb) {
+  pthread_mutex_lock(&m->mu);
+  bool free_it = --sb->refs == 0 && sb->gone;
+  pthread_mutex_unlock(&m->mu);
+  if (free_it) sb_free(sb);
+}
+
+/* --- VM plumbing ------------------------------------------------------------ */
+
+static void remove_run_files(hg_manager *m, const sandbox *sb) {
+  /* Files of a VM that ran in the source of a snapshot: a fork or a resume
+   * must never adopt the source's shim through a copied status file. */
+  static const char *const names[] = {"qmp.sock", "agent.sock", "shim.sock",
+                                      "shim.json", "vmm.pid"};
+  for (size_t i = 0; i < HG_ARRAY_SIZE(names); i++) {
+    char path[4096];
+    if (sb_file(m, sb, names[i], path) == 0) unlink(path);
+  }
+}
+
+static int vm_config(hg_manager *m, const sandbox *sb, hg_vm_config *cfg,
+                     char paths[4][4096]) {
+  int rc = sb_dir(m, sb, paths[0]);
+  if (rc == 0) rc = hg_path(paths[1], 4096, "%s/vmlinuz", paths[0]);
+  if (rc == 0) rc = hg_path(paths[2], 4096, "%s/initrd.img", paths[0]);
+  if (rc == 0) rc = hg_path(paths[3], 4096, "%s/rootfs.img", paths[0]);
+  *cfg = (hg_vm_config){.dir = paths[0], .kernel = paths[1], .initrd = paths[2],
+                        .cmdline = sb->cmdline[0] ? sb->cmdline : NULL,
+                        .rootfs = paths[3], .vcpus = sb->vcpus,
+                        .memory_mib = sb->memory_mib, .tap_fd = -1,
+                        .shim_path = m->cfg.shim_path};
+  return rc;
+}
+
+static int agent_attach(hg_manager *m, sandbox *sb) {
+  hg_agent *a;
+  int rc = hg_agent_connect(m->cfg.vmm->agent_path(sb->vm), AGENT_TIMEOUT_MS, &a);
+  if (rc == 0 && (rc = hg_agent_ping(a, AGENT_TIMEOUT_MS)) < 0) hg_agent_free(a);
+  if (rc < 0) {
+    hg_log_error("sandbox.agent", "sandbox=%s err=\"%s\"", sb->id, hg_err_str(rc));
+    return rc;
+  }
+  sb->agent = a;
+  sb->last_active_ms = hg_now_ms();
+  return 0;
+}
+
+static void agent_detach(sandbox *sb) {
+  hg_agent_free(sb->agent);
+  sb->agent = NULL;
+}
+
+static void vm_release(hg_manager *m, sandbox *sb, bool stop) {
+  agent_detach(sb);
+  if (!sb->vm) return;
+  if (stop) m->cfg.vmm->stop(sb->vm);
+  m->cfg.vmm->release(sb->vm);
+  sb->vm = NULL;
+}
+
+/* Restores the VM from the subvolume's mem + vmstate, reattaches the agent
+ * and tells the guest it was restored (clock, entropy, identity). */
+static int vm_restore(hg_manager *m, sandbox *sb) {
+  hg_vm_config cfg;
+  char paths[4][4096], vmstate[4096];
+  remove_run_files(m, sb);
+  int rc = vm_config(m, sb, &cfg, paths);
+  if (rc == 0) rc = hg_path(vmstate, sizeof vmstate, "%s/vmstate", paths[0]);
+  if (rc == 0) rc = m->cfg.vmm->restore(&cfg, vmstate, &sb->vm);
+  if (rc < 0) {
+    hg_log_error("sandbox.restore", "sandbox=%s err=\"%s\"", sb->id, hg_err_str(rc));
+    return rc;
+  }
+  rc = agent_attach(m, sb);
+  if (rc == 0) rc = hg_agent_restored(sb->agent, sb->hostname, sb->machine_id);
+  if (rc < 0) vm_release(m, sb, true);
+  return rc;
+}
+
+/* Saves device state into the subvolume and records generation gen+1 as a
+ * read-only snapshot. The VM is left stopped. */
+static int take_generation(hg_manager *m, sandbox *sb, const char *kind, uint64_t *gen) {
+  char vmstate[4096], src[64], dst[96];
+  int rc = sb_file(m, sb, "vmstate", vmstate);
+  if (rc == 0) rc = m->cfg.vmm->save(sb->vm, vmstate);
+  if (rc < 0) return rc;
+  char at[32];
+  hg_iso_time(hg_wall_ns() / 1000000, at);
+  pthread_mutex_lock(&m->mu);
+  uint64_t g = sb->gen + 1;
+  pthread_mutex_unlock(&m->mu);
+  sb_rel(sb, src, sizeof src);
+  hg_path(dst, sizeof dst, "snapshots/%s/%llu", sb->id, (unsigned long long)g);
+  /* Persist first so the generation's own sandbox.json names itself. */
+  pthread_mutex_lock(&m->mu);
+  sb->gen = g;
+  json_array_append_new(sb->generations,
+                        json_pack("{s:I, s:s, s:s}", "gen", (json_int_t)g, "at", at,
+                                  "kind", kind));
+  pthread_mutex_unlock(&m->mu);
+  rc = sb_persist(m, sb);
+  if (rc == 0) rc = hg_store_snapshot(m->cfg.store, src, dst, true);
+  if (rc < 0) {
+    pthread_mutex_lock(&m->mu);
+    sb->gen = g - 1;
+    json_array_remove(sb->generations, json_array_size(sb->generations) - 1);
+    pthread_mutex_unlock(&m->mu);
+    sb_persist(m, sb);
+    return rc;
+  }
+  *gen = g;
+  return 0;
+}
+
+/* --- capacity ----------------------------------------------------------------- */
+
+static bool holds_memory(hg_sb_state s) {
+  return s == HG_SB_CREATING || s == HG_SB_RUNNING || s == HG_SB_PAUSED ||
+         s == HG_SB_RESUMING || s == HG_SB_SUSPENDING;
+}
+
+/* Caller holds m->mu. */
+static int capacity_check(hg_manager *m, unsigned memory_mib, bool new_sandbox) {
+  unsigned live = 0;
+  uint64_t mem = 0;
+  for (unsigned i = 0; i < m->nsbs; i++) {
+    if (m->sbs[i]->gone) continue;
+    live++;
+    if (holds_memory(m->sbs[i]->state)) mem += m->sbs[i]->memory_mib;
+  }
+  if (new_sandbox && m->cfg.max_sandboxes && live >= m->cfg.max_sandboxes) return -ENOSPC;
+  if (m->cfg.max_memory_mib && mem + memory_mib > m->cfg.max_memory_mib) return -ENOSPC;
+  return 0;
+}
+
+/* --- create ------------------------------------------------------------------- */
+
+static int new_identity(sandbox *sb) {
+  uint8_t raw[16];
+  int rc = hg_random_bytes(raw, sizeof raw);
+  if (rc < 0) return rc;
+  hg_hex_encode(raw, sizeof raw, sb->machine_id);
+  snprintf(sb->hostname, sizeof sb->hostname, "%s", sb->id);
+  return 0;
+}
+
+static int new_token(char token[65]) {
+  uint8_t raw[32];
+  int rc = hg_random_bytes(raw, sizeof raw);
+  if (rc == 0) hg_hex_encode(raw, sizeof raw, token);
+  return rc;
+}
+
+static int check_string_object(json_t *obj) {
+  if (!obj) return 0;
+  if (!json_is_object(obj)) return -EINVAL;
+  const char *k;
+  json_t *v;
+  json_object_foreach(obj, k, v) if (!json_is_string(v) || !*k) return -EINVAL;
+  return 0;
+}
+
+static int spec_apply(hg_manager *m, const hg_sandbox_spec *spec,
+                      const hg_template_info *tpl, sandbox *sb) {
+  if (check_string_object(spec->env) < 0 || check_string_object(spec->metadata) < 0)
+    return -EINVAL;
+  /* A restore brings back the template's machine: its memory size and vCPU
+   * count are fixed by the saved state. */
+  if (spec->memory_mib && spec->memory_mib != tpl->memory_mib) return -EINVAL;
+  if (spec->vcpus && spec->vcpus != tpl->vcpus) return -EINVAL;
+  snprintf(sb->tpl_name, sizeof sb->tpl_name, "%s", tpl->name);
+  snprintf(sb->tpl_digest, sizeof sb->tpl_digest, "%s", tpl->digest);
+  snprintf(sb->cmdline, sizeof sb->cmdline, "%s", tpl->cmdline);
+  sb->vcpus = tpl->vcpus;
+  sb->memory_mib = tpl->memory_mib;
+  if (spec->env) json_object_update(sb->env, spec->env);
+  if (spec->metadata) json_object_update(sb->metadata, spec->metadata);
+  sb->idle_suspend_s =
+      spec->idle_suspend_s ? spec->idle_suspend_s : m->cfg.default_idle_suspend_s;
+  sb->created_ms = sb->updated_ms = hg_wall_ns() / 1000000;
+  sb->state = HG_SB_CREATING;
+  return 0;
+}
+
+/* Registers a prepared record, or refuses it when over capacity. */
+static int admit(hg_manager *m, sandbox *sb) {
+  pthread_mutex_lock(&m->mu);
+  int rc = capacity_check(m, sb->memory_mib, true);
+  if (rc == 0) rc = table_add(m, sb);
+  pthread_mutex_unlock(&m->mu);
+  return rc;
+}
+
+static void forget(hg_manager *m, sandbox *sb) {
+  pthread_mutex_lock(&m->mu);
+  table_remove(m, sb);
+  pthread_mutex_unlock(&m->mu);
+  sb_free(sb);
+}
+
+int hg_sandbox_create_begin(hg_manager *m, const hg_sandbox_spec *spec,
+                            char id[HG_ID_MAX], char token[65]) {
+  hg_template_info tpl;
+  int rc = hg_template_resolve(m->cfg.store, spec->template_ref, &tpl);
+  if (rc < 0) return rc;
+  sandbox *sb = sb_new();
+  if (!sb) return -ENOMEM;
+  char rel[64];
+  if ((rc = spec_apply(m, spec, &tpl, sb)) < 0 || (rc = hg_id_new("sb", sb->id)) < 0 ||
+      (rc = new_token(sb->token)) < 0 || (rc = new_identity(sb)) < 0 ||
+      (rc = admit(m, sb)) < 0) {
+    sb_free(sb);
+    return rc;
+  }
+  sb_rel(sb, rel, sizeof rel);
+  rc = hg_store_snapshot(m->cfg.store, tpl.rel, rel, false);
+  if (rc == 0) rc = sb_persist(m, sb);
+  if (rc < 0) {
+    hg_store_subvol_delete(m->cfg.store, rel);
+    forget(m, sb);
+    return rc;
+  }
+  hg_log_info("sandbox.create", "sandbox=%s template=%s", sb->id, tpl.name);
+  memcpy(id, sb->id, HG_ID_MAX);
+  memcpy(token, sb->token, 65);
+  return 0;
+}
+
+static void set_failed(hg_manager *m, sandbox *sb, int err, const char *what) {
+  pthread_mutex_lock(&m->mu);
+  snprintf(sb->error, sizeof sb->error, "%s: %s", what, hg_err_str(err));
+  pthread_mutex_unlock(&m->mu);
+  sb_set_state(m, sb, HG_SB_FAILED, NULL);
+}
+
+int hg_sandbox_create_finish(hg_manager *m, const char *id) {
+  sandbox *sb;
+  int rc = sb_get(m, id, &sb);
+  if (rc < 0) return rc;
+  pthread_rwlock_wrlock(&sb->lock);
+  if (sb->state != HG_SB_CREATING) {
+    rc = -EBUSY;
+  } else {
+    rc = vm_restore(m, sb);
+    if (rc == 0) rc = sb_set_state(m, sb, HG_SB_RUNNING, NULL);
+    if (rc < 0) {
+      vm_release(m, sb, true);
+      set_failed(m, sb, rc, "create");
+    }
+  }
+  pthread_rwlock_unlock(&sb->lock);
+  sb_put(m, sb);
+  return rc;
+}
+
+/* --- queries ------------------------------------------------------------------- */
+
+int hg_sandbox_describe(hg_manager *m, const char *id, json_t **out) {
+  sandbox *sb;
+  int rc = sb_get(m, id, &sb);
+  if (rc < 0) return rc;
+  pthread_mutex_lock(&m->mu);
+  *out = sb_to_json(sb, false);
+  pthread_mutex_unlock(&m->mu);
+  sb_put(m, sb);
+  return 0;
+}
+
+static bool label_matches(json_t *metadata, const char *label) {
+  const char *eq = strchr(label, '=');
+  if (!eq) return json_object_get(metadata, label) != NULL;
+  char key[256];
+  if ((size_t)(eq - label) >= sizeof key) return false;
+  memcpy(key, label, (size_t)(eq - label));
+  key[eq - label] = '\0';
+  const char *v = json_string_value(json_object_get(metadata, key));
+  return v && strcmp(v, eq + 1) == 0;
+}
+
+json_t *hg_sandbox_list(hg_manager *m, const char *state, const char *label) {
+  json_t *arr = json_array();
+  pthread_mutex_lock(&m->mu);
+  for (unsigned i = 0; i < m->nsbs; i++) {
+    sandbox *sb = m->sbs[i];
+    if (sb->gone) continue;
+    if (state && *state && strcmp(state, hg_sb_state_name(sb->state)) != 0) continue;
+    if (label && *label && !label_matches(sb->metadata, label)) continue;
+    json_array_append_new(arr, sb_to_json(sb, false));
+  }
+  pthread_mutex_unlock(&m->mu);
+  return arr;
+}
+
+bool hg_sandbox_token_ok(hg_manager *m, const char *id, const char *token) {
+  sandbox *sb;
+  if (!token || sb_get(m, id, &sb) < 0) return false;
+  bool ok = hg_secret_equal(sb->token, token);
+  sb_put(m, sb);
+  return ok;
+}
+
+void hg_manager_counts(hg_manager *m, unsigned counts[HG_SB_FAILED + 1]) {
+  memset(counts, 0, sizeof(unsigned) * (HG_SB_FAILED + 1));
+  pthread_mutex_lock(&m->mu);
+  for (unsigned i = 0; i < m->nsbs; i++)
+    if (!m->sbs[i]->gone) counts[m->sbs[i]->state]++;
+  pthread_mutex_unlock(&m->mu);
+}
+
+/* --- lifecycle ------------------------------------------------------------------ */
+
+/* Takes a sandbox for lifecycle work: reference + write lock. */
+static int lifecycle_begin(hg_manager *m, const char *id, sandbox **out) {
+  int rc = sb_get(m, id, out);
+  if (rc == 0) pthread_rwlock_wrlock(&(*out)->lock);
+  return rc;
+}
+
+static void lifecycle_end(hg_manager *m, sandbox *sb) {
+  pthread_rwlock_unlock(&sb->lock);
+  sb_put(m, sb);
+}
+
+int hg_sandbox_pause(hg_manager *m, const char *id) {
+  sandbox *sb;
+  int rc = lifecycle_begin(m, id, &sb);
+  if (rc < 0) return rc;
+  if (sb->state != HG_SB_RUNNING) rc = -EBUSY;
+  if (rc == 0) rc = m->cfg.vmm->pause(sb->vm);
+  if (rc == 0) rc = sb_set_state(m, sb, HG_SB_PAUSED, NULL);
+  lifecycle_end(m, sb);
+  return rc;
+}
+
+static int resume_paused(hg_manager *m, sandbox *sb) {
+  int rc = m->cfg.vmm->resume(sb->vm);
+  if (rc == 0) rc = sb_set_state(m, sb, HG_SB_RUNNING, NULL);
+  sb->last_active_ms = hg_now_ms();
+  return rc;
+}
+
+static int resume_suspended(hg_manager *m, sandbox *sb) {
+  pthread_mutex_lock(&m->mu);
+  int rc = capacity_check(m, sb->memory_mib, false);
+  pthread_mutex_unlock(&m->mu);
+  if (rc == 0) rc = sb_set_state(m, sb, HG_SB_RESUMING, NULL);
+  if (rc < 0) return rc;
+  rc = vm_restore(m, sb);
+  if (rc < 0) {
+    sb_set_state(m, sb, HG_SB_SUSPENDED, NULL);
+    return rc;
+  }
+  return sb_set_state(m, sb, HG_SB_RUNNING, NULL);
+}
+
+int hg_sandbox_resume(hg_manager *m, const char *id) {
+  sandbox *sb;
+  int rc = lifecycle_begin(m, id, &sb);
+  if (rc < 0) return rc;
+  if (sb->state == HG_SB_PAUSED)
+    rc = resume_paused(m, sb);
+  else if (sb->state == HG_SB_SUSPENDED)
+    rc = resume_suspended(m, sb);
+  else
+    rc = -EBUSY;
+  lifecycle_end(m, sb);
+  return rc;
+}
+
+/* suspend: steps "saving" -> "saved" are recorded so that recovery after a
+ * crash knows whether the saved state on disk is whole. */
+static int suspend_locked(hg_manager *m, sandbox *sb, uint64_t *gen) {
+  if (sb->state != HG_SB_RUNNING && sb->state != HG_SB_PAUSED) return -EBUSY;
+  hg_sb_state before = sb->state;
+  int rc = sb_set_state(m, sb, HG_SB_SUSPENDING, "saving");
+  if (rc < 0) return rc;
+  /* Drop the channel first: no frame may be half-way when memory is saved. */
+  agent_detach(sb);
+  rc = take_generation(m, sb, "suspend", gen);
+  if (rc < 0) {
+    hg_log_error("sandbox.suspend", "sandbox=%s err=\"%s\"", sb->id, hg_err_str(rc));
+    if (before == HG_SB_RUNNING) m->cfg.vmm->resume(sb->vm);
+    if (agent_attach(m, sb) < 0 && before == HG_SB_RUNNING) {
+      set_failed(m, sb, rc, "suspend");
+      return rc;
+    }
+    sb_set_state(m, sb, before, NULL);
+    return rc;
+  }
+  vm_release(m, sb, true);
+  return sb_set_state(m, sb, HG_SB_SUSPENDED, NULL);
+}
+
+int hg_sandbox_suspend(hg_manager *m, const char *id, uint64_t *gen) {
+  sandbox *sb;
+  int rc = lifecycle_begin(m, id, &sb);
+  if (rc < 0) return rc;
+  rc = suspend_locked(m, sb, gen);
+  lifecycle_end(m, sb);
+  return rc;
+}
+
+int hg_sandbox_snapshot(hg_manager *m, const char *id, char name[64]) {
+  sandbox *sb;
+  int rc = lifecycle_begin(m, id, &sb);
+  if (rc < 0) return rc;
+  if (sb->state != HG_SB_RUNNING) {
+    lifecycle_end(m, sb);
+    return -EBUSY;
+  }
+  char src[64], dst[128], at[32];
+  pthread_mutex_lock(&m->mu);
+  unsigned n = ++sb->next_snap;
+  pthread_mutex_unlock(&m->mu);
+  snprintf(name, 64, "snap-%u", n);
+  sb_rel(sb, src, sizeof src);
+  hg_path(dst, sizeof dst, "snapshots/%s/%s", sb->id, name);
+  /* Freeze so the rootfs image holds a clean filesystem at this instant. */
+  rc = hg_agent_freeze(sb->agent);
+  if (rc == 0) {
+    rc = hg_store_snapshot(m->cfg.store, src, dst, true);
+    int thaw = hg_agent_thaw(sb->agent);
+    if (rc == 0) rc = thaw;
+  }
+  if (rc == 0) {
+    hg_iso_time(hg_wall_ns() / 1000000, at);
+    pthread_mutex_lock(&m->mu);
+    json_array_append_new(sb->snapshots, json_pack("{s:s, s:s}", "name", name, "at", at));
+    pthread_mutex_unlock(&m->mu);
+    rc = sb_persist(m, sb);
+  }
+  if (rc < 0)
+    hg_log_error("sandbox.snapshot", "sandbox=%s err=\"%s\"", sb->id, hg_err_str(rc));
+  lifecycle_end(m, sb);
+  return rc;
+}
+
+/* A running or paused sandbox keeps running: stop, save, snapshot, go on. */
+static int checkpoint_locked(hg_manager *m, sandbox *sb, uint64_t *gen) {
+  if (sb->state == HG_SB_SUSPENDED) {
+    *gen = sb->gen;
+    return sb->gen ? 0 : -ENOENT;
+  }
+  if (sb->state != HG_SB_RUNNING && sb->state != HG_SB_PAUSED) return -EBUSY;
+  int rc = take_generation(m, sb, "checkpoint", gen);
+  if (sb->state == HG_SB_RUNNING) {
+    int rrc = m->cfg.vmm->resume(sb->vm);
+    if (rc == 0) rc = rrc;
+  }
+  return rc;
+}
+
+static bool has_generation(hg_manager *m, sandbox *sb, uint64_t gen) {
+  char rel[96];
+  hg_path(rel, sizeof rel, "snapshots/%s/%llu", sb->id, (unsigned long long)gen);
+  return hg_store_is_subvol(m->cfg.store, rel);
+}
+
+/* Makes the child's record from the parent's, with a new identity. */
+static int fork_record(hg_manager *m, sandbox *parent, sandbox *child) {
+  pthread_mutex_lock(&m->mu);
+  snprintf(child->tpl_name, sizeof child->tpl_name, "%s", parent->tpl_name);
+  snprintf(child->tpl_digest, sizeof child->tpl_digest, "%s", parent->tpl_digest);
+  snprintf(child->cmdline, sizeof child->cmdline, "%s", parent->cmdline);
+  child->vcpus = parent->vcpus;
+  child->memory_mib = parent->memory_mib;
+  child->idle_suspend_s = parent->idle_suspend_s;
+  json_object_update(child->env, parent->env);
+  json_object_update(child->metadata, parent->metadata);
+  json_object_set_new(child->metadata, "forked_from", json_string(parent->id));
+  pthread_mutex_unlock(&m->mu);
+  child->created_ms = child->updated_ms = hg_wall_ns() / 1000000;
+  child->state = HG_SB_CREATING;
+  int rc = hg_id_new("sb", child->id);
+  if (rc == 0) rc = new_token(child->token);
+  if (rc == 0) rc = new_identity(child);
+  return rc;
+}
+
+static int fork_from(hg_manager *m, sandbox *parent, uint64_t gen, sandbox *child) {
+  char src[96], dst[64];
+  int rc = fork_record(m, parent, child);
+  if (rc == 0) rc = admit(m, child);
+  if (rc < 0) return rc;
+  hg_path(src, sizeof src, "snapshots/%s/%llu", parent->id, (unsigned long long)gen);
+  sb_rel(child, dst, sizeof dst);
+  pthread_rwlock_wrlock(&child->lock);
+  rc = hg_store_snapshot(m->cfg.store, src, dst, false);
+  if (rc == 0) rc = sb_persist(m, child);
+  if (rc == 0) rc = vm_restore(m, child);
+  if (rc == 0) rc = sb_set_state(m, child, HG_SB_RUNNING, NULL);
+  pthread_rwlock_unlock(&child->lock);
+  if (rc < 0) {
+    hg_log_error("sandbox.fork", "sandbox=%s gen=%llu err=\"%s\"", parent->id,
+                 (unsigned long long)gen, hg_err_str(rc));
+    vm_release(m, child, true);
+    hg_store_subvol_delete(m->cfg.store, dst);
+    forget(m, child);
+  }
+  return rc;
+}
+
+int hg_sandbox_fork(hg_manager *m, const char *id, uint64_t gen, char new_id[HG_ID_MAX],
+                    char new_token[65]) {
+  sandbox *sb;
+  int rc = lifecycle_begin(m, id, &sb);
+  if (rc < 0) return rc;
+  if (gen == 0)
+    rc = checkpoint_locked(m, sb, &gen);
+  else if (!has_generation(m, sb, gen))
+    rc = -ENOENT;
+  sandbox *child = rc == 0 ? sb_new() : NULL;
+  if (rc == 0 && !child) rc = -ENOMEM;
+  if (rc == 0) rc = fork_from(m, sb, gen, child);
+  if (rc == 0) {
+    memcpy(new_id, child->id, HG_ID_MAX);
+    memcpy(new_token, child->token, 65);
+    hg_log_info("sandbox.fork", "sandbox=%s gen=%llu child=%s", sb->id,
+                (unsigned long long)gen, child->id);
+  }
+  lifecycle_end(m, sb);
+  return rc;
+}
+
+static int delete_locked(hg_manager *m, sandbox *sb) {
+  if (sb->state != HG_SB_DELETING) sb_set_state(m, sb, HG_SB_DELETING, NULL);
+  vm_release(m, sb, true);
+  char rel[96];
+  hg_path(rel, sizeof rel, "snapshots/%s", sb->id);
+  int rc = hg_store_subvol_delete(m->cfg.store, rel);
+  if (rc == 0) {
+    char dir[4096];
+    if (hg_store_abs(m->cfg.store, rel, dir, sizeof dir) == 0) hg_rm_rf(dir);
+    sb_rel(sb, rel, sizeof rel);
+    rc = hg_store_subvol_delete(m->cfg.store, rel);
+  }
+  if (rc < 0) {
+    hg_log_error("sandbox.delete", "sandbox=%s err=\"%s\"", sb->id, hg_err_str(rc));
+    return rc;
+  }
+  pthread_mutex_lock(&m->mu);
+  sb->state = HG_SB_DELETED;
+  sb->gone = true;
+  table_remove(m, sb);
+  pthread_mutex_unlock(&m->mu);
+  hg_log_info("sandbox.deleted", "sandbox=%s", sb->id);
+  return 0;
+}
+
+int hg_sandbox_delete(hg_manager *m, const char *id) {
+  sandbox *sb;
+  int rc = lifecycle_begin(m, id, &sb);
+  if (rc < 0) return rc;
+  rc = delete_locked(m, sb);
+  /* Out of the table now: the last reference frees it. */
+  lifecycle_end(m, sb);
+  return rc;
+}
+
+/* --- commands ------------------------------------------------------------------ */
+
+int hg_sandbox_agent_get(hg_manager *m, const char *id, hg_agent **out) {
+  sandbox *sb;
+  int rc = sb_get(m, id, &sb);
+  if (rc < 0) return rc;
+  pthread_rwlock_rdlock(&sb->lock);
+  if (sb->state != HG_SB_RUNNING || !sb->agent) {
+    pthread_rwlock_unlock(&sb->lock);
+    sb_put(m, sb);
+    return -EBUSY;
+  }
+  pthread_mutex_lock(&m->mu);
+  sb->users++;
+  pthread_mutex_unlock(&m->mu);
+  *out = sb->agent;
+  return 0;
+}
+
+void hg_sandbox_agent_put(hg_manager *m, const char *id) {
+  pthread_mutex_lock(&m->mu);
+  sandbox *sb = NULL;
+  for (unsigned i = 0; i < m->nsbs && !sb; i++)
+    if (strcmp(m->sbs[i]->id, id) == 0) sb = m->sbs[i];
+  if (sb) {
+    sb->users--;
+    sb->last_active_ms = hg_now_ms();
+  }
+  pthread_mutex_unlock(&m->mu);
+  if (!sb) return;
+  pthread_rwlock_unlock(&sb->lock);
+  sb_put(m, sb);
+}
+
+/* Builds "K=V" strings: the sandbox's env, overridden by the request's. */
+static char **merged_env(hg_manager *m, const char *id, const char *const *req_env) {
+  sandbox *sb;
+  if (sb_get(m, id, &sb) < 0) return NULL;
+  size_t nreq = 0;
+  while (req_env && req_env[nreq]) nreq++;
+  pthread_mutex_lock(&m->mu);
+  size_t n = json_object_size(sb->env), i = 0;
+  char **env = calloc(n + nreq + 1, sizeof *env);
+  const char *k;
+  json_t *v;
+  json_object_foreach(sb->env, k, v) {
+    bool overridden = false;
+    for (size_t r = 0; r < nreq && !overridden; r++)
+      overridden = strncmp(req_env[r], k, strlen(k)) == 0 && req_env[r][strlen(k)] == '=';
+    if (env && !overridden && asprintf(&env[i], "%s=%s", k, json_string_value(v)) > 0) i++;
+  }
+  pthread_mutex_unlock(&m->mu);
+  sb_put(m, sb);
+  for (size_t r = 0; env && r < nreq; r++) env[i++] = strdup(req_env[r]);
+  return env;
+}
+
+int hg_sandbox_exec(hg_manager *m, const char *id, const hg_exec_req *req, uint64_t *cid,
+                    int *pid) {
+  hg_agent *a;
+  int rc = hg_sandbox_agent_get(m, id, &a);
+  if (rc < 0) return rc;
+  char **env = merged_env(m, id, req->env);
+  hg_exec_req r = *req;
+  r.env = (const char *const *)env;
+  rc = env ? hg_agent_exec(a, &r, cid, pid) : -ENOMEM;
+  for (size_t i = 0; env && env[i]; i++) free(env[i]);
+  free(env);
+  hg_sandbox_agent_put(m, id);
+  return rc;
+}
+
+/* --- templates ------------------------------------------------------------------ */
+
+json_t *hg_template_list(hg_manager *m) { return hg_template_list_store(m->cfg.store); }
+
+bool hg_template_exists(hg_manager *m, const char *ref) {
+  hg_template_info info;
+  return hg_template_resolve(m->cfg.store, ref, &info) == 0;
+}
+
+int hg_template_register(hg_manager *m, const char *name_tag, const char *src_dir,
+                         char digest_out[65]) {
+  hg_template_info info;
+  int rc = hg_template_build(m->cfg.store, m->cfg.vmm, m->cfg.shim_path, name_tag,
+                             src_dir, NULL, NULL, &info);
+  if (rc == 0) memcpy(digest_out, info.digest, 65);
+  return rc;
+}
+
+/* --- open, recovery, idle ------------------------------------------------------- */
+
+/* Brings a sandbox found on disk back to a clear state after a restart. */
+static void recover(hg_manager *m, sandbox *sb) {
+  char dir[4096];
+  sb_dir(m, sb, dir);
+  hg_sb_state st = sb->state;
+  bool live = st == HG_SB_RUNNING || st == HG_SB_PAUSED || st == HG_SB_RESUMING ||
+              st == HG_SB_SUSPENDING || st == HG_SB_CREATING;
+  if (live && m->cfg.vmm->adopt(dir, &sb->vm) < 0) sb->vm = NULL;
+  switch (st) {
+  case HG_SB_RUNNING:
+  case HG_SB_RESUMING:
+    if (sb->vm && agent_attach(m, sb) == 0) {
+      if (st == HG_SB_RESUMING) hg_agent_restored(sb->agent, sb->hostname, sb->machine_id);
+      sb_set_state(m, sb, HG_SB_RUNNING, NULL);
+    } else {
+      vm_release(m, sb, true);
+      if (sb->gen) sb_set_state(m, sb, HG_SB_SUSPENDED, NULL);
+      else set_failed(m, sb, -ESRCH, "VM lost while hangard was down");
+    }
+    break;
+  case HG_SB_PAUSED:
+    if (!sb->vm) set_failed(m, sb, -ESRCH, "VM lost while hangard was down");
+    break;
+  case HG_SB_SUSPENDING:
+    /* The generation is published before "suspended" is written: if it is
+     * there, the suspend is finished; if not, the VM (if alive) goes on. */
+    if (sb->gen && has_generation(m, sb, sb->gen) && strcmp(sb->pending, "saving") != 0) {
+      vm_release(m, sb, true);
+      sb_set_state(m, sb, HG_SB_SUSPENDED, NULL);
+    } else if (sb->vm && m->cfg.vmm->resume(sb->vm) == 0 && agent_attach(m, sb) == 0) {
+      sb_set_state(m, sb, HG_SB_RUNNING, NULL);
+    } else {
+      vm_release(m, sb, true);
+      set_failed(m, sb, -ESRCH, "suspend interrupted and the VM is gone");
+    }
+    break;
+  case HG_SB_CREATING:
+    vm_release(m, sb, true);
+    set_failed(m, sb, -EINTR, "create interrupted by daemon restart");
+    break;
+  case HG_SB_DELETING:
+    delete_locked(m, sb);
+    break;
+  default:
+    break;
+  }
+  hg_log_info("sandbox.recovered", "sandbox=%s state=%s vm=%s", sb->id,
+              hg_sb_state_name(sb->state), sb->vm ? "adopted" : "none");
+}
+
+static sandbox *load_one(hg_manager *m, const char *name) {
+  char path[4096], *text;
+  if (hg_store_abs(m->cfg.store, "sandboxes", path, sizeof path - 100) < 0) return NULL;
+  size_t len = strlen(path);
+  snprintf(path + len, sizeof path - len, "/%s/sandbox.json", name);
+  if (hg_read_file(path, SANDBOX_JSON_MAX, &text, NULL) < 0) return NULL;
+  json_t *j = json_loads(text, 0, NULL);
+  free(text);
+  sandbox *sb = sb_new();
+  if (sb && (!j || sb_from_json(sb, j) < 0 || strcmp(sb->id, name) != 0)) {
+    hg_log_warn("sandbox.load", "dir=%s err=\"unreadable sandbox.json\"", name);
+    sb_free(sb);
+    sb = NULL;
+  }
+  json_decref(j);
+  return sb;
+}
+
+static void load_all(hg_manager *m) {
+  char dir[4096];
+  if (hg_store_abs(m->cfg.store, "sandboxes", dir, sizeof dir) < 0) return;
+  DIR *d = opendir(dir);
+  if (!d) return;
+  struct dirent *e;
+  while ((e = readdir(d))) {
+    if (!hg_id_valid("sb", e->d_name)) continue;
+    sandbox *sb = load_one(m, e->d_name);
+    if (!sb) continue;
+    if (table_add(m, sb) < 0) {
+      sb_free(sb);
+      continue;
+    }
+    recover(m, sb);
+    if (sb->gone) {
+      table_remove(m, sb);
+      sb_free(sb);
+    }
+  }
+  closedir(d);
+}
+
+int hg_manager_open(const hg_manager_config *cfg, hg_manager **out) {
+  hg_manager *m = calloc(1, sizeof *m);
+  if (!m) return -ENOMEM;
+  m->cfg = *cfg;
+  if (!m->cfg.default_vcpus) m->cfg.default_vcpus = 1;
+  if (!m->cfg.default_memory_mib) m->cfg.default_memory_mib = 256;
+  if (!m->cfg.default_idle_suspend_s) m->cfg.default_idle_suspend_s = 6 * 3600;
+  pthread_mutex_init(&m->mu, NULL);
+  load_all(m);
+  hg_log_info("manager.open", "sandboxes=%u", m->nsbs);
+  *out = m;
+  return 0;
+}
+
+void hg_manager_close(hg_manager *m) {
+  if (!m) return;
+  for (unsigned i = 0; i < m->nsbs; i++) {
+    vm_release(m, m->sbs[i], false);
+    sb_free(m->sbs[i]);
+  }
+  free(m->sbs);
+  pthread_mutex_destroy(&m->mu);
+  free(m);
+}
+
+void hg_manager_tick(hg_manager *m) {
+  char due[64][HG_ID_MAX];
+  unsigned n = 0;
+  int64_t now = hg_now_ms();
+  pthread_mutex_lock(&m->mu);
+  for (unsigned i = 0; i < m->nsbs && n < HG_ARRAY_SIZE(due); i++) {
+    sandbox *sb = m->sbs[i];
+    if (sb->gone || sb->state != HG_SB_RUNNING || sb->idle_suspend_s <= 0 || sb->users)
+      continue;
+    if (now - sb->last_active_ms > sb->idle_suspend_s * 1000)
+      memcpy(due[n++], sb->id, HG_ID_MAX);
+  }
+  pthread_mutex_unlock(&m->mu);
+  for (unsigned i = 0; i < n; i++) {
+    uint64_t gen;
+    hg_log_info("sandbox.idle", "sandbox=%s action=suspend", due[i]);
+    hg_sandbox_suspend(m, due[i], &gen);
+  }
+}

@@ -104,12 +104,17 @@ int hg_sandbox_delete(hg_manager *m, const char *id);
  * of a paused or suspended sandbox answer -EBUSY. */
 int hg_sandbox_agent_get(hg_manager *m, const char *id, hg_agent **out);
 void hg_sandbox_agent_put(hg_manager *m, const char *id);
+/* Starts a command with the sandbox's env under req->env (request wins). */
+int hg_sandbox_exec(hg_manager *m, const char *id, const hg_exec_req *req,
+                    uint64_t *cid, int *pid);
 
 /* Templates under templates/: list, and build one from a directory holding
  * kernel, initrd, rootfs.img (cold boot, wait for the agent, save). */
 json_t *hg_template_list(hg_manager *m);
 int hg_template_register(hg_manager *m, const char *name_tag, const char *src_dir,
                          char digest_out[65]);
+/* True when a template answers to ref ("default", "name:tag"). */
+bool hg_template_exists(hg_manager *m, const char *ref);
 
 /* Counts of sandboxes per state, for metrics. */
 void hg_manager_counts(hg_manager *m, unsigned counts[HG_SB_FAILED + 1]);

@@ -22,6 +22,25 @@ int64_t hg_now_ns(void) { return clock_ns(CLOCK_MONOTONIC); }
 int64_t hg_now_ms(void) { return clock_ns(CLOCK_MONOTONIC) / 1000000; }
 int64_t hg_wall_ns(void) { return clock_ns(CLOCK_REALTIME); }
 
+void hg_iso_time(int64_t wall_ms, char out[32]) {
+  time_t s = (time_t)(wall_ms / 1000);
+  struct tm tm;
+  gmtime_r(&s, &tm);
+  size_t n = strftime(out, 32, "%Y-%m-%dT%H:%M:%S", &tm);
+  snprintf(out + n, 32 - n, ".%03dZ", (int)(wall_ms % 1000));
+}
+
+int64_t hg_iso_parse(const char *s) {
+  struct tm tm = {0};
+  int ms = 0;
+  if (!s || sscanf(s, "%d-%d-%dT%d:%d:%d.%dZ", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
+                   &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &ms) < 6)
+    return 0;
+  tm.tm_year -= 1900;
+  tm.tm_mon -= 1;
+  return (int64_t)timegm(&tm) * 1000 + ms;
+}
+
 int hg_random_bytes(void *buf, size_t len) {
   uint8_t *p = buf;
   while (len > 0) {

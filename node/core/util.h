@@ -17,6 +17,9 @@
 int64_t hg_now_ms(void);  /* CLOCK_MONOTONIC, shared by every process on the host */
 int64_t hg_now_ns(void);  /* CLOCK_MONOTONIC */
 int64_t hg_wall_ns(void); /* CLOCK_REALTIME */
+/* RFC 3339 UTC with milliseconds: "2026-12-02T12:00:00.123Z". */
+void hg_iso_time(int64_t wall_ms, char out[32]);
+int64_t hg_iso_parse(const char *s); /* wall ms, or 0 when malformed */
 
 int hg_random_bytes(void *buf, size_t len);
 void hg_hex_encode(const void *data, size_t len, char *out); /* out: 2*len+1 */

@@ -1,0 +1,78 @@
+/* api: the v1 HTTP API of one node (docs/api.md) on top of hg_http (the
+ * transport) and hg_manager/hg_ops (the runtime). It owns the routing table,
+ * auth, request validation, the errno -> HTTP status table, per-command
+ * output tokens, the OpenAPI document and /metrics.
+ *
+ * Everything here runs on the loop thread. Every call that may block (all
+ * hg_sandbox_*, hg_agent_*, hg_template_*, hg_op_begin/finish/describe/list,
+ * hg_manager_counts) runs on the libuv thread pool and answers from the
+ * after-work callback, so the loop never waits on a VM, a disk or a guest.
+ *
+ * Thread-pool budget. The pool has UV_THREADPOOL_SIZE workers (hangard's
+ * main() sets it before the loop starts; libuv's default of 4 is far too
+ * small). Three kinds of work share it:
+ *   held calls   command ?wait=S and output follow=1 hold a worker while they
+ *                wait for the guest; at most max_held at once, 503 beyond;
+ *   operations   lifecycle work (create, suspend, ...): at most max_ops run
+ *                at once, the rest queue (in order) on the loop thread;
+ *   quick calls  everything else (auth checks, describe, files, exec).
+ * The defaults leave at least 1/8 of the pool to quick calls.
+ *
+ * Order at shutdown: hg_api_stop() (answers waiters, ends streams, refuses
+ * new requests with 503), hg_http_server_shutdown(), and in its done
+ * callback hg_api_free(); keep running the loop until it has no more work,
+ * then close hg_ops and hg_manager (operations still on the pool call
+ * hg_op_finish when they end). */
+#ifndef HG_API_API_H
+#define HG_API_API_H
+
+#include <stddef.h>
+#include <uv.h>
+
+#include "api/http.h"
+#include "node/op.h"
+#include "node/sandbox.h"
+
+#define HG_API_MAX_JSON (1u * 1024 * 1024)    /* JSON request bodies */
+#define HG_API_MAX_UPLOAD (256u * 1024 * 1024) /* PUT …/files body, GET …/files answer */
+#define HG_API_MAX_STDIN (8u * 1024 * 1024)   /* POST …/stdin body */
+#define HG_API_MAX_OUTPUT (1u * 1024 * 1024)  /* stdout/stderr of a command ?wait, each */
+#define HG_API_MAX_PATH 4096                  /* guest paths, bytes */
+#define HG_API_MAX_WAIT_S 600                 /* ?wait=S */
+#define HG_API_MAX_HELD 48                    /* default held calls at a 64-worker pool */
+
+typedef struct hg_api hg_api;
+
+typedef struct hg_api_config {
+  hg_manager *manager;
+  hg_ops *ops;
+  const char *admin_key; /* required: the Bearer key that may do everything */
+  const char *node_id;   /* shown by /healthz and in sandbox descriptions */
+  const char *version;   /* NULL: "dev" */
+  unsigned max_held;     /* 0: 3/4 of the pool (48 at 64 workers) */
+  unsigned max_ops;      /* 0: 1/8 of the pool, at least 1 */
+} hg_api_config;
+
+int hg_api_new(uv_loop_t *loop, const hg_api_config *cfg, hg_api **out);
+
+/* Fills handler, on_abort, body_limit, ud and max_body of opt (leaves host,
+ * port and max_connections alone). */
+void hg_api_http_options(hg_api *api, hg_http_options *opt);
+
+/* The three hooks hg_api_http_options installs (ud is the hg_api). */
+void hg_api_handler(hg_http_server *srv, hg_http_req *req, void *ud);
+void hg_api_on_abort(hg_http_req *req, void *ud);
+/* HG_API_MAX_UPLOAD for PUT …/files, HG_API_MAX_STDIN for …/stdin,
+ * HG_API_MAX_JSON for everything else: a larger body gets 413 from the
+ * server before it is read. */
+size_t hg_api_body_limit(const char *method, const char *path, void *ud);
+
+/* Answers every waiting request now (202 with its operation), ends output
+ * streams, and refuses new requests with 503. */
+void hg_api_stop(hg_api *api);
+/* Call after the HTTP server is gone: requests the API still holds are
+ * dropped without being touched. Work still on the pool finishes first; the
+ * API is freed when the last of it returns. */
+void hg_api_free(hg_api *api);
+
+#endif

@@ -1,0 +1,326 @@
+/* template: building and finding the read-only template subvolumes. */
+#include "node/template.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <openssl/evp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "node/agentcli.h"
+#include "node/core/err.h"
+#include "node/core/log.h"
+#include "node/core/util.h"
+
+#define TEMPLATE_JSON_MAX (64 * 1024)
+#define TEMPLATE_BOOT_TIMEOUT_MS 120000
+#define DEFAULT_CMDLINE "console=ttyS0 quiet panic=-1 tsc_early_khz=2000000"
+
+static const char *const template_files[] = {"vmlinuz", "initrd.img", "rootfs.img"};
+
+static bool name_part_ok(const char *s, size_t len) {
+  if (len == 0 || len > 40) return false;
+  for (size_t i = 0; i < len; i++) {
+    char c = s[i];
+    bool ok = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+              (i > 0 && (c == '.' || c == '_' || c == '-'));
+    if (!ok) return false;
+  }
+  return true;
+}
+
+int hg_template_name(const char *ref, char out[HG_TEMPLATE_NAME_MAX]) {
+  if (!ref || !*ref) ref = "default";
+  const char *colon = strchr(ref, ':');
+  size_t nlen = colon ? (size_t)(colon - ref) : strlen(ref);
+  const char *tag = colon ? colon + 1 : "latest";
+  if (!name_part_ok(ref, nlen) || !name_part_ok(tag, strlen(tag))) return -EINVAL;
+  return hg_path(out, HG_TEMPLATE_NAME_MAX, "%.*s:%s", (int)nlen, ref, tag);
+}
+
+static int info_from_json(const char *rel, json_t *j, hg_template_info *out) {
+  const char *name = json_string_value(json_object_get(j, "name"));
+  const char *digest = json_string_value(json_object_get(j, "digest"));
+  const char *cmdline = json_string_value(json_object_get(j, "cmdline"));
+  json_int_t mem = json_integer_value(json_object_get(j, "memory_mib"));
+  json_int_t vcpus = json_integer_value(json_object_get(j, "vcpus"));
+  if (!name || !digest || strlen(digest) != 64 || mem <= 0 || mem > 1 << 20)
+    return -EPROTO;
+  memset(out, 0, sizeof *out);
+  snprintf(out->name, sizeof out->name, "%s", name);
+  snprintf(out->digest, sizeof out->digest, "%s", digest);
+  snprintf(out->cmdline, sizeof out->cmdline, "%s", cmdline ? cmdline : DEFAULT_CMDLINE);
+  out->memory_mib = (unsigned)mem;
+  out->vcpus = vcpus > 0 && vcpus <= 64 ? (unsigned)vcpus : 1;
+  out->created_ms = hg_iso_parse(json_string_value(json_object_get(j, "created_at")));
+  return hg_path(out->rel, sizeof out->rel, "%s", rel);
+}
+
+static int read_info(hg_store *st, const char *rel, hg_template_info *out) {
+  char path[4096], *text;
+  int rc = hg_store_abs(st, rel, path, sizeof path - 16);
+  if (rc < 0) return rc;
+  strcat(path, "/template.json");
+  rc = hg_read_file(path, TEMPLATE_JSON_MAX, &text, NULL);
+  if (rc < 0) return rc;
+  json_t *j = json_loads(text, 0, NULL);
+  free(text);
+  if (!j) return -EPROTO;
+  rc = info_from_json(rel, j, out);
+  json_decref(j);
+  return rc;
+}
+
+/* Calls fn for every valid template; stops early when fn returns nonzero. */
+static void each_template(hg_store *st, int (*fn)(void *, const hg_template_info *),
+                          void *ud) {
+  char dir[4096];
+  if (hg_store_abs(st, "templates", dir, sizeof dir) < 0) return;
+  DIR *d = opendir(dir);
+  if (!d) return;
+  struct dirent *e;
+  while ((e = readdir(d))) {
+    if (e->d_name[0] == '.' || !strchr(e->d_name, '@')) continue;
+    char rel[256];
+    hg_template_info info;
+    if (hg_path(rel, sizeof rel, "templates/%s", e->d_name) < 0) continue;
+    if (read_info(st, rel, &info) < 0) continue;
+    if (fn(ud, &info)) break;
+  }
+  closedir(d);
+}
+
+typedef struct resolve_ctx {
+  const char *name;
+  hg_template_info *best;
+  bool found;
+} resolve_ctx;
+
+static int resolve_one(void *ud, const hg_template_info *info) {
+  resolve_ctx *c = ud;
+  if (strcmp(info->name, c->name) != 0) return 0;
+  if (!c->found || info->created_ms > c->best->created_ms) *c->best = *info;
+  c->found = true;
+  return 0;
+}
+
+int hg_template_resolve(hg_store *st, const char *ref, hg_template_info *out) {
+  char name[HG_TEMPLATE_NAME_MAX];
+  int rc = hg_template_name(ref, name);
+  if (rc < 0) return rc;
+  hg_template_info best;
+  resolve_ctx c = {name, &best, false};
+  each_template(st, resolve_one, &c);
+  if (!c.found) return -ENOENT;
+  *out = best;
+  return 0;
+}
+
+static int list_one(void *ud, const hg_template_info *info) {
+  char at[32];
+  hg_iso_time(info->created_ms, at);
+  json_array_append_new(ud, json_pack("{s:s, s:s, s:i, s:i, s:s}", "name", info->name,
+                                      "digest", info->digest, "memory_mib",
+                                      (int)info->memory_mib, "vcpus", (int)info->vcpus,
+                                      "created_at", at));
+  return 0;
+}
+
+json_t *hg_template_list_store(hg_store *st) {
+  json_t *arr = json_array();
+  each_template(st, list_one, arr);
+  return arr;
+}
+
+/* --- building ----------------------------------------------------------- */
+
+static int hash_file(EVP_MD_CTX *md, const char *path) {
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return -errno;
+  static __thread char buf[1 << 16];
+  ssize_t n;
+  while ((n = read(fd, buf, sizeof buf)) > 0) EVP_DigestUpdate(md, buf, (size_t)n);
+  int rc = n < 0 ? -errno : 0;
+  close(fd);
+  return rc;
+}
+
+static int template_digest(const char *src, const char *cmdline, unsigned mem,
+                           char out[65]) {
+  EVP_MD_CTX *md = EVP_MD_CTX_new();
+  if (!md) return -ENOMEM;
+  EVP_DigestInit_ex(md, EVP_sha256(), NULL);
+  int rc = 0;
+  for (size_t i = 0; i < HG_ARRAY_SIZE(template_files) && rc == 0; i++) {
+    char path[4096];
+    rc = hg_path(path, sizeof path, "%s/%s", src, template_files[i]);
+    if (rc == 0) rc = hash_file(md, path);
+    EVP_DigestUpdate(md, template_files[i], strlen(template_files[i]) + 1);
+  }
+  char extra[600];
+  snprintf(extra, sizeof extra, "cmdline=%s\nmemory_mib=%u\n", cmdline, mem);
+  EVP_DigestUpdate(md, extra, strlen(extra));
+  unsigned char raw[32];
+  unsigned len = 0;
+  EVP_DigestFinal_ex(md, raw, &len);
+  EVP_MD_CTX_free(md);
+  if (rc == 0) hg_hex_encode(raw, 32, out);
+  return rc;
+}
+
+/* Reflink when source and destination share a filesystem, else copy. */
+static int copy_file(const char *from, const char *to) {
+  int in = open(from, O_RDONLY | O_CLOEXEC);
+  if (in < 0) return -errno;
+  int out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (out < 0) {
+    int rc = -errno;
+    close(in);
+    return rc;
+  }
+  int rc = 0;
+  if (ioctl(out, FICLONE, in) < 0) {
+    ssize_t n;
+    do {
+      n = copy_file_range(in, NULL, out, NULL, 1 << 30, 0);
+    } while (n > 0);
+    if (n < 0) rc = -errno;
+  }
+  if (rc == 0 && fsync(out) < 0) rc = -errno;
+  close(in);
+  close(out);
+  return rc;
+}
+
+static void load_build_hints(const char *src, char cmdline[512], unsigned *mem) {
+  char path[4096], *text;
+  snprintf(cmdline, 512, "%s", DEFAULT_CMDLINE);
+  *mem = 256;
+  if (hg_path(path, sizeof path, "%s/template.json", src) < 0) return;
+  if (hg_read_file(path, TEMPLATE_JSON_MAX, &text, NULL) < 0) return;
+  json_t *j = json_loads(text, 0, NULL);
+  free(text);
+  const char *c = json_string_value(json_object_get(j, "cmdline"));
+  json_int_t m = json_integer_value(json_object_get(j, "memory_mib"));
+  if (c && strlen(c) < 512) snprintf(cmdline, 512, "%s", c);
+  if (m >= 64 && m <= 65536) *mem = (unsigned)m;
+  json_decref(j);
+}
+
+static void report(hg_template_progress progress, void *ud, const char *text) {
+  hg_log_info("template.build", "step=\"%s\"", text);
+  if (progress) progress(ud, text);
+}
+
+/* Boots the staged files, waits for the agent, saves the booted memory. */
+static int boot_and_save(const hg_vmm_ops *vmm, const char *shim, const char *dir,
+                         const char *cmdline, unsigned mem) {
+  char kernel[4096], initrd[4096], rootfs[4096], vmstate[4096];
+  hg_path(kernel, sizeof kernel, "%s/vmlinuz", dir);
+  hg_path(initrd, sizeof initrd, "%s/initrd.img", dir);
+  hg_path(rootfs, sizeof rootfs, "%s/rootfs.img", dir);
+  hg_path(vmstate, sizeof vmstate, "%s/vmstate", dir);
+  hg_vm_config cfg = {.dir = dir, .kernel = kernel, .initrd = initrd, .cmdline = cmdline,
+                      .rootfs = rootfs, .vcpus = 1, .memory_mib = mem, .tap_fd = -1,
+                      .shim_path = shim};
+  hg_vm *vm;
+  int rc = vmm->start(&cfg, &vm);
+  if (rc < 0) return rc;
+  hg_agent *agent = NULL;
+  rc = hg_agent_connect(vmm->agent_path(vm), TEMPLATE_BOOT_TIMEOUT_MS, &agent);
+  if (rc == 0) rc = hg_agent_ping(agent, TEMPLATE_BOOT_TIMEOUT_MS);
+  /* Disconnect before saving: the saved guest then waits for a host, and
+   * every sandbox restored from it connects afresh. */
+  hg_agent_free(agent);
+  if (rc == 0) rc = vmm->save(vm, vmstate);
+  int stop_rc = vmm->stop(vm);
+  vmm->release(vm);
+  return rc < 0 ? rc : stop_rc;
+}
+
+static void remove_run_files(const char *dir) {
+  static const char *const names[] = {"qmp.sock", "agent.sock", "shim.sock", "shim.json",
+                                      "shim.log", "console.log"};
+  for (size_t i = 0; i < HG_ARRAY_SIZE(names); i++) {
+    char path[4096];
+    if (hg_path(path, sizeof path, "%s/%s", dir, names[i]) == 0) unlink(path);
+  }
+}
+
+static int write_template_json(const char *dir, const char *name, const char *digest,
+                               const char *cmdline, unsigned mem) {
+  char at[32], path[4096];
+  hg_iso_time(hg_wall_ns() / 1000000, at);
+  json_t *j = json_pack("{s:s, s:s, s:s, s:i, s:i, s:s}", "name", name, "digest", digest,
+                        "cmdline", cmdline, "memory_mib", (int)mem, "vcpus", 1,
+                        "created_at", at);
+  char *text = json_dumps(j, JSON_INDENT(2));
+  json_decref(j);
+  int rc = hg_path(path, sizeof path, "%s/template.json", dir);
+  if (rc == 0) rc = hg_write_file_atomic(path, text, strlen(text));
+  free(text);
+  return rc;
+}
+
+static int stage_files(hg_store *st, const char *src, const char *stage_rel,
+                       char dir[4096]) {
+  int rc = hg_store_subvol_create(st, stage_rel);
+  if (rc == 0) rc = hg_store_abs(st, stage_rel, dir, 4096);
+  for (size_t i = 0; i < HG_ARRAY_SIZE(template_files) && rc == 0; i++) {
+    char from[4096], to[4096];
+    rc = hg_path(from, sizeof from, "%s/%s", src, template_files[i]);
+    if (rc == 0) rc = hg_path(to, sizeof to, "%s/%s", dir, template_files[i]);
+    if (rc == 0) rc = copy_file(from, to);
+  }
+  return rc;
+}
+
+int hg_template_build(hg_store *st, const hg_vmm_ops *vmm, const char *shim_path,
+                      const char *name_tag, const char *src_dir,
+                      hg_template_progress progress, void *ud, hg_template_info *out) {
+  char name[HG_TEMPLATE_NAME_MAX], cmdline[512], digest[65];
+  unsigned mem;
+  int rc = hg_template_name(name_tag, name);
+  if (rc < 0) return rc;
+  load_build_hints(src_dir, cmdline, &mem);
+  report(progress, ud, "hashing artifacts");
+  rc = template_digest(src_dir, cmdline, mem, digest);
+  if (rc < 0) {
+    hg_log_error("template.build", "template=%s src=%s err=\"%s\"", name, src_dir,
+                 hg_err_str(rc));
+    return rc;
+  }
+  char rel[192], stage_rel[64], dir[4096], tag[HG_ID_MAX];
+  if ((rc = hg_path(rel, sizeof rel, "templates/%s@%.16s", name, digest)) < 0) return rc;
+  if (hg_store_is_subvol(st, rel)) return read_info(st, rel, out);
+
+  if ((rc = hg_id_new("tpl", tag)) < 0) return rc;
+  if ((rc = hg_path(stage_rel, sizeof stage_rel, "staging/%s", tag)) < 0) return rc;
+  report(progress, ud, "copying kernel, initrd and rootfs");
+  rc = stage_files(st, src_dir, stage_rel, dir);
+  if (rc == 0) {
+    report(progress, ud, "booting the template once");
+    rc = boot_and_save(vmm, shim_path, dir, cmdline, mem);
+  }
+  if (rc == 0) {
+    report(progress, ud, "publishing");
+    remove_run_files(dir);
+    rc = write_template_json(dir, name, digest, cmdline, mem);
+  }
+  if (rc == 0) rc = hg_store_set_readonly(st, stage_rel, true);
+  if (rc == 0) rc = hg_store_move(st, stage_rel, rel);
+  if (rc < 0) {
+    hg_log_error("template.build", "template=%s src=%s err=\"%s\"", name, src_dir,
+                 hg_err_str(rc));
+    hg_store_subvol_delete(st, stage_rel);
+    return rc;
+  }
+  hg_log_info("template.ready", "template=%s digest=%s", name, digest);
+  return read_info(st, rel, out);
+}

@@ -1,0 +1,234 @@
+#include "tests/integration/harness.h"
+
+#include <curl/curl.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "node/core/util.h"
+#include "node/store.h"
+
+#define START_TIMEOUT_MS 180000
+
+static int free_port(void) {
+  /* Ports from the pid keep parallel test binaries apart. */
+  return 20000 + (getpid() * 7 + (int)(hg_now_ns() % 1000)) % 20000;
+}
+
+static int spawn(hg_it_node *n) {
+  const char *bin = getenv("HANGARD_BIN");
+  const char *tpl = getenv("HANGAR_TEST_TEMPLATE_DIR");
+  if (!bin || !tpl) {
+    fprintf(stderr, "harness: HANGARD_BIN and HANGAR_TEST_TEMPLATE_DIR must be set "
+                    "(run through ctest, after tools/test built the template)\n");
+    return -EINVAL;
+  }
+  char listen[64], log[320];
+  snprintf(listen, sizeof listen, "127.0.0.1:%d", n->port);
+  snprintf(log, sizeof log, "%s/hangard.log", n->dir);
+  pid_t pid = fork();
+  if (pid < 0) return -errno;
+  if (pid == 0) {
+    int fd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0644);
+    if (fd >= 0) {
+      dup2(fd, 1);
+      dup2(fd, 2);
+    }
+    execl(bin, bin, "--data", n->data, "--listen", listen, "--api-key", HG_IT_KEY,
+          "--template-dir", tpl, "--image-size-gib", "16", "--log-level", "debug",
+          (char *)NULL);
+    _exit(127);
+  }
+  n->pid = pid;
+  return 0;
+}
+
+static bool template_ready(hg_it_node *n) {
+  long status = 0;
+  json_t *j = hg_it_json(n, "GET", "/v1/templates", NULL, &status);
+  bool ok = status == 200 && json_array_size(json_object_get(j, "templates")) > 0;
+  json_decref(j);
+  return ok;
+}
+
+static int wait_ready(hg_it_node *n) {
+  int64_t deadline = hg_now_ms() + START_TIMEOUT_MS;
+  while (hg_now_ms() < deadline) {
+    int st;
+    if (waitpid(n->pid, &st, WNOHANG) == n->pid) {
+      fprintf(stderr, "harness: hangard exited early; see %s/hangard.log\n", n->dir);
+      n->pid = 0;
+      return -ECHILD;
+    }
+    if (template_ready(n)) return 0;
+    usleep(100000);
+  }
+  fprintf(stderr, "harness: hangard not ready in time; see %s/hangard.log\n", n->dir);
+  return -ETIMEDOUT;
+}
+
+int hg_it_node_start(hg_it_node *n) {
+  memset(n, 0, sizeof *n);
+  snprintf(n->dir, sizeof n->dir, "/tmp/hgit-XXXXXX");
+  if (!mkdtemp(n->dir)) return -errno;
+  snprintf(n->data, sizeof n->data, "%s/data", n->dir);
+  n->port = free_port();
+  snprintf(n->url, sizeof n->url, "http://127.0.0.1:%d", n->port);
+  int rc = spawn(n);
+  return rc < 0 ? rc : wait_ready(n);
+}
+
+void hg_it_node_kill(hg_it_node *n, int sig) {
+  if (n->pid <= 0) return;
+  kill(n->pid, sig);
+  waitpid(n->pid, NULL, 0);
+  n->pid = 0;
+}
+
+int hg_it_node_restart(hg_it_node *n) {
+  int rc = spawn(n);
+  return rc < 0 ? rc : wait_ready(n);
+}
+
+/* Kills every process whose command line mentions our dir: shims and VMMs. */
+static int kill_matching(const char *needle, bool count_only, const char *exe_name) {
+  DIR *d = opendir("/proc");
+  if (!d) return 0;
+  struct dirent *e;
+  int found = 0;
+  while ((e = readdir(d))) {
+    int pid = atoi(e->d_name);
+    if (pid <= 0 || pid == getpid()) continue;
+    char path[64], cmd[8192];
+    snprintf(path, sizeof path, "/proc/%d/cmdline", pid);
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) continue;
+    ssize_t len = read(fd, cmd, sizeof cmd - 1);
+    close(fd);
+    if (len <= 0) continue;
+    for (ssize_t i = 0; i < len; i++)
+      if (cmd[i] == '\0') cmd[i] = ' ';
+    cmd[len] = '\0';
+    if (!strstr(cmd, needle)) continue;
+    if (exe_name && !strstr(cmd, exe_name)) continue;
+    found++;
+    if (!count_only) kill(pid, SIGKILL);
+  }
+  closedir(d);
+  return found;
+}
+
+int hg_it_count_vms(hg_it_node *n) {
+  return kill_matching(n->dir, true, "qemu-system");
+}
+
+void hg_it_node_stop(hg_it_node *n) {
+  if (!n->dir[0]) return;
+  hg_it_node_kill(n, SIGTERM);
+  for (int i = 0; i < 3 && kill_matching(n->dir, false, NULL) > 0; i++) usleep(200000);
+  hg_store_destroy(n->data);
+  hg_rm_rf(n->dir);
+  n->dir[0] = '\0';
+}
+
+static size_t on_body(char *p, size_t size, size_t nmemb, void *ud) {
+  hg_it_resp *r = ud;
+  return hg_buf_append(&r->body, p, size * nmemb) == 0 ? size * nmemb : 0;
+}
+
+static size_t on_header(char *p, size_t size, size_t nmemb, void *ud) {
+  hg_it_resp *r = ud;
+  size_t have = strlen(r->headers), len = size * nmemb;
+  if (have + len < sizeof r->headers) {
+    memcpy(r->headers + have, p, len);
+    r->headers[have + len] = '\0';
+  }
+  return len;
+}
+
+int hg_it_http(hg_it_node *n, const char *method, const char *path, const char *token,
+               const void *body, size_t len, hg_it_resp *out) {
+  memset(out, 0, sizeof *out);
+  hg_buf_init(&out->body, 64u << 20);
+  CURL *c = curl_easy_init();
+  if (!c) return -ENOMEM;
+  char url[4096], auth[300];
+  snprintf(url, sizeof url, "%s%s", n->url, path);
+  snprintf(auth, sizeof auth, "Authorization: Bearer %s", token ? token : HG_IT_KEY);
+  struct curl_slist *h = curl_slist_append(NULL, auth);
+  h = curl_slist_append(h, "Expect:");
+  curl_easy_setopt(c, CURLOPT_URL, url);
+  curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, method);
+  curl_easy_setopt(c, CURLOPT_HTTPHEADER, h);
+  curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
+  curl_easy_setopt(c, CURLOPT_WRITEDATA, out);
+  curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
+  curl_easy_setopt(c, CURLOPT_HEADERDATA, out);
+  curl_easy_setopt(c, CURLOPT_TIMEOUT, 300L);
+  if (body) {
+    curl_easy_setopt(c, CURLOPT_POSTFIELDS, body);
+    curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len);
+  }
+  CURLcode cc = curl_easy_perform(c);
+  curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &out->status);
+  curl_slist_free_all(h);
+  curl_easy_cleanup(c);
+  return cc == CURLE_OK ? 0 : -EIO;
+}
+
+void hg_it_resp_free(hg_it_resp *r) { hg_buf_free(&r->body); }
+
+json_t *hg_it_json(hg_it_node *n, const char *method, const char *path, json_t *body,
+                   long *status) {
+  char *text = body ? json_dumps(body, JSON_COMPACT) : NULL;
+  hg_it_resp r;
+  int rc = hg_it_http(n, method, path, NULL, text, text ? strlen(text) : 0, &r);
+  free(text);
+  *status = rc == 0 ? r.status : 0;
+  json_t *j = rc == 0 && r.body.len ? json_loadb(r.body.data, r.body.len, 0, NULL) : NULL;
+  hg_it_resp_free(&r);
+  return j;
+}
+
+int hg_it_create(hg_it_node *n, char id[32]) {
+  long status;
+  json_t *req = json_object();
+  json_t *j = hg_it_json(n, "POST", "/v1/sandboxes?wait=120", req, &status);
+  json_decref(req);
+  const char *s = json_string_value(json_object_get(j, "id"));
+  int rc = status == 201 && s ? 0 : -EIO;
+  if (rc == 0) snprintf(id, 32, "%s", s);
+  else fprintf(stderr, "create: status %ld\n", status);
+  json_decref(j);
+  return rc;
+}
+
+int hg_it_run(hg_it_node *n, const char *id, const char *sh_cmd, const char *stdin_text,
+              char **out_stdout, int *exit_code) {
+  char path[128];
+  long status;
+  snprintf(path, sizeof path, "/v1/sandboxes/%s/commands?wait=120", id);
+  json_t *req = json_pack("{s:[s,s,s]}", "cmd", "sh", "-c", sh_cmd);
+  if (stdin_text) json_object_set_new(req, "stdin", json_string(stdin_text));
+  json_t *j = hg_it_json(n, "POST", path, req, &status);
+  json_decref(req);
+  int rc = (status == 201 || status == 200) && json_is_true(json_object_get(j, "exited"))
+               ? 0 : -EIO;
+  if (rc == 0) {
+    *exit_code = (int)json_integer_value(json_object_get(j, "exit_code"));
+    const char *s = json_string_value(json_object_get(j, "stdout"));
+    if (out_stdout) *out_stdout = strdup(s ? s : "");
+  } else {
+    char *dump = j ? json_dumps(j, JSON_COMPACT) : NULL;
+    fprintf(stderr, "run %s: status %ld %s\n", sh_cmd, status, dump ? dump : "");
+    free(dump);
+  }
+  json_decref(j);
+  return rc;
+}

@@ -1,0 +1,55 @@
+/* harness: integration tests run real hangard processes on a real btrfs
+ * loop image and talk to them over HTTP, as a user would. Each node lives
+ * in its own temp dir; hg_it_node_stop leaves no process, VM, mount or file
+ * behind, even after a test failed half-way. */
+#ifndef HG_TESTS_HARNESS_H
+#define HG_TESTS_HARNESS_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "node/core/buf.h"
+
+#define HG_IT_KEY "it-admin-key-0123456789"
+
+typedef struct hg_it_node {
+  char dir[256];   /* temp dir: data/, hangard.log */
+  char data[300];
+  char url[64];
+  int port;
+  pid_t pid;
+} hg_it_node;
+
+typedef struct hg_it_resp {
+  long status;
+  hg_buf body;
+  char headers[4096];
+} hg_it_resp;
+
+/* Starts hangard with the test template (env HANGAR_TEST_TEMPLATE_DIR) and
+ * waits until it serves the API and the default template is ready. */
+int hg_it_node_start(hg_it_node *n);
+/* Restarts hangard on the same data dir (after a kill). */
+int hg_it_node_restart(hg_it_node *n);
+void hg_it_node_kill(hg_it_node *n, int sig);
+void hg_it_node_stop(hg_it_node *n);
+
+/* One HTTP request with the admin key (or token if given). */
+int hg_it_http(hg_it_node *n, const char *method, const char *path, const char *token,
+               const void *body, size_t len, hg_it_resp *out);
+void hg_it_resp_free(hg_it_resp *r);
+/* JSON in and out; returns the parsed body (or NULL) and the status. */
+json_t *hg_it_json(hg_it_node *n, const char *method, const char *path, json_t *body,
+                   long *status);
+
+/* Creates a sandbox and waits for it; returns its id (static buffer per call site). */
+int hg_it_create(hg_it_node *n, char id[32]);
+/* Runs argv to completion through ?wait; fills stdout and exit code. */
+int hg_it_run(hg_it_node *n, const char *id, const char *sh_cmd, const char *stdin_text,
+              char **out_stdout, int *exit_code);
+/* Number of qemu processes whose command line mentions the node's dir. */
+int hg_it_count_vms(hg_it_node *n);
+
+#endif

@@ -1,0 +1,290 @@
+/* Integration: one real hangard, real microVMs restored from the real
+ * template, driven over the HTTP API the way a user drives it. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "node/core/util.h"
+#include "tests/integration/harness.h"
+
+static hg_it_node node;
+
+static int setup(void **state) { return hg_it_node_start(&node) == 0 ? 0 : -1; }
+
+static int teardown(void **state) {
+  hg_it_node_stop(&node);
+  return 0;
+}
+
+/* --- helpers ------------------------------------------------------------------- */
+
+static void lifecycle(const char *id, const char *verb, long want) {
+  char path[128];
+  long status;
+  snprintf(path, sizeof path, "/v1/sandboxes/%s/%s?wait=120", id, verb);
+  json_t *j = hg_it_json(&node, "POST", path, json_object(), &status);
+  if (status != want) {
+    char *d = j ? json_dumps(j, 0) : NULL;
+    fprintf(stderr, "%s %s: %ld %s\n", verb, id, status, d ? d : "");
+    free(d);
+  }
+  assert_int_equal(status, want);
+  json_decref(j);
+}
+
+static const char *state_of(const char *id, char out[32]) {
+  char path[96];
+  long status;
+  snprintf(path, sizeof path, "/v1/sandboxes/%s", id);
+  json_t *j = hg_it_json(&node, "GET", path, NULL, &status);
+  const char *s = json_string_value(json_object_get(j, "state"));
+  snprintf(out, 32, "%s", s ? s : "?");
+  json_decref(j);
+  return out;
+}
+
+/* Starts a command without waiting; returns its id. */
+static void start_cmd(const char *id, const char *sh, char cid[32]) {
+  char path[128];
+  long status;
+  snprintf(path, sizeof path, "/v1/sandboxes/%s/commands", id);
+  json_t *req = json_pack("{s:[s,s,s]}", "cmd", "sh", "-c", sh);
+  json_t *j = hg_it_json(&node, "POST", path, req, &status);
+  json_decref(req);
+  assert_int_equal(status, 201);
+  snprintf(cid, 32, "%s", json_string_value(json_object_get(j, "id")));
+  json_decref(j);
+}
+
+/* Reads what a command has written to stdout so far, from offset 0. */
+static char *read_output(const char *id, const char *cid, long *dropped) {
+  char path[160];
+  hg_it_resp r;
+  snprintf(path, sizeof path, "/v1/sandboxes/%s/commands/%s/output?offset=0", id, cid);
+  assert_int_equal(hg_it_http(&node, "GET", path, NULL, NULL, 0, &r), 0);
+  assert_int_equal(r.status, 200);
+  if (dropped) {
+    const char *h = strcasestr(r.headers, "X-Hangar-Dropped:");
+    *dropped = h ? atol(h + 17) : -1;
+  }
+  char *out = strndup(r.body.data ? r.body.data : "", r.body.len);
+  hg_it_resp_free(&r);
+  return out;
+}
+
+/* The numbers a counter printed, one per line, must run 1,2,3,… unbroken. */
+static long counter_last(const char *text) {
+  long expect = 1, last = 0;
+  for (const char *p = text; *p;) {
+    long v = strtol(p, (char **)&p, 10);
+    assert_int_equal(v, expect);
+    last = v;
+    expect++;
+    while (*p == '\n') p++;
+  }
+  return last;
+}
+
+#define COUNTER "i=0; while :; do i=$((i+1)); echo $i; sleep 0.2; done"
+
+/* --- tests --------------------------------------------------------------------- */
+
+static void commands_report_output_and_exit_codes(void **state) {
+  char id[32], *out;
+  int code;
+  assert_int_equal(hg_it_create(&node, id), 0);
+  assert_int_equal(hg_it_run(&node, id, "echo hi", NULL, &out, &code), 0);
+  assert_string_equal(out, "hi\n");
+  assert_int_equal(code, 0);
+  free(out);
+  assert_int_equal(hg_it_run(&node, id, "echo oops >&2; exit 3", NULL, &out, &code), 0);
+  assert_int_equal(code, 3);
+  free(out);
+  assert_int_equal(hg_it_run(&node, id, "tr a-z A-Z", "hello stdin", &out, &code), 0);
+  assert_string_equal(out, "HELLO STDIN");
+  free(out);
+}
+
+static void output_beyond_the_ring_reports_dropped_bytes(void **state) {
+  char id[32], cid[32], *out;
+  int code;
+  long dropped;
+  assert_int_equal(hg_it_create(&node, id), 0);
+  /* 3 MiB through a 1 MiB ring. */
+  start_cmd(id, "head -c 3145728 /dev/zero | tr '\\0' x; echo; echo done", cid);
+  assert_int_equal(hg_it_run(&node, id, "sleep 3", NULL, &out, &code), 0);
+  free(out);
+  out = read_output(id, cid, &dropped);
+  assert_true(dropped >= 3145728 - 1048576 - 16);
+  assert_non_null(strstr(out, "done\n"));
+  free(out);
+}
+
+static void file_of_10_mib_round_trips_byte_exact(void **state) {
+  char id[32], path[160];
+  assert_int_equal(hg_it_create(&node, id), 0);
+  size_t len = 10u << 20;
+  char *data = malloc(len);
+  assert_int_equal(hg_random_bytes(data, len), 0);
+  hg_it_resp r;
+  snprintf(path, sizeof path, "/v1/sandboxes/%s/files?path=/root/blob.bin", id);
+  assert_int_equal(hg_it_http(&node, "PUT", path, NULL, data, len, &r), 0);
+  assert_true(r.status == 204 || r.status == 200);
+  hg_it_resp_free(&r);
+  assert_int_equal(hg_it_http(&node, "GET", path, NULL, NULL, 0, &r), 0);
+  assert_int_equal(r.status, 200);
+  assert_int_equal(r.body.len, len);
+  assert_memory_equal(r.body.data, data, len);
+  hg_it_resp_free(&r);
+  free(data);
+}
+
+static void suspend_resume_keeps_memory_files_and_output(void **state) {
+  char id[32], cid[32], st[32], *out;
+  int code;
+  assert_int_equal(hg_it_create(&node, id), 0);
+  assert_int_equal(hg_it_run(&node, id, "echo kept > /root/file", NULL, &out, &code), 0);
+  free(out);
+  start_cmd(id, COUNTER, cid);
+  sleep(2);
+  out = read_output(id, cid, NULL);
+  long before = counter_last(out);
+  free(out);
+  assert_true(before >= 3);
+  int vms = hg_it_count_vms(&node);
+  lifecycle(id, "suspend", 200);
+  assert_string_equal(state_of(id, st), "suspended");
+  assert_int_equal(hg_it_count_vms(&node), vms - 1);
+  sleep(1);
+  lifecycle(id, "resume", 200);
+  assert_string_equal(state_of(id, st), "running");
+  sleep(2);
+  /* The same process goes on counting: no reboot, no lost output. */
+  out = read_output(id, cid, NULL);
+  long after = counter_last(out);
+  free(out);
+  assert_true(after > before);
+  assert_int_equal(hg_it_run(&node, id, "cat /root/file", NULL, &out, &code), 0);
+  assert_string_equal(out, "kept\n");
+  free(out);
+}
+
+static void fork_gives_independent_sandboxes_with_fresh_rng(void **state) {
+  char id[32], path[128], child[32], *a, *b;
+  int code;
+  long status;
+  assert_int_equal(hg_it_create(&node, id), 0);
+  assert_int_equal(hg_it_run(&node, id, "echo base > /root/who", NULL, &a, &code), 0);
+  free(a);
+  snprintf(path, sizeof path, "/v1/sandboxes/%s/fork?wait=120", id);
+  json_t *j = hg_it_json(&node, "POST", path, json_object(), &status);
+  assert_int_equal(status, 200);
+  const char *cid = json_string_value(json_object_get(json_object_get(j, "result"), "id"));
+  if (!cid) cid = json_string_value(json_object_get(j, "id"));
+  assert_non_null(cid);
+  snprintf(child, sizeof child, "%s", cid);
+  json_decref(j);
+  assert_int_equal(hg_it_run(&node, child, "cat /root/who", NULL, &a, &code), 0);
+  assert_string_equal(a, "base\n");
+  free(a);
+  assert_int_equal(hg_it_run(&node, id, "echo parent > /root/who", NULL, &a, &code), 0);
+  free(a);
+  assert_int_equal(hg_it_run(&node, child, "echo child > /root/who", NULL, &a, &code), 0);
+  free(a);
+  assert_int_equal(hg_it_run(&node, id, "cat /root/who", NULL, &a, &code), 0);
+  assert_int_equal(hg_it_run(&node, child, "cat /root/who", NULL, &b, &code), 0);
+  assert_string_equal(a, "parent\n");
+  assert_string_equal(b, "child\n");
+  free(a);
+  free(b);
+  const char *rng = "head -c 16 /dev/urandom | od -An -tx1";
+  assert_int_equal(hg_it_run(&node, id, rng, NULL, &a, &code), 0);
+  assert_int_equal(hg_it_run(&node, child, rng, NULL, &b, &code), 0);
+  assert_string_not_equal(a, b);
+  free(a);
+  free(b);
+  assert_int_equal(hg_it_run(&node, child, "hostname", NULL, &a, &code), 0);
+  assert_int_equal(strncmp(a, child, strlen(child)), 0);
+  free(a);
+}
+
+static void daemon_kill9_then_restart_adopts_every_vm(void **state) {
+  char id[32], cid[32], *out;
+  int code;
+  assert_int_equal(hg_it_create(&node, id), 0);
+  start_cmd(id, COUNTER, cid);
+  sleep(1);
+  int vms = hg_it_count_vms(&node);
+  assert_true(vms >= 1);
+  hg_it_node_kill(&node, SIGKILL);
+  sleep(1);
+  assert_int_equal(hg_it_count_vms(&node), vms); /* VMs outlive hangard */
+  assert_int_equal(hg_it_node_restart(&node), 0);
+  assert_int_equal(hg_it_count_vms(&node), vms);
+  assert_int_equal(hg_it_run(&node, id, "echo back", NULL, &out, &code), 0);
+  assert_string_equal(out, "back\n");
+  free(out);
+  out = read_output(id, cid, NULL);
+  long last = counter_last(out);
+  free(out);
+  assert_true(last >= 5);
+}
+
+static void bad_requests_get_clear_errors(void **state) {
+  long status;
+  json_t *req = json_pack("{s:s}", "template", "no-such-template");
+  json_t *j = hg_it_json(&node, "POST", "/v1/sandboxes", req, &status);
+  json_decref(req);
+  assert_int_equal(status, 404);
+  assert_non_null(json_object_get(json_object_get(j, "error"), "message"));
+  json_decref(j);
+  j = hg_it_json(&node, "GET", "/v1/sandboxes/sb-0000000000000000", NULL, &status);
+  assert_int_equal(status, 404);
+  json_decref(j);
+  j = hg_it_json(&node, "GET", "/v1/sandboxes/not-an-id", NULL, &status);
+  assert_true(status == 404 || status == 400);
+  json_decref(j);
+}
+
+static void corrupt_vmstate_fails_resume_cleanly(void **state) {
+  char id[32], st[32], path[512];
+  assert_int_equal(hg_it_create(&node, id), 0);
+  lifecycle(id, "suspend", 200);
+  snprintf(path, sizeof path, "%s/sandboxes/%s/vmstate", node.data, id);
+  FILE *f = fopen(path, "r+");
+  assert_non_null(f);
+  fseek(f, 64, SEEK_SET);
+  fwrite("garbage garbage garbage", 1, 23, f);
+  fclose(f);
+  int vms = hg_it_count_vms(&node);
+  char p[128];
+  long status;
+  snprintf(p, sizeof p, "/v1/sandboxes/%s/resume?wait=120", id);
+  json_t *j = hg_it_json(&node, "POST", p, json_object(), &status);
+  assert_true(status >= 400);
+  json_decref(j);
+  assert_string_equal(state_of(id, st), "suspended");
+  assert_int_equal(hg_it_count_vms(&node), vms);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(commands_report_output_and_exit_codes),
+      cmocka_unit_test(output_beyond_the_ring_reports_dropped_bytes),
+      cmocka_unit_test(file_of_10_mib_round_trips_byte_exact),
+      cmocka_unit_test(suspend_resume_keeps_memory_files_and_output),
+      cmocka_unit_test(fork_gives_independent_sandboxes_with_fresh_rng),
+      cmocka_unit_test(bad_requests_get_clear_errors),
+      cmocka_unit_test(corrupt_vmstate_fails_resume_cleanly),
+      cmocka_unit_test(daemon_kill9_then_restart_adopts_every_vm),
+  };
+  return cmocka_run_group_tests(tests, setup, teardown);
+}
