@@ -59,8 +59,7 @@ static int check_rel(const char *rel) {
   while (*p) {
     const char *end = strchrnul(p, '/');
     size_t n = (size_t)(end - p);
-    if ((n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.'))
-      return -EINVAL;
+    if ((n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.')) return -EINVAL;
     p = *end ? end + 1 : end;
   }
   return 0;
@@ -117,13 +116,20 @@ static int resolve_dirs(const char *data_dir, char *root, char *image) {
  * detects itself get the nearest errno. */
 static int btrfs_errno(enum btrfs_util_error e, int saved_errno) {
   switch (e) {
-  case BTRFS_UTIL_OK: return 0;
-  case BTRFS_UTIL_ERROR_NO_MEMORY: return -ENOMEM;
-  case BTRFS_UTIL_ERROR_INVALID_ARGUMENT: return -EINVAL;
-  case BTRFS_UTIL_ERROR_NOT_BTRFS: return -ENOTSUP;
-  case BTRFS_UTIL_ERROR_NOT_SUBVOLUME: return -EINVAL;
-  case BTRFS_UTIL_ERROR_SUBVOLUME_NOT_FOUND: return -ENOENT;
-  default: return saved_errno > 0 ? -saved_errno : -EIO;
+    case BTRFS_UTIL_OK:
+      return 0;
+    case BTRFS_UTIL_ERROR_NO_MEMORY:
+      return -ENOMEM;
+    case BTRFS_UTIL_ERROR_INVALID_ARGUMENT:
+      return -EINVAL;
+    case BTRFS_UTIL_ERROR_NOT_BTRFS:
+      return -ENOTSUP;
+    case BTRFS_UTIL_ERROR_NOT_SUBVOLUME:
+      return -EINVAL;
+    case BTRFS_UTIL_ERROR_SUBVOLUME_NOT_FOUND:
+      return -ENOENT;
+    default:
+      return saved_errno > 0 ? -saved_errno : -EIO;
   }
 }
 
@@ -132,9 +138,8 @@ static int btrfs_errno(enum btrfs_util_error e, int saved_errno) {
 static int btrfs_fail(enum btrfs_util_error e, const char *event, const char *path,
                       const char *path2) {
   int rc = btrfs_errno(e, errno);
-  hg_log_error(event, "path=%s%s%s err=\"%s\" btrfs=\"%s\"", path,
-               path2 ? " to=" : "", path2 ? path2 : "", hg_err_str(rc),
-               btrfs_util_strerror(e));
+  hg_log_error(event, "path=%s%s%s err=\"%s\" btrfs=\"%s\"", path, path2 ? " to=" : "",
+               path2 ? path2 : "", hg_err_str(rc), btrfs_util_strerror(e));
   return rc;
 }
 
@@ -164,7 +169,8 @@ static int make_writable(const char *path, const char *event) {
     if (rc == 0 && (e = btrfs_util_set_subvolume_read_only(child, false)))
       rc = btrfs_fail(e, event, child, NULL);
   }
-  if (rc == 0 && e != BTRFS_UTIL_ERROR_STOP_ITERATION) rc = btrfs_fail(e, event, path, NULL);
+  if (rc == 0 && e != BTRFS_UTIL_ERROR_STOP_ITERATION)
+    rc = btrfs_fail(e, event, path, NULL);
   btrfs_util_destroy_subvolume_iterator(it);
   return rc;
 }
@@ -300,8 +306,10 @@ static int loop_attach(const char *image, char *dev, size_t cap) {
       break;
     }
     rc = loop_bind(fd, file, image);
-    if (rc == 0) rc = fd;
-    else close(fd); /* EBUSY: someone took it between GET_FREE and bind */
+    if (rc == 0)
+      rc = fd;
+    else
+      close(fd); /* EBUSY: someone took it between GET_FREE and bind */
   }
   close(file);
   close(ctl);
@@ -313,9 +321,10 @@ static int image_mount(const char *image, const char *root) {
   int fd = loop_attach(image, dev, sizeof dev);
   if (fd < 0) return log_fail(fd, "store.loop_attach", image);
   /* noatime: atime updates would dirty metadata in every subvolume read and
-   * bloat the incremental sends that replicate them. */
+   * bloat the incremental sends that replicate them. nosuid, nodev: the fs
+   * holds streams received from peers, never binaries or devices to honour. */
   int rc = 0;
-  if (mount(dev, root, "btrfs", MS_NOATIME, NULL) < 0) rc = -errno;
+  if (mount(dev, root, "btrfs", MS_NOATIME | MS_NOSUID | MS_NODEV, NULL) < 0) rc = -errno;
   close(fd); /* the mount holds the device now; AUTOCLEAR detaches at umount */
   if (rc < 0) return log_fail(rc, "store.mount", root);
   hg_log_info("store.mount", "path=%s image=%s dev=%s", root, image, dev);
@@ -381,10 +390,10 @@ static int image_prepare(const char *image, uint64_t size) {
 
 /* ---- staging cleanup ------------------------------------------------- */
 
-static int remove_entry(const char *path);
+static int remove_entry(const char *path, const char *event);
 
 /* Removes everything below dir, subvolumes included. */
-static int clear_dir(const char *dir) {
+static int clear_dir(const char *dir, const char *event) {
   DIR *d = opendir(dir);
   if (!d) return errno == ENOENT ? 0 : -errno;
   int rc = 0;
@@ -393,7 +402,7 @@ static int clear_dir(const char *dir) {
     if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0) continue;
     char path[PATH_MAX];
     rc = hg_path(path, sizeof path, "%s/%s", dir, de->d_name);
-    if (rc == 0) rc = remove_entry(path);
+    if (rc == 0) rc = remove_entry(path, event);
   }
   closedir(d);
   return rc;
@@ -401,12 +410,12 @@ static int clear_dir(const char *dir) {
 
 /* rm -rf that knows subvolumes: a plain rmdir cannot remove one that is
  * read-only or has subvolumes of its own. */
-static int remove_entry(const char *path) {
+static int remove_entry(const char *path, const char *event) {
   struct stat st;
   if (lstat(path, &st) < 0) return errno == ENOENT ? 0 : -errno;
   if (!S_ISDIR(st.st_mode)) return unlink(path) < 0 && errno != ENOENT ? -errno : 0;
-  if (want_subvol(path) == 0) return delete_subvol_tree(path, "store.staging_clear");
-  int rc = clear_dir(path);
+  if (want_subvol(path) == 0) return delete_subvol_tree(path, event);
+  int rc = clear_dir(path, event);
   if (rc == 0 && rmdir(path) < 0 && errno != ENOENT) rc = -errno;
   return rc;
 }
@@ -420,7 +429,7 @@ static int make_layout(const hg_store *s) {
     if (rc < 0) return log_fail(rc, "store.layout", path);
   }
   if (hg_path(path, sizeof path, "%s/staging", s->root) < 0) return -ENAMETOOLONG;
-  int rc = clear_dir(path);
+  int rc = clear_dir(path, "store.staging_clear");
   if (rc < 0) return log_fail(rc, "store.staging_clear", path);
   return 0;
 }
@@ -435,7 +444,8 @@ static int attach_fs(hg_store *s, const char *image, uint64_t size, bool *mounte
   if (statfs(s->root, &fs) < 0) return log_fail(-errno, "store.open", s->root);
   if (fs.f_type == BTRFS_SUPER_MAGIC) {
     /* Already btrfs: either the host's or our image from an earlier run. */
-    if (image_mounted_at(s->root, image)) snprintf(s->image, sizeof s->image, "%s", image);
+    if (image_mounted_at(s->root, image))
+      snprintf(s->image, sizeof s->image, "%s", image);
     return 0;
   }
   int rc = image_prepare(image, size);
@@ -488,12 +498,15 @@ int hg_store_destroy(const char *data_dir) {
     rc = image_unmount(root);
     if (rc < 0) return rc;
   }
-  if (unlink(image) < 0 && errno != ENOENT) return log_fail(-errno, "store.destroy", image);
+  if (unlink(image) < 0 && errno != ENOENT)
+    return log_fail(-errno, "store.destroy", image);
   hg_log_info("store.destroy", "path=%s image=%s", root, image);
   return 0;
 }
 
-const char *hg_store_root(const hg_store *s) { return s->root; }
+const char *hg_store_root(const hg_store *s) {
+  return s->root;
+}
 
 /* ---- subvolumes ------------------------------------------------------- */
 
@@ -525,14 +538,28 @@ int hg_store_snapshot(hg_store *s, const char *src, const char *dst, bool readon
   return 0;
 }
 
+/* Below the layout dirs ("sandboxes/x", not "sandboxes"): a plain tree may
+ * be deleted there, but an empty id must never turn into "sandboxes/". */
+static bool below_layout(const char *rel) {
+  int parts = 0;
+  for (const char *p = rel; *p; p++)
+    if (*p != '/' && (p == rel || p[-1] == '/')) parts++;
+  return parts >= 2;
+}
+
 int hg_store_subvol_delete(hg_store *s, const char *rel) {
   char path[PATH_MAX];
   int rc = hg_store_abs(s, rel, path, sizeof path);
   if (rc < 0) return rc;
   rc = want_subvol(path);
   if (rc == -ENOENT) return 0;
+  if (rc == 0) return delete_subvol_tree(path, "store.subvol_delete");
+  /* A plain directory such as snapshots/<id>, holding generations. */
+  if (rc != -EINVAL || !below_layout(rel))
+    return log_fail(rc, "store.subvol_delete", path);
+  rc = remove_entry(path, "store.subvol_delete");
   if (rc < 0) return log_fail(rc, "store.subvol_delete", path);
-  return delete_subvol_tree(path, "store.subvol_delete");
+  return 0;
 }
 
 int hg_store_set_readonly(hg_store *s, const char *rel, bool ro) {
@@ -550,6 +577,23 @@ bool hg_store_is_subvol(hg_store *s, const char *rel) {
   return btrfs_util_is_subvolume(path) == BTRFS_UTIL_OK;
 }
 
+/* Moving a directory to another parent rewrites its "..", which the VFS
+ * refuses in a read-only subvolume (EROFS), and a received generation is
+ * read-only. It moves writable and gets its flag back at once; the
+ * received_uuid that incremental receives match parents by survives. */
+static int rename_readonly(const char *from, const char *to) {
+  bool ro = false;
+  if (btrfs_util_get_subvolume_read_only(from, &ro) != BTRFS_UTIL_OK || !ro)
+    return -EROFS;
+  enum btrfs_util_error e = btrfs_util_set_subvolume_read_only(from, false);
+  if (e) return btrfs_fail(e, "store.move", from, NULL);
+  int rc = renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE) < 0 ? -errno : 0;
+  const char *now = rc == 0 ? to : from;
+  e = btrfs_util_set_subvolume_read_only(now, true);
+  if (e) return btrfs_fail(e, "store.move", now, NULL);
+  return rc;
+}
+
 int hg_store_move(hg_store *s, const char *src, const char *dst) {
   char from[PATH_MAX], to[PATH_MAX], dir[PATH_MAX];
   int rc = hg_store_abs(s, src, from, sizeof from);
@@ -560,8 +604,9 @@ int hg_store_move(hg_store *s, const char *src, const char *dst) {
   rc = make_parent(to);
   if (rc < 0) return log_fail(rc, "store.move", to);
   /* NOREPLACE: a plain rename would silently swap out an empty dir at dst. */
-  if (renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE) < 0) {
-    rc = -errno;
+  rc = renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE) < 0 ? -errno : 0;
+  if (rc == -EROFS) rc = rename_readonly(from, to);
+  if (rc < 0) {
     hg_log_error("store.move", "path=%s to=%s err=\"%s\"", from, to, hg_err_str(rc));
     return rc;
   }
@@ -580,9 +625,9 @@ static void format_uuid(const uint8_t u[16], char out[37]) {
     return;
   }
   snprintf(out, 37,
-           "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
-           u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11],
-           u[12], u[13], u[14], u[15]);
+           "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", u[0],
+           u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12],
+           u[13], u[14], u[15]);
 }
 
 int hg_store_subvol_info(hg_store *s, const char *rel, hg_subvol_info *out) {

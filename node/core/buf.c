@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,11 +19,14 @@ void hg_buf_free(hg_buf *b) {
 }
 
 static int reserve(hg_buf *b, size_t extra) {
-  if (extra > b->max || b->len > b->max - extra) return -ENOBUFS;
+  /* The NUL takes a byte beyond len: with max near SIZE_MAX, need (and the
+   * doubling below) would wrap to a tiny allocation or loop forever. */
+  if (extra > b->max || b->len > b->max - extra || b->len + extra == SIZE_MAX)
+    return -ENOBUFS;
   size_t need = b->len + extra + 1; /* room for a NUL */
   if (need <= b->cap) return 0;
   size_t cap = b->cap ? b->cap : 256;
-  while (cap < need) cap *= 2;
+  while (cap < need) cap = cap > SIZE_MAX / 2 ? need : cap * 2;
   char *p = realloc(b->data, cap);
   if (!p) return -ENOMEM;
   b->data = p;

@@ -1,5 +1,7 @@
 #include "node/core/util.h"
 
+#include "node/core/buf.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -111,75 +113,74 @@ static int fsync_dir_of(const char *path) {
   return hg_fsync_path(dir);
 }
 
-int hg_write_file_atomic(const char *path, const void *data, size_t len) {
-  char tmp[4096];
-  int rc = hg_path(tmp, sizeof tmp, "%s.tmp", path);
-  if (rc < 0) return rc;
-  int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-  if (fd < 0) return -errno;
+static int write_all(int fd, const void *data, size_t len) {
   const char *p = data;
-  size_t left = len;
-  while (left > 0) {
-    ssize_t n = write(fd, p, left);
+  while (len > 0) {
+    ssize_t n = write(fd, p, len);
     if (n < 0) {
       if (errno == EINTR) continue;
-      rc = -errno;
-      close(fd);
-      unlink(tmp);
-      return rc;
+      return -errno;
     }
     p += n;
-    left -= (size_t)n;
+    len -= (size_t)n;
   }
-  if (fsync(fd) < 0) {
-    rc = -errno;
-    close(fd);
-    unlink(tmp);
-    return rc;
-  }
-  close(fd);
-  if (rename(tmp, path) < 0) {
-    rc = -errno;
+  return 0;
+}
+
+/* The temp name is unique per call: with one fixed name, two threads saving
+ * the same file would write into one temp file and could publish a mix. */
+int hg_write_file_atomic(const char *path, const void *data, size_t len) {
+  char tmp[4096];
+  int rc = hg_path(tmp, sizeof tmp, "%s.tmp.XXXXXX", path);
+  if (rc < 0) return rc;
+  int fd = mkostemp(tmp, O_CLOEXEC); /* mode 0600 */
+  if (fd < 0) return -errno;
+  rc = write_all(fd, data, len);
+  if (rc == 0 && fsync(fd) < 0) rc = -errno;
+  if (close(fd) < 0 && rc == 0) rc = -errno;
+  if (rc == 0 && rename(tmp, path) < 0) rc = -errno;
+  if (rc < 0) {
     unlink(tmp);
     return rc;
   }
   return fsync_dir_of(path);
 }
 
+/* Reads to EOF instead of trusting st_size: procfs reports 0 and sysfs 4096
+ * whatever they hold, and a file may change while it is read. */
 int hg_read_file(const char *path, size_t max, char **out, size_t *len) {
   int fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) return -errno;
   struct stat st;
-  if (fstat(fd, &st) < 0) {
-    int rc = -errno;
-    close(fd);
-    return rc;
-  }
-  if ((size_t)st.st_size > max) {
-    close(fd);
-    return -EFBIG;
-  }
-  char *buf = malloc((size_t)st.st_size + 1);
-  if (!buf) {
-    close(fd);
-    return -ENOMEM;
-  }
-  size_t got = 0;
-  while (got < (size_t)st.st_size) {
-    ssize_t n = read(fd, buf + got, (size_t)st.st_size - got);
+  int rc = fstat(fd, &st) < 0 ? -errno : 0;
+  if (rc == 0 && S_ISDIR(st.st_mode)) rc = -EISDIR;
+  hg_buf b;
+  hg_buf_init(&b, max);
+  char chunk[4096];
+  while (rc == 0) {
+    ssize_t n = read(fd, chunk, sizeof chunk);
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    got += (size_t)n;
+    if (n <= 0) {
+      rc = n < 0 ? -errno : 0;
+      break;
+    }
+    rc = hg_buf_append(&b, chunk, (size_t)n);
+    if (rc == -ENOBUFS) rc = -EFBIG;
   }
   close(fd);
-  buf[got] = '\0';
-  *out = buf;
-  if (len) *len = got;
+  if (rc == 0 && !b.data && !(b.data = calloc(1, 1))) rc = -ENOMEM; /* empty file */
+  if (rc < 0) {
+    hg_buf_free(&b);
+    return rc;
+  }
+  *out = b.data;
+  if (len) *len = b.len;
   return 0;
 }
 
 int hg_mkdir_p(const char *path, mode_t mode) {
   char tmp[4096];
+  if (!path || !path[0]) return -EINVAL;
   int rc = hg_path(tmp, sizeof tmp, "%s", path);
   if (rc < 0) return rc;
   for (char *p = tmp + 1; *p; p++) {
@@ -188,8 +189,12 @@ int hg_mkdir_p(const char *path, mode_t mode) {
     if (mkdir(tmp, mode) < 0 && errno != EEXIST) return -errno;
     *p = '/';
   }
-  if (mkdir(tmp, mode) < 0 && errno != EEXIST) return -errno;
-  return 0;
+  if (mkdir(tmp, mode) == 0) return 0;
+  if (errno != EEXIST) return -errno;
+  /* EEXIST also means a file is in the way. */
+  struct stat st;
+  if (stat(tmp, &st) < 0) return -errno;
+  return S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
 }
 
 int hg_fsync_path(const char *path) {
@@ -205,8 +210,11 @@ static int rm_entry(const char *path, const struct stat *sb, int flag,
   return remove(path) < 0 ? -1 : 0;
 }
 
+/* FTW_MOUNT: never descend into another filesystem mounted below path
+ * (a loop-mounted data dir, a bind mount in the guest); removing its
+ * mount point then fails instead of wiping what is mounted there. */
 int hg_rm_rf(const char *path) {
-  if (nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS) < 0)
+  if (nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT) < 0)
     return errno == ENOENT ? 0 : -errno;
   return 0;
 }

@@ -302,7 +302,8 @@ static void subvol_create_and_info(void **state) {
   assert_int_equal(info.uuid[8], '-');
   assert_string_equal(info.received_uuid, "");
   assert_true(info.otime >= before - 5 && info.otime <= time(NULL) + 5);
-  assert_int_equal(hg_store_subvol_create(f->s, "sandboxes/sb-0123456789abcdef"), -EEXIST);
+  assert_int_equal(hg_store_subvol_create(f->s, "sandboxes/sb-0123456789abcdef"),
+                   -EEXIST);
 }
 
 static void subvol_create_makes_parents(void **state) {
@@ -319,7 +320,8 @@ static void snapshot_readonly_and_writable(void **state) {
   assert_int_equal(hg_store_subvol_create(f->s, "sandboxes/sb-a"), 0);
   write_text(f->s, "sandboxes/sb-a/sandbox.json", "{\"gen\":1}");
 
-  assert_int_equal(hg_store_snapshot(f->s, "sandboxes/sb-a", "snapshots/sb-a/1", true), 0);
+  assert_int_equal(hg_store_snapshot(f->s, "sandboxes/sb-a", "snapshots/sb-a/1", true),
+                   0);
   hg_subvol_info src, ro, rw;
   assert_int_equal(hg_store_subvol_info(f->s, "sandboxes/sb-a", &src), 0);
   assert_int_equal(hg_store_subvol_info(f->s, "snapshots/sb-a/1", &ro), 0);
@@ -332,7 +334,8 @@ static void snapshot_readonly_and_writable(void **state) {
   assert_int_equal(errno, EROFS);
 
   /* A writable branch from the read-only generation, as fork does. */
-  assert_int_equal(hg_store_snapshot(f->s, "snapshots/sb-a/1", "sandboxes/sb-b", false), 0);
+  assert_int_equal(hg_store_snapshot(f->s, "snapshots/sb-a/1", "sandboxes/sb-b", false),
+                   0);
   assert_int_equal(hg_store_subvol_info(f->s, "sandboxes/sb-b", &rw), 0);
   assert_false(rw.readonly);
   write_text(f->s, "sandboxes/sb-b/sandbox.json", "{\"gen\":2}");
@@ -376,7 +379,8 @@ static void delete_removes_readonly_snapshot(void **state) {
   fixture *f = *state;
   f->s = open_store(f);
   assert_int_equal(hg_store_subvol_create(f->s, "sandboxes/sb-a"), 0);
-  assert_int_equal(hg_store_snapshot(f->s, "sandboxes/sb-a", "snapshots/sb-a/1", true), 0);
+  assert_int_equal(hg_store_snapshot(f->s, "sandboxes/sb-a", "snapshots/sb-a/1", true),
+                   0);
   assert_int_equal(hg_store_subvol_delete(f->s, "snapshots/sb-a/1"), 0);
   assert_false(hg_store_is_subvol(f->s, "snapshots/sb-a/1"));
   assert_true(hg_store_is_subvol(f->s, "sandboxes/sb-a"));
@@ -396,14 +400,32 @@ static void delete_removes_readonly_tree_with_children(void **state) {
   assert_false(hg_store_is_subvol(f->s, "replicas/sb-a/1"));
 }
 
-static void delete_refuses_plain_directory(void **state) {
+static void delete_removes_plain_tree_holding_subvolumes(void **state) {
   fixture *f = *state;
   f->s = open_store(f);
+  /* snapshots/<id> is a plain directory of read-only generations. */
+  assert_int_equal(hg_store_subvol_create(f->s, "sandboxes/sb-a"), 0);
+  assert_int_equal(hg_store_snapshot(f->s, "sandboxes/sb-a", "snapshots/sb-a/1", true),
+                   0);
+  assert_int_equal(hg_store_snapshot(f->s, "sandboxes/sb-a", "snapshots/sb-a/2", true),
+                   0);
+  write_text(f->s, "snapshots/sb-a/notes", "n");
+  assert_int_equal(hg_store_subvol_delete(f->s, "snapshots/sb-a"), 0);
   char path[PATH_MAX];
-  join(path, sizeof path, f->s, "sandboxes/plain");
-  assert_int_equal(hg_mkdir_p(path, 0700), 0);
-  assert_int_equal(hg_store_subvol_delete(f->s, "sandboxes/plain"), -EINVAL);
-  assert_true(exists(path));
+  join(path, sizeof path, f->s, "snapshots/sb-a");
+  assert_false(exists(path));
+  assert_true(hg_store_is_subvol(f->s, "sandboxes/sb-a"));
+}
+
+static void delete_refuses_layout_dirs(void **state) {
+  fixture *f = *state;
+  f->s = open_store(f);
+  assert_int_equal(hg_store_subvol_create(f->s, "sandboxes/sb-a"), 0);
+  /* What an empty id makes of "sandboxes/%s". */
+  assert_int_equal(hg_store_subvol_delete(f->s, "sandboxes/"), -EINVAL);
+  assert_int_equal(hg_store_subvol_delete(f->s, "sandboxes"), -EINVAL);
+  assert_int_equal(hg_store_subvol_delete(f->s, "sandboxes//"), -EINVAL);
+  assert_true(hg_store_is_subvol(f->s, "sandboxes/sb-a"));
 }
 
 static void move_renames_and_never_replaces(void **state) {
@@ -425,6 +447,57 @@ static void move_renames_and_never_replaces(void **state) {
   assert_int_equal(hg_store_move(f->s, "sandboxes/sb-b", "sandboxes/empty"), -EEXIST);
   assert_int_equal(hg_store_move(f->s, "sandboxes/sb-b", "orphans/sb-a/3"), -EEXIST);
   assert_true(hg_store_is_subvol(f->s, "sandboxes/sb-b"));
+}
+
+static void move_promotes_readonly_subvolume(void **state) {
+  fixture *f = *state;
+  f->s = open_store(f);
+  /* The VFS will not move a read-only directory to another parent. */
+  assert_int_equal(hg_store_subvol_create(f->s, "staging/recv-1"), 0);
+  write_text(f->s, "staging/recv-1/mem", "m");
+  assert_int_equal(hg_store_set_readonly(f->s, "staging/recv-1", true), 0);
+  hg_subvol_info before, after;
+  assert_int_equal(hg_store_subvol_info(f->s, "staging/recv-1", &before), 0);
+  assert_int_equal(hg_store_move(f->s, "staging/recv-1", "replicas/sb-a/4"), 0);
+  assert_int_equal(hg_store_subvol_info(f->s, "replicas/sb-a/4", &after), 0);
+  assert_true(after.readonly);
+  assert_string_equal(after.uuid, before.uuid);
+  assert_text(f->s, "replicas/sb-a/4/mem", "m");
+  /* A refused move leaves the source read-only where it was. */
+  assert_int_equal(hg_store_subvol_create(f->s, "staging/recv-2"), 0);
+  assert_int_equal(hg_store_set_readonly(f->s, "staging/recv-2", true), 0);
+  assert_int_equal(hg_store_move(f->s, "staging/recv-2", "replicas/sb-a/4"), -EEXIST);
+  assert_int_equal(hg_store_subvol_info(f->s, "staging/recv-2", &after), 0);
+  assert_true(after.readonly);
+}
+
+/* The replication path end to end on the store's side: btrfs send of a
+ * generation, btrfs receive into staging/, promotion into replicas/. The
+ * received_uuid must survive, or the next incremental receive finds no
+ * parent. */
+static void move_keeps_received_uuid(void **state) {
+  fixture *f = *state;
+  f->s = open_store(f);
+  if (system("command -v btrfs >/dev/null") != 0) skip();
+  assert_int_equal(hg_store_subvol_create(f->s, "sandboxes/sb-a"), 0);
+  write_text(f->s, "sandboxes/sb-a/mem", "gen1");
+  assert_int_equal(hg_store_snapshot(f->s, "sandboxes/sb-a", "snapshots/sb-a/1", true),
+                   0);
+  char cmd[1024];
+  snprintf(cmd, sizeof cmd,
+           "btrfs send -q %s/snapshots/sb-a/1 2>/dev/null | "
+           "btrfs receive -q %s/staging >/dev/null 2>&1",
+           hg_store_root(f->s), hg_store_root(f->s));
+  assert_int_equal(system(cmd), 0);
+  hg_subvol_info sent, got;
+  assert_int_equal(hg_store_subvol_info(f->s, "snapshots/sb-a/1", &sent), 0);
+  assert_int_equal(hg_store_subvol_info(f->s, "staging/1", &got), 0);
+  assert_string_equal(got.received_uuid, sent.uuid);
+  assert_int_equal(hg_store_move(f->s, "staging/1", "replicas/sb-a/1"), 0);
+  assert_int_equal(hg_store_subvol_info(f->s, "replicas/sb-a/1", &got), 0);
+  assert_string_equal(got.received_uuid, sent.uuid);
+  assert_true(got.readonly);
+  assert_text(f->s, "replicas/sb-a/1/mem", "gen1");
 }
 
 static void missing_source_is_enoent(void **state) {
@@ -456,8 +529,17 @@ static void rel_paths_are_validated(void **state) {
   fixture *f = *state;
   f->s = open_store(f);
   static const char *const bad[] = {
-      "", "/etc", "/", "..", "../x", "sandboxes/..", "sandboxes/../../etc", "a/../b",
-      ".", "./sandboxes", "sandboxes/./x",
+      "",
+      "/etc",
+      "/",
+      "..",
+      "../x",
+      "sandboxes/..",
+      "sandboxes/../../etc",
+      "a/../b",
+      ".",
+      "./sandboxes",
+      "sandboxes/./x",
   };
   char path[PATH_MAX];
   hg_subvol_info info;
@@ -590,8 +672,11 @@ int main(void) {
       T(delete_removes_nested_subvolumes),
       T(delete_removes_readonly_snapshot),
       T(delete_removes_readonly_tree_with_children),
-      T(delete_refuses_plain_directory),
+      T(delete_removes_plain_tree_holding_subvolumes),
+      T(delete_refuses_layout_dirs),
       T(move_renames_and_never_replaces),
+      T(move_promotes_readonly_subvolume),
+      T(move_keeps_received_uuid),
       T(missing_source_is_enoent),
       T(info_on_plain_directory_is_einval),
       T(rel_paths_are_validated),

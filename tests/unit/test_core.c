@@ -1,0 +1,607 @@
+/* node/core: bounded buffers, ids, secrets, file helpers and the typed
+ * msgpack getters that every decoder of outside bytes relies on. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "node/core/buf.h"
+#include "node/core/mp.h"
+#include "node/core/util.h"
+
+/* Under ASan a failing huge malloc must return NULL, as libc's does, so the
+ * -ENOMEM paths can be tested. */
+const char *__asan_default_options(void);
+const char *__asan_default_options(void) {
+  return "allocator_may_return_null=1";
+}
+
+/* ---- hg_buf ---------------------------------------------------------- */
+
+static void buf_append_keeps_nul_and_grows(void **state) {
+  hg_buf b;
+  hg_buf_init(&b, 1 << 20);
+  assert_int_equal(hg_buf_append(&b, "", 0), 0);
+  assert_non_null(b.data);
+  assert_string_equal(b.data, "");
+  for (int i = 0; i < 1000; i++) assert_int_equal(hg_buf_append(&b, "abc", 3), 0);
+  assert_int_equal(b.len, 3000);
+  assert_true(b.cap > b.len);
+  assert_int_equal(b.data[b.len], '\0');
+  assert_memory_equal(b.data + 2997, "abc", 3);
+  hg_buf_free(&b);
+  assert_null(b.data);
+  assert_int_equal(b.len, 0);
+  assert_int_equal(b.max, 1 << 20); /* reusable after free */
+}
+
+static void buf_limit_is_exact_and_enobufs_leaves_buffer_alone(void **state) {
+  hg_buf b;
+  hg_buf_init(&b, 8);
+  assert_int_equal(hg_buf_append(&b, "12345", 5), 0);
+  assert_int_equal(hg_buf_append(&b, "6789", 4), -ENOBUFS);
+  assert_int_equal(b.len, 5);
+  assert_string_equal(b.data, "12345");
+  assert_int_equal(hg_buf_append(&b, "678", 3), 0); /* exactly max */
+  assert_int_equal(hg_buf_append(&b, "9", 1), -ENOBUFS);
+  assert_int_equal(hg_buf_printf(&b, "%s", ""), 0);
+  assert_int_equal(hg_buf_printf(&b, "%d", 1), -ENOBUFS);
+  assert_string_equal(b.data, "12345678");
+  hg_buf_free(&b);
+}
+
+static void buf_zero_max_refuses_everything_but_nothing(void **state) {
+  hg_buf b;
+  hg_buf_init(&b, 0);
+  assert_int_equal(hg_buf_append(&b, "x", 1), -ENOBUFS);
+  assert_int_equal(hg_buf_append(&b, "", 0), 0);
+  hg_buf_free(&b);
+}
+
+static void buf_huge_append_does_not_wrap(void **state) {
+  /* With no practical ceiling, len + extra + 1 must not overflow into a
+   * tiny allocation. */
+  hg_buf b;
+  hg_buf_init(&b, SIZE_MAX);
+  assert_int_equal(hg_buf_append(&b, "x", 1), 0);
+  int rc = hg_buf_append(&b, "y", SIZE_MAX - 1);
+  assert_true(rc == -ENOBUFS || rc == -ENOMEM);
+  assert_int_equal(b.len, 1);
+  rc = hg_buf_append(&b, "y", SIZE_MAX / 2 + 1);
+  assert_true(rc == -ENOBUFS || rc == -ENOMEM);
+  assert_int_equal(b.len, 1);
+  hg_buf_free(&b);
+}
+
+static void buf_printf_formats(void **state) {
+  hg_buf b;
+  hg_buf_init(&b, 1024);
+  assert_int_equal(hg_buf_printf(&b, "a=%d ", 1), 0);
+  assert_int_equal(hg_buf_printf(&b, "b=%s", "two"), 0);
+  assert_string_equal(b.data, "a=1 b=two");
+  assert_int_equal(b.len, 9);
+  hg_buf_free(&b);
+}
+
+static void buf_consume_drops_prefix(void **state) {
+  hg_buf b;
+  hg_buf_init(&b, 64);
+  hg_buf_consume(&b, 3); /* on an empty, unallocated buffer */
+  assert_int_equal(b.len, 0);
+  assert_int_equal(hg_buf_append(&b, "hello world", 11), 0);
+  hg_buf_consume(&b, 0);
+  assert_string_equal(b.data, "hello world");
+  hg_buf_consume(&b, 6);
+  assert_int_equal(b.len, 5);
+  assert_string_equal(b.data, "world");
+  hg_buf_consume(&b, 100);
+  assert_int_equal(b.len, 0);
+  assert_string_equal(b.data, "");
+  /* Consumed bytes free room under the ceiling again. */
+  assert_int_equal(hg_buf_append(&b, "0123456789012345678901234567890123456789", 40), 0);
+  assert_int_equal(hg_buf_append(&b, "0123456789012345678901234", 25), -ENOBUFS);
+  hg_buf_consume(&b, 10);
+  assert_int_equal(hg_buf_append(&b, "0123456789012345678901234", 25), 0);
+  assert_int_equal(b.len, 55);
+  hg_buf_reset(&b);
+  assert_int_equal(b.len, 0);
+  assert_string_equal(b.data, "");
+  hg_buf_free(&b);
+}
+
+/* ---- ids and secrets ------------------------------------------------- */
+
+static void id_new_is_prefix_dash_16_lowercase_hex(void **state) {
+  char a[HG_ID_MAX], b[HG_ID_MAX];
+  assert_int_equal(hg_id_new("sb", a), 0);
+  assert_int_equal(hg_id_new("sb", b), 0);
+  assert_int_equal(strlen(a), 3 + HG_ID_HEX);
+  assert_memory_equal(a, "sb-", 3);
+  assert_true(hg_id_valid("sb", a));
+  assert_string_not_equal(a, b);
+  for (size_t i = 3; i < strlen(a); i++)
+    assert_non_null(strchr("0123456789abcdef", a[i]));
+  assert_int_equal(hg_id_new("op", a), 0);
+  assert_true(hg_id_valid("op", a));
+  assert_false(hg_id_valid("sb", a));
+}
+
+static void id_new_refuses_prefix_that_does_not_fit(void **state) {
+  char out[HG_ID_MAX];
+  assert_int_equal(hg_id_new("a-very-long-prefix", out), -ENAMETOOLONG);
+}
+
+static void id_valid_rejects_malformed(void **state) {
+  assert_true(hg_id_valid("sb", "sb-0123456789abcdef"));
+  assert_true(hg_id_valid("cmd", "cmd-ffffffffffffffff"));
+  static const char *const bad[] = {
+      "",                      /* empty */
+      "sb",                    /* prefix only */
+      "sb-",                   /* no hex */
+      "sb0123456789abcdef0",   /* no dash */
+      "sb_0123456789abcdef",   /* wrong separator */
+      "sbx-0123456789abcdef",  /* longer prefix */
+      "s-0123456789abcdef",    /* shorter prefix */
+      "op-0123456789abcdef",   /* other prefix */
+      "SB-0123456789abcdef",   /* uppercase prefix */
+      "sb-0123456789ABCDEF",   /* uppercase hex */
+      "sb-0123456789abcde",    /* 15 hex */
+      "sb-0123456789abcdef0",  /* 17 hex */
+      "sb-0123456789abcdeg",   /* not hex */
+      "sb-0123456789abcdef/",  /* trailing path */
+      "sb-../../etc/passwd00", /* traversal */
+      "sb-0123456789abcde\n",  /* control byte */
+      " sb-0123456789abcdef",  /* leading space */
+  };
+  for (size_t i = 0; i < HG_ARRAY_SIZE(bad); i++) {
+    if (hg_id_valid("sb", bad[i])) fail_msg("accepted \"%s\"", bad[i]);
+  }
+  assert_false(hg_id_valid("sb", NULL));
+}
+
+static void secret_equal_compares_whole_strings(void **state) {
+  assert_true(hg_secret_equal("", ""));
+  assert_true(hg_secret_equal("s3cret-token", "s3cret-token"));
+  assert_false(hg_secret_equal("s3cret-token", "s3cret-tokeN"));
+  assert_false(hg_secret_equal("s3cret-token", "x3cret-token"));
+  assert_false(hg_secret_equal("abc", "abcd"));
+  assert_false(hg_secret_equal("abcd", "abc"));
+  assert_false(hg_secret_equal("", "a"));
+  assert_false(hg_secret_equal("a", ""));
+  assert_false(hg_secret_equal("abcabc", "abc")); /* b repeated must not match */
+}
+
+/* ---- files ------------------------------------------------------------ */
+
+typedef struct tmpdir {
+  char path[64];
+} tmpdir;
+
+static int dir_setup(void **state) {
+  tmpdir *t = calloc(1, sizeof *t);
+  if (!t) return -1;
+  snprintf(t->path, sizeof t->path, "/tmp/hg-core-XXXXXX");
+  if (!mkdtemp(t->path)) {
+    free(t);
+    return -1;
+  }
+  *state = t;
+  return 0;
+}
+
+static int dir_teardown(void **state) {
+  tmpdir *t = *state;
+  int rc = hg_rm_rf(t->path);
+  free(t);
+  return rc;
+}
+
+static void in_dir(void **state, char *out, size_t cap, const char *rel) {
+  tmpdir *t = *state;
+  assert_int_equal(hg_path(out, cap, "%s/%s", t->path, rel), 0);
+}
+
+static int count_entries(const char *dir) {
+  DIR *d = opendir(dir);
+  int n = 0;
+  if (!d) return -1;
+  for (struct dirent *de; (de = readdir(d));)
+    if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) n++;
+  closedir(d);
+  return n;
+}
+
+static void write_atomic_then_read_round_trips(void **state) {
+  char path[PATH_MAX], *out;
+  size_t len;
+  in_dir(state, path, sizeof path, "f.json");
+  assert_int_equal(hg_write_file_atomic(path, "{\"a\":1}", 7), 0);
+  assert_int_equal(hg_read_file(path, 1024, &out, &len), 0);
+  assert_int_equal(len, 7);
+  assert_string_equal(out, "{\"a\":1}");
+  free(out);
+  /* Replaced whole, binary-safe, and no temp file left beside it. */
+  assert_int_equal(hg_write_file_atomic(path, "x\0y", 3), 0);
+  assert_int_equal(hg_read_file(path, 1024, &out, &len), 0);
+  assert_int_equal(len, 3);
+  assert_memory_equal(out, "x\0y", 3);
+  free(out);
+  assert_int_equal(count_entries(((tmpdir *)*state)->path), 1);
+  struct stat st;
+  assert_int_equal(stat(path, &st), 0);
+  assert_int_equal(st.st_mode & 0777, 0600);
+}
+
+static void write_atomic_empty_file(void **state) {
+  char path[PATH_MAX], *out;
+  size_t len = 99;
+  in_dir(state, path, sizeof path, "empty");
+  assert_int_equal(hg_write_file_atomic(path, "", 0), 0);
+  assert_int_equal(hg_read_file(path, 0, &out, &len), 0);
+  assert_int_equal(len, 0);
+  assert_string_equal(out, "");
+  free(out);
+}
+
+static void write_atomic_into_missing_dir_fails(void **state) {
+  char path[PATH_MAX];
+  in_dir(state, path, sizeof path, "nodir/f");
+  assert_int_equal(hg_write_file_atomic(path, "x", 1), -ENOENT);
+}
+
+#define RACE_SIZE (64 * 1024)
+#define RACE_ROUNDS 50
+
+typedef struct racer {
+  const char *path;
+  char fill;
+  int failures;
+} racer;
+
+static void *atomic_writer(void *arg) {
+  racer *r = arg;
+  char *data = malloc(RACE_SIZE);
+  if (!data) return NULL;
+  memset(data, r->fill, RACE_SIZE);
+  for (int i = 0; i < RACE_ROUNDS; i++)
+    if (hg_write_file_atomic(r->path, data, RACE_SIZE) < 0) r->failures++;
+  free(data);
+  return NULL;
+}
+
+/* Two threads saving the same state file: the file must always hold one
+ * writer's whole contents, and neither save may fail. */
+static void write_atomic_concurrent_writers_never_mix(void **state) {
+  char path[PATH_MAX];
+  in_dir(state, path, sizeof path, "state.json");
+  racer r[2] = {{path, 'A', 0}, {path, 'B', 0}};
+  pthread_t th[2];
+  for (int i = 0; i < 2; i++)
+    assert_int_equal(pthread_create(&th[i], NULL, atomic_writer, &r[i]), 0);
+  for (int i = 0; i < 2; i++) pthread_join(th[i], NULL);
+  assert_int_equal(r[0].failures + r[1].failures, 0);
+  char *out;
+  size_t len;
+  assert_int_equal(hg_read_file(path, RACE_SIZE, &out, &len), 0);
+  assert_int_equal(len, RACE_SIZE);
+  for (size_t i = 1; i < len; i++)
+    if (out[i] != out[0]) fail_msg("mixed contents at byte %zu", i);
+  free(out);
+  assert_int_equal(count_entries(((tmpdir *)*state)->path), 1); /* no temp files left */
+}
+
+static void read_file_bounds_and_errors(void **state) {
+  char path[PATH_MAX], *out = (char *)0x1;
+  size_t len = 0;
+  in_dir(state, path, sizeof path, "ten");
+  assert_int_equal(hg_write_file_atomic(path, "0123456789", 10), 0);
+  assert_int_equal(hg_read_file(path, 10, &out, &len), 0); /* exactly max */
+  assert_int_equal(len, 10);
+  free(out);
+  out = (char *)0x1;
+  assert_int_equal(hg_read_file(path, 9, &out, &len), -EFBIG);
+  assert_ptr_equal(out, (char *)0x1); /* untouched on failure */
+  assert_int_equal(hg_read_file(path, 0, &out, &len), -EFBIG);
+  assert_int_equal(hg_read_file(path, 10, &out, NULL), 0); /* len optional */
+  free(out);
+  in_dir(state, path, sizeof path, "missing");
+  assert_int_equal(hg_read_file(path, 10, &out, &len), -ENOENT);
+  /* A directory is not a file, even though open(2) accepts it. */
+  in_dir(state, path, sizeof path, "");
+  assert_int_equal(hg_read_file(path, 1 << 20, &out, &len), -EISDIR);
+}
+
+static void read_file_handles_files_that_lie_about_size(void **state) {
+  char *out;
+  size_t len;
+  /* procfs reports size 0 and sysfs 4096, whatever they hold. */
+  assert_int_equal(hg_read_file("/proc/self/stat", 1 << 16, &out, &len), 0);
+  assert_true(len > 10);
+  assert_int_equal(strlen(out), len);
+  free(out);
+  assert_int_equal(hg_read_file("/proc/self/stat", 4, &out, &len), -EFBIG);
+  if (access("/sys/kernel/mm/transparent_hugepage/enabled", R_OK) == 0) {
+    assert_int_equal(
+        hg_read_file("/sys/kernel/mm/transparent_hugepage/enabled", 512, &out, &len), 0);
+    assert_true(len > 0 && len < 512);
+    free(out);
+  }
+}
+
+static void mkdir_p_makes_nested_and_is_idempotent(void **state) {
+  char path[PATH_MAX];
+  struct stat st;
+  in_dir(state, path, sizeof path, "a/b/c/");
+  assert_int_equal(hg_mkdir_p(path, 0700), 0);
+  assert_int_equal(stat(path, &st), 0);
+  assert_true(S_ISDIR(st.st_mode));
+  assert_int_equal(st.st_mode & 0777, 0700);
+  assert_int_equal(hg_mkdir_p(path, 0700), 0);
+  in_dir(state, path, sizeof path, "a//b2");
+  assert_int_equal(hg_mkdir_p(path, 0755), 0);
+  assert_int_equal(hg_mkdir_p("/", 0755), 0);
+}
+
+static void mkdir_p_fails_through_a_file(void **state) {
+  char path[PATH_MAX];
+  in_dir(state, path, sizeof path, "file");
+  assert_int_equal(hg_write_file_atomic(path, "x", 1), 0);
+  assert_int_equal(hg_mkdir_p(path, 0700), -ENOTDIR);
+  in_dir(state, path, sizeof path, "file/sub");
+  assert_int_equal(hg_mkdir_p(path, 0700), -ENOTDIR);
+  assert_int_equal(hg_mkdir_p("", 0700), -EINVAL);
+}
+
+static void mkdir_p_rejects_overlong_path(void **state) {
+  char *path = malloc(8192);
+  assert_non_null(path);
+  memset(path, 'a', 8191);
+  path[0] = '/';
+  path[8191] = '\0';
+  assert_int_equal(hg_mkdir_p(path, 0700), -ENAMETOOLONG);
+  free(path);
+}
+
+static void rm_rf_removes_tree_without_following_links(void **state) {
+  char path[PATH_MAX], outside[PATH_MAX], link[PATH_MAX];
+  in_dir(state, outside, sizeof outside, "keep/precious");
+  assert_int_equal(hg_mkdir_p(outside, 0700), 0);
+  in_dir(state, path, sizeof path, "tree/x/y/z");
+  assert_int_equal(hg_mkdir_p(path, 0700), 0);
+  in_dir(state, path, sizeof path, "tree/x/y/z/file");
+  assert_int_equal(hg_write_file_atomic(path, "x", 1), 0);
+  in_dir(state, link, sizeof link, "tree/x/link");
+  assert_int_equal(symlink(outside, link), 0);
+  in_dir(state, link, sizeof link, "tree/dangling");
+  assert_int_equal(symlink("/nonexistent/hg", link), 0);
+
+  in_dir(state, path, sizeof path, "tree");
+  assert_int_equal(hg_rm_rf(path), 0);
+  assert_int_equal(access(path, F_OK), -1);
+  assert_int_equal(access(outside, F_OK), 0);
+  assert_int_equal(hg_rm_rf(path), 0); /* missing is fine */
+
+  in_dir(state, path, sizeof path, "single");
+  assert_int_equal(hg_write_file_atomic(path, "x", 1), 0);
+  assert_int_equal(hg_rm_rf(path), 0);
+  assert_int_equal(access(path, F_OK), -1);
+}
+
+static void rm_rf_stops_at_mount_points(void **state) {
+  if (geteuid() != 0) skip();
+  char mnt[PATH_MAX], inside[PATH_MAX], tree[PATH_MAX];
+  in_dir(state, mnt, sizeof mnt, "tree/mnt");
+  in_dir(state, inside, sizeof inside, "tree/mnt/precious");
+  in_dir(state, tree, sizeof tree, "tree");
+  assert_int_equal(hg_mkdir_p(mnt, 0700), 0);
+  assert_int_equal(mount("tmpfs", mnt, "tmpfs", 0, "size=1m"), 0);
+  int rc = hg_write_file_atomic(inside, "x", 1);
+  if (rc == 0) rc = hg_rm_rf(tree);
+  bool survived = access(inside, F_OK) == 0;
+  umount2(mnt, MNT_DETACH); /* before any assert, so nothing stays mounted */
+  assert_true(rc == -ENOTEMPTY || rc == -EBUSY);
+  assert_true(survived);
+  assert_int_equal(hg_rm_rf(tree), 0); /* once unmounted it goes */
+}
+
+static void path_reports_truncation(void **state) {
+  char out[8];
+  assert_int_equal(hg_path(out, sizeof out, "%s", "1234567"), 0);
+  assert_string_equal(out, "1234567");
+  assert_int_equal(hg_path(out, sizeof out, "%s", "12345678"), -ENAMETOOLONG);
+}
+
+/* ---- msgpack getters ------------------------------------------------- */
+
+typedef struct mp_fixture {
+  msgpack_sbuffer sbuf;
+  msgpack_unpacked msg;
+} mp_fixture;
+
+/* {u: 7, neg: -5, big: 2^63, b: true, s: "hi", bin: <01 02>, nul: "a\0b",
+ *  long: "0123456789", n: nil, f: 1.5, u: 8 (duplicate key), 9: "int key"} */
+static int mp_setup(void **state) {
+  mp_fixture *m = calloc(1, sizeof *m);
+  if (!m) return -1;
+  msgpack_sbuffer_init(&m->sbuf);
+  msgpack_packer pk;
+  msgpack_packer_init(&pk, &m->sbuf, msgpack_sbuffer_write);
+  msgpack_pack_map(&pk, 12);
+  hg_mp_pack_kv_u64(&pk, "u", 7);
+  hg_mp_pack_kv_i64(&pk, "neg", -5);
+  hg_mp_pack_kv_u64(&pk, "big", (uint64_t)INT64_MAX + 1);
+  hg_mp_pack_kv_bool(&pk, "b", true);
+  hg_mp_pack_kv_str(&pk, "s", "hi");
+  hg_mp_pack_kv_bin(&pk, "bin", "\x01\x02", 2);
+  hg_mp_pack_str(&pk, "nul");
+  hg_mp_pack_strn(&pk, "a\0b", 3);
+  hg_mp_pack_kv_str(&pk, "long", "0123456789");
+  hg_mp_pack_str(&pk, "n");
+  msgpack_pack_nil(&pk);
+  hg_mp_pack_str(&pk, "f");
+  msgpack_pack_double(&pk, 1.5);
+  hg_mp_pack_kv_u64(&pk, "u", 8);
+  msgpack_pack_int(&pk, 9);
+  hg_mp_pack_str(&pk, "int key");
+  msgpack_unpacked_init(&m->msg);
+  if (msgpack_unpack_next(&m->msg, m->sbuf.data, m->sbuf.size, NULL) !=
+      MSGPACK_UNPACK_SUCCESS)
+    return -1;
+  *state = m;
+  return 0;
+}
+
+static int mp_teardown(void **state) {
+  mp_fixture *m = *state;
+  msgpack_unpacked_destroy(&m->msg);
+  msgpack_sbuffer_destroy(&m->sbuf);
+  free(m);
+  return 0;
+}
+
+static const msgpack_object *root(void **state) {
+  return &((mp_fixture *)*state)->msg.data;
+}
+
+static void mp_u64_checks_type(void **state) {
+  uint64_t v = 42;
+  assert_int_equal(hg_mp_u64(root(state), "u", &v), 0);
+  assert_int_equal(v, 7); /* first of duplicate keys */
+  v = 42;
+  assert_int_equal(hg_mp_u64(root(state), "neg", &v), -EPROTO);
+  assert_int_equal(hg_mp_u64(root(state), "s", &v), -EPROTO);
+  assert_int_equal(hg_mp_u64(root(state), "f", &v), -EPROTO);
+  assert_int_equal(hg_mp_u64(root(state), "n", &v), -EPROTO);
+  assert_int_equal(hg_mp_u64(root(state), "missing", &v), -ENOENT);
+  assert_int_equal(v, 42); /* untouched on failure */
+  assert_int_equal(hg_mp_u64(root(state), "big", &v), 0);
+  assert_true(v == (uint64_t)INT64_MAX + 1);
+}
+
+static void mp_i64_checks_type_and_range(void **state) {
+  int64_t v = 42;
+  assert_int_equal(hg_mp_i64(root(state), "neg", &v), 0);
+  assert_int_equal(v, -5);
+  assert_int_equal(hg_mp_i64(root(state), "u", &v), 0);
+  assert_int_equal(v, 7);
+  v = 42;
+  assert_int_equal(hg_mp_i64(root(state), "big", &v), -EPROTO);
+  assert_int_equal(hg_mp_i64(root(state), "b", &v), -EPROTO);
+  assert_int_equal(hg_mp_i64(root(state), "missing", &v), -ENOENT);
+  assert_int_equal(v, 42);
+}
+
+static void mp_bool_checks_type(void **state) {
+  bool v = false;
+  assert_int_equal(hg_mp_bool(root(state), "b", &v), 0);
+  assert_true(v);
+  v = false;
+  assert_int_equal(hg_mp_bool(root(state), "u", &v), -EPROTO);
+  assert_int_equal(hg_mp_bool(root(state), "n", &v), -EPROTO);
+  assert_int_equal(hg_mp_bool(root(state), "missing", &v), -ENOENT);
+  assert_false(v);
+}
+
+static void mp_str_and_bin(void **state) {
+  const char *p = NULL;
+  size_t len = 0;
+  assert_int_equal(hg_mp_str(root(state), "s", &p, &len), 0);
+  assert_int_equal(len, 2);
+  assert_memory_equal(p, "hi", 2);
+  assert_int_equal(hg_mp_str(root(state), "bin", &p, &len), -EPROTO);
+  assert_int_equal(hg_mp_str(root(state), "u", &p, &len), -EPROTO);
+  assert_int_equal(hg_mp_str(root(state), "missing", &p, &len), -ENOENT);
+  assert_int_equal(hg_mp_bin(root(state), "bin", &p, &len), 0);
+  assert_int_equal(len, 2);
+  assert_memory_equal(p, "\x01\x02", 2);
+  assert_int_equal(hg_mp_bin(root(state), "s", &p, &len), 0); /* str accepted as bytes */
+  assert_int_equal(len, 2);
+  assert_int_equal(hg_mp_bin(root(state), "u", &p, &len), -EPROTO);
+  assert_int_equal(hg_mp_bin(root(state), "missing", &p, &len), -ENOENT);
+}
+
+static void mp_strcpy_bounds_and_nul(void **state) {
+  char out[11];
+  memset(out, 'z', sizeof out);
+  assert_int_equal(hg_mp_strcpy(root(state), "long", out, sizeof out), 0); /* 10 + NUL */
+  assert_string_equal(out, "0123456789");
+  memset(out, 'z', sizeof out);
+  assert_int_equal(hg_mp_strcpy(root(state), "long", out, 10), -ENAMETOOLONG);
+  assert_int_equal(hg_mp_strcpy(root(state), "long", out, 0), -ENAMETOOLONG);
+  assert_int_equal(hg_mp_strcpy(root(state), "nul", out, sizeof out), -EPROTO);
+  assert_int_equal(hg_mp_strcpy(root(state), "bin", out, sizeof out), -EPROTO);
+  assert_int_equal(hg_mp_strcpy(root(state), "u", out, sizeof out), -EPROTO);
+  assert_int_equal(hg_mp_strcpy(root(state), "missing", out, sizeof out), -ENOENT);
+  assert_int_equal(out[0], 'z'); /* untouched on failure */
+}
+
+static void mp_get_ignores_non_string_keys_and_non_maps(void **state) {
+  assert_null(hg_mp_get(root(state), "9"));
+  assert_null(hg_mp_get(root(state), ""));
+  assert_null(hg_mp_get(NULL, "u"));
+  const msgpack_object *s = hg_mp_get(root(state), "s");
+  assert_non_null(s);
+  assert_null(hg_mp_get(s, "u")); /* a string is not a map */
+  uint64_t v;
+  assert_int_equal(hg_mp_u64(s, "u", &v), -ENOENT);
+  /* A key that is a prefix of another is not a match. */
+  assert_null(hg_mp_get(root(state), "lon"));
+  assert_null(hg_mp_get(root(state), "longer"));
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(buf_append_keeps_nul_and_grows),
+      cmocka_unit_test(buf_limit_is_exact_and_enobufs_leaves_buffer_alone),
+      cmocka_unit_test(buf_zero_max_refuses_everything_but_nothing),
+      cmocka_unit_test(buf_huge_append_does_not_wrap),
+      cmocka_unit_test(buf_printf_formats),
+      cmocka_unit_test(buf_consume_drops_prefix),
+      cmocka_unit_test(id_new_is_prefix_dash_16_lowercase_hex),
+      cmocka_unit_test(id_new_refuses_prefix_that_does_not_fit),
+      cmocka_unit_test(id_valid_rejects_malformed),
+      cmocka_unit_test(secret_equal_compares_whole_strings),
+      cmocka_unit_test_setup_teardown(write_atomic_then_read_round_trips, dir_setup,
+                                      dir_teardown),
+      cmocka_unit_test_setup_teardown(write_atomic_empty_file, dir_setup, dir_teardown),
+      cmocka_unit_test_setup_teardown(write_atomic_into_missing_dir_fails, dir_setup,
+                                      dir_teardown),
+      cmocka_unit_test_setup_teardown(write_atomic_concurrent_writers_never_mix,
+                                      dir_setup, dir_teardown),
+      cmocka_unit_test_setup_teardown(read_file_bounds_and_errors, dir_setup,
+                                      dir_teardown),
+      cmocka_unit_test(read_file_handles_files_that_lie_about_size),
+      cmocka_unit_test_setup_teardown(mkdir_p_makes_nested_and_is_idempotent, dir_setup,
+                                      dir_teardown),
+      cmocka_unit_test_setup_teardown(mkdir_p_fails_through_a_file, dir_setup,
+                                      dir_teardown),
+      cmocka_unit_test(mkdir_p_rejects_overlong_path),
+      cmocka_unit_test_setup_teardown(rm_rf_removes_tree_without_following_links,
+                                      dir_setup, dir_teardown),
+      cmocka_unit_test_setup_teardown(rm_rf_stops_at_mount_points, dir_setup,
+                                      dir_teardown),
+      cmocka_unit_test(path_reports_truncation),
+      cmocka_unit_test_setup_teardown(mp_u64_checks_type, mp_setup, mp_teardown),
+      cmocka_unit_test_setup_teardown(mp_i64_checks_type_and_range, mp_setup,
+                                      mp_teardown),
+      cmocka_unit_test_setup_teardown(mp_bool_checks_type, mp_setup, mp_teardown),
+      cmocka_unit_test_setup_teardown(mp_str_and_bin, mp_setup, mp_teardown),
+      cmocka_unit_test_setup_teardown(mp_strcpy_bounds_and_nul, mp_setup, mp_teardown),
+      cmocka_unit_test_setup_teardown(mp_get_ignores_non_string_keys_and_non_maps,
+                                      mp_setup, mp_teardown),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
