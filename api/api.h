@@ -39,7 +39,6 @@
 #define HG_API_MAX_OUTPUT (1u * 1024 * 1024)  /* stdout/stderr of a command ?wait, each */
 #define HG_API_MAX_PATH 4096                  /* guest paths, bytes */
 #define HG_API_MAX_WAIT_S 600                 /* ?wait=S */
-#define HG_API_MAX_HELD 48                    /* default held calls at a 64-worker pool */
 
 typedef struct hg_api hg_api;
 
@@ -67,12 +66,15 @@ void hg_api_on_abort(hg_http_req *req, void *ud);
  * server before it is read. */
 size_t hg_api_body_limit(const char *method, const char *path, void *ud);
 
-/* Answers every waiting request now (202 with its operation), ends output
- * streams, and refuses new requests with 503. */
+/* Refuses new requests with 503, answers every request waiting for an
+ * operation (202 with its operation), ends output streams, shortens held
+ * waits, and fails operations still queued for a slot ("cancelled");
+ * operations already running go on. */
 void hg_api_stop(hg_api *api);
-/* Call after the HTTP server is gone: requests the API still holds are
- * dropped without being touched. Work still on the pool finishes first; the
- * API is freed when the last of it returns. */
+/* Stops (as hg_api_stop) and lets go. Call once the HTTP server is gone.
+ * Work still on the pool finishes and answers its request (for hg_http a
+ * no-op that frees it); the API is freed when the last of it returns, so
+ * keep running the loop until uv_run returns. */
 void hg_api_free(hg_api *api);
 
 #endif

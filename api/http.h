@@ -59,10 +59,25 @@ typedef struct hg_http_options {
   hg_http_handler handler;
   hg_http_abort_cb on_abort;
   void *ud;
+  /* 0: the HG_HTTP_*_TIMEOUT_MS defaults. header: from accept (first
+   * request) or first byte (later ones) to the end of the head, else 408.
+   * body: longest silence inside a body, else 408. idle: keep-alive wait
+   * between requests, and longest stall of a client not reading our
+   * response; then the connection is closed. */
+  unsigned header_timeout_ms;
+  unsigned body_timeout_ms;
+  unsigned idle_timeout_ms;
 } hg_http_options;
 
 int hg_http_server_start(uv_loop_t *loop, const hg_http_options *opt, hg_http_server **out);
 int hg_http_port(const hg_http_server *srv);
+/* Serves an already connected stream socket (one end of a socketpair, a
+ * unix socket, a socket handed over by systemd) as if it had been
+ * accepted. On success the server owns fd; on failure the caller does. */
+int hg_http_server_adopt(hg_http_server *srv, uv_os_sock_t fd);
+/* Open client connections (for metrics; a connection counts until its
+ * memory is freed). */
+unsigned hg_http_server_connections(const hg_http_server *srv);
 /* Stops accepting, lets requests in flight finish up to grace_ms, closes the
  * rest, then calls done (the server is freed before done runs). */
 void hg_http_server_shutdown(hg_http_server *srv, int grace_ms, void (*done)(void *ud), void *ud);

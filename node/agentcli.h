@@ -3,7 +3,13 @@
  * held reply (wait, read with wait_ms) never blocks other requests.
  * Everything the guest sends is hostile: replies are bounded and type-checked,
  * and a broken stream fails the calls in flight with -EPROTO or -ECONNRESET,
- * never hangs them past their deadline. */
+ * never hangs them past their deadline.
+ *
+ * Every call has a deadline: 30 s, or for a held call (wait, read) its wait
+ * plus 5 s; past it the call returns -ETIMEDOUT and a late reply is dropped.
+ * The guest's errors come back as negative errnos (-ENOENT, ...). Payloads
+ * above HG_AGENT_MAX_DATA per call (exec stdin, stdin) are -E2BIG; files are
+ * chunked. */
 #ifndef HG_NODE_AGENTCLI_H
 #define HG_NODE_AGENTCLI_H
 
@@ -14,8 +20,13 @@
 #include "node/core/buf.h"
 
 typedef struct hg_agent hg_agent;
+struct msgpack_object;
 
+/* Retries until the socket exists and accepts, for up to timeout_ms. */
 int hg_agent_connect(const char *sock_path, int timeout_ms, hg_agent **out);
+/* Takes over a connected stream fd (e.g. a vsock after its CONNECT line);
+ * on success the agent owns it. */
+int hg_agent_attach_fd(int fd, hg_agent **out);
 void hg_agent_free(hg_agent *a);  /* closes; fails calls in flight */
 
 int hg_agent_ping(hg_agent *a, int timeout_ms);
@@ -61,13 +72,21 @@ typedef struct hg_file_stat {
   int64_t mtime;
 } hg_file_stat;
 
-/* Whole files, chunked under HG_AGENT_MAX_DATA per frame. */
+/* Whole files, chunked under HG_AGENT_MAX_DATA per frame. file_read fails
+ * with -EFBIG past max (out then unchanged). file_write replaces the file's
+ * contents (not atomically: a failure midway leaves a prefix); mode 0 keeps
+ * an existing file's mode (0644 for a new one), else sets it exactly. */
 int hg_agent_file_read(hg_agent *a, const char *path, size_t max, hg_buf *out);
 int hg_agent_file_write(hg_agent *a, const char *path, const void *data, size_t len, uint32_t mode);
 int hg_agent_stat(hg_agent *a, const char *path, hg_file_stat *st);
-/* Calls fn for each entry; entries are bounded by the reply frame size. */
+/* Calls fn for each entry; entries are bounded by the reply frame size.
+ * fn is called only once the whole reply has been checked. */
 int hg_agent_list(hg_agent *a, const char *path,
                   void (*fn)(void *ud, const char *name, const hg_file_stat *st), void *ud);
+/* Same, and says whether the guest left entries out to fit one frame. */
+int hg_agent_list_ex(hg_agent *a, const char *path,
+                     void (*fn)(void *ud, const char *name, const hg_file_stat *st),
+                     void *ud, bool *truncated);
 int hg_agent_mkdir(hg_agent *a, const char *path, bool parents);
 int hg_agent_remove(hg_agent *a, const char *path, bool recursive);
 int hg_agent_rename(hg_agent *a, const char *from, const char *to);
@@ -75,5 +94,10 @@ int hg_agent_freeze(hg_agent *a);
 int hg_agent_thaw(hg_agent *a);
 /* After a restore: set the clock, reseed the RNG, optionally a new identity. */
 int hg_agent_restored(hg_agent *a, const char *hostname, const char *machine_id);
+
+/* Internal, for tests and the fuzzer: checks one reply map exactly as the
+ * client does for op ("ping", "exec", "wait", "read", "stat", "list", ...):
+ * 0, the reply's own error as a negative errno, or -EPROTO. */
+int hg_agent_check_reply(const char *op, const struct msgpack_object *reply);
 
 #endif

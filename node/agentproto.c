@@ -38,62 +38,83 @@ int hg_frame_reader_feed(hg_frame_reader *r, const void *data, size_t len) {
   return rc == -ENOBUFS ? -EPROTO : rc;
 }
 
-/* How many bytes the msgpack header at p (of avail bytes) takes, and how
- * many more objects (children) follow it; the payload length of str/bin/ext
- * goes to *skip. -1 when the byte is not valid msgpack or is cut short. */
-static int mp_head(const unsigned char *p, size_t avail, size_t *hdr,
-                   uint64_t *children, uint64_t *skip) {
+/* For the type bytes 0xc0..0xdf: the payload size of fixed-size types, or,
+ * negated, the width of the length that follows the type byte (str, bin,
+ * ext, array, map). MP_BAD: 0xc1, never used. */
+#define MP_BAD 99
+static const signed char mp_sizes[32] = {
+    0, MP_BAD, 0, 0, -1, -2, -4, -1, -2, -4, 4,  8,  1,  2,  4,  8,  /* c0..cf */
+    1, 2,      4, 8, 2,  3,  5,  9,  17, -1, -2, -4, -2, -4, -2, -4, /* d0..df */
+};
+
+/* How many bytes the msgpack header at p (of avail bytes) takes, how many
+ * objects (children) follow it, and how many payload bytes (*skip) of a
+ * scalar, str, bin or ext. -1 when it is not valid msgpack or is cut short. */
+static int mp_head(const unsigned char *p, size_t avail, size_t *hdr, uint64_t *children,
+                   uint64_t *skip) {
   unsigned c = p[0];
-  size_t w = 0; /* width of a length field following the type byte */
-  *children = 0;
-  *skip = 0;
+  *children = *skip = 0;
   *hdr = 1;
-  if (c <= 0x7f || c >= 0xe0 || c == 0xc0 || c == 0xc2 || c == 0xc3) return 0;
-  if (c >= 0x80 && c <= 0x8f) { *children = 2u * (c & 0x0f); return 0; }
-  if (c >= 0x90 && c <= 0x9f) { *children = c & 0x0f; return 0; }
-  if (c >= 0xa0 && c <= 0xbf) { *skip = c & 0x1f; return 0; }
-  switch (c) {
-  case 0xcc: case 0xd0: *skip = 1; return 0;
-  case 0xcd: case 0xd1: *skip = 2; return 0;
-  case 0xca: case 0xce: case 0xd2: *skip = 4; return 0;
-  case 0xcb: case 0xcf: case 0xd3: *skip = 8; return 0;
-  case 0xd4: *skip = 2; return 0;  /* fixext: type byte + data */
-  case 0xd5: *skip = 3; return 0;
-  case 0xd6: *skip = 5; return 0;
-  case 0xd7: *skip = 9; return 0;
-  case 0xd8: *skip = 17; return 0;
-  case 0xc4: case 0xd9: case 0xc7: w = 1; break;
-  case 0xc5: case 0xda: case 0xc8: case 0xdc: case 0xde: w = 2; break;
-  case 0xc6: case 0xdb: case 0xc9: case 0xdd: case 0xdf: w = 4; break;
-  default: return -1; /* 0xc1: never used */
+  if (c <= 0x7f || c >= 0xe0) return 0; /* fixint */
+  if (c <= 0xbf) {                      /* fixmap, fixarray, fixstr */
+    if (c <= 0x8f)
+      *children = 2u * (c & 0x0f);
+    else if (c <= 0x9f)
+      *children = c & 0x0f;
+    else
+      *skip = c & 0x1f;
+    return 0;
   }
+  int sz = mp_sizes[c - 0xc0];
+  if (sz == MP_BAD) return -1;
+  if (sz >= 0) {
+    *skip = (uint64_t)sz;
+    return 0;
+  }
+  size_t w = (size_t)-sz;
   if (avail < 1 + w) return -1;
   uint64_t n = 0;
   for (size_t i = 0; i < w; i++) n = n << 8 | p[1 + i];
   *hdr = 1 + w;
-  if (c == 0xdc || c == 0xdd) *children = n;
-  else if (c == 0xde || c == 0xdf) *children = 2 * n;
-  else *skip = n + (c >= 0xc7 && c <= 0xc9); /* ext carries a type byte */
+  if (c == 0xdc || c == 0xdd)
+    *children = n;
+  else if (c == 0xde || c == 0xdf)
+    *children = 2 * n;
+  else
+    *skip = n + (c >= 0xc7 && c <= 0xc9); /* ext carries a type byte */
   return 0;
 }
 
-/* Walks the payload before msgpack-c sees it: exactly one object, every
- * declared count backed by bytes. msgpack-c allocates room for an array's
- * declared size up front, so without this a 6-byte frame could ask for
- * gigabytes. Each object takes at least one byte, hence the bound. */
+/* Containers nested deeper than this are refused (msgpack-c's own limit is
+ * 32 and it reports passing it as out of memory); the protocol needs 3. */
+#define MP_MAX_DEPTH 16
+
+/* Walks the payload before msgpack-c sees it: exactly one map, nesting
+ * bounded, every declared count backed by bytes. msgpack-c allocates room
+ * for a container's declared size up front, so without this a 6-byte frame
+ * could ask for gigabytes. Each object takes at least one byte, hence the
+ * bound on pending (the sum of left[]). */
 static int check_payload(const unsigned char *p, size_t n) {
   if ((p[0] & 0xf0) != 0x80 && p[0] != 0xde && p[0] != 0xdf) return -EPROTO;
+  uint64_t left[MP_MAX_DEPTH + 1] = {1};
   uint64_t pending = 1;
+  int depth = 0;
   size_t i = 0;
   while (pending > 0) {
+    while (left[depth] == 0) depth--;
     if (i >= n || pending > n - i) return -EPROTO;
     size_t hdr;
     uint64_t children, skip;
     if (mp_head(p + i, n - i, &hdr, &children, &skip) < 0) return -EPROTO;
+    left[depth]--;
+    pending--;
     i += hdr;
     if (skip > n - i) return -EPROTO;
     i += (size_t)skip;
-    pending = pending - 1 + children;
+    if (children == 0) continue;
+    if (depth == MP_MAX_DEPTH) return -EPROTO;
+    left[++depth] = children;
+    pending += children;
   }
   return i == n ? 0 : -EPROTO;
 }
@@ -109,8 +130,7 @@ static int unpack_copy(const char *data, size_t n, msgpack_unpacked *out) {
   msgpack_unpacked_init(&tmp);
   size_t off = 0;
   msgpack_unpack_return ur = msgpack_unpack_next(&tmp, copy, n, &off);
-  if (ur != MSGPACK_UNPACK_SUCCESS || off != n ||
-      tmp.data.type != MSGPACK_OBJECT_MAP) {
+  if (ur != MSGPACK_UNPACK_SUCCESS || off != n || tmp.data.type != MSGPACK_OBJECT_MAP) {
     msgpack_unpacked_destroy(&tmp);
     free(copy);
     return ur == MSGPACK_UNPACK_NOMEM_ERROR ? -ENOMEM : -EPROTO;

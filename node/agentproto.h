@@ -23,6 +23,8 @@
  *              max 0 means HG_AGENT_MAX_DATA; an offset past total: EINVAL
  *   file_read  {path, offset, len}                   -> {data: bin, size: uint}
  *   file_write {path, data: bin, offset, trunc: bool, mode: uint} -> {}
+ *              (mode, optional, is set exactly when trunc; a new file
+ *              without one gets 0644 less the umask)
  *   stat       {path}  -> {type: "file"|"dir"|"symlink"|"other", size, mode, mtime}
  *   list       {path}  -> {entries: [{name, type, size, mode, mtime}],
  *                          truncated: bool (more entries than fit a frame)}

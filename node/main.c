@@ -178,6 +178,8 @@ static void on_tick(uv_timer_t *t) {
 static void http_closed(void *ud) {
   hg_node *n = ud;
   n->http = NULL;
+  hg_api_free(n->api);
+  n->api = NULL;
   uv_close((uv_handle_t *)&n->sigint, NULL);
   uv_close((uv_handle_t *)&n->sigterm, NULL);
   uv_close((uv_handle_t *)&n->tick, NULL);
@@ -188,6 +190,7 @@ static void on_signal(uv_signal_t *s, int signum) {
   if (!n->http) return;
   hg_log_info("node.shutdown", "signal=%d", signum);
   uv_timer_stop(&n->tick);
+  hg_api_stop(n->api);
   hg_http_server_shutdown(n->http, 5000, http_closed, n);
 }
 
@@ -294,10 +297,9 @@ int main(int argc, char **argv) {
   node_signals(n);
   maybe_import_template(n);
   uv_run(n->loop, UV_RUN_DEFAULT);
-  hg_api_free(n->api);
   hg_manager_close(n->manager);
   hg_ops_close(n->ops);
   hg_store_close(n->store, false);
-  hg_log_info("node.stopped", "");
+  hg_log_info("node.stopped", "data=%s", n->cfg.data);
   return n->exit_code;
 }

@@ -174,7 +174,27 @@ static int template_digest(const char *src, const char *cmdline, unsigned mem,
   return rc;
 }
 
-/* Reflink when source and destination share a filesystem, else copy. */
+/* Copies [off, end) of in to out with plain reads and writes. */
+static int copy_range(int in, int out, off_t off, off_t end) {
+  static __thread char buf[1 << 16];
+  while (off < end) {
+    size_t want = (size_t)(end - off) < sizeof buf ? (size_t)(end - off) : sizeof buf;
+    ssize_t n = pread(in, buf, want, off);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return n < 0 ? -errno : -EIO;
+    for (ssize_t w = 0; w < n;) {
+      ssize_t m = pwrite(out, buf + w, (size_t)(n - w), off + w);
+      if (m < 0 && errno == EINTR) continue;
+      if (m < 0) return -errno;
+      w += m;
+    }
+    off += n;
+  }
+  return 0;
+}
+
+/* Reflink when source and destination share a filesystem; else copy the
+ * data regions only, so a sparse rootfs image stays sparse. */
 static int copy_file(const char *from, const char *to) {
   int in = open(from, O_RDONLY | O_CLOEXEC);
   if (in < 0) return -errno;
@@ -185,12 +205,17 @@ static int copy_file(const char *from, const char *to) {
     return rc;
   }
   int rc = 0;
-  if (ioctl(out, FICLONE, in) < 0) {
-    ssize_t n;
-    do {
-      n = copy_file_range(in, NULL, out, NULL, 1 << 30, 0);
-    } while (n > 0);
-    if (n < 0) rc = -errno;
+  struct stat st;
+  if (fstat(in, &st) < 0) rc = -errno;
+  if (rc == 0 && ioctl(out, FICLONE, in) < 0) {
+    off_t data = 0, hole;
+    while (rc == 0 && (data = lseek(in, data, SEEK_DATA)) >= 0) {
+      hole = lseek(in, data, SEEK_HOLE);
+      if (hole < 0) hole = st.st_size;
+      rc = copy_range(in, out, data, hole);
+      data = hole;
+    }
+    if (rc == 0 && ftruncate(out, st.st_size) < 0) rc = -errno;
   }
   if (rc == 0 && fsync(out) < 0) rc = -errno;
   close(in);

@@ -78,8 +78,10 @@ int hg_guest_arg_u64(const msgpack_object *req, const char *key, uint64_t def,
                      uint64_t max, uint64_t *out) {
   uint64_t v;
   int rc = hg_mp_u64(req, key, &v);
-  if (rc == -ENOENT) v = def;
-  else if (rc < 0 || v > max) return -EINVAL;
+  if (rc == -ENOENT)
+    v = def;
+  else if (rc < 0 || v > max)
+    return -EINVAL;
   *out = v;
   return 0;
 }
@@ -87,8 +89,10 @@ int hg_guest_arg_u64(const msgpack_object *req, const char *key, uint64_t def,
 int hg_guest_arg_bool(const msgpack_object *req, const char *key, bool def, bool *out) {
   bool v;
   int rc = hg_mp_bool(req, key, &v);
-  if (rc == -ENOENT) v = def;
-  else if (rc < 0) return -EINVAL;
+  if (rc == -ENOENT)
+    v = def;
+  else if (rc < 0)
+    return -EINVAL;
   *out = v;
   return 0;
 }
@@ -180,7 +184,7 @@ static void process_frames(hg_guest *g) {
     if (rc < 0) {
       /* A stream out of step cannot be resynchronised: drop the connection
        * (a port cannot be dropped: forget its bytes and start over). */
-      hg_log_warn("agent.channel", "event=bad_frame err=%d", -rc);
+      hg_log_warn("agent.bad_frame", "err=%d", -rc);
       chan_lost(g, "bad_frame", g->mode != HG_GUEST_PORT);
       return;
     }
@@ -201,29 +205,29 @@ static void session_reset(hg_guest *g) {
 
 /* fatal: the fd itself is broken (a port unplugged, a stream out of sync). */
 static void chan_lost(hg_guest *g, const char *why, bool fatal) {
-  if (g->chan_connected) hg_log_info("agent.channel", "event=disconnected why=%s", why);
+  if (g->chan_connected) hg_log_info("agent.disconnected", "why=%s", why);
   g->chan_connected = false;
   session_reset(g);
   switch (g->mode) {
-  case HG_GUEST_PORT:
-    /* virtio-serial: the port stays open; while no host is attached it
-     * reads EOF and polls HUP at once, so look again later, not in a spin.
-     * A broken port is reopened (found anew) after the same pause. */
-    if (fatal) {
+    case HG_GUEST_PORT:
+      /* virtio-serial: the port stays open; while no host is attached it
+       * reads EOF and polls HUP at once, so look again later, not in a spin.
+       * A broken port is reopened (found anew) after the same pause. */
+      if (fatal) {
+        close(g->chan_fd);
+        g->chan_fd = -1;
+      }
+      g->chan_retry_at = hg_now_ms() + HG_GUEST_RETRY_MS;
+      break;
+    case HG_GUEST_LISTEN:
       close(g->chan_fd);
       g->chan_fd = -1;
-    }
-    g->chan_retry_at = hg_now_ms() + HG_GUEST_RETRY_MS;
-    break;
-  case HG_GUEST_LISTEN:
-    close(g->chan_fd);
-    g->chan_fd = -1;
-    break;
-  case HG_GUEST_FD:
-    close(g->chan_fd);
-    g->chan_fd = -1;
-    if (!g->pid1) g->stop = true;
-    break;
+      break;
+    case HG_GUEST_FD:
+      close(g->chan_fd);
+      g->chan_fd = -1;
+      if (!g->pid1) g->stop = true;
+      break;
   }
 }
 
@@ -264,7 +268,7 @@ static void chan_read(hg_guest *g, short revents) {
   }
   if (!g->chan_connected) {
     g->chan_connected = true;
-    hg_log_info("agent.channel", "event=connected");
+    hg_log_info("agent.connected", "mode=%d", g->mode);
   }
   if (hg_frame_reader_feed(&g->rd, buf, (size_t)n) < 0) {
     chan_lost(g, "overflow", true);
@@ -292,7 +296,16 @@ static void chan_accept(hg_guest *g) {
   g->chan_fd = fd;
   g->chan_connected = true;
   session_reset(g);
-  hg_log_info("agent.channel", "event=connected");
+  hg_log_info("agent.connected", "mode=%d", g->mode);
+}
+
+/* tools/mkimage's boot check waits for this line on the console. */
+static void say_ready(hg_guest *g) {
+  static const char line[] = "hangar-agent: ready\n";
+  if (g->ready_said) return;
+  g->ready_said = true;
+  ssize_t w = write(1, line, sizeof line - 1);
+  (void)w;
 }
 
 /* Opens the virtio-serial port when it is not open yet. */
@@ -301,7 +314,7 @@ static void chan_port_open(hg_guest *g, int64_t now) {
   int fd = hg_guest_port_open(g->port_path);
   if (fd < 0) {
     if (!g->port_logged_at || now - g->port_logged_at >= 10000) {
-      hg_log_warn("agent.channel", "event=no_port err=%d", -fd);
+      hg_log_warn("agent.no_port", "err=%d", -fd);
       g->port_logged_at = now;
     }
     g->chan_retry_at = now + HG_GUEST_PORT_RETRY_MS;
@@ -310,7 +323,8 @@ static void chan_port_open(hg_guest *g, int64_t now) {
   g->chan_fd = fd;
   g->chan_retry_at = 0;
   g->chan_connected = true; /* until the port says HUP */
-  hg_log_info("agent.channel", "event=port_open fd=%d", fd);
+  hg_log_info("agent.port_open", "fd=%d", fd);
+  say_ready(g);
 }
 
 static int listen_on(const char *path) {
@@ -389,11 +403,13 @@ static void ps_build(hg_guest *g, poll_set *ps, int64_t now) {
     if (g->out_off < g->outq.len) ev |= POLLOUT;
     ps_add(ps, g->chan_fd, ev, T_CHAN, NULL, 0);
   }
-  if (g->listen_fd >= 0 && g->chan_fd < 0) ps_add(ps, g->listen_fd, POLLIN, T_LISTEN, NULL, 0);
+  if (g->listen_fd >= 0 && g->chan_fd < 0)
+    ps_add(ps, g->listen_fd, POLLIN, T_LISTEN, NULL, 0);
   for (hg_guest_cmd *c = g->cmds; c; c = c->next) {
     for (int s = 0; s < 2; s++)
       if (c->out[s].fd >= 0) ps_add(ps, c->out[s].fd, POLLIN, T_OUT, c, s);
-    if (c->in_fd >= 0 && c->in_off < c->inq.len) ps_add(ps, c->in_fd, POLLOUT, T_IN, c, 0);
+    if (c->in_fd >= 0 && c->in_off < c->inq.len)
+      ps_add(ps, c->in_fd, POLLOUT, T_IN, c, 0);
   }
 }
 
@@ -412,11 +428,21 @@ static void ps_dispatch(hg_guest *g, poll_set *ps) {
     if (!re) continue;
     hg_guest_cmd *c = ps->tag[i].cmd;
     switch (ps->tag[i].kind) {
-    case T_SIG: on_signal(g); break;
-    case T_CHAN: if (g->chan_fd == ps->pfd[i].fd) chan_event(g, re); break;
-    case T_LISTEN: chan_accept(g); break;
-    case T_OUT: if (!c->evicted) hg_guest_cmd_on_output(g, c, ps->tag[i].stream); break;
-    case T_IN: if (!c->evicted) hg_guest_cmd_on_stdin(g, c); break;
+      case T_SIG:
+        on_signal(g);
+        break;
+      case T_CHAN:
+        if (g->chan_fd == ps->pfd[i].fd) chan_event(g, re);
+        break;
+      case T_LISTEN:
+        chan_accept(g);
+        break;
+      case T_OUT:
+        if (!c->evicted) hg_guest_cmd_on_output(g, c, ps->tag[i].stream);
+        break;
+      case T_IN:
+        if (!c->evicted) hg_guest_cmd_on_stdin(g, c);
+        break;
     }
   }
 }
@@ -506,7 +532,6 @@ int main(int argc, char **argv) {
   static hg_guest g; /* the one agent; PID 1 keeps it for its whole life */
   guest_init(&g);
   g.pid1 = getpid() == 1;
-  hg_log_set_prefix("agent=1");
   if (parse_args(&g, argc, argv) < 0) {
     usage();
     if (!g.pid1) return 2;
@@ -514,7 +539,10 @@ int main(int argc, char **argv) {
   }
   g.sys_ok = g.mode == HG_GUEST_PORT;
   if (!g.freeze_path && g.sys_ok) g.freeze_path = "/";
-  if (g.pid1) hg_guest_pid1_setup();
+  if (g.pid1)
+    hg_guest_pid1_setup();
+  else
+    hg_guest_std_fds();
   if (!g.pid1 && g.mode != HG_GUEST_PORT) prctl(PR_SET_PDEATHSIG, SIGTERM);
   int rc = signals_setup(&g);
   if (rc == 0) rc = open_channel(&g);
@@ -522,10 +550,12 @@ int main(int argc, char **argv) {
     hg_log_error("agent.start", "err=%d", -rc);
     if (!g.pid1) return 1;
   }
-  hg_log_info("agent.start", "version=%s pid1=%d mode=%d", HG_AGENT_VERSION, g.pid1, g.mode);
+  hg_log_info("agent.start", "version=%s pid1=%d mode=%d", HG_AGENT_VERSION, g.pid1,
+              g.mode);
+  if (g.mode != HG_GUEST_PORT) say_ready(&g);
   run(&g);
   hg_guest_cmd_kill_all(&g);
   if (g.listen_fd >= 0 && g.listen_path) unlink(g.listen_path);
-  hg_log_info("agent.stop", "");
+  hg_log_info("agent.stop", "pid=%d", (int)getpid());
   return 0;
 }

@@ -16,16 +16,16 @@
 #include "node/core/buf.h"
 
 /* Limits: the guest has little memory and the host is the only client. */
-#define HG_GUEST_MAX_CMDS 256                /* live commands; oldest exited evicted */
-#define HG_GUEST_RING_BUDGET (64u << 20)     /* ring bytes above which exited commands go */
-#define HG_GUEST_MAX_HELD 1024               /* wait/read replies held at once */
-#define HG_GUEST_STDIN_MAX (4u << 20)        /* stdin bytes queued per command */
-#define HG_GUEST_OUTQ_SOFT (4u << 20)        /* stop taking requests above this */
+#define HG_GUEST_MAX_CMDS 256            /* live commands; oldest exited evicted */
+#define HG_GUEST_RING_BUDGET (64u << 20) /* ring bytes above which exited commands go */
+#define HG_GUEST_MAX_HELD 1024           /* wait/read replies held at once */
+#define HG_GUEST_STDIN_MAX (4u << 20)    /* stdin bytes queued per command */
+#define HG_GUEST_OUTQ_SOFT (4u << 20)    /* stop taking requests above this */
 #define HG_GUEST_OUTQ_MAX (HG_GUEST_OUTQ_SOFT + 2 * (HG_AGENT_MAX_FRAME + 4))
-#define HG_GUEST_MAX_ARGS 4096               /* argv and env entries each */
-#define HG_GUEST_RETRY_MS 20                 /* host absent: look again after */
-#define HG_GUEST_PORT_RETRY_MS 200           /* port device absent: look again after */
-#define HG_GUEST_FREEZE_MAX_MS 60000         /* a forgotten freeze thaws by itself */
+#define HG_GUEST_MAX_ARGS 4096       /* argv and env entries each */
+#define HG_GUEST_RETRY_MS 20         /* host absent: look again after */
+#define HG_GUEST_PORT_RETRY_MS 200   /* port device absent: look again after */
+#define HG_GUEST_FREEZE_MAX_MS 60000 /* a forgotten freeze thaws by itself */
 #define HG_GUEST_PATH_MAX 4096
 
 enum hg_guest_mode { HG_GUEST_PORT, HG_GUEST_LISTEN, HG_GUEST_FD };
@@ -39,8 +39,8 @@ typedef struct hg_guest_stream {
 
 typedef struct hg_guest_cmd {
   uint64_t cid;
-  pid_t pid; /* also its process group: the child calls setsid() */
-  int in_fd; /* write end of stdin, -1 once closed */
+  pid_t pid;  /* also its process group: the child calls setsid() */
+  int in_fd;  /* write end of stdin, -1 once closed */
   hg_buf inq; /* stdin bytes not yet taken by the child */
   size_t in_off;
   bool in_close; /* close stdin once inq is written */
@@ -81,6 +81,7 @@ typedef struct hg_guest {
 
   bool frozen;
   int64_t frozen_until;
+  bool ready_said;
   bool stop;
 } hg_guest;
 
@@ -127,8 +128,8 @@ void hg_guest_reap(hg_guest *g);
 /* Fires held replies that are ready or due, and timeouts of commands. */
 void hg_guest_cmd_tick(hg_guest *g, int64_t now);
 int64_t hg_guest_cmd_next_deadline(const hg_guest *g); /* 0: none */
-void hg_guest_held_drop_all(hg_guest *g); /* the host went away */
-void hg_guest_cmd_bury(hg_guest *g);      /* frees commands evicted this turn */
+void hg_guest_held_drop_all(hg_guest *g);              /* the host went away */
+void hg_guest_cmd_bury(hg_guest *g); /* frees commands evicted this turn */
 void hg_guest_cmd_kill_all(hg_guest *g);
 
 /* fsops.c */
@@ -146,6 +147,7 @@ void hg_guest_freeze_tick(hg_guest *g, int64_t now);
 
 /* init.c */
 void hg_guest_pid1_setup(void);
+void hg_guest_std_fds(void); /* 0, 1, 2 open, if only on /dev/null */
 /* Finds and opens the "agent" virtio-serial port: an fd or a negative errno. */
 int hg_guest_port_open(const char *explicit_path);
 

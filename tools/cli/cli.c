@@ -1,5 +1,6 @@
 #include "tools/cli/cli.h"
 
+#include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -504,7 +505,12 @@ bool hg_cli_url_is_local(const char *url) {
   if (n == 0 || n >= sizeof host) return false;
   memcpy(host, p, n);
   host[n] = '\0';
-  return !strcasecmp(host, "localhost") || !strncmp(host, "127.", 4) || !strcmp(host, "::1");
+  /* Addresses are parsed, not prefix-matched: "127.0.0.1.evil.com" is a name. */
+  struct in_addr v4;
+  struct in6_addr v6;
+  if (inet_pton(AF_INET, host, &v4) == 1) return (ntohl(v4.s_addr) >> 24) == 127;
+  if (inet_pton(AF_INET6, host, &v6) == 1) return IN6_IS_ADDR_LOOPBACK(&v6);
+  return strcasecmp(host, "localhost") == 0;
 }
 
 int hg_cli_exit_code(bool exited, int64_t code, int64_t sig, bool timed_out) {

@@ -72,6 +72,9 @@ int hg_xfer_start(hg_xfer *x);
 void hg_xfer_wait(hg_xfer *x, void (*tick)(void *), void *arg);
 void hg_xfer_cleanup(hg_xfer *x);
 
+/* While the body arrives (from a write callback): whether the answer's
+ * status is 2xx, i.e. the bytes are data rather than an error. */
+bool hg_xfer_status_ok(const hg_xfer *x);
 /* After done: 0 for a 2xx answer; else prints why and returns -ECONNREFUSED
  * (unreachable), -EIO (transfer broke) or -EPROTO (the server said no). */
 int hg_xfer_check(hg_xfer *x);

@@ -3,13 +3,15 @@
 # flags of shared/reference/qemu-recipe.md, no -incoming) and wait until the
 # console shows the agent's ready line.
 #
-#   boot-check.sh DIR [--timeout SEC] [--keep]
+#   boot-check.sh DIR [--timeout SEC] [--keep] [--vmlinux]
 #   (also reachable as: mkimage.sh --check DIR ...)
 #
 # DIR holds vmlinuz, initrd.img, rootfs.img, template.json. The rootfs is
 # booted from a sparse copy, so the template itself is never modified.
 # Prints wall-clock times (from QEMU start) and guest uptimes for: /init
 # started, switch_root, agent ready. Exit 0 when the ready line was seen.
+# --vmlinux boots DIR/vmlinux (mkimage.sh --vmlinux) instead of DIR/vmlinuz;
+# --keep keeps the scratch dir (console.log, rootfs copy) and prints its path.
 #
 # Host packages installed with `apt-get install -y --no-install-recommends`
 # when missing:
@@ -17,26 +19,27 @@
 set -euo pipefail
 
 READY_LINE="hangar-agent: ready"
-TIMEOUT=120 KEEP=0 DIR=""
+TIMEOUT=120 KEEP=0 DIR="" KERNEL=vmlinuz
 die() { printf '[boot-check] ERROR: %s\n' "$*" >&2; exit 1; }
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --timeout) TIMEOUT=${2:?}; shift 2 ;;
     --keep)    KEEP=1; shift ;;
-    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+    --vmlinux) KERNEL=vmlinux; shift ;;
+    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
     -*) die "unknown option $1" ;;
     *) [[ -z $DIR ]] || die "one DIR only"; DIR=$1; shift ;;
   esac
 done
-[[ -n $DIR ]] || die "usage: boot-check.sh DIR [--timeout SEC] [--keep]"
-for f in vmlinuz initrd.img rootfs.img template.json; do
+[[ -n $DIR ]] || die "usage: boot-check.sh DIR [--timeout SEC] [--keep] [--vmlinux]"
+for f in $KERNEL initrd.img rootfs.img template.json; do
   [[ -s $DIR/$f ]] || die "$DIR/$f is missing"
 done
 if ! command -v qemu-system-x86_64 >/dev/null; then
   echo "[boot-check] installing qemu-system-x86" >&2
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends qemu-system-x86 >/dev/null \
-    || { apt-get update -q >/dev/null; DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends qemu-system-x86 >/dev/null; } \
-    || die "could not install qemu-system-x86"
+  apt_install() { DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends qemu-system-x86 >/tmp/boot-check-apt.log 2>&1; }
+  apt_install || { apt-get update -q >/dev/null 2>&1; apt_install; } \
+    || { tail -n 15 /tmp/boot-check-apt.log >&2; die "could not install qemu-system-x86"; }
 fi
 
 json_field() {  # flat string/number field of template.json (as mkimage.sh writes it)
@@ -68,9 +71,9 @@ ACCEL=()
 T0=${EPOCHREALTIME}
 qemu-system-x86_64 "${ACCEL[@]}" \
   -M microvm,acpi=on,pit=on,pic=on,rtc=on,memory-backend=m0 \
-  -object memory-backend-file,id=m0,size=${MEM}M,mem-path="$SB/mem",share=on \
+  -object "memory-backend-file,id=m0,size=${MEM}M,mem-path=$SB/mem,share=on" \
   -cpu max -m "${MEM}M" -nodefaults -no-user-config -nographic \
-  -kernel "$DIR/vmlinuz" -initrd "$DIR/initrd.img" -append "$CMDLINE" \
+  -kernel "$DIR/$KERNEL" -initrd "$DIR/initrd.img" -append "$CMDLINE" \
   -qmp unix:"$SB/qmp.sock",server=on,wait=off \
   -device virtio-serial-device -chardev socket,id=ag,path="$SB/agent.sock",server=on,wait=off \
   -device virtserialport,chardev=ag,name=agent \
@@ -94,7 +97,7 @@ done
 [[ -n $T_SWITCH ]] || { grep -q '^hangar-init: switch_root' "$SB/console.log" && T_SWITCH=$(since); } || true
 
 guest_up() { grep -m1 "^hangar-init: $1" "$SB/console.log" | sed -n 's/.*(uptime \([0-9.]*s\)).*/\1/p'; }
-echo "---- console ($DIR) ----"
+echo "---- console ($DIR, $KERNEL) ----"
 tr -d '\r' <"$SB/console.log"
 echo "------------------------"
 if [[ -s $SB/qemu.out ]]; then echo "---- qemu stderr ----"; cat "$SB/qemu.out"; fi

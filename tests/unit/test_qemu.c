@@ -1,0 +1,634 @@
+/* test_qemu: the QEMU driver and hangar-shim against real microVMs (TCG).
+ *
+ * The guest is the Debian cloud kernel (tests/integration/fetch-kernel.sh
+ * caches it) with a busybox initramfs whose /init prints "hgboot" once and
+ * then "hgcount N" every 0.2 s to the serial console. Reading those lines
+ * from console.log tells whether the guest runs, stands still, or was
+ * rebooted. Every test works in its own dir under one temp root; teardown
+ * stops every VM and, as a last resort, SIGKILLs any process whose command
+ * line names that root, so no QEMU outlives the binary.
+ *
+ * Labelled "integration" in ctest: ctest -L integration -R test_qemu
+ * HG_TEST_FILTER="*deadline*" runs a subset; HG_TEST_VERBOSE=1 shows the
+ * driver's log (timings included). */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/if_tun.h>
+#include <net/if.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "node/core/log.h"
+#include "node/core/util.h"
+#include "node/vmm.h"
+
+#define GUEST_MIB 256
+#define BOOT_TIMEOUT_MS 60000
+
+static const hg_vmm_ops *ops = &hg_vmm_qemu;
+static char root[PATH_MAX];
+static char kernel[PATH_MAX];
+static char initrd[PATH_MAX];
+static bool have_qemu;
+
+typedef struct fixture {
+  char dir[PATH_MAX];
+  hg_vm *vm;
+} fixture;
+
+/* ---------------------------------------------------------------- helpers */
+
+static void sleep_ms(long ms) {
+  struct timespec ts = {ms / 1000, (ms % 1000) * 1000000};
+  while (nanosleep(&ts, &ts) < 0 && errno == EINTR) {
+  }
+}
+
+static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int sh(const char *fmt, ...) {
+  char cmd[8192];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(cmd, sizeof cmd, fmt, ap);
+  va_end(ap);
+  int st = system(cmd);
+  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static void config(const fixture *fx, hg_vm_config *cfg) {
+  *cfg = (hg_vm_config){
+      .dir = fx->dir,
+      .kernel = kernel,
+      .initrd = initrd,
+      .vcpus = 1,
+      .memory_mib = GUEST_MIB,
+      .tap_fd = -1,
+      .shim_path = HG_SHIM_PATH,
+  };
+}
+
+static void path_in(const fixture *fx, const char *name, char *out, size_t cap) {
+  assert_int_equal(hg_path(out, cap, "%s/%s", fx->dir, name), 0);
+}
+
+static off_t console_size(const fixture *fx) {
+  char p[PATH_MAX];
+  struct stat st;
+  path_in(fx, "console.log", p, sizeof p);
+  return stat(p, &st) == 0 ? st.st_size : 0;
+}
+
+typedef struct counters {
+  long first, last; /* -1: none seen */
+  int boots;        /* "hgboot" lines */
+} counters;
+
+/* Scans complete console lines from offset on. */
+static counters read_counters(const fixture *fx, off_t from) {
+  counters c = {-1, -1, 0};
+  char p[PATH_MAX], *text = NULL;
+  size_t len = 0;
+  path_in(fx, "console.log", p, sizeof p);
+  if (hg_read_file(p, 64 << 20, &text, &len) < 0) return c;
+  char *line = text + (from < (off_t)len ? from : (off_t)len);
+  char *nl;
+  while ((nl = strchr(line, '\n'))) {
+    *nl = '\0';
+    long v;
+    char *hit = strstr(line, "hgcount ");
+    if (hit && sscanf(hit, "hgcount %ld", &v) == 1) {
+      if (c.first < 0) c.first = v;
+      c.last = v;
+    }
+    if (strstr(line, "hgboot")) c.boots++;
+    line = nl + 1;
+  }
+  free(text);
+  return c;
+}
+
+/* Waits until the console shows a counter >= min after offset from. */
+static counters wait_counter(const fixture *fx, off_t from, long min) {
+  int64_t deadline = hg_now_ms() + BOOT_TIMEOUT_MS;
+  counters c;
+  while ((c = read_counters(fx, from)).last < min && hg_now_ms() < deadline) sleep_ms(20);
+  return c;
+}
+
+static char proc_state(int pid) {
+  char p[64], buf[512];
+  snprintf(p, sizeof p, "/proc/%d/stat", pid);
+  int fd = open(p, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return 0;
+  ssize_t n = read(fd, buf, sizeof buf - 1);
+  close(fd);
+  if (n <= 0) return 0;
+  buf[n] = '\0';
+  char *paren = strrchr(buf, ')');
+  return paren && paren[1] == ' ' ? paren[2] : 0;
+}
+
+static bool proc_alive(int pid) {
+  char st = proc_state(pid);
+  return st != 0 && st != 'Z' && st != 'X';
+}
+
+/* Kills every process whose command line mentions prefix: the backstop
+ * that keeps a failed test from leaking QEMUs. */
+static int kill_matching(const char *prefix) {
+  int killed = 0;
+  DIR *d = opendir("/proc");
+  struct dirent *e;
+  while (d && (e = readdir(d))) {
+    int pid = atoi(e->d_name);
+    if (pid <= 1 || pid == getpid()) continue;
+    char p[64], cmd[8192];
+    snprintf(p, sizeof p, "/proc/%d/cmdline", pid);
+    int fd = open(p, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) continue;
+    ssize_t n = read(fd, cmd, sizeof cmd - 1);
+    close(fd);
+    if (n <= 0) continue;
+    for (ssize_t i = 0; i < n; i++)
+      if (cmd[i] == '\0') cmd[i] = ' ';
+    cmd[n] = '\0';
+    if (strstr(cmd, prefix) && kill(pid, SIGKILL) == 0) killed++;
+  }
+  if (d) closedir(d);
+  return killed;
+}
+
+static void boot(fixture *fx, long min_count) {
+  hg_vm_config cfg;
+  config(fx, &cfg);
+  assert_int_equal(ops->start(&cfg, &fx->vm), 0);
+  counters c = wait_counter(fx, 0, min_count);
+  assert_true(c.last >= min_count);
+}
+
+/* ---------------------------------------------------------- fixtures */
+
+static int group_setup(void **state) {
+  have_qemu = sh("command -v qemu-system-x86_64 >/dev/null") == 0;
+  if (!have_qemu) return 0;
+  FILE *f = popen(HG_FETCH_KERNEL, "r");
+  char cache[PATH_MAX] = "";
+  if (!f || !fgets(cache, sizeof cache, f)) {
+    fprintf(stderr, "test_qemu: %s failed\n", HG_FETCH_KERNEL);
+    if (f) pclose(f);
+    return -1;
+  }
+  if (pclose(f) != 0) return -1;
+  cache[strcspn(cache, "\n")] = '\0';
+  if (hg_path(kernel, sizeof kernel, "%s/vmlinuz", cache) < 0) return -1;
+
+  snprintf(root, sizeof root, "/tmp/hg-test-qemu.XXXXXX");
+  if (!mkdtemp(root)) return -1;
+  if (hg_path(initrd, sizeof initrd, "%s/initrd.gz", root) < 0) return -1;
+  /* /init: the console comes from devtmpfs, as the cpio has no /dev nodes. */
+  int rc = sh("set -e; d=%s/initramfs; mkdir -p $d/bin $d/dev $d/proc;"
+              "cp /bin/busybox $d/bin/busybox; ln -s busybox $d/bin/sh;"
+              "printf '%%s\\n' '#!/bin/sh'"
+              " '/bin/busybox mount -t devtmpfs dev /dev'"
+              " 'exec </dev/console >/dev/console 2>&1'"
+              " 'echo hgboot' 'i=0'"
+              " 'while :; do echo \"hgcount $i\"; i=$((i+1)); /bin/busybox sleep 0.2; done'"
+              " > $d/init; chmod +x $d/init;"
+              "(cd $d && find . | cpio -o -H newc --quiet | gzip -1) > %s",
+              root, initrd);
+  return rc == 0 ? 0 : -1;
+}
+
+static int group_teardown(void **state) {
+  if (root[0]) {
+    int n = kill_matching(root);
+    if (n) fprintf(stderr, "test_qemu: killed %d leftover processes\n", n);
+    sleep_ms(n ? 200 : 0);
+    hg_rm_rf(root);
+  }
+  return 0;
+}
+
+static int setup(void **state) {
+  static int seq;
+  fixture *fx = calloc(1, sizeof *fx);
+  if (!fx) return -1;
+  if (hg_path(fx->dir, sizeof fx->dir, "%s/t%03d", root, ++seq) < 0 ||
+      hg_mkdir_p(fx->dir, 0700) < 0) {
+    free(fx);
+    return -1;
+  }
+  *state = fx;
+  return 0;
+}
+
+static int teardown(void **state) {
+  fixture *fx = *state;
+  if (!fx) return 0;
+  if (!fx->vm && ops->adopt(fx->dir, &fx->vm) < 0) fx->vm = NULL;
+  if (fx->vm) {
+    ops->stop(fx->vm);
+    ops->release(fx->vm);
+  }
+  if (kill_matching(fx->dir) > 0) sleep_ms(200);
+  hg_rm_rf(fx->dir);
+  free(fx);
+  return 0;
+}
+
+#define NEED_QEMU() \
+  do {              \
+    if (!have_qemu) skip(); \
+  } while (0)
+
+/* ------------------------------------------------------------ tests */
+
+static void cold_boot_console_counts(void **state) {
+  NEED_QEMU();
+  fixture *fx = *state;
+  hg_vm_config cfg;
+  config(fx, &cfg);
+  int64_t t0 = hg_now_ms();
+  assert_int_equal(ops->start(&cfg, &fx->vm), 0);
+  int64_t t1 = hg_now_ms();
+  counters c = wait_counter(fx, 0, 0);
+  int64_t t2 = hg_now_ms();
+  assert_int_equal(c.first, 0);
+  assert_int_equal(c.boots, 1);
+  print_message("timing: start() %lld ms, first guest output %lld ms\n",
+                (long long)(t1 - t0), (long long)(t2 - t0));
+
+  hg_vm_info info;
+  assert_int_equal(ops->info(fx->vm, &info), 0);
+  assert_true(info.running);
+  assert_false(info.fenced);
+  assert_true(proc_alive(info.vmm_pid) && proc_alive(info.shim_pid));
+  assert_non_null(strstr(ops->agent_path(fx->vm), "/agent.sock"));
+  char mem[PATH_MAX];
+  struct stat st;
+  path_in(fx, "mem", mem, sizeof mem);
+  assert_int_equal(stat(mem, &st), 0);
+  assert_int_equal(st.st_size, (off_t)GUEST_MIB << 20);
+
+  assert_int_equal(ops->stop(fx->vm), 0);
+  assert_false(proc_alive(info.vmm_pid));
+  assert_false(proc_alive(info.shim_pid));
+  char sock[PATH_MAX], *json;
+  path_in(fx, "shim.sock", sock, sizeof sock);
+  assert_int_equal(access(sock, F_OK), -1);
+  path_in(fx, "shim.json", sock, sizeof sock);
+  assert_int_equal(hg_read_file(sock, 4096, &json, NULL), 0);
+  assert_non_null(strstr(json, "\"state\":\"exited\""));
+  free(json);
+  ops->release(fx->vm);
+  fx->vm = NULL;
+}
+
+static void pause_stops_counter_and_resume_continues(void **state) {
+  NEED_QEMU();
+  fixture *fx = *state;
+  boot(fx, 2);
+  assert_int_equal(ops->pause(fx->vm), 0);
+  hg_vm_info info;
+  assert_int_equal(ops->info(fx->vm, &info), 0);
+  assert_false(info.running);
+  long before = read_counters(fx, 0).last;
+  sleep_ms(1000);
+  assert_int_equal(read_counters(fx, 0).last, before);
+  assert_int_equal(ops->resume(fx->vm), 0);
+  counters c = wait_counter(fx, 0, before + 2);
+  assert_true(c.last >= before + 2);
+  assert_int_equal(c.boots, 1);
+}
+
+static void save_stop_restore_continues_counter(void **state) {
+  NEED_QEMU();
+  fixture *fx = *state;
+  boot(fx, 3);
+  char vmstate[PATH_MAX];
+  path_in(fx, "vmstate", vmstate, sizeof vmstate);
+  int64_t t0 = hg_now_ns();
+  assert_int_equal(ops->save(fx->vm, vmstate), 0);
+  int64_t t1 = hg_now_ns();
+  struct stat st;
+  assert_int_equal(stat(vmstate, &st), 0);
+  assert_true(st.st_size > 1000 && st.st_size < (1 << 20)); /* device state only */
+  hg_vm_info info;
+  assert_int_equal(ops->info(fx->vm, &info), 0);
+  assert_false(info.running);
+  assert_int_equal(ops->stop(fx->vm), 0);
+  ops->release(fx->vm);
+  fx->vm = NULL;
+
+  off_t mark = console_size(fx);
+  long saved = read_counters(fx, 0).last;
+  hg_vm_config cfg;
+  config(fx, &cfg);
+  int64_t t2 = hg_now_ns();
+  assert_int_equal(ops->restore(&cfg, vmstate, &fx->vm), 0);
+  int64_t t3 = hg_now_ns();
+  counters after = wait_counter(fx, mark, saved + 3);
+  print_message("timing: save %.1f ms (vmstate %lld bytes), restore %.1f ms\n",
+                (t1 - t0) / 1e6, (long long)st.st_size, (t3 - t2) / 1e6);
+  /* Not rebooted: no new boot banner, and the count goes on from where it
+   * stood (the line in flight at save time may land on either side). */
+  assert_int_equal(after.boots, 0);
+  assert_true(after.first > saved - 1 && after.first <= saved + 2);
+  assert_true(after.last >= saved + 3);
+  assert_int_equal(ops->info(fx->vm, &info), 0);
+  assert_true(info.running);
+}
+
+static void save_then_resume_continues(void **state) {
+  NEED_QEMU();
+  fixture *fx = *state;
+  boot(fx, 2);
+  char vmstate[PATH_MAX];
+  path_in(fx, "vmstate", vmstate, sizeof vmstate);
+  assert_int_equal(ops->save(fx->vm, vmstate), 0);
+  long saved = read_counters(fx, 0).last;
+  sleep_ms(500);
+  assert_int_equal(read_counters(fx, 0).last, saved); /* save leaves it stopped */
+  assert_int_equal(ops->resume(fx->vm), 0);
+  counters c = wait_counter(fx, 0, saved + 2);
+  assert_true(c.last >= saved + 2);
+  assert_int_equal(c.boots, 1);
+  /* A second save of the same VM (the next checkpoint) works too. */
+  assert_int_equal(ops->save(fx->vm, vmstate), 0);
+}
+
+static void dropping_handle_leaves_vm_running(void **state) {
+  NEED_QEMU();
+  fixture *fx = *state;
+  boot(fx, 1);
+  hg_vm_info info;
+  assert_int_equal(ops->info(fx->vm, &info), 0);
+  ops->release(fx->vm);
+  fx->vm = NULL;
+  long before = read_counters(fx, 0).last;
+  counters c = wait_counter(fx, 0, before + 3);
+  assert_true(c.last >= before + 3);
+  assert_true(proc_alive(info.vmm_pid));
+
+  assert_int_equal(ops->adopt(fx->dir, &fx->vm), 0);
+  hg_vm_info again;
+  assert_int_equal(ops->info(fx->vm, &again), 0);
+  assert_int_equal(again.vmm_pid, info.vmm_pid);
+  assert_int_equal(again.shim_pid, info.shim_pid);
+  assert_true(again.running);
+  assert_int_equal(ops->pause(fx->vm), 0);
+  assert_int_equal(ops->resume(fx->vm), 0);
+  assert_int_equal(ops->stop(fx->vm), 0);
+  assert_false(proc_alive(info.vmm_pid));
+}
+
+/* hangard dies by SIGKILL right after starting a VM: the VM runs on under
+ * its shim and a new hangard (here: the parent) adopts it. */
+static void adopt_after_hangard_sigkill(void **state) {
+  NEED_QEMU();
+  fixture *fx = *state;
+  int p[2];
+  assert_int_equal(pipe(p), 0);
+  pid_t child = fork();
+  assert_true(child >= 0);
+  if (child == 0) {
+    hg_vm_config cfg;
+    hg_vm *vm;
+    config(fx, &cfg);
+    char ok = ops->start(&cfg, &vm) == 0 ? 'y' : 'n';
+    ssize_t w = write(p[1], &ok, 1);
+    (void)w;
+    for (;;) pause();
+  }
+  close(p[1]);
+  char ok = 0;
+  assert_int_equal(read(p[0], &ok, 1), 1);
+  close(p[0]);
+  kill(child, SIGKILL);
+  waitpid(child, NULL, 0);
+  assert_int_equal(ok, 'y');
+
+  counters c = wait_counter(fx, 0, 3);
+  assert_true(c.last >= 3);
+  assert_int_equal(ops->adopt(fx->dir, &fx->vm), 0);
+  hg_vm_info info;
+  assert_int_equal(ops->info(fx->vm, &info), 0);
+  assert_true(info.running);
+  c = wait_counter(fx, 0, c.last + 2);
+  assert_int_equal(c.boots, 1);
+}
+
+static void adopt_reports_esrch_when_gone(void **state) {
+  NEED_QEMU();
+  fixture *fx = *state;
+  hg_vm *vm = NULL;
+  assert_int_equal(ops->adopt(fx->dir, &vm), -ESRCH); /* never started */
+  boot(fx, 0);
+  assert_int_equal(ops->stop(fx->vm), 0);
+  ops->release(fx->vm);
+  fx->vm = NULL;
+  assert_int_equal(ops->adopt(fx->dir, &vm), -ESRCH);
+  assert_null(vm);
+}
+
+/* §9: the shim stops the VM within 50 ms of its deadline, on its own. */
+static void deadline_fences_within_50ms_and_extension_unfences(void **state) {
+  NEED_QEMU();
+  fixture *fx = *state;
+  boot(fx, 2);
+  hg_vm_info info;
+  assert_int_equal(ops->info(fx->vm, &info), 0);
+  int64_t deadline = hg_now_ms() + 300;
+  assert_int_equal(ops->set_deadline(fx->vm, deadline), 0);
+  /* Drop the handle: the fence must not depend on hangard at all. */
+  ops->release(fx->vm);
+  fx->vm = NULL;
+
+  int64_t stopped_at = 0;
+  while (hg_now_ms() < deadline + 2000) {
+    if (proc_state(info.vmm_pid) == 'T') {
+      stopped_at = hg_now_ms();
+      break;
+    }
+    sleep_ms(1);
+  }
+  print_message("timing: fenced %lld ms after the deadline\n",
+                (long long)(stopped_at - deadline));
+  assert_true(stopped_at >= deadline);
+  assert_true(stopped_at <= deadline + 50);
+
+  long frozen = read_counters(fx, 0).last;
+  sleep_ms(600);
+  assert_int_equal(read_counters(fx, 0).last, frozen);
+  assert_int_equal(proc_state(info.vmm_pid), 'T');
+
+  assert_int_equal(ops->adopt(fx->dir, &fx->vm), 0); /* a fenced VM adopts */
+  assert_int_equal(ops->info(fx->vm, &info), 0);
+  assert_true(info.fenced);
+  assert_false(info.running);
+  assert_int_equal(ops->pause(fx->vm), -ENOLCK);
+
+  assert_int_equal(ops->set_deadline(fx->vm, hg_now_ms() + 60000), 0);
+  assert_true(proc_state(info.vmm_pid) != 'T');
+  counters c = wait_counter(fx, 0, frozen + 2);
+  assert_true(c.last >= frozen + 2);
+  assert_int_equal(ops->info(fx->vm, &info), 0);
+  assert_true(info.running && !info.fenced);
+
+  /* A deadline already past fences at once; stop still works then. */
+  assert_int_equal(ops->set_deadline(fx->vm, hg_now_ms() - 1), 0);
+  assert_int_equal(proc_state(info.vmm_pid), 'T');
+  int64_t t0 = hg_now_ms();
+  assert_int_equal(ops->stop(fx->vm), 0);
+  assert_true(hg_now_ms() - t0 < 2000);
+  assert_false(proc_alive(info.vmm_pid));
+}
+
+static void deadline_zero_means_none(void **state) {
+  NEED_QEMU();
+  fixture *fx = *state;
+  boot(fx, 1);
+  hg_vm_info info;
+  assert_int_equal(ops->info(fx->vm, &info), 0);
+  assert_int_equal(ops->set_deadline(fx->vm, hg_now_ms() + 100), 0);
+  assert_int_equal(ops->set_deadline(fx->vm, 0), 0);
+  sleep_ms(300);
+  assert_true(proc_state(info.vmm_pid) != 'T');
+  assert_int_equal(ops->set_deadline(fx->vm, -5), -EINVAL);
+}
+
+static void start_refuses_dir_with_live_vm(void **state) {
+  NEED_QEMU();
+  fixture *fx = *state;
+  boot(fx, 0);
+  hg_vm_config cfg;
+  hg_vm *other = NULL;
+  config(fx, &cfg);
+  assert_int_equal(ops->start(&cfg, &other), -EBUSY);
+  assert_null(other);
+}
+
+static void start_with_bad_kernel_fails_cleanly(void **state) {
+  NEED_QEMU();
+  fixture *fx = *state;
+  char bad[PATH_MAX];
+  path_in(fx, "not-a-kernel", bad, sizeof bad);
+  assert_int_equal(sh("head -c 4096 /dev/urandom > %s", bad), 0);
+  hg_vm_config cfg;
+  config(fx, &cfg);
+  cfg.kernel = bad;
+  int64_t t0 = hg_now_ms();
+  assert_int_equal(ops->start(&cfg, &fx->vm), -EIO);
+  assert_null(fx->vm);
+  assert_true(hg_now_ms() - t0 < 10000);
+  assert_int_equal(kill_matching(fx->dir), 0);
+
+  cfg.kernel = "/nonexistent/vmlinuz";
+  assert_int_equal(ops->start(&cfg, &fx->vm), -ENOENT);
+  config(fx, &cfg);
+  cfg.memory_mib = 0;
+  assert_int_equal(ops->start(&cfg, &fx->vm), -EINVAL);
+}
+
+static void restore_without_usable_state_fails(void **state) {
+  NEED_QEMU();
+  fixture *fx = *state;
+  hg_vm_config cfg;
+  config(fx, &cfg);
+  char vmstate[PATH_MAX], mem[PATH_MAX];
+  path_in(fx, "vmstate", vmstate, sizeof vmstate);
+  assert_int_equal(ops->restore(&cfg, vmstate, &fx->vm), -ENOENT);
+  /* A memory file of the wrong size is refused, not silently grown. */
+  path_in(fx, "mem", mem, sizeof mem);
+  assert_int_equal(sh("truncate -s 1M %s && echo x > %s", mem, vmstate), 0);
+  assert_int_equal(ops->restore(&cfg, vmstate, &fx->vm), -EINVAL);
+  assert_null(fx->vm);
+  /* A vmstate QEMU cannot load: QEMU exits, restore says so, nothing stays. */
+  assert_int_equal(sh("truncate -s %dM %s && head -c 60000 /dev/urandom > %s", GUEST_MIB,
+                      mem, vmstate),
+                   0);
+  assert_int_equal(ops->restore(&cfg, vmstate, &fx->vm), -EIO);
+  assert_null(fx->vm);
+  assert_int_equal(kill_matching(fx->dir), 0);
+}
+
+static int open_tap(void) {
+  int fd = open("/dev/net/tun", O_RDWR | O_CLOEXEC);
+  if (fd < 0) return -errno;
+  struct ifreq ifr = {.ifr_flags = IFF_TAP | IFF_NO_PI};
+  snprintf(ifr.ifr_name, sizeof ifr.ifr_name, "hgtq%%d");
+  if (ioctl(fd, TUNSETIFF, &ifr) < 0) {
+    int rc = -errno;
+    close(fd);
+    return rc;
+  }
+  return fd;
+}
+
+static bool fd_is_tun(int pid, int fd) {
+  char p[64], target[PATH_MAX];
+  snprintf(p, sizeof p, "/proc/%d/fd/%d", pid, fd);
+  ssize_t n = readlink(p, target, sizeof target - 1);
+  if (n <= 0) return false;
+  target[n] = '\0';
+  return strcmp(target, "/dev/net/tun") == 0;
+}
+
+/* The tap fd reaches QEMU (as fd 3, through the shim), and only QEMU. */
+static void tap_fd_is_passed_to_qemu_only(void **state) {
+  NEED_QEMU();
+  fixture *fx = *state;
+  int tap = open_tap();
+  if (tap < 0) skip(); /* no /dev/net/tun or no CAP_NET_ADMIN */
+  hg_vm_config cfg;
+  config(fx, &cfg);
+  cfg.tap_fd = tap;
+  int rc = ops->start(&cfg, &fx->vm);
+  close(tap); /* the caller's copy; the VM keeps its own */
+  assert_int_equal(rc, 0);
+  hg_vm_info info;
+  assert_int_equal(ops->info(fx->vm, &info), 0);
+  assert_true(fd_is_tun(info.vmm_pid, 3));
+  for (int fd = 3; fd < 64; fd++) assert_false(fd_is_tun(info.shim_pid, fd));
+  assert_true(wait_counter(fx, 0, 1).last >= 1);
+}
+
+int main(void) {
+  const char *verbose = getenv("HG_TEST_VERBOSE");
+  hg_log_set_level(verbose && verbose[0] == '1' ? HG_LOG_DEBUG : HG_LOG_WARN);
+  const char *filter = getenv("HG_TEST_FILTER"); /* e.g. "*deadline*" */
+  if (filter && filter[0]) cmocka_set_test_filter(filter);
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test_setup_teardown(cold_boot_console_counts, setup, teardown),
+      cmocka_unit_test_setup_teardown(pause_stops_counter_and_resume_continues, setup,
+                                      teardown),
+      cmocka_unit_test_setup_teardown(save_stop_restore_continues_counter, setup, teardown),
+      cmocka_unit_test_setup_teardown(save_then_resume_continues, setup, teardown),
+      cmocka_unit_test_setup_teardown(dropping_handle_leaves_vm_running, setup, teardown),
+      cmocka_unit_test_setup_teardown(adopt_after_hangard_sigkill, setup, teardown),
+      cmocka_unit_test_setup_teardown(adopt_reports_esrch_when_gone, setup, teardown),
+      cmocka_unit_test_setup_teardown(deadline_fences_within_50ms_and_extension_unfences,
+                                      setup, teardown),
+      cmocka_unit_test_setup_teardown(deadline_zero_means_none, setup, teardown),
+      cmocka_unit_test_setup_teardown(start_refuses_dir_with_live_vm, setup, teardown),
+      cmocka_unit_test_setup_teardown(start_with_bad_kernel_fails_cleanly, setup, teardown),
+      cmocka_unit_test_setup_teardown(restore_without_usable_state_fails, setup, teardown),
+      cmocka_unit_test_setup_teardown(tap_fd_is_passed_to_qemu_only, setup, teardown),
+  };
+  return cmocka_run_group_tests(tests, group_setup, group_teardown);
+}

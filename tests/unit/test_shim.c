@@ -1,0 +1,362 @@
+/* test_shim: hangar-shim's control protocol, fencing and process handling,
+ * with /bin/sleep standing in for the VMM (fast, no VM needed). */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "node/core/util.h"
+
+typedef struct fixture {
+  char dir[PATH_MAX];
+  int shim_pid, vmm_pid;
+} fixture;
+
+static void sleep_ms(long ms) {
+  struct timespec ts = {ms / 1000, (ms % 1000) * 1000000};
+  while (nanosleep(&ts, &ts) < 0 && errno == EINTR) {
+  }
+}
+
+static char proc_state(int pid) {
+  char p[64], buf[512];
+  snprintf(p, sizeof p, "/proc/%d/stat", pid);
+  int fd = open(p, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return 0;
+  ssize_t n = read(fd, buf, sizeof buf - 1);
+  close(fd);
+  if (n <= 0) return 0;
+  buf[n] = '\0';
+  char *paren = strrchr(buf, ')');
+  return paren && paren[1] == ' ' ? paren[2] : 0;
+}
+
+static bool alive(int pid) {
+  char st = proc_state(pid);
+  return st && st != 'Z' && st != 'X';
+}
+
+static bool wait_gone(int pid, int ms) {
+  for (int64_t end = hg_now_ms() + ms; hg_now_ms() < end; sleep_ms(2))
+    if (!alive(pid)) return true;
+  return !alive(pid);
+}
+
+/* Runs the shim as the driver does (its fd 4 is the notify pipe); returns
+ * the notify line. extra_fd, when >= 0, becomes fd 3 (to pass to the VMM). */
+static void spawn(fixture *fx, char line[128], int extra_fd, const char *deadline,
+                  const char *vmm) {
+  int p[2];
+  assert_int_equal(pipe2(p, O_CLOEXEC), 0);
+  pid_t pid = fork();
+  assert_true(pid >= 0);
+  if (pid == 0) {
+    if (extra_fd >= 0) dup2(extra_fd, 3);
+    dup2(p[1], 4);
+    const char *argv[16];
+    int n = 0;
+    argv[n++] = HG_SHIM_PATH;
+    argv[n++] = "--dir";
+    argv[n++] = fx->dir;
+    argv[n++] = "--notify-fd";
+    argv[n++] = "4";
+    if (deadline) {
+      argv[n++] = "--deadline-ms";
+      argv[n++] = deadline;
+    }
+    argv[n++] = "--";
+    argv[n++] = vmm;
+    argv[n++] = "1000";
+    argv[n] = NULL;
+    execv(HG_SHIM_PATH, (char **)argv);
+    _exit(127);
+  }
+  close(p[1]);
+  size_t len = 0;
+  ssize_t n;
+  while (len < 127 && (n = read(p[0], line + len, 127 - len)) > 0) {
+    len += (size_t)n;
+    if (memchr(line, '\n', len)) break;
+  }
+  line[len] = '\0';
+  close(p[0]);
+  int st;
+  waitpid(pid, &st, 0); /* the first shim process exits once detached */
+  assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+  sscanf(line, "ok %d %d", &fx->shim_pid, &fx->vmm_pid);
+}
+
+static void spawn_ok(fixture *fx) {
+  char line[128];
+  spawn(fx, line, -1, NULL, "/bin/sleep");
+  assert_true(fx->shim_pid > 0 && fx->vmm_pid > 0);
+}
+
+static int dial(const fixture *fx) {
+  struct sockaddr_un sa = {.sun_family = AF_UNIX};
+  assert_int_equal(hg_path(sa.sun_path, sizeof sa.sun_path, "%s/shim.sock", fx->dir), 0);
+  int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  assert_true(fd >= 0);
+  assert_int_equal(connect(fd, (struct sockaddr *)&sa, sizeof sa), 0);
+  return fd;
+}
+
+/* Sends req, reads one reply line (empty on EOF). */
+static void ask_on(int fd, const char *req, char *out, size_t cap) {
+  size_t len = strlen(req), got = 0;
+  assert_int_equal(send(fd, req, len, MSG_NOSIGNAL), (ssize_t)len);
+  while (got < cap - 1) {
+    struct pollfd p = {.fd = fd, .events = POLLIN};
+    assert_int_equal(poll(&p, 1, 2000), 1);
+    ssize_t n = recv(fd, out + got, cap - 1 - got, 0);
+    if (n <= 0) break;
+    got += (size_t)n;
+    if (memchr(out, '\n', got)) break;
+  }
+  out[got] = '\0';
+}
+
+static void ask(const fixture *fx, const char *req, char *out, size_t cap) {
+  int fd = dial(fx);
+  ask_on(fd, req, out, cap);
+  close(fd);
+}
+
+static void set_deadline(const fixture *fx, int64_t ms) {
+  char req[64], out[64];
+  snprintf(req, sizeof req, "deadline %lld\n", (long long)ms);
+  ask(fx, req, out, sizeof out);
+  assert_string_equal(out, "ok\n");
+}
+
+static char *status_file(const fixture *fx) {
+  char p[PATH_MAX], *text = NULL;
+  assert_int_equal(hg_path(p, sizeof p, "%s/shim.json", fx->dir), 0);
+  assert_int_equal(hg_read_file(p, 65536, &text, NULL), 0);
+  return text;
+}
+
+static int setup(void **state) {
+  fixture *fx = calloc(1, sizeof *fx);
+  if (!fx) return -1;
+  snprintf(fx->dir, sizeof fx->dir, "/tmp/hg-test-shim.XXXXXX");
+  if (!mkdtemp(fx->dir)) return -1;
+  *state = fx;
+  return 0;
+}
+
+static int teardown(void **state) {
+  fixture *fx = *state;
+  if (fx->vmm_pid > 0 && alive(fx->vmm_pid)) kill(fx->vmm_pid, SIGKILL);
+  if (fx->shim_pid > 0) wait_gone(fx->shim_pid, 2000);
+  if (fx->shim_pid > 0 && alive(fx->shim_pid)) kill(fx->shim_pid, SIGKILL);
+  hg_rm_rf(fx->dir);
+  free(fx);
+  return 0;
+}
+
+static void status_reports_running_and_pids(void **state) {
+  fixture *fx = *state;
+  spawn_ok(fx);
+  assert_true(alive(fx->shim_pid) && alive(fx->vmm_pid));
+  char out[1024], want[64];
+  ask(fx, "status\n", out, sizeof out);
+  assert_non_null(strstr(out, "\"state\":\"running\""));
+  snprintf(want, sizeof want, "\"vmm_pid\":%d", fx->vmm_pid);
+  assert_non_null(strstr(out, want));
+  char *json = status_file(fx);
+  assert_non_null(strstr(json, want));
+  assert_non_null(strstr(json, "\"boot_id\":\""));
+  free(json);
+}
+
+static void deadline_stops_and_a_later_one_continues(void **state) {
+  fixture *fx = *state;
+  spawn_ok(fx);
+  int64_t worst = 0;
+  for (int i = 0; i < 10; i++) {
+    int64_t deadline = hg_now_ms() + 50;
+    set_deadline(fx, deadline);
+    while (proc_state(fx->vmm_pid) != 'T' && hg_now_ms() < deadline + 1000) sleep_ms(1);
+    int64_t late = hg_now_ms() - deadline;
+    assert_true(late >= 0);
+    if (late > worst) worst = late;
+    char out[1024];
+    ask(fx, "status\n", out, sizeof out);
+    assert_non_null(strstr(out, "\"state\":\"fenced\""));
+    set_deadline(fx, hg_now_ms() + 10000);
+    assert_true(proc_state(fx->vmm_pid) != 'T');
+  }
+  print_message("fence latency: worst %lld ms over 10 deadlines\n", (long long)worst);
+  assert_true(worst <= 50);
+  set_deadline(fx, 0);
+  sleep_ms(100);
+  assert_true(proc_state(fx->vmm_pid) != 'T');
+  char *json = status_file(fx);
+  assert_non_null(strstr(json, "\"state\":\"running\""));
+  free(json);
+}
+
+static void past_deadline_at_start_fences_at_once(void **state) {
+  fixture *fx = *state;
+  char line[128], past[32];
+  snprintf(past, sizeof past, "%lld", (long long)(hg_now_ms() - 1));
+  spawn(fx, line, -1, past, "/bin/sleep");
+  assert_true(fx->vmm_pid > 0);
+  assert_int_equal(proc_state(fx->vmm_pid), 'T');
+}
+
+static void bad_requests_get_errors(void **state) {
+  fixture *fx = *state;
+  spawn_ok(fx);
+  char out[256];
+  ask(fx, "bogus\n", out, sizeof out);
+  assert_string_equal(out, "err bad request\n");
+  ask(fx, "deadline -5\n", out, sizeof out);
+  assert_string_equal(out, "err bad request\n");
+  ask(fx, "deadline 12x\n", out, sizeof out);
+  assert_string_equal(out, "err bad request\n");
+  char big[300];
+  memset(big, 'a', sizeof big - 2);
+  big[sizeof big - 2] = '\n';
+  big[sizeof big - 1] = '\0';
+  ask(fx, big, out, sizeof out);
+  assert_string_equal(out, "err line too long\n");
+  /* Several requests in one write are answered in order. */
+  int fd = dial(fx);
+  ask_on(fd, "deadline 0\r\nstatus\n", out, sizeof out);
+  assert_true(strncmp(out, "ok\n", 3) == 0);
+  close(fd);
+  assert_true(alive(fx->shim_pid));
+}
+
+static void vanishing_clients_and_sighup_do_not_kill_it(void **state) {
+  fixture *fx = *state;
+  spawn_ok(fx);
+  for (int i = 0; i < 200; i++) {
+    int fd = dial(fx);
+    send(fd, "status\n", 7, MSG_NOSIGNAL);
+    close(fd); /* gone before the reply: the shim's send meets EPIPE */
+  }
+  int many[40];
+  for (int i = 0; i < 40; i++) many[i] = dial(fx); /* beyond its client limit */
+  for (int i = 0; i < 40; i++) close(many[i]);
+  kill(fx->shim_pid, SIGHUP);
+  kill(fx->shim_pid, SIGPIPE);
+  sleep_ms(100);
+  assert_true(alive(fx->shim_pid));
+  char out[1024];
+  ask(fx, "status\n", out, sizeof out);
+  assert_non_null(strstr(out, "\"state\":\"running\""));
+}
+
+static void kill_ends_vmm_and_shim_and_records_it(void **state) {
+  fixture *fx = *state;
+  spawn_ok(fx);
+  set_deadline(fx, hg_now_ms() - 1); /* kill works on a fenced VMM too */
+  char out[64];
+  ask(fx, "kill\n", out, sizeof out);
+  assert_string_equal(out, "ok\n");
+  assert_true(wait_gone(fx->shim_pid, 2000));
+  assert_false(alive(fx->vmm_pid));
+  char *json = status_file(fx);
+  assert_non_null(strstr(json, "\"state\":\"exited\""));
+  assert_non_null(strstr(json, "\"exit_status\":137"));
+  assert_non_null(strstr(json, "\"exit_signal\":9"));
+  free(json);
+  char sock[PATH_MAX];
+  assert_int_equal(hg_path(sock, sizeof sock, "%s/shim.sock", fx->dir), 0);
+  assert_int_equal(access(sock, F_OK), -1);
+}
+
+static void sigterm_to_shim_terminates_vmm(void **state) {
+  fixture *fx = *state;
+  spawn_ok(fx);
+  kill(fx->shim_pid, SIGTERM);
+  assert_true(wait_gone(fx->shim_pid, 2000));
+  assert_false(alive(fx->vmm_pid));
+  char *json = status_file(fx);
+  assert_non_null(strstr(json, "\"exit_signal\":15"));
+  free(json);
+}
+
+static void vmm_dies_with_its_shim(void **state) {
+  fixture *fx = *state;
+  spawn_ok(fx);
+  kill(fx->shim_pid, SIGKILL);
+  assert_true(wait_gone(fx->vmm_pid, 2000)); /* PDEATHSIG */
+}
+
+static void exec_failure_is_reported(void **state) {
+  fixture *fx = *state;
+  char line[128];
+  spawn(fx, line, -1, NULL, "/nonexistent/vmm");
+  assert_string_equal(line, "err -2\n");
+  assert_int_equal(fx->shim_pid, 0);
+}
+
+static void inherited_fds_go_to_the_vmm_only(void **state) {
+  fixture *fx = *state;
+  char p[PATH_MAX], line[128];
+  assert_int_equal(hg_path(p, sizeof p, "%s/marker", fx->dir), 0);
+  int fd = open(p, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  assert_true(fd >= 0);
+  spawn(fx, line, fd, NULL, "/bin/sleep");
+  close(fd);
+  char link[64], target[PATH_MAX];
+  snprintf(link, sizeof link, "/proc/%d/fd/3", fx->vmm_pid);
+  ssize_t n = readlink(link, target, sizeof target - 1);
+  assert_true(n > 0);
+  target[n] = '\0';
+  assert_string_equal(target, p);
+  snprintf(link, sizeof link, "/proc/%d/fd/3", fx->shim_pid);
+  n = readlink(link, target, sizeof target - 1);
+  if (n > 0) {
+    target[n] = '\0';
+    assert_string_not_equal(target, p);
+  }
+  snprintf(link, sizeof link, "/proc/%d/fd/4", fx->vmm_pid); /* not the notify pipe */
+  assert_true(readlink(link, target, sizeof target - 1) < 0);
+}
+
+static void bad_usage_exits_2(void **state) {
+  int st = system(HG_SHIM_PATH " --dir /tmp 2>/dev/null");
+  assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 2);
+  st = system(HG_SHIM_PATH " --dir /nonexistent/x -- /bin/true 2>/dev/null");
+  assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 2);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test_setup_teardown(status_reports_running_and_pids, setup, teardown),
+      cmocka_unit_test_setup_teardown(deadline_stops_and_a_later_one_continues, setup,
+                                      teardown),
+      cmocka_unit_test_setup_teardown(past_deadline_at_start_fences_at_once, setup, teardown),
+      cmocka_unit_test_setup_teardown(bad_requests_get_errors, setup, teardown),
+      cmocka_unit_test_setup_teardown(vanishing_clients_and_sighup_do_not_kill_it, setup,
+                                      teardown),
+      cmocka_unit_test_setup_teardown(kill_ends_vmm_and_shim_and_records_it, setup, teardown),
+      cmocka_unit_test_setup_teardown(sigterm_to_shim_terminates_vmm, setup, teardown),
+      cmocka_unit_test_setup_teardown(vmm_dies_with_its_shim, setup, teardown),
+      cmocka_unit_test_setup_teardown(exec_failure_is_reported, setup, teardown),
+      cmocka_unit_test_setup_teardown(inherited_fds_go_to_the_vmm_only, setup, teardown),
+      cmocka_unit_test(bad_usage_exits_2),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

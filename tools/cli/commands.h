@@ -1,0 +1,33 @@
+/* commands: the command table, and what the commands share. Each command
+ * is a function that takes the parsed arguments and returns the process
+ * exit code; most are one request and a table (commands.c), exec and cp
+ * stream (exec.c, cp.c). */
+#ifndef HG_CLI_COMMANDS_H
+#define HG_CLI_COMMANDS_H
+
+#include <stddef.h>
+
+#include "tools/cli/cli.h"
+#include "tools/cli/client.h"
+
+extern const hg_cli_cmd hg_cli_commands[];
+extern const size_t hg_cli_ncommands;
+
+int hg_cmd_exec(hg_client *c, const hg_cli_args *a);
+int hg_cmd_cp(hg_client *c, const hg_cli_args *a);
+
+/* The sandbox id a person typed: a full id as is, else a unique prefix
+ * ("3f2a", "sb-3f2a") of a listed sandbox. -EINVAL (printed) when it is not
+ * an id or is ambiguous. */
+int hg_cmd_sandbox_id(hg_client *c, const char *arg, char out[HG_CLI_ID_MAX]);
+
+/* {"K": "V", …} from "K=V" arguments; NULL (printed) if one is not UTF-8. */
+json_t *hg_cmd_kv_object(const char *const *kvs, size_t n);
+
+/* write(2) until all is written; -errno (EPIPE when the reader left). */
+int hg_cmd_write_all(int fd, const void *p, size_t len);
+
+/* 0 -> 0, -EINVAL (a usage problem) -> 2, anything else -> 1. */
+int hg_cmd_exit(int rc);
+
+#endif
