@@ -1299,7 +1299,9 @@ static void lc_job_done(hg_call *c, hg_opjob *j) {
     json_t *o = json_pack("{s:s,s:s,s:s}", "id", j->new_id, "token", j->new_token, "operation",
                           l->op);
     if (o && c->wait_s) json_object_set(o, "result", j->result);
-    call_json(c, c->wait_s ? 200 : 202, o, NULL);
+    char loc[64 + HG_ID_MAX];
+    snprintf(loc, sizeof loc, "Location: /v1/operations/%s\r\n", l->op);
+    call_json(c, c->wait_s ? 200 : 202, o, c->wait_s ? NULL : loc);
   } else if (l->kind == K_CREATE) {
     call_queue(c, w_lc_describe, a_lc_describe);
   } else {

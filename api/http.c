@@ -632,7 +632,7 @@ static int on_headers_complete(llhttp_t *p) {
 static int on_body(llhttp_t *p, const char *at, size_t len) {
   http_conn *c = p->data;
   int rc = hg_buf_append(&c->req->body, at, len);
-  if (rc == -ENOBUFS) req_set_fail(c, 413, "payload_too_large", "request body too large");
+  if (rc == -ENOBUFS) req_set_fail(c, 413, "too_large", "request body too large");
   else if (rc < 0) req_set_fail(c, 503, "unavailable", "out of memory");
   return rc < 0 ? -1 : 0;
 }
@@ -745,7 +745,7 @@ static int conn_on_head(http_conn *c) {
   bool chunked = p->flags & F_CHUNKED;
   bool has_body = chunked || p->content_length > 0;
   if (!chunked && (p->flags & F_CONTENT_LENGTH) && p->content_length > limit) {
-    conn_fail(c, 413, "payload_too_large", "request body too large");
+    conn_fail(c, 413, "too_large", "request body too large");
     return -1;
   }
   const char *expect = hg_http_header_get(&r->pub, "expect");

@@ -44,6 +44,9 @@ typedef struct op {
 
 struct hg_ops {
   pthread_mutex_t mu;
+  /* Taken before mu is released and held across the write, so journal
+   * writes land in the order of the changes they record. */
+  pthread_mutex_t journal_mu;
   char dir[4096];
   op *ops[HG_OP_KEEP];
   unsigned nops;
@@ -75,17 +78,34 @@ static json_t *op_json(const op *o) {
   return j;
 }
 
-static void op_persist(hg_ops *ops, const op *o) {
-  char path[4200];
-  if (hg_path(path, sizeof path, "%s/%s.json", ops->dir, o->id) < 0) return;
+/* The journal text of an operation; taken under ops->mu, written outside
+ * it so that a slow fsync never stalls readers of the table (the API polls
+ * operation status from the event loop). */
+static char *op_journal_text(const op *o) {
   json_t *j = op_json(o);
   json_object_set_new(j, "errno", json_integer(o->err));
   char *text = json_dumps(j, JSON_COMPACT);
   json_decref(j);
-  if (!text) return;
-  int rc = hg_write_file_atomic(path, text, strlen(text));
-  if (rc < 0) hg_log_error("op.persist", "op=%s err=\"%s\"", o->id, hg_err_str(rc));
+  return text;
+}
+
+/* Called with ops->mu held; releases it and writes the text. */
+static void op_write(hg_ops *ops, const char *id, char *text) {
+  pthread_mutex_lock(&ops->journal_mu);
+  pthread_mutex_unlock(&ops->mu);
+  char path[4200];
+  if (text && hg_path(path, sizeof path, "%s/%s.json", ops->dir, id) == 0) {
+    int rc = hg_write_file_atomic(path, text, strlen(text));
+    if (rc < 0) hg_log_error("op.persist", "op=%s err=\"%s\"", id, hg_err_str(rc));
+  }
   free(text);
+  pthread_mutex_unlock(&ops->journal_mu);
+}
+
+/* Only at open, before any other thread has the table. */
+static void op_persist(hg_ops *ops, const op *o) {
+  pthread_mutex_lock(&ops->mu);
+  op_write(ops, o->id, op_journal_text(o));
 }
 
 static void op_free(op *o) {
@@ -194,6 +214,7 @@ int hg_ops_open(const char *state_dir, hg_ops **out) {
     return rc;
   }
   pthread_mutex_init(&ops->mu, NULL);
+  pthread_mutex_init(&ops->journal_mu, NULL);
   ops_load_all(ops);
   *out = ops;
   return 0;
@@ -203,6 +224,7 @@ void hg_ops_close(hg_ops *ops) {
   if (!ops) return;
   for (unsigned i = 0; i < ops->nops; i++) op_free(ops->ops[i]);
   pthread_mutex_destroy(&ops->mu);
+  pthread_mutex_destroy(&ops->journal_mu);
   free(ops);
 }
 
@@ -247,9 +269,8 @@ int hg_op_begin(hg_ops *ops, const char *kind, const char *sandbox, char id[HG_I
     return -EAGAIN;
   }
   ops->ops[ops->nops++] = o;
-  op_persist(ops, o);
   memcpy(id, o->id, HG_ID_MAX);
-  pthread_mutex_unlock(&ops->mu);
+  op_write(ops, id, op_journal_text(o));
   hg_log_info("op.begin", "op=%s kind=%s sandbox=%s", o->id, kind, o->sandbox);
   return 0;
 }
@@ -304,11 +325,11 @@ void hg_op_finish(hg_ops *ops, const char *id, int rc, json_t *result) {
     json_decref(result);
   }
   hist_add(ops, o);
-  op_persist(ops, o);
-  pthread_mutex_unlock(&ops->mu);
+  char *text = op_journal_text(o);
   hg_log_info("op.finish", "op=%s kind=%s sandbox=%s status=%s ms=%.1f%s%s", o->id,
               o->kind, o->sandbox, status_names[o->status], o->duration_ms,
               rc ? " err=" : "", rc ? hg_err_str(rc) : "");
+  op_write(ops, id, text);
 }
 
 int hg_op_describe(hg_ops *ops, const char *id, json_t **out) {

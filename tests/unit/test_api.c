@@ -1060,6 +1060,7 @@ static void lifecycle_answers_and_waits(void **state) {
   target(t, sizeof t, "/v1/sandboxes/%s/fork", id);
   r = send_req("POST", t, tok, "{\"gen\": 3}");
   assert_int_equal(r->status, 202);
+  assert_non_null(strstr(r->hdrs, "Location: /v1/operations/op-"));
   j = jbody(r);
   char fid[HG_ID_MAX], ftok[65];
   snprintf(fid, sizeof fid, "%s", jstr(j, "id"));

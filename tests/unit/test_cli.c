@@ -28,8 +28,9 @@ static int parse(hg_cli_args *a, int n, const char *const *words) {
   return hg_cli_parse(hg_cli_commands, hg_cli_ncommands, n + 1, argv, a);
 }
 
+#define WORDS(...) ((const char *[]){__VA_ARGS__})
 #define PARSE(a, ...) \
-  parse(a, (int)(sizeof((const char *[]){__VA_ARGS__}) / sizeof(char *)), (const char *[]){__VA_ARGS__})
+  parse(a, (int)(sizeof(WORDS(__VA_ARGS__)) / sizeof(char *)), WORDS(__VA_ARGS__))
 
 /* ---- argument parsing ------------------------------------------------------- */
 
@@ -171,7 +172,8 @@ static void bad_command_lines_say_why(void **state) {
   for (size_t i = 0; i < HG_ARRAY_SIZE(cases); i++) {
     hg_cli_args a;
     assert_int_equal(parse(&a, cases[i].n, cases[i].words), -EINVAL);
-    if (!strstr(a.err, cases[i].says)) fail_msg("case %zu: '%s' lacks '%s'", i, a.err, cases[i].says);
+    if (!strstr(a.err, cases[i].says))
+      fail_msg("case %zu: '%s' lacks '%s'", i, a.err, cases[i].says);
     hg_cli_args_free(&a);
   }
 }
@@ -320,7 +322,8 @@ static void tables_grow_past_their_first_allocation(void **state) {
 static void human_ages_sizes_durations(void **state) {
   char s[32];
   static const struct { int64_t v; const char *want; } ages[] = {
-      {-1, "-"}, {0, "0s"}, {59, "59s"}, {60, "1m"}, {3599, "59m"}, {7200, "2h"}, {86400 * 3, "3d"}};
+      {-1, "-"},    {0, "0s"},    {59, "59s"},       {60, "1m"},
+      {3599, "59m"}, {7200, "2h"}, {86400 * 3, "3d"}};
   for (size_t i = 0; i < HG_ARRAY_SIZE(ages); i++) {
     hg_cli_fmt_age(ages[i].v, s, sizeof s);
     assert_string_equal(s, ages[i].want);

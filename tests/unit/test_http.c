@@ -492,7 +492,7 @@ static void oversized_content_length_gets_413_before_body(void **state) {
   assert_int_equal(cli_read(c, &r), 0);
   assert_int_equal(r.status, 413);
   assert_string_equal(rh(&r, "connection"), "close");
-  assert_non_null(strstr(r.body, "\"code\":\"payload_too_large\""));
+  assert_non_null(strstr(r.body, "\"code\":\"too_large\""));
   resp_free(&r);
   assert_true(cli_closed_within(c, 3000));
   cli_close(c);

@@ -50,8 +50,9 @@ static void finish_done(hg_client *c) {
     if (m->msg != CURLMSG_DONE) continue;
     CURL *easy = m->easy_handle;
     CURLcode result = m->data.result; /* m dies with remove_handle */
-    hg_xfer *x = NULL;
-    curl_easy_getinfo(easy, CURLINFO_PRIVATE, (char **)&x);
+    char *priv = NULL;
+    curl_easy_getinfo(easy, CURLINFO_PRIVATE, &priv);
+    hg_xfer *x = (hg_xfer *)priv;
     curl_multi_remove_handle(c->multi, easy);
     x->result = result;
     curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &x->status);

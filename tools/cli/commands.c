@@ -381,7 +381,8 @@ static void show_sandbox(const json_t *sb) {
   str_field("state", sb, "state");
   str_field("template", sb, "template");
   str_field("node", sb, "node");
-  if (hg_json_int(sb, "vcpus", -1) >= 0) field("vcpus", "%lld", (long long)hg_json_int(sb, "vcpus", 0));
+  int64_t vcpus = hg_json_int(sb, "vcpus", -1);
+  if (vcpus >= 0) field("vcpus", "%lld", (long long)vcpus);
   mib_str(hg_json_int(sb, "memory_mib", -1), mem, sizeof mem);
   field("memory", "%s", mem);
   time_field("created", sb, "created_at");
@@ -766,11 +767,12 @@ static int cmd_status(hg_client *c, const hg_cli_args *a) {
   json_t *states = list ? count_states(list) : NULL;
   json_t *names = tpls ? template_names(tpls) : NULL;
   if (c->json) {
-    json_t *out = json_pack("{s:s,s:O?,s:o?,s:o?}", "url", c->url, "health", health,
-                            "sandboxes", states, "templates", names);
-    states = names = NULL; /* "o" took them */
-    if (out) json_object_set_new(out, "total", json_integer((json_int_t)json_array_size(list)));
-    hg_json_print(out);
+    json_t *sandboxes = states ? json_pack("{s:I,s:O}", "total",
+                                           (json_int_t)json_array_size(list), "by_state", states)
+                               : NULL;
+    json_t *out = json_pack("{s:s,s:O?,s:o?,s:O?}", "url", c->url, "health", health,
+                            "sandboxes", sandboxes, "templates", names);
+    if (out) hg_json_print(out);
     json_decref(out);
   } else {
     print_status(c, health, states, names, json_array_size(list));
@@ -802,8 +804,8 @@ static int cmd_help(hg_client *c, const hg_cli_args *a) {
 #define O(x) HG_OPT(HG_OPT_##x)
 
 const hg_cli_cmd hg_cli_commands[] = {
-    {"create", NULL, cmd_create, O(TEMPLATE) | O(VCPUS) | O(MEMORY) | O(ENV) | O(LABEL) | O(NO_WAIT),
-     0, 0, false,
+    {"create", NULL, cmd_create,
+     O(TEMPLATE) | O(VCPUS) | O(MEMORY) | O(ENV) | O(LABEL) | O(NO_WAIT), 0, 0, false,
      "create [--template T] [--vcpus N] [--memory MiB] [--env K=V]... [--label k=v]... [--no-wait]",
      "create a sandbox and print its id, once it runs",
      "  --template T       template (default: the server's `default`)\n"

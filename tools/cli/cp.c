@@ -295,8 +295,9 @@ int hg_cmd_cp(hg_client *c, const hg_cli_args *a) {
     return HG_CLI_EXIT_USAGE;
   }
   if (src.remote == dst.remote) {
-    fprintf(stderr, src.remote ? "hangar: cp: both sides are in sandboxes; copy through a local file\n"
-                               : "hangar: cp: one side must be ID:/guest/path\n");
+    fputs(src.remote ? "hangar: cp: both sides are in sandboxes; copy through a local file\n"
+                     : "hangar: cp: one side must be ID:/guest/path\n",
+          stderr);
     return HG_CLI_EXIT_USAGE;
   }
   int rc = dst.remote ? upload(c, a->args[0], &dst, a->args[1])

@@ -66,7 +66,8 @@ int main(int argc, char **argv) {
     code = run(&a);
     curl_global_cleanup();
   }
-  if (fflush(stdout) != 0 && code == HG_CLI_EXIT_OK) code = HG_CLI_EXIT_ERROR; /* `hangar ls > full-disk` */
+  /* `hangar ls > /full/disk` must not report success. */
+  if (fflush(stdout) != 0 && code == HG_CLI_EXIT_OK) code = HG_CLI_EXIT_ERROR;
   hg_cli_args_free(&a);
   return code;
 }

@@ -102,8 +102,8 @@ esac
 # The agent runs as PID 1 right after switch_root: make sure it can start.
 AGENT_MAGIC=$(head -c 4 "$AGENT" | od -An -c | tr -d ' ')
 if [[ $AGENT_MAGIC == '177ELF' ]]; then
-  if [[ $PROFILE == minimal ]] \
-     && ! (ldd "$AGENT" 2>&1 || true) | grep -qE 'statically linked|not a dynamic executable'; then
+  LDD_OUT=$(ldd "$AGENT" 2>&1 || true)
+  if [[ $PROFILE == minimal && $LDD_OUT != *"statically linked"* && $LDD_OUT != *"not a dynamic executable"* ]]; then
     die "agent $AGENT is dynamically linked; the minimal rootfs has no libc (link it -static)"
   fi
 elif [[ $AGENT_MAGIC != '#!'* ]]; then
@@ -295,8 +295,9 @@ if [[ ! -x $BBDIR/bin/busybox ]]; then
 fi
 BUSYBOX="$BBDIR/bin/busybox"
 "$BUSYBOX" true || die "$BUSYBOX does not run on this host"
+BB_APPLETS=" $("$BUSYBOX" --list | tr '\n' ' ') "
 for a in sh mount insmod switch_root setsid cttyhack usleep; do
-  "$BUSYBOX" --list | grep -qx "$a" || die "busybox lacks the '$a' applet"
+  [[ $BB_APPLETS == *" $a "* ]] || die "busybox lacks the '$a' applet"
 done
 
 # -------------------------------------------------------------- initramfs
