@@ -112,11 +112,12 @@ static int kill_matching(const char *needle, bool count_only, const char *exe_na
     ssize_t len = read(fd, cmd, sizeof cmd - 1);
     close(fd);
     if (len <= 0) continue;
+    cmd[len] = '\0';
+    /* The program itself (argv[0]), not a shim whose arguments name it. */
+    bool is_exe = !exe_name || strstr(cmd, exe_name);
     for (ssize_t i = 0; i < len; i++)
       if (cmd[i] == '\0') cmd[i] = ' ';
-    cmd[len] = '\0';
-    if (!strstr(cmd, needle)) continue;
-    if (exe_name && !strstr(cmd, exe_name)) continue;
+    if (!is_exe || !strstr(cmd, needle)) continue;
     found++;
     if (!count_only) kill(pid, SIGKILL);
   }
