@@ -37,6 +37,7 @@ typedef struct hg_config {
   int64_t max_memory_mib;
   int64_t idle_suspend_s;
   int64_t image_size_gib;
+  int64_t pool_size;
 } hg_config;
 
 typedef struct hg_node {
@@ -64,6 +65,7 @@ static void config_defaults(hg_config *c) {
   strcpy(c->log_level, "info");
   c->idle_suspend_s = 6 * 3600;
   c->image_size_gib = 64;
+  c->pool_size = 2;
 }
 
 static int config_load(hg_config *c, int argc, char **argv) {
@@ -79,6 +81,7 @@ static int config_load(hg_config *c, int argc, char **argv) {
       {"max-memory-mib", HG_OPT_INT, &c->max_memory_mib, 0, "most guest memory of live sandboxes, MiB (0: no limit)"},
       {"idle-suspend-s", HG_OPT_INT, &c->idle_suspend_s, 0, "default idle time before a sandbox is suspended (21600)"},
       {"image-size-gib", HG_OPT_INT, &c->image_size_gib, 0, "size of the sparse btrfs image when one is made (64)"},
+      {"pool-size", HG_OPT_INT, &c->pool_size, 0, "warm sandboxes of the default template kept ready for creates (2; 0: off)"},
       {"shim", HG_OPT_STR, c->shim, sizeof c->shim, "hangar-shim binary (default: next to hangard)"},
       {"log-level", HG_OPT_STR, c->log_level, sizeof c->log_level, "debug, info, warn or error (info)"},
   };
@@ -245,7 +248,9 @@ static int node_open(hg_node *n) {
   hg_manager_config mcfg = {.store = n->store, .vmm = &hg_vmm_qemu, .shim_path = c->shim,
                             .max_sandboxes = (unsigned)c->max_sandboxes,
                             .max_memory_mib = (uint64_t)c->max_memory_mib,
-                            .default_idle_suspend_s = c->idle_suspend_s};
+                            .default_idle_suspend_s = c->idle_suspend_s,
+                            .pool_size = c->pool_size > 0 ? (unsigned)c->pool_size : 0,
+                            .pool_template = c->template_name};
   return hg_manager_open(&mcfg, &n->manager);
 }
 

@@ -38,6 +38,7 @@ typedef struct sandbox {
   unsigned next_snap; /* number of the next disk snapshot */
   char hostname[64], machine_id[33];
   char pending[32];   /* step of a half-done transition, for recovery */
+  bool pooled;        /* warm, unclaimed: invisible to every caller */
   char error[160];    /* why a sandbox is failed */
 
   hg_vm *vm;
@@ -54,6 +55,10 @@ struct hg_manager {
   pthread_mutex_t mu;
   sandbox **sbs;
   unsigned nsbs, cap;
+  /* The pool's filler thread sleeps on pool_cv (under mu). */
+  pthread_t pool_thread;
+  pthread_cond_t pool_cv;
+  bool pool_running, closing;
 };
 
 static const char *const state_names[] = {"creating", "running",  "paused",
@@ -139,6 +144,7 @@ static json_t *sb_to_json(const sandbox *sb, bool with_secrets) {
     json_object_set_new(j, "machine_id", json_string(sb->machine_id));
     json_object_set_new(j, "pending", json_string(sb->pending));
     json_object_set_new(j, "next_snap", json_integer(sb->next_snap));
+    if (sb->pooled) json_object_set_new(j, "pooled", json_true());
   }
   return j;
 }
@@ -166,6 +172,7 @@ static int sb_from_json(sandbox *sb, json_t *j) {
   sb->idle_suspend_s = json_integer_value(json_object_get(j, "idle_suspend_s"));
   sb->gen = (uint64_t)json_integer_value(json_object_get(j, "gen"));
   sb->next_snap = (unsigned)json_integer_value(json_object_get(j, "next_snap"));
+  sb->pooled = json_is_true(json_object_get(j, "pooled"));
   sb->created_ms = hg_iso_parse(jstr(j, "created_at"));
   sb->updated_ms = hg_iso_parse(jstr(j, "updated_at"));
   if (strlen(sb->token) != 64 || sb->memory_mib == 0) return -EPROTO;
@@ -240,7 +247,7 @@ static int sb_get(hg_manager *m, const char *id, sandbox **out) {
   if (!hg_id_valid("sb", id)) return -ENOENT;
   pthread_mutex_lock(&m->mu);
   for (unsigned i = 0; i < m->nsbs; i++)
-    if (!m->sbs[i]->gone && strcmp(m->sbs[i]->id, id) == 0) {
+    if (!m->sbs[i]->gone && !m->sbs[i]->pooled && strcmp(m->sbs[i]->id, id) == 0) {
       m->sbs[i]->refs++;
       *out = m->sbs[i];
       pthread_mutex_unlock(&m->mu);
@@ -323,9 +330,13 @@ static int vm_restore(hg_manager *m, sandbox *sb) {
     hg_log_error("sandbox.restore", "sandbox=%s err=\"%s\"", sb->id, hg_err_str(rc));
     return rc;
   }
+  int64_t t0 = hg_now_ns();
   rc = agent_attach(m, sb);
+  int64_t t1 = hg_now_ns();
   if (rc == 0) rc = hg_agent_restored(sb->agent, sb->hostname, sb->machine_id);
   if (rc < 0) vm_release(m, sb, true);
+  hg_log_debug("sandbox.restored", "sandbox=%s attach_ms=%.1f restored_ms=%.1f", sb->id,
+               (double)(t1 - t0) / 1e6, (double)(hg_now_ns() - t1) / 1e6);
   return rc;
 }
 
@@ -377,7 +388,7 @@ static int capacity_check(hg_manager *m, unsigned memory_mib, bool new_sandbox) 
   uint64_t mem = 0;
   for (unsigned i = 0; i < m->nsbs; i++) {
     if (m->sbs[i]->gone) continue;
-    live++;
+    if (!m->sbs[i]->pooled) live++;
     if (holds_memory(m->sbs[i]->state)) mem += m->sbs[i]->memory_mib;
   }
   if (new_sandbox && m->cfg.max_sandboxes && live >= m->cfg.max_sandboxes) return -ENOSPC;
@@ -450,6 +461,53 @@ static void forget(hg_manager *m, sandbox *sb) {
   sb_free(sb);
 }
 
+/* A new record and its subvolume, a CoW snapshot of the template; the VM is
+ * restored later (create_finish). Frees sb on failure. */
+static int sb_create_cold(hg_manager *m, const hg_template_info *tpl, sandbox *sb) {
+  char rel[64];
+  int rc = hg_id_new("sb", sb->id);
+  if (rc == 0) rc = new_identity(sb);
+  if (rc == 0) rc = admit(m, sb);
+  if (rc < 0) {
+    sb_free(sb);
+    return rc;
+  }
+  sb_rel(sb, rel, sizeof rel);
+  rc = hg_store_snapshot(m->cfg.store, tpl->rel, rel, false);
+  if (rc == 0) rc = sb_persist(m, sb);
+  if (rc < 0) {
+    hg_store_subvol_delete(m->cfg.store, rel);
+    forget(m, sb);
+  }
+  return rc;
+}
+
+/* Claims a warm sandbox of tpl from the pool and gives it fresh's settings
+ * (env, metadata, timers); NULL when none is ready. The filler refills. */
+static sandbox *pool_claim(hg_manager *m, const hg_template_info *tpl, sandbox *fresh) {
+  sandbox *got = NULL;
+  pthread_mutex_lock(&m->mu);
+  for (unsigned i = 0; i < m->nsbs && !got; i++) {
+    sandbox *sb = m->sbs[i];
+    if (sb->pooled && !sb->gone && sb->state == HG_SB_RUNNING &&
+        strcmp(sb->tpl_digest, tpl->digest) == 0)
+      got = sb;
+  }
+  if (got && capacity_check(m, 0, true) < 0) got = NULL;
+  if (got) {
+    got->pooled = false;
+    got->state = HG_SB_CREATING;
+    json_object_update(got->env, fresh->env);
+    json_object_update(got->metadata, fresh->metadata);
+    got->idle_suspend_s = fresh->idle_suspend_s;
+    got->created_ms = got->updated_ms = hg_wall_ns() / 1000000;
+    memcpy(got->token, fresh->token, sizeof got->token);
+    pthread_cond_signal(&m->pool_cv);
+  }
+  pthread_mutex_unlock(&m->mu);
+  return got;
+}
+
 int hg_sandbox_create_begin(hg_manager *m, const hg_sandbox_spec *spec,
                             char id[HG_ID_MAX], char token[65]) {
   hg_template_info tpl;
@@ -457,22 +515,21 @@ int hg_sandbox_create_begin(hg_manager *m, const hg_sandbox_spec *spec,
   if (rc < 0) return rc;
   sandbox *sb = sb_new();
   if (!sb) return -ENOMEM;
-  char rel[64];
-  if ((rc = spec_apply(m, spec, &tpl, sb)) < 0 || (rc = hg_id_new("sb", sb->id)) < 0 ||
-      (rc = new_token(sb->token)) < 0 || (rc = new_identity(sb)) < 0 ||
-      (rc = admit(m, sb)) < 0) {
+  if ((rc = spec_apply(m, spec, &tpl, sb)) < 0 || (rc = new_token(sb->token)) < 0) {
     sb_free(sb);
     return rc;
   }
-  sb_rel(sb, rel, sizeof rel);
-  rc = hg_store_snapshot(m->cfg.store, tpl.rel, rel, false);
-  if (rc == 0) rc = sb_persist(m, sb);
-  if (rc < 0) {
-    hg_store_subvol_delete(m->cfg.store, rel);
-    forget(m, sb);
-    return rc;
+  sandbox *warm = pool_claim(m, &tpl, sb);
+  if (warm) {
+    sb_free(sb);
+    sb = warm;
+    rc = sb_persist(m, sb);
+  } else {
+    rc = sb_create_cold(m, &tpl, sb);
   }
-  hg_log_info("sandbox.create", "sandbox=%s template=%s", sb->id, tpl.name);
+  if (rc < 0) return rc;
+  hg_log_info("sandbox.create", "sandbox=%s template=%s warm=%d", sb->id, tpl.name,
+              warm != NULL);
   memcpy(id, sb->id, HG_ID_MAX);
   memcpy(token, sb->token, 65);
   return 0;
@@ -493,7 +550,9 @@ int hg_sandbox_create_finish(hg_manager *m, const char *id) {
   if (sb->state != HG_SB_CREATING) {
     rc = -EBUSY;
   } else {
-    rc = vm_restore(m, sb);
+    /* A warm sandbox only needs a fresh clock and entropy. */
+    rc = sb->vm ? hg_agent_restored(sb->agent, sb->hostname, sb->machine_id)
+                : vm_restore(m, sb);
     if (rc == 0) rc = sb_set_state(m, sb, HG_SB_RUNNING, NULL);
     if (rc < 0) {
       vm_release(m, sb, true);
@@ -534,7 +593,7 @@ json_t *hg_sandbox_list(hg_manager *m, const char *state, const char *label) {
   pthread_mutex_lock(&m->mu);
   for (unsigned i = 0; i < m->nsbs; i++) {
     sandbox *sb = m->sbs[i];
-    if (sb->gone) continue;
+    if (sb->gone || sb->pooled) continue;
     if (state && *state && strcmp(state, hg_sb_state_name(sb->state)) != 0) continue;
     if (label && *label && !label_matches(sb->metadata, label)) continue;
     json_array_append_new(arr, sb_to_json(sb, false));
@@ -555,7 +614,7 @@ void hg_manager_counts(hg_manager *m, unsigned counts[HG_SB_FAILED + 1]) {
   memset(counts, 0, sizeof(unsigned) * (HG_SB_FAILED + 1));
   pthread_mutex_lock(&m->mu);
   for (unsigned i = 0; i < m->nsbs; i++)
-    if (!m->sbs[i]->gone) counts[m->sbs[i]->state]++;
+    if (!m->sbs[i]->gone && !m->sbs[i]->pooled) counts[m->sbs[i]->state]++;
   pthread_mutex_unlock(&m->mu);
 }
 
@@ -905,6 +964,13 @@ int hg_template_register(hg_manager *m, const char *name_tag, const char *src_di
 static void recover(hg_manager *m, sandbox *sb) {
   char dir[4096];
   sb_dir(m, sb, dir);
+  if (sb->pooled) {
+    /* Unclaimed warm sandboxes are cheap to make again. */
+    sb->vm = NULL;
+    if (m->cfg.vmm->adopt(dir, &sb->vm) < 0) sb->vm = NULL;
+    delete_locked(m, sb);
+    return;
+  }
   hg_sb_state st = sb->state;
   bool live = st == HG_SB_RUNNING || st == HG_SB_PAUSED || st == HG_SB_RESUMING ||
               st == HG_SB_SUSPENDING || st == HG_SB_CREATING;
@@ -992,6 +1058,74 @@ static void load_all(hg_manager *m) {
   closedir(d);
 }
 
+/* --- warm pool -------------------------------------------------------------------- */
+
+static unsigned pool_count(hg_manager *m) {
+  unsigned n = 0;
+  for (unsigned i = 0; i < m->nsbs; i++) n += m->sbs[i]->pooled && !m->sbs[i]->gone;
+  return n;
+}
+
+/* Runs `true` once so the exec path is translated before a user needs it. */
+static int warm_up(sandbox *sb) {
+  static const char *const argv[] = {"true", NULL};
+  hg_exec_req req = {.argv = argv};
+  uint64_t cid;
+  int pid;
+  hg_cmd_status st;
+  int rc = hg_agent_exec(sb->agent, &req, &cid, &pid);
+  return rc < 0 ? rc : hg_agent_wait(sb->agent, cid, AGENT_TIMEOUT_MS, &st);
+}
+
+static int pool_fill_one(hg_manager *m) {
+  hg_template_info tpl;
+  hg_sandbox_spec spec = {.template_ref = m->cfg.pool_template};
+  int rc = hg_template_resolve(m->cfg.store, spec.template_ref, &tpl);
+  if (rc < 0) return rc;
+  sandbox *sb = sb_new();
+  if (!sb) return -ENOMEM;
+  sb->pooled = true;
+  if ((rc = spec_apply(m, &spec, &tpl, sb)) < 0 || (rc = new_token(sb->token)) < 0) {
+    sb_free(sb);
+    return rc;
+  }
+  if ((rc = sb_create_cold(m, &tpl, sb)) < 0) return rc;
+  pthread_rwlock_wrlock(&sb->lock);
+  rc = vm_restore(m, sb);
+  if (rc == 0) rc = warm_up(sb);
+  if (rc == 0) rc = sb_set_state(m, sb, HG_SB_RUNNING, NULL);
+  if (rc < 0) {
+    hg_log_warn("pool.fill", "sandbox=%s err=\"%s\"", sb->id, hg_err_str(rc));
+    delete_locked(m, sb);
+  }
+  pthread_rwlock_unlock(&sb->lock);
+  if (rc < 0) sb_free(sb);
+  return rc;
+}
+
+static void *pool_main(void *arg) {
+  hg_manager *m = arg;
+  pthread_mutex_lock(&m->mu);
+  while (!m->closing) {
+    bool want = pool_count(m) < m->cfg.pool_size &&
+                capacity_check(m, m->cfg.default_memory_mib, false) == 0;
+    int rc = -EAGAIN;
+    if (want) {
+      pthread_mutex_unlock(&m->mu);
+      rc = pool_fill_one(m);
+      pthread_mutex_lock(&m->mu);
+    }
+    if (rc == 0) continue;
+    /* Nothing to do, no template yet, or a failure: look again later. */
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    ts.tv_sec += want ? 5 : 1;
+    pthread_cond_timedwait(&m->pool_cv, &m->mu, &ts);
+  }
+  pthread_mutex_unlock(&m->mu);
+  return NULL;
+}
+
 int hg_manager_open(const hg_manager_config *cfg, hg_manager **out) {
   hg_manager *m = calloc(1, sizeof *m);
   if (!m) return -ENOMEM;
@@ -999,20 +1133,30 @@ int hg_manager_open(const hg_manager_config *cfg, hg_manager **out) {
   if (!m->cfg.default_vcpus) m->cfg.default_vcpus = 1;
   if (!m->cfg.default_memory_mib) m->cfg.default_memory_mib = 256;
   if (!m->cfg.default_idle_suspend_s) m->cfg.default_idle_suspend_s = 6 * 3600;
+  if (!m->cfg.pool_template) m->cfg.pool_template = "default";
   pthread_mutex_init(&m->mu, NULL);
+  pthread_cond_init(&m->pool_cv, NULL);
   load_all(m);
-  hg_log_info("manager.open", "sandboxes=%u", m->nsbs);
+  if (m->cfg.pool_size)
+    m->pool_running = pthread_create(&m->pool_thread, NULL, pool_main, m) == 0;
+  hg_log_info("manager.open", "sandboxes=%u pool=%u", m->nsbs, m->cfg.pool_size);
   *out = m;
   return 0;
 }
 
 void hg_manager_close(hg_manager *m) {
   if (!m) return;
+  pthread_mutex_lock(&m->mu);
+  m->closing = true;
+  pthread_cond_signal(&m->pool_cv);
+  pthread_mutex_unlock(&m->mu);
+  if (m->pool_running) pthread_join(m->pool_thread, NULL);
   for (unsigned i = 0; i < m->nsbs; i++) {
     vm_release(m, m->sbs[i], false);
     sb_free(m->sbs[i]);
   }
   free(m->sbs);
+  pthread_cond_destroy(&m->pool_cv);
   pthread_mutex_destroy(&m->mu);
   free(m);
 }
@@ -1024,7 +1168,8 @@ void hg_manager_tick(hg_manager *m) {
   pthread_mutex_lock(&m->mu);
   for (unsigned i = 0; i < m->nsbs && n < HG_ARRAY_SIZE(due); i++) {
     sandbox *sb = m->sbs[i];
-    if (sb->gone || sb->state != HG_SB_RUNNING || sb->idle_suspend_s <= 0 || sb->users)
+    if (sb->gone || sb->pooled || sb->state != HG_SB_RUNNING || sb->idle_suspend_s <= 0 ||
+        sb->users)
       continue;
     if (now - sb->last_active_ms > sb->idle_suspend_s * 1000)
       memcpy(due[n++], sb->id, HG_ID_MAX);

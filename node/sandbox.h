@@ -54,6 +54,11 @@ typedef struct hg_manager_config {
   unsigned max_sandboxes;     /* 0: unlimited */
   uint64_t max_memory_mib;    /* sum of running guests' memory; 0: unlimited */
   int64_t default_idle_suspend_s; /* 6 h */
+  /* Warm pool: this many sandboxes of pool_template kept restored, attached
+   * and warmed up (under TCG the first run of every guest code path pays
+   * for translation), so a create takes one instead of restoring. 0: off. */
+  unsigned pool_size;
+  const char *pool_template;  /* NULL: "default" */
 } hg_manager_config;
 
 int hg_manager_open(const hg_manager_config *cfg, hg_manager **out);

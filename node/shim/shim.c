@@ -414,15 +414,16 @@ static void on_client(shim *s, shim_client *c) {
   }
   c->len += (size_t)n;
   char *nl;
-  while (c->fd >= 0 && (nl = memchr(c->line, '\n', c->len))) {
+  while ((nl = memchr(c->line, '\n', c->len))) {
     *nl = '\0';
     if (nl > c->line && nl[-1] == '\r') nl[-1] = '\0';
     handle_line(s, c, c->line);
+    if (c->fd < 0) return; /* dropped while replying: its buffer is gone */
     size_t used = (size_t)(nl - c->line) + 1;
     memmove(c->line, nl + 1, c->len - used);
     c->len -= used;
   }
-  if (c->fd >= 0 && c->len == sizeof c->line) {
+  if (c->len == sizeof c->line) {
     static const char big[] = "err line too long\n";
     reply(c, big, sizeof big - 1);
     if (c->fd >= 0) client_close(c);

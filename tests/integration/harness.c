@@ -8,6 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -40,9 +44,11 @@ static int spawn(hg_it_node *n) {
       dup2(fd, 1);
       dup2(fd, 2);
     }
+    /* No warm pool unless a test asks for one: VM counts stay exact. */
+    const char *pool = getenv("HANGAR_IT_POOL_SIZE");
     execl(bin, bin, "--data", n->data, "--listen", listen, "--api-key", HG_IT_KEY,
           "--template-dir", tpl, "--image-size-gib", "16", "--log-level", "debug",
-          (char *)NULL);
+          "--pool-size", pool ? pool : "0", (char *)NULL);
     _exit(127);
   }
   n->pid = pid;
@@ -153,25 +159,29 @@ static size_t on_header(char *p, size_t size, size_t nmemb, void *ud) {
   return len;
 }
 
-int hg_it_http(hg_it_node *n, const char *method, const char *path, const char *token,
-               const void *body, size_t len, hg_it_resp *out) {
+int hg_it_http_on(void *curl, hg_it_node *n, const char *method, const char *path,
+                  const char *token, const void *body, size_t len, hg_it_resp *out) {
   memset(out, 0, sizeof *out);
   hg_buf_init(&out->body, 64u << 20);
-  CURL *c = curl_easy_init();
+  CURL *c = curl ? curl : curl_easy_init();
   if (!c) return -ENOMEM;
+  if (curl) curl_easy_reset(c); /* options go, the connection stays */
   char url[4096], auth[300];
   snprintf(url, sizeof url, "%s%s", n->url, path);
   snprintf(auth, sizeof auth, "Authorization: Bearer %s", token ? token : HG_IT_KEY);
-  struct curl_slist *h = curl_slist_append(NULL, auth);
-  h = curl_slist_append(h, "Expect:");
+  struct curl_slist *h = curl_slist_append(NULL, "Expect:");
+  if (!token || *token) h = curl_slist_append(h, auth);
   curl_easy_setopt(c, CURLOPT_URL, url);
+  curl_easy_setopt(c, CURLOPT_PATH_AS_IS, 1L); /* "/../" reaches the server as written */
   curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, method);
   curl_easy_setopt(c, CURLOPT_HTTPHEADER, h);
   curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
   curl_easy_setopt(c, CURLOPT_WRITEDATA, out);
   curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
   curl_easy_setopt(c, CURLOPT_HEADERDATA, out);
-  curl_easy_setopt(c, CURLOPT_TIMEOUT, 300L);
+  curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+  /* above the longest ?wait (600 s), so the server's answer always comes first */
+  curl_easy_setopt(c, CURLOPT_TIMEOUT, 660L);
   if (body) {
     curl_easy_setopt(c, CURLOPT_POSTFIELDS, body);
     curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len);
@@ -179,22 +189,85 @@ int hg_it_http(hg_it_node *n, const char *method, const char *path, const char *
   CURLcode cc = curl_easy_perform(c);
   curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &out->status);
   curl_slist_free_all(h);
-  curl_easy_cleanup(c);
+  if (!curl) curl_easy_cleanup(c);
   return cc == CURLE_OK ? 0 : -EIO;
+}
+
+int hg_it_http(hg_it_node *n, const char *method, const char *path, const char *token,
+               const void *body, size_t len, hg_it_resp *out) {
+  return hg_it_http_on(NULL, n, method, path, token, body, len, out);
+}
+
+int hg_it_header(const hg_it_resp *r, const char *name, char *out, size_t cap) {
+  size_t nlen = strlen(name);
+  for (const char *l = r->headers; *l; l += strcspn(l, "\n"), l += *l == '\n') {
+    if (strncasecmp(l, name, nlen) != 0 || l[nlen] != ':') continue;
+    const char *v = l + nlen + 1;
+    v += strspn(v, " \t");
+    size_t vlen = strcspn(v, "\r\n");
+    snprintf(out, cap, "%.*s", (int)vlen, v);
+    return 0;
+  }
+  return -ENOENT;
 }
 
 void hg_it_resp_free(hg_it_resp *r) { hg_buf_free(&r->body); }
 
-json_t *hg_it_json(hg_it_node *n, const char *method, const char *path, json_t *body,
-                   long *status) {
+json_t *hg_it_json_on(void *curl, hg_it_node *n, const char *token, const char *method,
+                      const char *path, json_t *body, long *status) {
   char *text = body ? json_dumps(body, JSON_COMPACT) : NULL;
   hg_it_resp r;
-  int rc = hg_it_http(n, method, path, NULL, text, text ? strlen(text) : 0, &r);
+  int rc = hg_it_http_on(curl, n, method, path, token, text, text ? strlen(text) : 0, &r);
   free(text);
   *status = rc == 0 ? r.status : 0;
   json_t *j = rc == 0 && r.body.len ? json_loadb(r.body.data, r.body.len, 0, NULL) : NULL;
   hg_it_resp_free(&r);
   return j;
+}
+
+json_t *hg_it_json(hg_it_node *n, const char *method, const char *path, json_t *body,
+                   long *status) {
+  return hg_it_json_on(NULL, n, NULL, method, path, body, status);
+}
+
+int hg_it_connect(hg_it_node *n) {
+  int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return -errno;
+  struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)n->port)};
+  sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (connect(fd, (struct sockaddr *)&sa, sizeof sa) < 0) {
+    int rc = -errno;
+    close(fd);
+    return rc;
+  }
+  return fd;
+}
+
+char *hg_it_metrics(hg_it_node *n) {
+  hg_it_resp r;
+  char *text = NULL;
+  /* no credentials: /metrics is public */
+  if (hg_it_http(n, "GET", "/metrics", "", NULL, 0, &r) == 0 && r.status == 200)
+    text = strndup(r.body.data ? r.body.data : "", r.body.len);
+  hg_it_resp_free(&r);
+  return text;
+}
+
+double hg_it_metric(const char *text, const char *series) {
+  size_t n = strlen(series);
+  for (const char *l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL)
+    if (strncmp(l, series, n) == 0 && l[n] == ' ') return strtod(l + n + 1, NULL);
+  return 0;
+}
+
+int hg_it_delete(hg_it_node *n, const char *id) {
+  char path[128];
+  long status;
+  snprintf(path, sizeof path, "/v1/sandboxes/%s?wait=300", id);
+  json_t *j = hg_it_json(n, "DELETE", path, NULL, &status);
+  json_decref(j);
+  if (status != 200) fprintf(stderr, "delete %s: status %ld\n", id, status);
+  return status == 200 ? 0 : -EIO;
 }
 
 int hg_it_create(hg_it_node *n, char id[32]) {

@@ -36,16 +36,41 @@ int hg_it_node_restart(hg_it_node *n);
 void hg_it_node_kill(hg_it_node *n, int sig);
 void hg_it_node_stop(hg_it_node *n);
 
-/* One HTTP request with the admin key (or token if given). */
+/* One HTTP request with the admin key (or token if given; "" sends no
+ * credentials). The path goes
+ * out as written ("/../" and "%00" included). */
 int hg_it_http(hg_it_node *n, const char *method, const char *path, const char *token,
                const void *body, size_t len, hg_it_resp *out);
+/* The same on a client of one's own: curl is a CURL * that the caller keeps
+ * (one per thread), so its connection is reused between requests; NULL
+ * takes a fresh one for this request. */
+int hg_it_http_on(void *curl, hg_it_node *n, const char *method, const char *path,
+                  const char *token, const void *body, size_t len, hg_it_resp *out);
 void hg_it_resp_free(hg_it_resp *r);
 /* JSON in and out; returns the parsed body (or NULL) and the status. */
 json_t *hg_it_json(hg_it_node *n, const char *method, const char *path, json_t *body,
                    long *status);
+/* The same with a token (NULL: the admin key) on a client (NULL: a fresh one). */
+json_t *hg_it_json_on(void *curl, hg_it_node *n, const char *token, const char *method,
+                      const char *path, json_t *body, long *status);
+/* Value of a response header (case-insensitive name) into out; -ENOENT if absent. */
+int hg_it_header(const hg_it_resp *r, const char *name, char *out, size_t cap);
+
+/* A plain TCP connection to the node, for what libcurl will not send
+ * (half requests, trickled heads). Returns the fd or a negative errno. */
+int hg_it_connect(hg_it_node *n);
+
+/* GET /metrics (no credentials); returns the text (free it) or NULL. */
+char *hg_it_metrics(hg_it_node *n);
+/* Value of one series in Prometheus text, named exactly as printed, labels
+ * and all (`hangar_sandboxes{state="running"}`); 0 when it is absent, as an
+ * unset counter reads. */
+double hg_it_metric(const char *text, const char *series);
 
 /* Creates a sandbox and waits for it; returns its id (static buffer per call site). */
 int hg_it_create(hg_it_node *n, char id[32]);
+/* Deletes a sandbox through DELETE ?wait; 0 when it is gone. */
+int hg_it_delete(hg_it_node *n, const char *id);
 /* Runs argv to completion through ?wait; fills stdout and exit code. */
 int hg_it_run(hg_it_node *n, const char *id, const char *sh_cmd, const char *stdin_text,
               char **out_stdout, int *exit_code);

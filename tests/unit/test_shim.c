@@ -116,9 +116,7 @@ static int dial(const fixture *fx) {
   assert_int_equal(hg_path(sa.sun_path, sizeof sa.sun_path, "%s/shim.sock", fx->dir), 0);
   int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
   assert_true(fd >= 0);
-  int rc = connect(fd, (struct sockaddr *)&sa, sizeof sa);
-  if (rc < 0) print_message("connect: %s\n", strerror(errno));
-  assert_int_equal(rc, 0);
+  assert_int_equal(connect(fd, (struct sockaddr *)&sa, sizeof sa), 0);
   return fd;
 }
 
@@ -337,13 +335,7 @@ static void inherited_fds_go_to_the_vmm_only(void **state) {
     assert_string_not_equal(target, p);
   }
   snprintf(link, sizeof link, "/proc/%d/fd/4", fx->vmm_pid); /* not the notify pipe */
-  n = readlink(link, target, sizeof target - 1);
-  if (n > 0) {
-    target[n] = '\0';
-    print_message("vmm fd 4 -> %s\n", target);
-    system("ls -la /proc/$PPID/fd >&2");
-  }
-  assert_true(n < 0);
+  assert_true(readlink(link, target, sizeof target - 1) < 0);
 }
 
 static void bad_usage_exits_2(void **state) {
