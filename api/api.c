@@ -90,6 +90,7 @@ typedef struct hg_lc {
   hg_kind kind;
   hg_sandbox_spec spec;  /* create; strings point into the call's body */
   uint64_t gen;          /* fork */
+  char snapshot[64];     /* fork from a disk snapshot; "" for a generation */
   char *tmpl_name, *tmpl_dir;
   char op[HG_ID_MAX];
   char id[HG_ID_MAX];    /* the sandbox; create: the new one */
@@ -182,6 +183,7 @@ struct hg_opjob {
   char op[HG_ID_MAX];
   char id[HG_ID_MAX];
   uint64_t gen;
+  char snapshot[64];
   char *tmpl_name, *tmpl_dir;
   char new_id[HG_ID_MAX], new_token[65];
   int rc;
@@ -279,7 +281,7 @@ static const hg_route hg_routes[] = {
   {"POST", SB "/resume", SCOPE_SANDBOX, h_resume, BODY_NONE, 0, 202, "wait", "Resume a paused or suspended sandbox"},
   {"POST", SB "/suspend", SCOPE_SANDBOX, h_suspend, BODY_NONE, 0, 202, "wait", "Suspend to a new generation"},
   {"POST", SB "/snapshot", SCOPE_SANDBOX, h_snapshot, BODY_NONE, 0, 202, "wait", "Disk-only snapshot"},
-  {"POST", SB "/fork", SCOPE_SANDBOX, h_fork, BODY_JSON, 0, 202, "wait", "Fork a new sandbox from a generation"},
+  {"POST", SB "/fork", SCOPE_SANDBOX, h_fork, BODY_JSON, 0, 202, "wait", "Fork a new sandbox from a generation (restored) or a disk snapshot (booted)"},
   {"POST", SB "/commands", SCOPE_SANDBOX, h_exec, BODY_JSON, 0, 201, "wait", "Start a command"},
   {"GET", CMD, SCOPE_SANDBOX, h_cmd_get, BODY_NONE, 0, 200, "", "Status of a command"},
   {"GET", CMD "/output", SCOPE_OUTPUT, h_output, BODY_NONE, 0, 200,
@@ -1065,7 +1067,8 @@ static int run_snapshot(hg_opjob *j, json_t **res) {
 }
 
 static int run_fork(hg_opjob *j, json_t **res) {
-  int rc = hg_sandbox_fork(j->api->m, j->id, j->gen, j->new_id, j->new_token);
+  int rc = hg_sandbox_fork(j->api->m, j->id, j->gen, j->snapshot[0] ? j->snapshot : NULL,
+                           j->new_id, j->new_token);
   if (rc == 0) *res = json_pack("{s:s,s:s}", "id", j->new_id, "from", j->id);
   return rc;
 }
@@ -1225,6 +1228,7 @@ static hg_opjob *job_new(hg_call *c) {
   j->api = c->api;
   j->kind = l->kind;
   j->gen = l->gen;
+  memcpy(j->snapshot, l->snapshot, sizeof j->snapshot);
   memcpy(j->op, l->op, sizeof j->op);
   memcpy(j->id, l->id, sizeof j->id);
   j->tmpl_name = l->tmpl_name; /* moved */
@@ -1339,12 +1343,19 @@ static void h_create(hg_call *c) {
 
 static void h_fork(hg_call *c) {
   int64_t gen = 0;
+  const char *snap = NULL;
   int rc = get_int(c->body, "gen", 0, INT64_MAX, &gen, c->msg);
+  if (rc == 0) rc = get_str(c->body, "snapshot", sizeof c->u.lc.snapshot - 1, &snap, c->msg);
   if (rc < 0) {
     call_error(c, rc, "%s", c->msg);
     return;
   }
+  if (snap && gen) {
+    call_error(c, -EINVAL, "give either \"gen\" or \"snapshot\", not both");
+    return;
+  }
   c->u.lc.gen = (uint64_t)gen;
+  snprintf(c->u.lc.snapshot, sizeof c->u.lc.snapshot, "%s", snap ? snap : "");
   lc_start(c, K_FORK);
 }
 
@@ -1680,7 +1691,8 @@ static void h_exec(hg_call *c) {
 }
 
 /* GET …/commands/{cid}: status now (a wait of 0), and the byte counts of
- * both streams (reads of 0 bytes). */
+ * both streams (the total of a 1-byte read: a max of 0 means "the most" to
+ * hg_agent_read, which overflowed out and dropped the count). */
 static int op_cmd_get(hg_call *c, hg_agent *a) {
   hg_exec *x = &c->u.ex;
   int rc = hg_agent_wait(a, c->p.cid, 0, &x->st);
@@ -1689,7 +1701,7 @@ static int op_cmd_get(hg_call *c, hg_agent *a) {
   static const char *const names[3] = {NULL, "stdout_bytes", "stderr_bytes"};
   for (int s = HG_STREAM_STDOUT; s <= HG_STREAM_STDERR; s++) {
     hg_read_res res = {0};
-    if (hg_agent_read(a, c->p.cid, s, 0, 0, 0, &x->out[s], &res) == 0)
+    if (hg_agent_read(a, c->p.cid, s, 0, 1, 0, &x->out[s], &res) == 0)
       json_object_set_new(c->out, names[s], json_integer((json_int_t)res.total));
   }
   return 0;

@@ -21,6 +21,7 @@
 
 #define SANDBOX_JSON_MAX (1024 * 1024)
 #define AGENT_TIMEOUT_MS 10000
+#define BOOT_TIMEOUT_MS 120000 /* a cold boot under TCG takes seconds */
 #define MAX_GENERATIONS 4096
 
 typedef struct sandbox {
@@ -291,10 +292,10 @@ static int vm_config(hg_manager *m, const sandbox *sb, hg_vm_config *cfg,
   return rc;
 }
 
-static int agent_attach(hg_manager *m, sandbox *sb) {
+static int agent_attach_within(hg_manager *m, sandbox *sb, int timeout_ms) {
   hg_agent *a;
-  int rc = hg_agent_connect(m->cfg.vmm->agent_path(sb->vm), AGENT_TIMEOUT_MS, &a);
-  if (rc == 0 && (rc = hg_agent_ping(a, AGENT_TIMEOUT_MS)) < 0) hg_agent_free(a);
+  int rc = hg_agent_connect(m->cfg.vmm->agent_path(sb->vm), timeout_ms, &a);
+  if (rc == 0 && (rc = hg_agent_ping(a, timeout_ms)) < 0) hg_agent_free(a);
   if (rc < 0) {
     hg_log_error("sandbox.agent", "sandbox=%s err=\"%s\"", sb->id, hg_err_str(rc));
     return rc;
@@ -302,6 +303,10 @@ static int agent_attach(hg_manager *m, sandbox *sb) {
   sb->agent = a;
   sb->last_active_ms = hg_now_ms();
   return 0;
+}
+
+static int agent_attach(hg_manager *m, sandbox *sb) {
+  return agent_attach_within(m, sb, AGENT_TIMEOUT_MS);
 }
 
 static void agent_detach(sandbox *sb) {
@@ -337,6 +342,23 @@ static int vm_restore(hg_manager *m, sandbox *sb) {
   if (rc < 0) vm_release(m, sb, true);
   hg_log_debug("sandbox.restored", "sandbox=%s attach_ms=%.1f restored_ms=%.1f", sb->id,
                (double)(t1 - t0) / 1e6, (double)(hg_now_ns() - t1) / 1e6);
+  return rc;
+}
+
+/* Cold boot of the subvolume's kernel and rootfs with fresh memory: for
+ * disk-only snapshots, whose memory image is not a consistent machine. */
+static int vm_boot(hg_manager *m, sandbox *sb) {
+  hg_vm_config cfg;
+  char paths[4][4096];
+  remove_run_files(m, sb);
+  int rc = vm_config(m, sb, &cfg, paths);
+  if (rc == 0) rc = m->cfg.vmm->start(&cfg, &sb->vm);
+  if (rc == 0) rc = agent_attach_within(m, sb, BOOT_TIMEOUT_MS);
+  if (rc == 0) rc = hg_agent_restored(sb->agent, sb->hostname, sb->machine_id);
+  if (rc < 0) {
+    hg_log_error("sandbox.boot", "sandbox=%s err=\"%s\"", sb->id, hg_err_str(rc));
+    vm_release(m, sb, true);
+  }
   return rc;
 }
 
@@ -788,22 +810,25 @@ static int fork_record(hg_manager *m, sandbox *parent, sandbox *child) {
   return rc;
 }
 
-static int fork_from(hg_manager *m, sandbox *parent, uint64_t gen, sandbox *child) {
-  char src[96], dst[64];
+/* The child starts from snapshots/<parent>/<point>: restored when the point
+ * is a generation (memory + devices), booted when it is a disk snapshot. */
+static int fork_from(hg_manager *m, sandbox *parent, const char *point, bool boot,
+                     sandbox *child) {
+  char src[128], dst[64];
   int rc = fork_record(m, parent, child);
   if (rc == 0) rc = admit(m, child);
   if (rc < 0) return rc;
-  hg_path(src, sizeof src, "snapshots/%s/%llu", parent->id, (unsigned long long)gen);
+  hg_path(src, sizeof src, "snapshots/%s/%s", parent->id, point);
   sb_rel(child, dst, sizeof dst);
   pthread_rwlock_wrlock(&child->lock);
   rc = hg_store_snapshot(m->cfg.store, src, dst, false);
   if (rc == 0) rc = sb_persist(m, child);
-  if (rc == 0) rc = vm_restore(m, child);
+  if (rc == 0) rc = boot ? vm_boot(m, child) : vm_restore(m, child);
   if (rc == 0) rc = sb_set_state(m, child, HG_SB_RUNNING, NULL);
   pthread_rwlock_unlock(&child->lock);
   if (rc < 0) {
-    hg_log_error("sandbox.fork", "sandbox=%s gen=%llu err=\"%s\"", parent->id,
-                 (unsigned long long)gen, hg_err_str(rc));
+    hg_log_error("sandbox.fork", "sandbox=%s from=%s err=\"%s\"", parent->id, point,
+                 hg_err_str(rc));
     vm_release(m, child, true);
     hg_store_subvol_delete(m->cfg.store, dst);
     forget(m, child);
@@ -811,23 +836,37 @@ static int fork_from(hg_manager *m, sandbox *parent, uint64_t gen, sandbox *chil
   return rc;
 }
 
-int hg_sandbox_fork(hg_manager *m, const char *id, uint64_t gen, char new_id[HG_ID_MAX],
-                    char new_token[65]) {
+static bool has_snapshot(hg_manager *m, sandbox *sb, const char *name) {
+  unsigned n;
+  char rel[128], end;
+  if (sscanf(name, "snap-%u%c", &n, &end) != 1) return false;
+  hg_path(rel, sizeof rel, "snapshots/%s/%s", sb->id, name);
+  return hg_store_is_subvol(m->cfg.store, rel);
+}
+
+int hg_sandbox_fork(hg_manager *m, const char *id, uint64_t gen, const char *snapshot,
+                    char new_id[HG_ID_MAX], char new_token[65]) {
   sandbox *sb;
   int rc = lifecycle_begin(m, id, &sb);
   if (rc < 0) return rc;
-  if (gen == 0)
-    rc = checkpoint_locked(m, sb, &gen);
-  else if (!has_generation(m, sb, gen))
-    rc = -ENOENT;
+  char point[64];
+  if (snapshot) {
+    rc = has_snapshot(m, sb, snapshot) ? 0 : -ENOENT;
+    snprintf(point, sizeof point, "%s", snapshot);
+  } else {
+    if (gen == 0)
+      rc = checkpoint_locked(m, sb, &gen);
+    else if (!has_generation(m, sb, gen))
+      rc = -ENOENT;
+    snprintf(point, sizeof point, "%llu", (unsigned long long)gen);
+  }
   sandbox *child = rc == 0 ? sb_new() : NULL;
   if (rc == 0 && !child) rc = -ENOMEM;
-  if (rc == 0) rc = fork_from(m, sb, gen, child);
+  if (rc == 0) rc = fork_from(m, sb, point, snapshot != NULL, child);
   if (rc == 0) {
     memcpy(new_id, child->id, HG_ID_MAX);
     memcpy(new_token, child->token, 65);
-    hg_log_info("sandbox.fork", "sandbox=%s gen=%llu child=%s", sb->id,
-                (unsigned long long)gen, child->id);
+    hg_log_info("sandbox.fork", "sandbox=%s from=%s child=%s", sb->id, point, child->id);
   }
   lifecycle_end(m, sb);
   return rc;

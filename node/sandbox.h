@@ -98,9 +98,11 @@ int hg_sandbox_resume(hg_manager *m, const char *id);
 int hg_sandbox_suspend(hg_manager *m, const char *id, uint64_t *gen);
 /* Disk-only point in time (freeze, btrfs snapshot, thaw); VM keeps running. */
 int hg_sandbox_snapshot(hg_manager *m, const char *id, char name[64]);
-/* New sandbox from a generation of id (gen 0: suspend/checkpoint id now and
- * fork from that), with a new identity; new_id gets the new sandbox's id. */
-int hg_sandbox_fork(hg_manager *m, const char *id, uint64_t gen,
+/* New sandbox with a new identity (hostname, machine-id, RNG seed) from a
+ * generation of id, restored with its memory (gen 0: checkpoint id now and
+ * fork from that), or, when snapshot names a disk snapshot ("snap-N"),
+ * cold-booted from that snapshot's disk. new_id gets the new sandbox's id. */
+int hg_sandbox_fork(hg_manager *m, const char *id, uint64_t gen, const char *snapshot,
                     char new_id[HG_ID_MAX], char new_token[65]);
 int hg_sandbox_delete(hg_manager *m, const char *id);
 

@@ -219,6 +219,39 @@ static void fork_gives_independent_sandboxes_with_fresh_rng(void **state) {
   free(a);
 }
 
+static void disk_snapshot_then_fork_boots_that_disk(void **state) {
+  char id[32], path[128], child[64], *out;
+  int code;
+  long status;
+  assert_int_equal(hg_it_create(&node, id), 0);
+  assert_int_equal(hg_it_run(&node, id, "echo v1 > /root/state", NULL, &out, &code), 0);
+  free(out);
+  snprintf(path, sizeof path, "/v1/sandboxes/%s/snapshot?wait=120", id);
+  json_t *j = hg_it_json(&node, "POST", path, json_object(), &status);
+  assert_int_equal(status, 200);
+  const char *snap = json_string_value(json_object_get(json_object_get(j, "result"), "snapshot"));
+  assert_non_null(snap);
+  json_t *req = json_pack("{s:s}", "snapshot", snap);
+  json_decref(j);
+  /* The sandbox keeps running through the snapshot, and moves on. */
+  assert_int_equal(hg_it_run(&node, id, "echo v2 > /root/state", NULL, &out, &code), 0);
+  free(out);
+  snprintf(path, sizeof path, "/v1/sandboxes/%s/fork?wait=300", id);
+  j = hg_it_json(&node, "POST", path, req, &status);
+  json_decref(req);
+  assert_int_equal(status, 200);
+  snprintf(child, sizeof child, "%s", json_string_value(json_object_get(j, "id")));
+  json_decref(j);
+  assert_int_equal(hg_it_run(&node, child, "cat /root/state; hostname", NULL, &out, &code), 0);
+  char want[96];
+  snprintf(want, sizeof want, "v1\n%s\n", child);
+  assert_string_equal(out, want);
+  free(out);
+  assert_int_equal(hg_it_run(&node, id, "cat /root/state", NULL, &out, &code), 0);
+  assert_string_equal(out, "v2\n");
+  free(out);
+}
+
 static void daemon_kill9_then_restart_adopts_every_vm(void **state) {
   char id[32], cid[32], *out;
   int code;
@@ -285,6 +318,7 @@ int main(void) {
       cmocka_unit_test(file_of_10_mib_round_trips_byte_exact),
       cmocka_unit_test(suspend_resume_keeps_memory_files_and_output),
       cmocka_unit_test(fork_gives_independent_sandboxes_with_fresh_rng),
+      cmocka_unit_test(disk_snapshot_then_fork_boots_that_disk),
       cmocka_unit_test(bad_requests_get_clear_errors),
       cmocka_unit_test(corrupt_vmstate_fails_resume_cleanly),
       cmocka_unit_test(daemon_kill9_then_restart_adopts_every_vm),

@@ -240,8 +240,8 @@ int hg_sandbox_snapshot(hg_manager *m, const char *id, char name[64]) {
   return fk_set(id, HG_SB_RUNNING);
 }
 
-int hg_sandbox_fork(hg_manager *m, const char *id, uint64_t gen, char new_id[HG_ID_MAX],
-                    char new_token[65]) {
+int hg_sandbox_fork(hg_manager *m, const char *id, uint64_t gen, const char *snapshot,
+                    char new_id[HG_ID_MAX], char new_token[65]) {
   pthread_mutex_lock(&fk_mu);
   fk_sb *s = fk_find(id) ? fk_add(HG_SB_RUNNING) : NULL;
   if (s) {
