@@ -1620,7 +1620,9 @@ static void exec_wait(hg_call *c) {
     int64_t left = deadline - hg_now_ms();
     if (left < 0 || atomic_load(&c->aborted)) left = 0;
     x->slice_ms = left > HG_API_EXEC_SLICE_MS ? HG_API_EXEC_SLICE_MS : (uint32_t)left;
-    if (with_agent(c, op_wait) < 0 || x->st.exited || left == 0) break;
+    int rc = with_agent(c, op_wait);
+    if (rc < 0) hg_log_warn("api.exec_wait", "sandbox=%s cid=%" PRIu64 " err=%d left=%lld DBGTMP", c->p.id, c->p.cid, rc, (long long)left);
+    if (rc < 0 || x->st.exited || left == 0) break;
   }
   if (with_agent(c, op_collect) < 0)
     hg_log_warn("api.exec", "sandbox=%s cid=%" PRIu64 " msg=\"output not collected\"", c->p.id,

@@ -710,6 +710,7 @@ static int suspend_locked(hg_manager *m, sandbox *sb, uint64_t *gen) {
   /* Drop the channel first: no frame may be half-way when memory is saved. */
   agent_detach(sb);
   rc = take_generation(m, sb, "suspend", gen);
+  if (rc == 0) rc = sb_set_state(m, sb, HG_SB_SUSPENDING, "saved");
   if (rc < 0) {
     hg_log_error("sandbox.suspend", "sandbox=%s err=\"%s\"", sb->id, hg_err_str(rc));
     if (before == HG_SB_RUNNING) m->cfg.vmm->resume(sb->vm);
@@ -999,6 +1000,53 @@ int hg_template_register(hg_manager *m, const char *name_tag, const char *src_di
 
 /* --- open, recovery, idle ------------------------------------------------------- */
 
+/* Makes the working subvolume a writable copy of generation gen again:
+ * after a crash in the middle of a save, the working copy's memory and
+ * device state may not belong together, the generation's always do. */
+static int rollback_to(hg_manager *m, sandbox *sb, uint64_t gen) {
+  char src[96], dst[64];
+  hg_path(src, sizeof src, "snapshots/%s/%llu", sb->id, (unsigned long long)gen);
+  sb_rel(sb, dst, sizeof dst);
+  int rc = hg_store_subvol_delete(m->cfg.store, dst);
+  if (rc == 0) rc = hg_store_snapshot(m->cfg.store, src, dst, false);
+  if (rc == 0) {
+    pthread_mutex_lock(&m->mu);
+    sb->gen = gen;
+    pthread_mutex_unlock(&m->mu);
+  }
+  return rc;
+}
+
+/* The VM is gone: the newest whole generation is what is left. */
+static void fall_back(hg_manager *m, sandbox *sb, const char *why) {
+  vm_release(m, sb, true);
+  uint64_t g = sb->gen;
+  while (g > 0 && !has_generation(m, sb, g)) g--;
+  if (g > 0 && rollback_to(m, sb, g) == 0) {
+    hg_log_warn("sandbox.rollback", "sandbox=%s gen=%llu why=\"%s\"", sb->id,
+                (unsigned long long)g, why);
+    sb_set_state(m, sb, HG_SB_SUSPENDED, NULL);
+  } else {
+    set_failed(m, sb, -ESRCH, why);
+  }
+}
+
+/* A suspend cut short by a crash. "saved": the generation is whole, finish.
+ * "saving" with the VM alive: the suspend never happened, go on running.
+ * "saving" with the VM gone: back to the newest whole generation. */
+static void recover_suspend(hg_manager *m, sandbox *sb) {
+  if (strcmp(sb->pending, "saved") == 0) {
+    vm_release(m, sb, true);
+    sb_set_state(m, sb, HG_SB_SUSPENDED, NULL);
+    return;
+  }
+  if (sb->vm && m->cfg.vmm->resume(sb->vm) == 0 && agent_attach(m, sb) == 0) {
+    sb_set_state(m, sb, HG_SB_RUNNING, NULL);
+    return;
+  }
+  fall_back(m, sb, "suspend interrupted and the VM is gone");
+}
+
 /* Brings a sandbox found on disk back to a clear state after a restart. */
 static void recover(hg_manager *m, sandbox *sb) {
   char dir[4096];
@@ -1021,26 +1069,14 @@ static void recover(hg_manager *m, sandbox *sb) {
       if (st == HG_SB_RESUMING) hg_agent_restored(sb->agent, sb->hostname, sb->machine_id);
       sb_set_state(m, sb, HG_SB_RUNNING, NULL);
     } else {
-      vm_release(m, sb, true);
-      if (sb->gen) sb_set_state(m, sb, HG_SB_SUSPENDED, NULL);
-      else set_failed(m, sb, -ESRCH, "VM lost while hangard was down");
+      fall_back(m, sb, "VM lost while hangard was down");
     }
     break;
   case HG_SB_PAUSED:
-    if (!sb->vm) set_failed(m, sb, -ESRCH, "VM lost while hangard was down");
+    if (!sb->vm) fall_back(m, sb, "VM lost while hangard was down");
     break;
   case HG_SB_SUSPENDING:
-    /* The generation is published before "suspended" is written: if it is
-     * there, the suspend is finished; if not, the VM (if alive) goes on. */
-    if (sb->gen && has_generation(m, sb, sb->gen) && strcmp(sb->pending, "saving") != 0) {
-      vm_release(m, sb, true);
-      sb_set_state(m, sb, HG_SB_SUSPENDED, NULL);
-    } else if (sb->vm && m->cfg.vmm->resume(sb->vm) == 0 && agent_attach(m, sb) == 0) {
-      sb_set_state(m, sb, HG_SB_RUNNING, NULL);
-    } else {
-      vm_release(m, sb, true);
-      set_failed(m, sb, -ESRCH, "suspend interrupted and the VM is gone");
-    }
+    recover_suspend(m, sb);
     break;
   case HG_SB_CREATING:
     vm_release(m, sb, true);

@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -50,6 +51,10 @@
 #define SHIM_MAX_INHERITED 64
 /* After a SIGTERM to the shim, the VMM gets this long to exit cleanly. */
 #define SHIM_TERM_GRACE_MS 5000
+/* The shim sleeps nearly always; when its deadline fires it must get a CPU
+ * at once even on a host full of busy TCG threads. Its VMM gets the
+ * caller's priority back. */
+#define SHIM_NICE (-10)
 
 enum shim_state { SHIM_RUNNING, SHIM_FENCED, SHIM_EXITED };
 static const char *const state_names[] = {"running", "fenced", "exited"};
@@ -75,6 +80,7 @@ typedef struct shim {
   int64_t started_at;  /* wall clock, ms since the epoch */
   int64_t kill_at_ms;  /* SIGKILL escalation after a SIGTERM; 0: none */
   int exit_code, exit_signal;
+  int vmm_nice; /* the priority the shim was started with */
   int inherited[SHIM_MAX_INHERITED];
   int n_inherited;
   shim_client clients[SHIM_MAX_CLIENTS];
@@ -267,6 +273,7 @@ static void exec_vmm(shim *s, int err_fd) {
   sigprocmask(SIG_SETMASK, &none, NULL);
   signal(SIGPIPE, SIG_DFL);
   signal(SIGHUP, SIG_DFL);
+  setpriority(PRIO_PROCESS, 0, s->vmm_nice);
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (getppid() != s->shim_pid) _exit(127); /* the shim died before prctl */
   execvp(s->vmm_argv[0], s->vmm_argv);
@@ -522,6 +529,10 @@ static int start(shim *s) {
   s->shim_start = proc_starttime(s->shim_pid);
   s->started_at = hg_wall_ns() / 1000000;
   read_boot_id(s);
+  errno = 0;
+  s->vmm_nice = getpriority(PRIO_PROCESS, 0);
+  if (errno || setpriority(PRIO_PROCESS, 0, SHIM_NICE) < 0)
+    hg_log_warn("shim.nice_failed", "nice=%d err=%d", SHIM_NICE, -errno);
   rc = setup_fds(s);
   if (rc == 0) rc = spawn_vmm(s);
   if (rc < 0) {

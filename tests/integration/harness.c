@@ -131,6 +131,12 @@ static int kill_matching(const char *needle, bool count_only, const char *exe_na
   return found;
 }
 
+int hg_it_kill_vm(hg_it_node *n, const char *id) {
+  char needle[400];
+  snprintf(needle, sizeof needle, "%s/sandboxes/%s/", n->data, id);
+  return kill_matching(needle, false, "qemu-system");
+}
+
 int hg_it_count_vms(hg_it_node *n) {
   return kill_matching(n->dir, true, "qemu-system");
 }

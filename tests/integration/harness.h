@@ -74,6 +74,8 @@ int hg_it_delete(hg_it_node *n, const char *id);
 /* Runs argv to completion through ?wait; fills stdout and exit code. */
 int hg_it_run(hg_it_node *n, const char *id, const char *sh_cmd, const char *stdin_text,
               char **out_stdout, int *exit_code);
+/* SIGKILLs the VMM of one sandbox; returns how many processes it hit. */
+int hg_it_kill_vm(hg_it_node *n, const char *id);
 /* Number of qemu processes whose command line mentions the node's dir. */
 int hg_it_count_vms(hg_it_node *n);
 

@@ -30,7 +30,7 @@ static void lifecycle(const char *id, const char *verb, long want) {
   char path[128];
   long status;
   snprintf(path, sizeof path, "/v1/sandboxes/%s/%s?wait=120", id, verb);
-  json_t *j = hg_it_json(&node, "POST", path, json_object(), &status);
+  json_t *j = hg_it_json(&node, "POST", path, NULL, &status);
   if (status != want) {
     char *d = j ? json_dumps(j, 0) : NULL;
     fprintf(stderr, "%s %s: %ld %s\n", verb, id, status, d ? d : "");
@@ -188,7 +188,7 @@ static void fork_gives_independent_sandboxes_with_fresh_rng(void **state) {
   assert_int_equal(hg_it_run(&node, id, "echo base > /root/who", NULL, &a, &code), 0);
   free(a);
   snprintf(path, sizeof path, "/v1/sandboxes/%s/fork?wait=120", id);
-  json_t *j = hg_it_json(&node, "POST", path, json_object(), &status);
+  json_t *j = hg_it_json(&node, "POST", path, NULL, &status);
   assert_int_equal(status, 200);
   const char *cid = json_string_value(json_object_get(json_object_get(j, "result"), "id"));
   if (!cid) cid = json_string_value(json_object_get(j, "id"));
@@ -227,7 +227,7 @@ static void disk_snapshot_then_fork_boots_that_disk(void **state) {
   assert_int_equal(hg_it_run(&node, id, "echo v1 > /root/state", NULL, &out, &code), 0);
   free(out);
   snprintf(path, sizeof path, "/v1/sandboxes/%s/snapshot?wait=120", id);
-  json_t *j = hg_it_json(&node, "POST", path, json_object(), &status);
+  json_t *j = hg_it_json(&node, "POST", path, NULL, &status);
   assert_int_equal(status, 200);
   const char *snap = json_string_value(json_object_get(json_object_get(j, "result"), "snapshot"));
   assert_non_null(snap);
@@ -274,6 +274,27 @@ static void daemon_kill9_then_restart_adopts_every_vm(void **state) {
   assert_true(last >= 5);
 }
 
+static void vm_lost_while_daemon_down_falls_back_to_last_generation(void **state) {
+  char id[32], st[32], *out;
+  int code;
+  assert_int_equal(hg_it_create(&node, id), 0);
+  assert_int_equal(hg_it_run(&node, id, "echo a > /root/a; sync", NULL, &out, &code), 0);
+  free(out);
+  lifecycle(id, "suspend", 200);
+  lifecycle(id, "resume", 200);
+  assert_int_equal(hg_it_run(&node, id, "echo b > /root/b; sync", NULL, &out, &code), 0);
+  free(out);
+  hg_it_node_kill(&node, SIGKILL);
+  assert_int_equal(hg_it_kill_vm(&node, id), 1);
+  assert_int_equal(hg_it_node_restart(&node), 0);
+  /* Only generation 1 was ever acknowledged as durable: it comes back. */
+  assert_string_equal(state_of(id, st), "suspended");
+  lifecycle(id, "resume", 200);
+  assert_int_equal(hg_it_run(&node, id, "cat /root/a; ls /root", NULL, &out, &code), 0);
+  assert_string_equal(out, "a\na\n");
+  free(out);
+}
+
 static void bad_requests_get_clear_errors(void **state) {
   long status;
   json_t *req = json_pack("{s:s}", "template", "no-such-template");
@@ -304,7 +325,7 @@ static void corrupt_vmstate_fails_resume_cleanly(void **state) {
   char p[128];
   long status;
   snprintf(p, sizeof p, "/v1/sandboxes/%s/resume?wait=120", id);
-  json_t *j = hg_it_json(&node, "POST", p, json_object(), &status);
+  json_t *j = hg_it_json(&node, "POST", p, NULL, &status);
   assert_true(status >= 400);
   json_decref(j);
   assert_string_equal(state_of(id, st), "suspended");
@@ -319,6 +340,7 @@ int main(void) {
       cmocka_unit_test(suspend_resume_keeps_memory_files_and_output),
       cmocka_unit_test(fork_gives_independent_sandboxes_with_fresh_rng),
       cmocka_unit_test(disk_snapshot_then_fork_boots_that_disk),
+      cmocka_unit_test(vm_lost_while_daemon_down_falls_back_to_last_generation),
       cmocka_unit_test(bad_requests_get_clear_errors),
       cmocka_unit_test(corrupt_vmstate_fails_resume_cleanly),
       cmocka_unit_test(daemon_kill9_then_restart_adopts_every_vm),
