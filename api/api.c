@@ -1621,8 +1621,9 @@ static void exec_wait(hg_call *c) {
     if (left < 0 || atomic_load(&c->aborted)) left = 0;
     x->slice_ms = left > HG_API_EXEC_SLICE_MS ? HG_API_EXEC_SLICE_MS : (uint32_t)left;
     int rc = with_agent(c, op_wait);
-    if (rc < 0) hg_log_warn("api.exec_wait", "sandbox=%s cid=%" PRIu64 " err=%d left=%lld DBGTMP", c->p.id, c->p.cid, rc, (long long)left);
-    if (rc < 0 || x->st.exited || left == 0) break;
+    /* A guest slow to answer (its vCPU starved) has not ended the wait: ask
+     * again while it lasts. Other errors (suspended, gone) end it. */
+    if ((rc < 0 && rc != -ETIMEDOUT) || x->st.exited || left == 0) break;
   }
   if (with_agent(c, op_collect) < 0)
     hg_log_warn("api.exec", "sandbox=%s cid=%" PRIu64 " msg=\"output not collected\"", c->p.id,

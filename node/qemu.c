@@ -265,8 +265,8 @@ static int ctl_once(hg_vm *vm, const char *req, char *out, size_t cap) {
   return ctl_read_line(vm, out, cap, deadline);
 }
 
-/* One request line, one reply line. A connection the shim dropped (or a
- * stale one after its restart) is retried once on a fresh connection. */
+/* One request line, one reply line. A kept connection that went stale (the
+ * shim dropped a slow client) is retried once on a fresh one. */
 static int ctl_request(hg_vm *vm, const char *req, char *out, size_t cap) {
   int rc = ctl_once(vm, req, out, cap);
   if (rc < 0 && rc != -ESRCH) {
@@ -512,6 +512,8 @@ static int check_config(const hg_vm *vm) {
 
 /* ---------------------------------------------------------- spawning */
 
+/* Next to the running binary when installed (bin/), or in shim/ beside it
+ * in a build tree (node/hangard, node/shim/hangar-shim). */
 static int shim_binary(const hg_vm_config *cfg, char *out, size_t cap) {
   if (cfg->shim_path) return hg_path(out, cap, "%s", cfg->shim_path);
   char exe[PATH_MAX];
@@ -520,7 +522,9 @@ static int shim_binary(const hg_vm_config *cfg, char *out, size_t cap) {
   exe[n] = '\0';
   char *slash = strrchr(exe, '/');
   if (slash) *slash = '\0';
-  return hg_path(out, cap, "%s/hangar-shim", exe);
+  int rc = hg_path(out, cap, "%s/hangar-shim", exe);
+  if (rc == 0 && access(out, X_OK) < 0) rc = hg_path(out, cap, "%s/shim/hangar-shim", exe);
+  return rc;
 }
 
 /* In the forked child (async-signal-safe calls only): fd 0 /dev/null,
@@ -593,7 +597,11 @@ static int fork_shim(char **argv, int log_fd, int tap_fd, int *shim_pid, int *vm
 static int spawn(hg_vm *vm, const hg_vm_config *cfg, argv_list *qemu) {
   char shim[PATH_MAX];
   int rc = shim_binary(cfg, shim, sizeof shim);
-  if (rc < 0) return rc;
+  if (rc == 0 && access(shim, X_OK) < 0) rc = -errno;
+  if (rc < 0) {
+    hg_log_error("vmm.no_shim", "dir=%s shim=%s err=%d", vm->dir, shim, rc);
+    return rc;
+  }
   argv_list a = {0};
   rc |= argv_push(&a, "%s", shim);
   rc |= argv_push(&a, "--dir");

@@ -25,11 +25,13 @@
 # are not, so the create/exec part runs as a node would.
 #
 # --nice N (-20..19, default 0) runs both servers and wrk at that nice level
-# during the wrk rounds. On a machine shared with other work, -19 keeps the
-# others from taking core 1, which otherwise skews the comparison: CFS gives
-# a core to runnable threads, and hangard (loop + pool) has more of them
-# than nginx's single worker. The table's core1-other column shows how much
-# was taken.
+# during the wrk rounds, and sets the same nice on their autogroup (with
+# kernel.sched_autogroup_enabled a nice weighs only inside its session, and
+# every hangar VM is a session of its own: its shim setsid()s). On a machine
+# shared with other work, -19 keeps the others from taking core 1, which
+# otherwise skews the comparison: CFS shares a core among runnable threads,
+# and hangard (loop + pool) has more of them than nginx's single worker.
+# The table's core1-other column shows how much was taken.
 #
 # Needs root (hangard loop-mounts <data>.img), curl, jq, wrk, nginx; installs
 # the last three with apt-get when missing. Everything it starts is stopped on
@@ -113,6 +115,7 @@ T=$(mktemp -d /tmp/hangar-bench-api.XXXXXX)
 chmod 711 "$T" # nginx's worker (not root) reads $T/nginx/www
 DATA=$T/data
 HPID='' NPID=''
+AG_RESTORE=() # "pid nice" of autogroups whose nice we changed
 
 # Kills (SIGKILL) every process but us whose command line mentions $1.
 kill_mentioning() {
@@ -142,6 +145,8 @@ stop_pid() { # pid, seconds to wait after SIGTERM
 cleanup() {
   local rc=$? i
   trap - EXIT INT TERM
+  local ag
+  for ag in "${AG_RESTORE[@]}"; do echo "${ag#* }" >"/proc/${ag%% *}/autogroup" 2>/dev/null || true; done
   stop_pid "$NPID" 5
   stop_pid "$HPID" 30
   for ((i = 0; i < 5; i++)); do
@@ -293,6 +298,13 @@ renice_threads() { # pid, level: setpriority is per thread on Linux
   for t in /proc/"$1"/task/*; do renice -n "$2" -p "${t##*/}" >/dev/null 2>&1 || true; done
 }
 renice_threads "$HPID" "$nice"
+# The autogroups (sessions) of this script (so of wrk and nginx) and of
+# hangard; the old nice comes back after the rounds, or in cleanup.
+for p in $$ "$HPID"; do
+  [[ -w /proc/$p/autogroup && $nice != 0 ]] || continue
+  old=$(sed -n 's/.* nice //p' "/proc/$p/autogroup")
+  echo "$nice" >"/proc/$p/autogroup" 2>/dev/null && AG_RESTORE+=("$p ${old:-0}")
+done
 
 to_ms() { # wrk's "812.00us" / "3.21ms" / "1.02s" -> ms
   awk -v x="$1" 'BEGIN {
@@ -353,6 +365,8 @@ for ((k = 1; k <= rounds; k++)); do
 done
 taskset -a -p -c "0-$(($(nproc) - 1))" "$HPID" >/dev/null
 renice_threads "$HPID" 0
+for ag in "${AG_RESTORE[@]}"; do echo "${ag#* }" >"/proc/${ag%% *}/autogroup" 2>/dev/null || true; done
+AG_RESTORE=()
 stop_pid "$NPID" 5
 NPID=
 
