@@ -10,9 +10,12 @@
  * After a crash of hangard, hg_manager_open() re-adopts running VMs and
  * finishes or rolls back half-done transitions.
  *
- * Every call blocks (VMM, btrfs, agent round trips) and is thread-safe:
- * calls on one sandbox are serialised, calls on different sandboxes run in
- * parallel. Call from worker threads, never from the event loop.
+ * Calls are thread-safe. hg_sandbox_describe, _list, _token_ok and
+ * hg_manager_counts only take the manager's in-memory lock (never held
+ * across I/O), so the event loop may call them; every other call blocks
+ * (VMM, btrfs, agent round trips) and belongs on a worker thread, never on
+ * the event loop. Calls on one sandbox are serialised, calls on different
+ * sandboxes run in parallel.
  * Errors: -ENOENT unknown sandbox/template/command, -EBUSY wrong state
  * (API 409), -ENOSPC over capacity (507), -EINVAL bad argument,
  * -ETIMEDOUT guest did not answer, -EPROTO guest sent garbage. */

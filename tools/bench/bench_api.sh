@@ -300,9 +300,12 @@ renice_threads() { # pid, level: setpriority is per thread on Linux
 renice_threads "$HPID" "$nice"
 # The autogroups (sessions) of this script (so of wrk and nginx) and of
 # hangard; the old nice comes back after the rounds, or in cleanup.
+seen=
 for p in $$ "$HPID"; do
   [[ -w /proc/$p/autogroup && $nice != 0 ]] || continue
-  old=$(sed -n 's/.* nice //p' "/proc/$p/autogroup")
+  read -r ag _ old <"/proc/$p/autogroup" # "/autogroup-N nice V"
+  [[ " $seen " == *" $ag "* ]] && continue # hangard is usually in ours
+  seen+=" $ag"
   echo "$nice" >"/proc/$p/autogroup" 2>/dev/null && AG_RESTORE+=("$p ${old:-0}")
 done
 
@@ -429,10 +432,11 @@ row "create-to-first-output p90 ms" "$e2e90" "$ex90" "$(ratio "$e2e90" "$ex90")"
 row "  of which create?wait p50 ms" "$cr50" "$ex50" "$(ratio "$cr50" "$ex50")"
 row "  of which first command p50 ms" "$fi50" "$ex50" "$(ratio "$fi50" "$ex50")"
 echo
-echo "per round: req/s p50-ms p99-ms server-cpu% wrk-cpu% core1-other%"
+echo "per round: req/s p50-ms p99-ms server-cpu% wrk-cpu% core1-other%, req/s ratio"
 echo "  (server-cpu under 100 with core1-other above 0: other work took core 1 from it)"
 paste -d'|' "$T/hangard.rounds" "$T/nginx.rounds" |
-  awk -F'|' '{ printf "  %d  hangard %s   nginx %s\n", NR, $1, $2 }'
+  awk -F'|' '{ split($1, h, " "); split($2, n, " ")
+    printf "  %d  hangard %s   nginx %s   %.3f\n", NR, $1, $2, (n[1] > 0 ? h[1] / n[1] : 0) }'
 
 rounds_json() { # name -> [{rps,p50_ms,p99_ms,server_cpu_pct,wrk_cpu_pct,core1_other_pct}…]
   jq -Rn '[inputs | split(" ") | map(tonumber)
@@ -464,6 +468,8 @@ jq -n \
       nginx_static_baseline: {rps: $n_rps, p50_ms: $n_p50, p99_ms: $n_p99, rounds: $nr},
       ratio_rps: (if $n_rps > 0 then $h_rps / $n_rps else null end),
       ratio_p99: (if $n_p99 > 0 then $h_p99 / $n_p99 else null end),
+      ratio_rps_per_round: [range($hr | length) as $i
+        | if $nr[$i].rps > 0 then $hr[$i].rps / $nr[$i].rps else null end],
       target_ratio_rps: $target
     },
     create_to_first_output: {runs: $iterations, p50_ms: $e2e50, p90_ms: $e2e90,
