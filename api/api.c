@@ -1942,6 +1942,12 @@ static void follow_next(hg_call *c);
 
 static void a_follow(hg_call *c) {
   hg_follow *f = &c->u.fo;
+  /* A slow guest is no end of the stream: ask again while the client stays. */
+  if (c->rc == -ETIMEDOUT && f->started && f->follow && !atomic_load(&c->aborted) &&
+      !c->api->stopping) {
+    follow_next(c);
+    return;
+  }
   if (c->rc < 0) {
     if (f->started) call_respond(c, 200, NULL, NULL, NULL, 0);
     else call_fail(c, c->rc, c->p.id);

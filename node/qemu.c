@@ -37,9 +37,9 @@
 /* tsc_early_khz: without it a TCG guest hangs calibrating the TSC. The
  * rest skips probing for hardware a microvm does not have (PCI, a PS/2
  * mouse, more UARTs) and the crypto self-tests: ~10% off a TCG boot. */
-#define QEMU_DEFAULT_CMDLINE                                                  \
-  "console=ttyS0 quiet panic=-1 tsc_early_khz=2000000 pci=off "              \
-  "8250.nr_uarts=1 i8042.noaux i8042.nomux i8042.nopnp i8042.dumbkbd "       \
+#define QEMU_DEFAULT_CMDLINE                                           \
+  "console=ttyS0 quiet panic=-1 tsc_early_khz=2000000 pci=off "        \
+  "8250.nr_uarts=1 i8042.noaux i8042.nomux i8042.nopnp i8042.dumbkbd " \
   "cryptomgr.notests"
 /* Fixed fd numbers in the shim and QEMU: the tap device and the pipe on
  * which the shim reports its pid. */
@@ -136,8 +136,9 @@ static int proc_stat(int pid, char *state, int *ppid, unsigned long long *start)
   if (n <= 0) return -EIO;
   buf[n] = '\0';
   char *p = strrchr(buf, ')'); /* comm may hold spaces and parens */
-  if (!p || sscanf(p + 2, "%c %d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d "
-                          "%*d %*d %*d %*d %*d %llu",
+  if (!p || sscanf(p + 2,
+                   "%c %d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d "
+                   "%*d %*d %*d %*d %*d %llu",
                    state, ppid, start) != 3)
     return -EPROTO;
   return 0;
@@ -384,7 +385,8 @@ static int vm_new(const char *dir, hg_vm **out) {
   vm->shim_pidfd = vm->ctl_fd = -1;
   int rc = realpath(dir, vm->dir) ? 0 : -errno;
   if (rc == 0) rc = hg_path(vm->qmp_path, sizeof vm->qmp_path, "%s/qmp.sock", vm->dir);
-  if (rc == 0) rc = hg_path(vm->agent_path, sizeof vm->agent_path, "%s/agent.sock", vm->dir);
+  if (rc == 0)
+    rc = hg_path(vm->agent_path, sizeof vm->agent_path, "%s/agent.sock", vm->dir);
   if (rc == 0) rc = hg_path(vm->ctl_path, sizeof vm->ctl_path, "%s/shim.sock", vm->dir);
   if (rc < 0) {
     hg_log_error("vmm.bad_dir", "dir=%s err=%d", dir, rc);
@@ -523,7 +525,8 @@ static int shim_binary(const hg_vm_config *cfg, char *out, size_t cap) {
   char *slash = strrchr(exe, '/');
   if (slash) *slash = '\0';
   int rc = hg_path(out, cap, "%s/hangar-shim", exe);
-  if (rc == 0 && access(out, X_OK) < 0) rc = hg_path(out, cap, "%s/shim/hangar-shim", exe);
+  if (rc == 0 && access(out, X_OK) < 0)
+    rc = hg_path(out, cap, "%s/shim/hangar-shim", exe);
   return rc;
 }
 
@@ -630,7 +633,9 @@ static int spawn(hg_vm *vm, const hg_vm_config *cfg, argv_list *qemu) {
 }
 
 /* QEMU dropped its QMP connection: it is exiting (bad image, bad vmstate). */
-static int gone_as_eio(int rc) { return rc == -ECONNRESET || rc == -EPIPE ? -EIO : rc; }
+static int gone_as_eio(int rc) {
+  return rc == -ECONNRESET || rc == -EPIPE ? -EIO : rc;
+}
 
 /* The QMP socket appears early in QEMU's start-up; until it does, watch
  * for QEMU having died (bad image, bad flag) so that fails fast. */
@@ -720,12 +725,14 @@ static bool shim_matches(const shim_record *r, const char *dir) {
   unsigned long long start;
   size_t len = 0;
   if (kill(r->shim_pid, 0) < 0) return false;
-  if (proc_stat(r->shim_pid, &st, &ppid, &start) < 0 || st == 'Z' || start != r->shim_start)
+  if (proc_stat(r->shim_pid, &st, &ppid, &start) < 0 || st == 'Z' ||
+      start != r->shim_start)
     return false;
   if (proc_cmdline(r->shim_pid, cmd, sizeof cmd, &len) < 0 || !strstr(cmd, "hangar-shim"))
     return false;
   for (size_t off = 0; off < len; off += strlen(cmd + off) + 1)
-    if (strcmp(cmd + off, "--dir") == 0 && off + 6 < len) return strcmp(cmd + off + 6, dir) == 0;
+    if (strcmp(cmd + off, "--dir") == 0 && off + 6 < len)
+      return strcmp(cmd + off + 6, dir) == 0;
   return false;
 }
 
@@ -765,7 +772,8 @@ static int abs_path(const char *in, const char *dflt_dir, const char *dflt_name,
 static int resolve_paths(const hg_vm_config *cfg, hg_vm *vm) {
   int rc = abs_path(cfg->mem_path, vm->dir, "mem", vm->mem_path, sizeof vm->mem_path);
   if (rc == 0)
-    rc = abs_path(cfg->log_path, vm->dir, "console.log", vm->log_path, sizeof vm->log_path);
+    rc = abs_path(cfg->log_path, vm->dir, "console.log", vm->log_path,
+                  sizeof vm->log_path);
   if (rc == 0) rc = abs_path(cfg->kernel, NULL, NULL, vm->kernel, sizeof vm->kernel);
   if (rc == 0 && cfg->initrd)
     rc = abs_path(cfg->initrd, NULL, NULL, vm->initrd, sizeof vm->initrd);
@@ -927,7 +935,8 @@ static int await_migration(hg_vm *vm) {
     int rc = qmp_exec(vm, "query-migrate", NULL, &ret);
     if (rc < 0) return rc;
     const char *st = json_string_value(json_object_get(ret, "status"));
-    if (st && strcmp(st, "completed") == 0) rc = 1;
+    if (st && strcmp(st, "completed") == 0)
+      rc = 1;
     else if (!st || strcmp(st, "failed") == 0 || strcmp(st, "cancelled") == 0) {
       const char *why = json_string_value(json_object_get(ret, "error-desc"));
       hg_log_error("vmm.save_failed", "dir=%s status=%s why=\"%s\"", vm->dir,
@@ -969,9 +978,12 @@ static int dir_of_fsync(const char *path) {
   int rc = hg_path(dir, sizeof dir, "%s", path);
   if (rc < 0) return rc;
   char *slash = strrchr(dir, '/');
-  if (slash == dir) slash[1] = '\0';
-  else if (slash) *slash = '\0';
-  else snprintf(dir, sizeof dir, ".");
+  if (slash == dir)
+    slash[1] = '\0';
+  else if (slash)
+    *slash = '\0';
+  else
+    snprintf(dir, sizeof dir, ".");
   return hg_fsync_path(dir);
 }
 
@@ -1056,7 +1068,8 @@ static int qemu_adopt(const char *dir, hg_vm **out) {
     (void)hg_path(vm->log_path, sizeof vm->log_path, "%s/console.log", vm->dir);
     shim_status st;
     rc = shim_status_get(vm, &st);
-    if (rc == 0 && (st.vmm_pid != r.vmm_pid || strcmp(st.state, "exited") == 0)) rc = -ESRCH;
+    if (rc == 0 && (st.vmm_pid != r.vmm_pid || strcmp(st.state, "exited") == 0))
+      rc = -ESRCH;
   }
   if (rc < 0) {
     hg_log_info("vmm.adopt_failed", "dir=%s err=%d", vm->dir, rc);
@@ -1096,7 +1109,9 @@ static int qemu_info(hg_vm *vm, hg_vm_info *out) {
   return 0;
 }
 
-static const char *qemu_agent_path(const hg_vm *vm) { return vm->agent_path; }
+static const char *qemu_agent_path(const hg_vm *vm) {
+  return vm->agent_path;
+}
 
 const hg_vmm_ops hg_vmm_qemu = {
     .name = "qemu",

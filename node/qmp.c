@@ -161,8 +161,8 @@ static int take_reply(hg_qmp *q, const char *cmd, json_t *msg, json_t **ret) {
 
 /* Reads until the reply carrying id; events and replies to requests whose
  * callers timed out earlier are dropped. */
-static int await_reply(hg_qmp *q, const char *cmd, uint64_t id,
-                       int64_t deadline_ms, json_t **ret, bool *replied) {
+static int await_reply(hg_qmp *q, const char *cmd, uint64_t id, int64_t deadline_ms,
+                       json_t **ret, bool *replied) {
   for (;;) {
     json_t *msg;
     int rc = read_msg(q, deadline_ms, &msg);
@@ -183,8 +183,8 @@ static int await_reply(hg_qmp *q, const char *cmd, uint64_t id,
   }
 }
 
-static int exec_fd(hg_qmp *q, const char *cmd, json_t *args, int pass_fd,
-                   int timeout_ms, json_t **ret) {
+static int exec_fd(hg_qmp *q, const char *cmd, json_t *args, int pass_fd, int timeout_ms,
+                   json_t **ret) {
   if (q->fd < 0) return -ENOTCONN;
   int64_t deadline = hg_now_ms() + timeout_ms;
   uint64_t id = q->next_id++;
@@ -213,8 +213,7 @@ static int exec_fd(hg_qmp *q, const char *cmd, json_t *args, int pass_fd,
   return rc;
 }
 
-int hg_qmp_exec(hg_qmp *q, const char *cmd, json_t *args, int timeout_ms,
-                json_t **ret) {
+int hg_qmp_exec(hg_qmp *q, const char *cmd, json_t *args, int timeout_ms, json_t **ret) {
   return exec_fd(q, cmd, args, -1, timeout_ms, ret);
 }
 
@@ -264,7 +263,9 @@ int hg_qmp_connect(const char *path, int64_t deadline_ms, hg_qmp **out) {
   return 0;
 }
 
-bool hg_qmp_connected(const hg_qmp *q) { return q && q->fd >= 0; }
+bool hg_qmp_connected(const hg_qmp *q) {
+  return q && q->fd >= 0;
+}
 
 void hg_qmp_close(hg_qmp *q) {
   if (!q) return;

@@ -9,7 +9,7 @@
  * future un-fences (SIGCONT).
  *
  * Files in DIR:
- *   shim.json  status for re-adoption, rewritten atomically on every change
+ *   shim.json  status for re-adoption, replaced atomically on every change
  *   shim.sock  control socket, one request line -> one reply line:
  *                "deadline <ms>" -> "ok"     (0: no deadline)
  *                "status"        -> one JSON object
@@ -88,7 +88,8 @@ typedef struct shim {
 
 static void usage(void) {
   static const char msg[] =
-      "usage: hangar-shim --dir DIR [--deadline-ms N] [--notify-fd FD] -- VMM [ARGS...]\n";
+      "usage: hangar-shim --dir DIR [--deadline-ms N] [--notify-fd FD] -- VMM "
+      "[ARGS...]\n";
   ssize_t w = write(2, msg, sizeof msg - 1);
   (void)w;
 }
@@ -194,8 +195,9 @@ static unsigned long long proc_starttime(pid_t pid) {
   if (!p) return 0;
   unsigned long long start = 0;
   /* state is field 3, starttime field 22: skip 19 fields after state. */
-  if (sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d "
-                    "%*d %*d %*d %*d %llu",
+  if (sscanf(p + 2,
+             "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d "
+             "%*d %*d %*d %*d %llu",
              &start) != 1)
     return 0;
   return start;
@@ -219,7 +221,8 @@ static int status_json(const shim *s, char *out, size_t cap) {
   int n = snprintf(out, cap,
                    "{\"shim_pid\":%d,\"vmm_pid\":%d,\"state\":\"%s\","
                    "\"deadline_ms\":%" PRId64 ",\"now_ms\":%" PRId64
-                   ",\"started_at\":%" PRId64 ",\"exit_status\":%s,"
+                   ",\"started_at\":%" PRId64
+                   ",\"exit_status\":%s,"
                    "\"exit_signal\":%d,\"boot_id\":\"%s\",\"shim_start\":%llu,"
                    "\"vmm_start\":%llu}",
                    (int)s->shim_pid, (int)s->vmm_pid, state_names[s->state],
@@ -228,13 +231,31 @@ static int status_json(const shim *s, char *out, size_t cap) {
   return n > 0 && (size_t)n < cap ? n : -ENOBUFS;
 }
 
+/* Atomic (rename) but not fsynced: the record only means something during
+ * this boot (adopt checks boot_id, and a host crash takes the VM with it),
+ * while an fsync here would sit on the restore path and in the fence loop. */
+static int write_file_renamed(const char *path, const char *data, size_t len) {
+  char tmp[PATH_MAX];
+  int rc = hg_path(tmp, sizeof tmp, "%s.tmp", path);
+  if (rc < 0) return rc;
+  int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  if (fd < 0) return -errno;
+  ssize_t n = write(fd, data, len);
+  rc = n == (ssize_t)len ? 0 : n < 0 ? -errno : -EIO;
+  close(fd);
+  if (rc == 0 && rename(tmp, path) < 0) rc = -errno;
+  if (rc < 0) unlink(tmp);
+  return rc;
+}
+
 static void write_status(const shim *s) {
   char text[1024];
   int n = status_json(s, text, sizeof text - 1);
   if (n < 0) return;
   text[n++] = '\n';
-  int rc = hg_write_file_atomic(s->json_path, text, (size_t)n);
-  if (rc < 0) hg_log_error("shim.status_write_failed", "path=%s err=%d", s->json_path, rc);
+  int rc = write_file_renamed(s->json_path, text, (size_t)n);
+  if (rc < 0)
+    hg_log_error("shim.status_write_failed", "path=%s err=%d", s->json_path, rc);
 }
 
 static int listen_control(shim *s) {
@@ -371,7 +392,8 @@ static void terminate_vmm(shim *s, int sig) {
   if (s->state == SHIM_FENCED) sig = SIGKILL;
   hg_log_info("shim.kill", "vmm_pid=%d signal=%d", (int)s->vmm_pid, sig);
   kill(s->vmm_pid, sig);
-  if (sig != SIGKILL && s->kill_at_ms == 0) s->kill_at_ms = hg_now_ms() + SHIM_TERM_GRACE_MS;
+  if (sig != SIGKILL && s->kill_at_ms == 0)
+    s->kill_at_ms = hg_now_ms() + SHIM_TERM_GRACE_MS;
 }
 
 static void client_close(shim_client *c) {
@@ -383,7 +405,8 @@ static void client_close(shim_client *c) {
 static void reply(shim_client *c, const char *text, size_t len) {
   /* Replies are tiny; a client that cannot take one is dropped rather than
    * allowed to block the deadline loop. */
-  if (send(c->fd, text, len, MSG_NOSIGNAL | MSG_DONTWAIT) != (ssize_t)len) client_close(c);
+  if (send(c->fd, text, len, MSG_NOSIGNAL | MSG_DONTWAIT) != (ssize_t)len)
+    client_close(c);
 }
 
 static void handle_line(shim *s, shim_client *c, const char *line) {
@@ -459,16 +482,15 @@ static void on_vmm_exit(shim *s, int st) {
   s->exit_code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
   s->exit_signal = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
   unlink(s->sock_path);
-  hg_log_info("shim.vmm_exited", "vmm_pid=%d exit_status=%d signal=%d",
-              (int)s->vmm_pid, s->exit_code, s->exit_signal);
+  hg_log_info("shim.vmm_exited", "vmm_pid=%d exit_status=%d signal=%d", (int)s->vmm_pid,
+              s->exit_code, s->exit_signal);
   write_status(s);
 }
 
 static void on_signal(shim *s) {
   struct signalfd_siginfo si;
   while (read(s->sig_fd, &si, sizeof si) == (ssize_t)sizeof si) {
-    if (si.ssi_signo == SIGTERM || si.ssi_signo == SIGINT)
-      terminate_vmm(s, SIGTERM);
+    if (si.ssi_signo == SIGTERM || si.ssi_signo == SIGINT) terminate_vmm(s, SIGTERM);
   }
   int st;
   pid_t p;

@@ -42,8 +42,12 @@ fi
 
 work=$(mktemp -d "$parent/.kernel.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-( cd "$work" && apt-get download -q -o APT::Sandbox::User=root "$pkg" >/dev/null )
-deb=$(ls "$work"/*.deb | head -n1)
+# tools/mkimage keeps downloaded .debs in <cache root>/debs: reuse one.
+deb=$(ls "$parent/debs/${pkg}"_*_amd64.deb 2>/dev/null | sort -V | tail -n1 || true)
+if [ -z "$deb" ]; then
+    ( cd "$work" && apt-get download -q -o APT::Sandbox::User=root "$pkg" >/dev/null )
+    deb=$(ls "$work"/*.deb | head -n1)
+fi
 dpkg -x "$deb" "$work/root"
 
 version=${pkg#linux-image-}
@@ -65,7 +69,7 @@ if command -v depmod >/dev/null 2>&1 || [ -x /usr/sbin/depmod ]; then
     PATH=$PATH:/usr/sbin:/sbin depmod -b "$out" "$version"
 fi
 echo "$version" >"$out/version"
-sync
+sync "$out/vmlinuz" "$out/version" 2>/dev/null || true
 rm -rf "$cache"
 mv "$out" "$cache"
 echo "$cache"

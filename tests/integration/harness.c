@@ -1,16 +1,16 @@
 #include "tests/integration/harness.h"
 
+#include <arpa/inet.h>
 #include <curl/curl.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <netinet/in.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -202,19 +202,6 @@ int hg_it_http_on(void *curl, hg_it_node *n, const char *method, const char *pat
 int hg_it_http(hg_it_node *n, const char *method, const char *path, const char *token,
                const void *body, size_t len, hg_it_resp *out) {
   return hg_it_http_on(NULL, n, method, path, token, body, len, out);
-}
-
-int hg_it_header(const hg_it_resp *r, const char *name, char *out, size_t cap) {
-  size_t nlen = strlen(name);
-  for (const char *l = r->headers; *l; l += strcspn(l, "\n"), l += *l == '\n') {
-    if (strncasecmp(l, name, nlen) != 0 || l[nlen] != ':') continue;
-    const char *v = l + nlen + 1;
-    v += strspn(v, " \t");
-    size_t vlen = strcspn(v, "\r\n");
-    snprintf(out, cap, "%.*s", (int)vlen, v);
-    return 0;
-  }
-  return -ENOENT;
 }
 
 void hg_it_resp_free(hg_it_resp *r) { hg_buf_free(&r->body); }

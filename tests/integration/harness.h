@@ -37,8 +37,7 @@ void hg_it_node_kill(hg_it_node *n, int sig);
 void hg_it_node_stop(hg_it_node *n);
 
 /* One HTTP request with the admin key (or token if given; "" sends no
- * credentials). The path goes
- * out as written ("/../" and "%00" included). */
+ * credentials). The path goes out as written ("/../" and "%00" included). */
 int hg_it_http(hg_it_node *n, const char *method, const char *path, const char *token,
                const void *body, size_t len, hg_it_resp *out);
 /* The same on a client of one's own: curl is a CURL * that the caller keeps
@@ -53,8 +52,6 @@ json_t *hg_it_json(hg_it_node *n, const char *method, const char *path, json_t *
 /* The same with a token (NULL: the admin key) on a client (NULL: a fresh one). */
 json_t *hg_it_json_on(void *curl, hg_it_node *n, const char *token, const char *method,
                       const char *path, json_t *body, long *status);
-/* Value of a response header (case-insensitive name) into out; -ENOENT if absent. */
-int hg_it_header(const hg_it_resp *r, const char *name, char *out, size_t cap);
 
 /* A plain TCP connection to the node, for what libcurl will not send
  * (half requests, trickled heads). Returns the fd or a negative errno. */

@@ -6,7 +6,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <cmocka.h>
+
+#include <cmocka.h> /* after the four above, which it needs */
 
 #include <curl/curl.h>
 #include <errno.h>
@@ -34,7 +35,6 @@ static int setup(void **state) {
 }
 
 static int teardown(void **state) {
-  char cmd[400]; snprintf(cmd, sizeof cmd, "cp %s/hangard.log /tmp/it_api_hangard.log", node.dir); system(cmd); /*TMPHACK*/
   hg_it_node_stop(&node);
   curl_global_cleanup();
   return 0;
@@ -48,8 +48,8 @@ typedef struct sandbox {
 } sandbox;
 
 /* JSON request as token (NULL: admin); fails the test unless the status is want. */
-static json_t *req_as(const char *token, const char *method, const char *path, json_t *body,
-                      long want) {
+static json_t *req_as(const char *token, const char *method, const char *path,
+                      json_t *body, long want) {
   long status;
   json_t *j = hg_it_json_on(NULL, &node, token, method, path, body, &status);
   if (status != want) {
@@ -65,7 +65,8 @@ static json_t *req_as(const char *token, const char *method, const char *path, j
 static void create_sb(sandbox *sb) {
   json_t *j = req_as(NULL, "POST", "/v1/sandboxes?wait=" WAIT, json_object(), 201);
   snprintf(sb->id, sizeof sb->id, "%s", json_string_value(json_object_get(j, "id")));
-  snprintf(sb->token, sizeof sb->token, "%s", json_string_value(json_object_get(j, "token")));
+  snprintf(sb->token, sizeof sb->token, "%s",
+           json_string_value(json_object_get(j, "token")));
   json_decref(j);
   assert_true(hg_id_valid("sb", sb->id));
   assert_true(strlen(sb->token) >= 32);
@@ -122,7 +123,9 @@ static long status_of(const char *token, const char *method, const char *path) {
   return s;
 }
 
-static void delete_sb(const sandbox *sb) { assert_int_equal(hg_it_delete(&node, sb->id), 0); }
+static void delete_sb(const sandbox *sb) {
+  assert_int_equal(hg_it_delete(&node, sb->id), 0);
+}
 
 static double metric(const char *text, const char *fmt, const char *arg) {
   char series[256];
@@ -144,10 +147,10 @@ typedef struct client {
 
 /* cmocka's asserts must not run off the main thread: a client notes its
  * first failure and stops. */
-#define CFAIL(cl, ...)                                    \
-  do {                                                    \
-    snprintf((cl)->err, sizeof(cl)->err, __VA_ARGS__);    \
-    goto out;                                             \
+#define CFAIL(cl, ...)                                 \
+  do {                                                 \
+    snprintf((cl)->err, sizeof(cl)->err, __VA_ARGS__); \
+    goto out;                                          \
   } while (0)
 
 static json_t *client_json(CURL *c, client *cl, const char *method, const char *path,
@@ -180,15 +183,18 @@ static void *client_main(void *arg) {
     char cmd[64];
     snprintf(cmd, sizeof cmd, "echo c%d-%d; exit %d", cl->n, i, i);
     snprintf(want, sizeof want, "c%d-%d\n", cl->n, i);
-    j = client_json(c, cl, "POST", path, json_pack("{s:[s,s,s]}", "cmd", "sh", "-c", cmd), &st);
+    j = client_json(c, cl, "POST", path, json_pack("{s:[s,s,s]}", "cmd", "sh", "-c", cmd),
+                    &st);
     if (st != 201 || !json_is_true(json_object_get(j, "exited"))) {
       char *d = j ? json_dumps(j, JSON_COMPACT) : NULL;
       snprintf(cl->err, sizeof cl->err, "command %d: %ld %.400s", i, st, d ? d : "");
       free(d);
       goto out;
     }
-    if (strcmp(jstr(j, "stdout"), want) != 0) CFAIL(cl, "command %d: stdout %s", i, jstr(j, "stdout"));
-    if (json_integer_value(json_object_get(j, "exit_code")) != i) CFAIL(cl, "command %d: exit code", i);
+    if (strcmp(jstr(j, "stdout"), want) != 0)
+      CFAIL(cl, "command %d: stdout %s", i, jstr(j, "stdout"));
+    if (json_integer_value(json_object_get(j, "exit_code")) != i)
+      CFAIL(cl, "command %d: exit code", i);
     json_decref(j);
     j = NULL;
   }
@@ -209,7 +215,8 @@ static void *client_main(void *arg) {
     snprintf(path, sizeof path, "/v1/sandboxes/%s/%s?wait=" WAIT, cl->id, verbs[v]);
     j = client_json(c, cl, "POST", path, NULL, &st);
     if (st != 200) CFAIL(cl, "%s: %ld", verbs[v], st);
-    if (v == 0 && json_integer_value(json_object_get(json_object_get(j, "result"), "gen")) < 1)
+    if (v == 0 &&
+        json_integer_value(json_object_get(json_object_get(j, "result"), "gen")) < 1)
       CFAIL(cl, "suspend: no generation in the result");
     json_decref(j);
     j = NULL;
@@ -262,7 +269,8 @@ static void twenty_concurrent_clients_full_lifecycle(void **state) {
   char *after = hg_it_metrics(&node);
   assert_non_null(after);
   /* what the clients did shows in the counters */
-  const char *creates = "hangar_http_requests_total{route=\"/v1/sandboxes\",status=\"%s\"}";
+  const char *creates =
+      "hangar_http_requests_total{route=\"/v1/sandboxes\",status=\"%s\"}";
   double d = metric(after, creates, "201") - metric(before, creates, "201");
   fprintf(stderr, "create 201: +%.0f\n", d);
   static const char *const kinds[] = {"create", "suspend", "resume", "delete"};
@@ -291,10 +299,10 @@ static void twenty_concurrent_clients_full_lifecycle(void **state) {
 
 typedef struct tail {
   hg_buf got;
-  int64_t t0;        /* when the command was started */
-  int64_t at[8];     /* when each line arrived, ms after t0 */
+  int64_t t0;    /* when the command was started */
+  int64_t at[8]; /* when each line arrived, ms after t0 */
   int lines;
-  int stop_after;    /* leave after this many lines (0: read to the end) */
+  int stop_after; /* leave after this many lines (0: read to the end) */
   char headers[2048];
 } tail;
 
@@ -321,7 +329,8 @@ static size_t on_tail_header(char *p, size_t size, size_t nmemb, void *ud) {
 }
 
 /* GET …/output?follow=1&offset=off into t; returns libcurl's result. */
-static CURLcode follow(const char *id, const char *cid, uint64_t off, tail *t, long *status) {
+static CURLcode follow(const char *id, const char *cid, uint64_t off, tail *t,
+                       long *status) {
   char url[256];
   snprintf(url, sizeof url, "%s/v1/sandboxes/%s/commands/%s/output?follow=1&offset=%llu",
            node.url, id, cid, (unsigned long long)off);
@@ -391,7 +400,8 @@ static void output_follow_streams_live_and_resumes_by_offset(void **state) {
   hg_buf_append(&all, b.got.data ? b.got.data : "", b.got.len);
   static const char want[] = "line1\nline2\nline3\nline4\nline5\nline6\n";
   if (all.len != sizeof want - 1 || memcmp(all.data, want, all.len) != 0)
-    fprintf(stderr, "got %zu+%zu bytes: %.*s\n", a.got.len, b.got.len, (int)all.len, all.data);
+    fprintf(stderr, "got %zu+%zu bytes: %.*s\n", a.got.len, b.got.len, (int)all.len,
+            all.data);
   assert_int_equal(all.len, sizeof want - 1);
   assert_memory_equal(all.data, want, all.len);
   /* streamed as written, not handed over at the end: the last line came
@@ -402,11 +412,20 @@ static void output_follow_streams_live_and_resumes_by_offset(void **state) {
   hg_buf_free(&a.got);
   hg_buf_free(&b.got);
 
+  /* the stream ends when stdout closes; the exit is told once the guest has
+   * reaped it, a moment later: poll for it, bounded */
   snprintf(path, sizeof path, "/v1/sandboxes/%s/commands/%s", sb.id, cid);
   j = req_as(NULL, "GET", path, NULL, 200);
+  for (int64_t end = hg_now_ms() + 30000;
+       !json_is_true(json_object_get(j, "exited")) && hg_now_ms() < end;) {
+    json_decref(j);
+    usleep(100000);
+    j = req_as(NULL, "GET", path, NULL, 200);
+  }
   assert_true(json_is_true(json_object_get(j, "exited")));
   assert_int_equal(json_integer_value(json_object_get(j, "exit_code")), 0);
-  assert_int_equal(json_integer_value(json_object_get(j, "stdout_bytes")), sizeof want - 1);
+  assert_int_equal(json_integer_value(json_object_get(j, "stdout_bytes")),
+                   sizeof want - 1);
   assert_true(json_is_integer(json_object_get(j, "stderr_bytes")));
   json_decref(j);
   delete_sb(&sb);
@@ -440,8 +459,10 @@ static size_t raw_read_to_close(int fd, char *buf, size_t cap, int ms, bool *clo
     size_t room = len + 1 < cap ? cap - len - 1 : sizeof junk;
     ssize_t k = recv(fd, to, room, 0);
     if (k < 0 && errno == EINTR) continue;
-    if (k <= 0) *closed = true; /* FIN, or a reset after it */
-    else if (to != junk) len += (size_t)k;
+    if (k <= 0)
+      *closed = true; /* FIN, or a reset after it */
+    else if (to != junk)
+      len += (size_t)k;
   }
   buf[len] = '\0';
   return len;
@@ -517,7 +538,8 @@ static void chunked_body_past_the_limit_is_refused(const sandbox *sb) {
   bool closed;
   raw_read_to_close(fd, resp, sizeof resp, 10000, &closed);
   close(fd);
-  fprintf(stderr, "chunked: answered after %zu MiB sent, closed=%d\n", sent >> 20, closed);
+  fprintf(stderr, "chunked: answered after %zu MiB sent, closed=%d\n", sent >> 20,
+          closed);
   assert_int_equal(strncmp(resp, "HTTP/1.1 413 ", 13), 0);
   assert_true(sent > limit);
   assert_true(closed);
@@ -527,7 +549,8 @@ static void chunked_body_past_the_limit_is_refused(const sandbox *sb) {
  * server's header deadline, while everyone else is served meanwhile. */
 static void trickled_head_is_cut_off_while_others_are_served(const sandbox *sb) {
   static const char head[] =
-      "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
+      "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: "
+      "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
   int fd = hg_it_connect(&node);
   assert_true(fd >= 0);
   int64_t t0 = hg_now_ms();
@@ -551,17 +574,21 @@ static void trickled_head_is_cut_off_while_others_are_served(const sandbox *sb) 
     int left = (int)(next - hg_now_ms());
     if (poll(&p, 1, left > 0 ? left : 0) > 0) {
       ssize_t k = recv(fd, resp + rlen, sizeof resp - rlen - 1, 0);
-      if (k <= 0) closed = true;
-      else rlen += (size_t)k;
+      if (k <= 0)
+        closed = true;
+      else
+        rlen += (size_t)k;
       resp[rlen] = '\0';
     }
     left = (int)(next - hg_now_ms());
     if (left > 0 && !closed) usleep((useconds_t)left * 1000);
   }
-  if (!closed) rlen += raw_read_to_close(fd, resp + rlen, sizeof resp - rlen, 5000, &closed);
+  if (!closed)
+    rlen += raw_read_to_close(fd, resp + rlen, sizeof resp - rlen, 5000, &closed);
   int64_t took = hg_now_ms() - t0;
   close(fd);
-  fprintf(stderr, "slowloris: closed=%d after %lld ms, %d requests served meanwhile: %.*s\n",
+  fprintf(stderr,
+          "slowloris: closed=%d after %lld ms, %d requests served meanwhile: %.*s\n",
           closed, (long long)took, served, (int)strcspn(resp, "\r\n"), resp);
   assert_true(closed);
   assert_true(took <= 15000);
@@ -580,8 +607,10 @@ static void bad_bodies_and_fields_get_400(const sandbox *sb) {
   expect_error(NULL, "POST", cmds, "{\"cmd\": [\"sh\", 3]}", 400, "cmd");
   expect_error(NULL, "POST", cmds, "{\"cmd\": [\"true\"], \"timeout_s\": \"soon\"}", 400,
                "timeout_s");
-  expect_error(NULL, "POST", cmds, "{\"cmd\": [\"true\"], \"env\": {\"A\": 1}}", 400, "env");
-  expect_error(NULL, "POST", cmds, "{\"cmd\": [\"true\"], \"cmd\": [\"false\"]}", 400, NULL);
+  expect_error(NULL, "POST", cmds, "{\"cmd\": [\"true\"], \"env\": {\"A\": 1}}", 400,
+               "env");
+  expect_error(NULL, "POST", cmds, "{\"cmd\": [\"true\"], \"cmd\": [\"false\"]}", 400,
+               NULL);
   expect_error(NULL, "POST", "/v1/sandboxes", "{\"vcpus\": \"x\"}", 400, "vcpus");
   expect_error(NULL, "POST", "/v1/sandboxes", "{\"memory_mib\": -5}", 400, "memory_mib");
   expect_error(NULL, "POST", "/v1/sandboxes", "{\"template\": 7}", 400, "template");
@@ -590,7 +619,8 @@ static void bad_bodies_and_fields_get_400(const sandbox *sb) {
   expect_error(NULL, "POST", path, "{\"cmd\": [\"true\"]}", 400, "wait");
   snprintf(path, sizeof path, "/v1/sandboxes/%s/files?path=etc/hostname", sb->id);
   expect_error(NULL, "GET", path, NULL, 400, "path");
-  snprintf(path, sizeof path, "/v1/sandboxes/%s/files?path=/etc/hostname%%00.txt", sb->id);
+  snprintf(path, sizeof path, "/v1/sandboxes/%s/files?path=/etc/hostname%%00.txt",
+           sb->id);
   expect_error(NULL, "GET", path, NULL, 400, "path");
 }
 
@@ -670,8 +700,8 @@ static void credentials_grant_only_what_they_are_for(const sandbox *a, const san
   hg_it_resp_free(&r);
   snprintf(path, sizeof path, "/v1/sandboxes/%s", a->id);
   expect_error("wrong-admin-key", "GET", path, NULL, 401, NULL);
-  expect_error("0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef", "GET", path,
-               NULL, 401, NULL); /* looks like a token, is none */
+  expect_error("0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef", "GET",
+               path, NULL, 401, NULL); /* looks like a token, is none */
 
   /* a sandbox token: its own sandbox, nothing else; 403, not 401, since
    * this daemon has seen these tokens valid (it issued them) */
@@ -709,11 +739,13 @@ static void credentials_grant_only_what_they_are_for(const sandbox *a, const san
   assert_int_equal(r.body.len, 6);
   assert_memory_equal(r.body.data, "first\n", 6);
   hg_it_resp_free(&r);
-  snprintf(path, sizeof path, "/v1/sandboxes/%s/commands/%s/output?token=%s", a->id, cid1, otok);
+  snprintf(path, sizeof path, "/v1/sandboxes/%s/commands/%s/output?token=%s", a->id, cid1,
+           otok);
   assert_int_equal(status_of("", "GET", path), 200);
   snprintf(path, sizeof path, "/v1/sandboxes/%s/commands/%s/output", a->id, cid2);
   expect_error(otok, "GET", path, NULL, 403, NULL);
-  assert_int_equal(status_of(a->token, "GET", path), 200); /* the sandbox token reads all */
+  assert_int_equal(status_of(a->token, "GET", path),
+                   200); /* the sandbox token reads all */
   expect_error(b->token, "GET", path, NULL, 403, NULL);
   snprintf(path, sizeof path, "/v1/sandboxes/%s/commands/%s", a->id, cid1);
   expect_error(otok, "GET", path, NULL, 403, NULL);
@@ -765,7 +797,8 @@ static void kill_during_suspend(const sandbox *sb, int delay_ms) {
   snprintf(op, sizeof op, "%s", jstr(j, "operation"));
   json_decref(j);
   assert_true(hg_id_valid("op", op));
-  if (delay_ms) usleep((useconds_t)delay_ms * 1000); /* where the kill lands, not a check */
+  if (delay_ms)
+    usleep((useconds_t)delay_ms * 1000); /* where the kill lands, not a check */
   hg_it_node_kill(&node, SIGKILL);
   assert_int_equal(hg_it_node_restart(&node), 0);
 
@@ -811,7 +844,7 @@ static void restart_mid_operation_ends_in_a_clear_state(void **state) {
   json_decref(req_as(NULL, "POST", path, NULL, 200));
   fprintf(stderr, "a suspend takes %d ms\n", took);
 
-  /* kills landing from its start to past its end: saving the memory, taking
+  /* kills landing from its start to its end: saving the memory, taking
    * the generation, stopping the VM, recording "suspended" */
   for (int k = 0; k <= 8; k++) kill_during_suspend(&sb, took * k / 8);
   delete_sb(&sb);
