@@ -1141,6 +1141,42 @@ static unsigned pool_count(hg_manager *m) {
   return n;
 }
 
+void hg_manager_pool_stop(hg_manager *m) {
+  pthread_mutex_lock(&m->mu);
+  m->closing = true;
+  pthread_cond_signal(&m->pool_cv);
+  pthread_mutex_unlock(&m->mu);
+  if (m->pool_running) pthread_join(m->pool_thread, NULL);
+  m->pool_running = false;
+  for (;;) {
+    sandbox *sb = NULL;
+    pthread_mutex_lock(&m->mu);
+    for (unsigned i = 0; i < m->nsbs && !sb; i++)
+      if (m->sbs[i]->pooled && !m->sbs[i]->gone) sb = m->sbs[i];
+    if (sb) sb->refs++;
+    pthread_mutex_unlock(&m->mu);
+    if (!sb) return;
+    pthread_rwlock_wrlock(&sb->lock);
+    if (delete_locked(m, sb) < 0) {
+      /* Do not spin on it: forget it here, the next start cleans up. */
+      pthread_mutex_lock(&m->mu);
+      table_remove(m, sb);
+      sb->gone = true;
+      pthread_mutex_unlock(&m->mu);
+    }
+    lifecycle_end(m, sb);
+  }
+}
+
+unsigned hg_manager_pool_ready(hg_manager *m) {
+  unsigned n = 0;
+  pthread_mutex_lock(&m->mu);
+  for (unsigned i = 0; i < m->nsbs; i++)
+    n += m->sbs[i]->pooled && !m->sbs[i]->gone && m->sbs[i]->state == HG_SB_RUNNING;
+  pthread_mutex_unlock(&m->mu);
+  return n;
+}
+
 /* Runs `true` once so the exec path is translated before a user needs it. */
 static int warm_up(sandbox *sb) {
   static const char *const argv[] = {"true", NULL};
@@ -1226,6 +1262,7 @@ void hg_manager_close(hg_manager *m) {
   pthread_cond_signal(&m->pool_cv);
   pthread_mutex_unlock(&m->mu);
   if (m->pool_running) pthread_join(m->pool_thread, NULL);
+  m->pool_running = false;
   for (unsigned i = 0; i < m->nsbs; i++) {
     vm_release(m, m->sbs[i], false);
     sb_free(m->sbs[i]);

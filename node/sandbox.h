@@ -126,6 +126,10 @@ int hg_template_register(hg_manager *m, const char *name_tag, const char *src_di
 /* True when a template answers to ref ("default", "name:tag"). */
 bool hg_template_exists(hg_manager *m, const char *ref);
 
+/* Stops refilling the warm pool and deletes its unclaimed sandboxes. */
+void hg_manager_pool_stop(hg_manager *m);
+/* Warm sandboxes ready to be claimed by a create, for metrics and benches. */
+unsigned hg_manager_pool_ready(hg_manager *m);
 /* Counts of sandboxes per state, for metrics. */
 void hg_manager_counts(hg_manager *m, unsigned counts[HG_SB_FAILED + 1]);
 
