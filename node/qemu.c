@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/pidfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -41,10 +42,15 @@
   "console=ttyS0 quiet panic=-1 tsc_early_khz=2000000 pci=off "        \
   "8250.nr_uarts=1 i8042.noaux i8042.nomux i8042.nopnp i8042.dumbkbd " \
   "cryptomgr.notests"
-/* Fixed fd numbers in the shim and QEMU: the tap device and the pipe on
- * which the shim reports its pid. */
+/* Fixed fd numbers in the shim and QEMU: the tap device, the pipe on which
+ * the shim reports its pid, and the kernel stub of a restore. */
 #define QEMU_TAP_FD 3
 #define QEMU_NOTIFY_FD 4
+#define QEMU_KERNEL_FD 5
+#define QEMU_CHILD_FDS 6
+/* A restore's kernel stub: the bzImage's boot sector and setup header plus
+ * this much of the payload. */
+#define KERNEL_STUB_PAYLOAD 65536
 #define QEMU_START_TIMEOUT_MS 30000
 #define QEMU_CMD_TIMEOUT_MS 10000
 #define QEMU_MIGRATE_TIMEOUT_MS 60000
@@ -64,6 +70,7 @@ struct hg_vm {
   hg_sock_path qmp_path, agent_path, ctl_path;
   int shim_pid, vmm_pid;
   int shim_pidfd; /* -1: unavailable, liveness via /proc */
+  int kernel_fd;  /* memfd with the kernel stub while a restore starts; -1 */
   hg_qmp *qmp;    /* connected lazily */
   int ctl_fd;     /* shim control connection, connected lazily */
 };
@@ -382,7 +389,7 @@ static int send_vmstate_fd(hg_vm *vm, int fd) {
 static int vm_new(const char *dir, hg_vm **out) {
   hg_vm *vm = calloc(1, sizeof *vm);
   if (!vm) return -ENOMEM;
-  vm->shim_pidfd = vm->ctl_fd = -1;
+  vm->shim_pidfd = vm->ctl_fd = vm->kernel_fd = -1;
   int rc = realpath(dir, vm->dir) ? 0 : -errno;
   if (rc == 0) rc = hg_path(vm->qmp_path, sizeof vm->qmp_path, "%s/qmp.sock", vm->dir);
   if (rc == 0)
@@ -408,6 +415,7 @@ static void qemu_release(hg_vm *vm) {
   if (!vm) return;
   hg_qmp_close(vm->qmp);
   ctl_close(vm);
+  if (vm->kernel_fd >= 0) close(vm->kernel_fd);
   if (vm->shim_pidfd >= 0) close(vm->shim_pidfd);
   free(vm);
 }
@@ -444,10 +452,14 @@ static int push_machine(argv_list *a, const hg_vm_config *cfg, const char *mem) 
 static int push_boot(argv_list *a, const hg_vm_config *cfg, const hg_vm *vm) {
   int rc = 0;
   rc |= argv_push(a, "-kernel");
-  rc |= argv_push(a, "%s", vm->kernel);
-  if (vm->initrd[0]) {
-    rc |= argv_push(a, "-initrd");
-    rc |= argv_push(a, "%s", vm->initrd);
+  if (vm->kernel_fd >= 0) {
+    rc |= argv_push(a, "/proc/self/fd/%d", QEMU_KERNEL_FD);
+  } else {
+    rc |= argv_push(a, "%s", vm->kernel);
+    if (vm->initrd[0]) {
+      rc |= argv_push(a, "-initrd");
+      rc |= argv_push(a, "%s", vm->initrd);
+    }
   }
   rc |= argv_push(a, "-append");
   rc |= argv_push(a, "%s", cfg->cmdline ? cfg->cmdline : QEMU_DEFAULT_CMDLINE);
@@ -530,22 +542,25 @@ static int shim_binary(const hg_vm_config *cfg, char *out, size_t cap) {
   return rc;
 }
 
-/* In the forked child (async-signal-safe calls only): fd 0 /dev/null,
- * 1+2 the console log, 3 the tap, 4 the notify pipe, nothing else. */
-static void exec_shim(char **argv, int null_fd, int log_fd, int tap_fd, int notify_fd) {
+/* In the forked child (async-signal-safe calls only): installs src[i] as
+ * fd i (-1: leave i closed) and closes everything else, then runs the shim. */
+static void exec_shim(char **argv, const int src[QEMU_CHILD_FDS]) {
   sigset_t none;
   sigemptyset(&none);
   sigprocmask(SIG_SETMASK, &none, NULL);
   /* Lift every source above the targets first so no dup2 clobbers one. */
-  int n = fcntl(null_fd, F_DUPFD, 10), l = fcntl(log_fd, F_DUPFD, 10);
-  int t = tap_fd >= 0 ? fcntl(tap_fd, F_DUPFD, 10) : -1;
-  int w = fcntl(notify_fd, F_DUPFD, 10);
-  if (n < 0 || l < 0 || w < 0 || (tap_fd >= 0 && t < 0)) _exit(127);
-  if (dup2(n, 0) < 0 || dup2(l, 1) < 0 || dup2(l, 2) < 0) _exit(127);
-  if (t >= 0 && dup2(t, QEMU_TAP_FD) < 0) _exit(127);
-  if (t < 0) close(QEMU_TAP_FD);
-  if (dup2(w, QEMU_NOTIFY_FD) < 0) _exit(127);
-  close_range(QEMU_NOTIFY_FD + 1, ~0U, 0);
+  int lifted[QEMU_CHILD_FDS];
+  for (int i = 0; i < QEMU_CHILD_FDS; i++) {
+    lifted[i] = src[i] >= 0 ? fcntl(src[i], F_DUPFD, 16) : -1;
+    if (src[i] >= 0 && lifted[i] < 0) _exit(127);
+  }
+  for (int i = 0; i < QEMU_CHILD_FDS; i++) {
+    if (lifted[i] < 0)
+      close(i);
+    else if (dup2(lifted[i], i) < 0)
+      _exit(127);
+  }
+  close_range(QEMU_CHILD_FDS, ~0U, 0);
   execv(argv[0], argv);
   _exit(127);
 }
@@ -574,7 +589,9 @@ static int read_notify(int fd, int *shim_pid, int *vmm_pid) {
   return -EIO;
 }
 
-static int fork_shim(char **argv, int log_fd, int tap_fd, int *shim_pid, int *vmm_pid) {
+/* fds: what the shim (and through it QEMU) gets as fds 1-5; 0 becomes
+ * /dev/null and the notify pipe is made here. */
+static int fork_shim(char **argv, int fds[QEMU_CHILD_FDS], int *shim_pid, int *vmm_pid) {
   int null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
   if (null_fd < 0) return -errno;
   int p[2];
@@ -583,8 +600,10 @@ static int fork_shim(char **argv, int log_fd, int tap_fd, int *shim_pid, int *vm
     close(null_fd);
     return rc;
   }
+  fds[0] = null_fd;
+  fds[QEMU_NOTIFY_FD] = p[1];
   pid_t pid = fork();
-  if (pid == 0) exec_shim(argv, null_fd, log_fd, tap_fd, p[1]);
+  if (pid == 0) exec_shim(argv, fds);
   int rc = pid < 0 ? -errno : 0;
   close(p[1]);
   close(null_fd);
@@ -621,7 +640,8 @@ static int spawn(hg_vm *vm, const hg_vm_config *cfg, argv_list *qemu) {
     rc = -ENOMEM;
   }
   int shim_pid = 0, vmm_pid = 0;
-  if (rc == 0) rc = fork_shim(a.v, log_fd, cfg->tap_fd, &shim_pid, &vmm_pid);
+  int fds[QEMU_CHILD_FDS] = {-1, log_fd, log_fd, cfg->tap_fd, -1, vm->kernel_fd};
+  if (rc == 0) rc = fork_shim(a.v, fds, &shim_pid, &vmm_pid);
   if (log_fd >= 0) close(log_fd);
   argv_free(&a);
   if (rc < 0) {
@@ -650,14 +670,49 @@ static int await_qmp(hg_vm *vm, int64_t deadline) {
   return gone_as_eio(rc);
 }
 
+/* A restored guest has its kernel in memory already, yet QEMU loads
+ * -kernel (and -initrd) into fw_cfg all the same: for a 14 MB bzImage that
+ * is ~40% of a TCG restore. So a restore gets a stub instead: the kernel's
+ * own boot sector and setup header, so QEMU decides everything about the
+ * machine as it did at boot, and a token payload; fw_cfg contents are not
+ * part of the migrated state, and -no-reboot means the stub never boots.
+ * Not a bzImage (no "HdrS"): -ENOTSUP, and the real kernel is used. */
+static int kernel_stub(const char *kernel, int *out) {
+  int fd = open(kernel, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return -errno;
+  uint8_t hdr[0x210];
+  ssize_t n = pread(fd, hdr, sizeof hdr, 0);
+  if (n != (ssize_t)sizeof hdr || memcmp(hdr + 0x202, "HdrS", 4) != 0) {
+    close(fd);
+    return -ENOTSUP;
+  }
+  size_t setup = ((size_t)(hdr[0x1f1] ? hdr[0x1f1] : 4) + 1) * 512;
+  size_t len = setup + KERNEL_STUB_PAYLOAD;
+  char *buf = malloc(len);
+  int mfd = memfd_create("hangar-kernel-stub", MFD_CLOEXEC);
+  n = buf && mfd >= 0 ? pread(fd, buf, len, 0) : -1;
+  int rc = n > (ssize_t)setup && write(mfd, buf, (size_t)n) == n ? 0 : -EIO;
+  free(buf);
+  close(fd);
+  if (rc < 0) {
+    if (mfd >= 0) close(mfd);
+    return rc;
+  }
+  *out = mfd;
+  return 0;
+}
+
 static int vm_launch(hg_vm *vm, const hg_vm_config *cfg, bool incoming) {
   const char *stale[] = {vm->qmp_path, vm->agent_path, vm->ctl_path};
   for (size_t i = 0; i < HG_ARRAY_SIZE(stale); i++) unlink(stale[i]);
+  if (incoming && kernel_stub(vm->kernel, &vm->kernel_fd) < 0) vm->kernel_fd = -1;
   argv_list qemu = {0};
   int64_t t0 = hg_now_ns();
   int rc = build_argv(&qemu, cfg, vm, incoming);
   if (rc == 0) rc = spawn(vm, cfg, &qemu);
   argv_free(&qemu);
+  if (vm->kernel_fd >= 0) close(vm->kernel_fd); /* QEMU has its own copy now */
+  vm->kernel_fd = -1;
   if (rc < 0) return rc;
   int64_t t1 = hg_now_ns();
   rc = await_qmp(vm, hg_now_ms() + QEMU_START_TIMEOUT_MS);
@@ -798,7 +853,7 @@ static int prepare(const hg_vm_config *cfg, hg_vm **out) {
     rc = -EBUSY;
   }
   if (rc < 0) {
-    free(vm);
+    qemu_release(vm);
     return rc;
   }
   *out = vm;
