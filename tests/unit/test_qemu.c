@@ -41,6 +41,7 @@
 #include "node/core/log.h"
 #include "node/core/util.h"
 #include "node/vmm.h"
+#include "tests/unit/proc_util.h"
 
 #define GUEST_MIB 256
 /* Generous: TCG guests crawl when the host is shared with other VMs. */
@@ -59,12 +60,6 @@ typedef struct fixture {
 } fixture;
 
 /* ---------------------------------------------------------------- helpers */
-
-static void sleep_ms(long ms) {
-  struct timespec ts = {ms / 1000, (ms % 1000) * 1000000};
-  while (nanosleep(&ts, &ts) < 0 && errno == EINTR) {
-  }
-}
 
 static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int sh(const char *fmt, ...) {
@@ -135,32 +130,6 @@ static counters wait_counter(const fixture *fx, off_t from, long min) {
   counters c;
   while ((c = read_counters(fx, from)).last < min && hg_now_ms() < deadline) sleep_ms(20);
   return c;
-}
-
-static char proc_state(int pid) {
-  char p[64], buf[512];
-  snprintf(p, sizeof p, "/proc/%d/stat", pid);
-  int fd = open(p, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return 0;
-  ssize_t n = read(fd, buf, sizeof buf - 1);
-  close(fd);
-  if (n <= 0) return 0;
-  buf[n] = '\0';
-  char *paren = strrchr(buf, ')');
-  return paren && paren[1] == ' ' ? paren[2] : 0;
-}
-
-/* A SIGSTOP takes effect when the target next enters the kernel; on a busy
- * host /proc may show it runnable for a moment after kill() returned. */
-static bool wait_stopped(int pid, int ms) {
-  for (int64_t end = hg_now_ms() + ms; hg_now_ms() < end; sleep_ms(1))
-    if (proc_state(pid) == 'T') return true;
-  return proc_state(pid) == 'T';
-}
-
-static bool proc_alive(int pid) {
-  char st = proc_state(pid);
-  return st != 0 && st != 'Z' && st != 'X';
 }
 
 /* Kills every process whose command line mentions prefix: the backstop

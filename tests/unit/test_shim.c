@@ -22,48 +22,17 @@
 #include <cmocka.h>
 
 #include "node/core/util.h"
+#include "tests/unit/proc_util.h"
 
 typedef struct fixture {
   char dir[PATH_MAX];
   int shim_pid, vmm_pid;
 } fixture;
 
-static void sleep_ms(long ms) {
-  struct timespec ts = {ms / 1000, (ms % 1000) * 1000000};
-  while (nanosleep(&ts, &ts) < 0 && errno == EINTR) {
-  }
-}
-
-static char proc_state(int pid) {
-  char p[64], buf[512];
-  snprintf(p, sizeof p, "/proc/%d/stat", pid);
-  int fd = open(p, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return 0;
-  ssize_t n = read(fd, buf, sizeof buf - 1);
-  close(fd);
-  if (n <= 0) return 0;
-  buf[n] = '\0';
-  char *paren = strrchr(buf, ')');
-  return paren && paren[1] == ' ' ? paren[2] : 0;
-}
-
-/* A SIGSTOP takes effect when the target next enters the kernel; on a busy
- * host /proc may show it runnable for a moment after kill() returned. */
-static bool wait_stopped(int pid, int ms) {
-  for (int64_t end = hg_now_ms() + ms; hg_now_ms() < end; sleep_ms(1))
-    if (proc_state(pid) == 'T') return true;
-  return proc_state(pid) == 'T';
-}
-
-static bool alive(int pid) {
-  char st = proc_state(pid);
-  return st && st != 'Z' && st != 'X';
-}
-
 static bool wait_gone(int pid, int ms) {
   for (int64_t end = hg_now_ms() + ms; hg_now_ms() < end; sleep_ms(2))
-    if (!alive(pid)) return true;
-  return !alive(pid);
+    if (!proc_alive(pid)) return true;
+  return !proc_alive(pid);
 }
 
 /* Runs the shim as the driver does (its fd 4 is the notify pipe); returns
@@ -176,9 +145,9 @@ static int setup(void **state) {
 
 static int teardown(void **state) {
   fixture *fx = *state;
-  if (fx->vmm_pid > 0 && alive(fx->vmm_pid)) kill(fx->vmm_pid, SIGKILL);
+  if (fx->vmm_pid > 0 && proc_alive(fx->vmm_pid)) kill(fx->vmm_pid, SIGKILL);
   if (fx->shim_pid > 0) wait_gone(fx->shim_pid, 2000);
-  if (fx->shim_pid > 0 && alive(fx->shim_pid)) kill(fx->shim_pid, SIGKILL);
+  if (fx->shim_pid > 0 && proc_alive(fx->shim_pid)) kill(fx->shim_pid, SIGKILL);
   hg_rm_rf(fx->dir);
   free(fx);
   return 0;
@@ -187,7 +156,7 @@ static int teardown(void **state) {
 static void status_reports_running_and_pids(void **state) {
   fixture *fx = *state;
   spawn_ok(fx);
-  assert_true(alive(fx->shim_pid) && alive(fx->vmm_pid));
+  assert_true(proc_alive(fx->shim_pid) && proc_alive(fx->vmm_pid));
   char out[1024], want[64];
   ask(fx, "status\n", out, sizeof out);
   assert_non_null(strstr(out, "\"state\":\"running\""));
@@ -277,7 +246,7 @@ static void bad_requests_get_errors(void **state) {
   ask_on(fd, "deadline 0\r\nstatus\n", out, sizeof out);
   assert_true(strncmp(out, "ok\n", 3) == 0);
   close(fd);
-  assert_true(alive(fx->shim_pid));
+  assert_true(proc_alive(fx->shim_pid));
 }
 
 static void vanishing_clients_and_sighup_do_not_kill_it(void **state) {
@@ -294,7 +263,7 @@ static void vanishing_clients_and_sighup_do_not_kill_it(void **state) {
   kill(fx->shim_pid, SIGHUP);
   kill(fx->shim_pid, SIGPIPE);
   sleep_ms(100);
-  assert_true(alive(fx->shim_pid));
+  assert_true(proc_alive(fx->shim_pid));
   char out[1024];
   ask(fx, "status\n", out, sizeof out);
   assert_non_null(strstr(out, "\"state\":\"running\""));
@@ -308,7 +277,7 @@ static void kill_ends_vmm_and_shim_and_records_it(void **state) {
   ask(fx, "kill\n", out, sizeof out);
   assert_string_equal(out, "ok\n");
   assert_true(wait_gone(fx->shim_pid, 2000));
-  assert_false(alive(fx->vmm_pid));
+  assert_false(proc_alive(fx->vmm_pid));
   char *json = status_file(fx);
   assert_non_null(strstr(json, "\"state\":\"exited\""));
   assert_non_null(strstr(json, "\"exit_status\":137"));
@@ -324,7 +293,7 @@ static void sigterm_to_shim_terminates_vmm(void **state) {
   spawn_ok(fx);
   kill(fx->shim_pid, SIGTERM);
   assert_true(wait_gone(fx->shim_pid, 2000));
-  assert_false(alive(fx->vmm_pid));
+  assert_false(proc_alive(fx->vmm_pid));
   char *json = status_file(fx);
   assert_non_null(strstr(json, "\"exit_signal\":15"));
   free(json);

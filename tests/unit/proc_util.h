@@ -1,0 +1,49 @@
+/* proc_util: what the VM and shim tests read from /proc about processes
+ * they started. Header-only; shared by test_qemu.c and test_shim.c. */
+#ifndef HG_TESTS_PROC_UTIL_H
+#define HG_TESTS_PROC_UTIL_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "node/core/util.h"
+
+static inline void sleep_ms(long ms) {
+  struct timespec ts = {ms / 1000, (ms % 1000) * 1000000};
+  while (nanosleep(&ts, &ts) < 0 && errno == EINTR) {
+  }
+}
+
+/* The state letter of /proc/<pid>/stat ('R', 'S', 'T', 'Z', ...), 0 if gone. */
+static inline char proc_state(int pid) {
+  char p[64], buf[512];
+  snprintf(p, sizeof p, "/proc/%d/stat", pid);
+  int fd = open(p, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return 0;
+  ssize_t n = read(fd, buf, sizeof buf - 1);
+  close(fd);
+  if (n <= 0) return 0;
+  buf[n] = '\0';
+  char *paren = strrchr(buf, ')');
+  return paren && paren[1] == ' ' ? paren[2] : 0;
+}
+
+/* A SIGSTOP takes effect when the target next enters the kernel; on a busy
+ * host /proc may show it runnable for a moment after kill() returned. */
+static inline bool wait_stopped(int pid, int ms) {
+  for (int64_t end = hg_now_ms() + ms; hg_now_ms() < end; sleep_ms(1))
+    if (proc_state(pid) == 'T') return true;
+  return proc_state(pid) == 'T';
+}
+
+static inline bool proc_alive(int pid) {
+  char st = proc_state(pid);
+  return st != 0 && st != 'Z' && st != 'X';
+}
+
+#endif
