@@ -63,7 +63,7 @@ static json_t *req_as(const char *token, const char *method, const char *path,
 }
 
 static void create_sb(sandbox *sb) {
-  json_t *j = req_as(NULL, "POST", "/v1/sandboxes?wait=" WAIT, json_object(), 201);
+  json_t *j = req_as(NULL, "POST", "/v1/sandboxes?wait=" WAIT, NULL, 201);
   snprintf(sb->id, sizeof sb->id, "%s", json_string_value(json_object_get(j, "id")));
   snprintf(sb->token, sizeof sb->token, "%s",
            json_string_value(json_object_get(j, "token")));
