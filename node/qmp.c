@@ -138,7 +138,7 @@ static int read_msg(hg_qmp *q, int64_t deadline_ms, json_t **out) {
 }
 
 static int error_code(const char *cls) {
-  if (strcmp(cls, "CommandNotFound") == 0) return -ENOSYS;
+  if (strcmp(cls, "CommandNotFound") == 0) return -EOPNOTSUPP; /* this QEMU lacks it */
   if (strcmp(cls, "DeviceNotFound") == 0) return -ENODEV;
   return -EIO;
 }

@@ -34,7 +34,7 @@ bool hg_qmp_connected(const hg_qmp *q);
 /* Runs cmd with args (borrowed; NULL for none). On success *ret (if not
  * NULL) receives the "return" value, which the caller json_decref()s.
  * A QMP error is logged with its class and description and returned as
- * -ENOSYS (CommandNotFound), -ENODEV (DeviceNotFound) or -EIO. */
+ * -EOPNOTSUPP (CommandNotFound), -ENODEV (DeviceNotFound) or -EIO. */
 int hg_qmp_exec(hg_qmp *q, const char *cmd, json_t *args, int timeout_ms, json_t **ret);
 
 /* Hands fd to the VMM under name (QMP getfd, SCM_RIGHTS), for URIs such as
