@@ -418,6 +418,18 @@ static int capacity_check(hg_manager *m, unsigned memory_mib, bool new_sandbox) 
   return 0;
 }
 
+/* Takes a sandbox for lifecycle work: reference + write lock. */
+static int lifecycle_begin(hg_manager *m, const char *id, sandbox **out) {
+  int rc = sb_get(m, id, out);
+  if (rc == 0) pthread_rwlock_wrlock(&(*out)->lock);
+  return rc;
+}
+
+static void lifecycle_end(hg_manager *m, sandbox *sb) {
+  pthread_rwlock_unlock(&sb->lock);
+  sb_put(m, sb);
+}
+
 /* --- create ------------------------------------------------------------------- */
 
 static int new_identity(sandbox *sb) {
@@ -566,9 +578,8 @@ static void set_failed(hg_manager *m, sandbox *sb, int err, const char *what) {
 
 int hg_sandbox_create_finish(hg_manager *m, const char *id) {
   sandbox *sb;
-  int rc = sb_get(m, id, &sb);
+  int rc = lifecycle_begin(m, id, &sb);
   if (rc < 0) return rc;
-  pthread_rwlock_wrlock(&sb->lock);
   if (sb->state != HG_SB_CREATING) {
     rc = -EBUSY;
   } else {
@@ -581,8 +592,7 @@ int hg_sandbox_create_finish(hg_manager *m, const char *id) {
       set_failed(m, sb, rc, "create");
     }
   }
-  pthread_rwlock_unlock(&sb->lock);
-  sb_put(m, sb);
+  lifecycle_end(m, sb);
   return rc;
 }
 
@@ -641,18 +651,6 @@ void hg_manager_counts(hg_manager *m, unsigned counts[HG_SB_FAILED + 1]) {
 }
 
 /* --- lifecycle ------------------------------------------------------------------ */
-
-/* Takes a sandbox for lifecycle work: reference + write lock. */
-static int lifecycle_begin(hg_manager *m, const char *id, sandbox **out) {
-  int rc = sb_get(m, id, out);
-  if (rc == 0) pthread_rwlock_wrlock(&(*out)->lock);
-  return rc;
-}
-
-static void lifecycle_end(hg_manager *m, sandbox *sb) {
-  pthread_rwlock_unlock(&sb->lock);
-  sb_put(m, sb);
-}
 
 int hg_sandbox_pause(hg_manager *m, const char *id) {
   sandbox *sb;
