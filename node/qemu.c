@@ -1168,6 +1168,15 @@ static const char *qemu_agent_path(const hg_vm *vm) {
   return vm->agent_path;
 }
 
+static void qemu_clear(const char *dir) {
+  static const char *const names[] = {"qmp.sock", "agent.sock", "shim.sock",
+                                      "shim.json", "shim.log", "console.log"};
+  for (size_t i = 0; i < HG_ARRAY_SIZE(names); i++) {
+    char path[PATH_MAX];
+    if (hg_path(path, sizeof path, "%s/%s", dir, names[i]) == 0) unlink(path);
+  }
+}
+
 const hg_vmm_ops hg_vmm_qemu = {
     .name = "qemu",
     .start = qemu_start,
@@ -1181,4 +1190,5 @@ const hg_vmm_ops hg_vmm_qemu = {
     .info = qemu_info,
     .agent_path = qemu_agent_path,
     .release = qemu_release,
+    .clear = qemu_clear,
 };

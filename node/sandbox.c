@@ -267,15 +267,11 @@ static void sb_put(hg_manager *m, sandbox *sb) {
 
 /* --- VM plumbing ------------------------------------------------------------ */
 
+/* A fork or a resume must never adopt the source's shim through a status
+ * file copied with the snapshot. */
 static void remove_run_files(hg_manager *m, const sandbox *sb) {
-  /* Files of a VM that ran in the source of a snapshot: a fork or a resume
-   * must never adopt the source's shim through a copied status file. */
-  static const char *const names[] = {"qmp.sock", "agent.sock", "shim.sock",
-                                      "shim.json", "vmm.pid"};
-  for (size_t i = 0; i < HG_ARRAY_SIZE(names); i++) {
-    char path[4096];
-    if (sb_file(m, sb, names[i], path) == 0) unlink(path);
-  }
+  char dir[4096];
+  if (sb_dir(m, sb, dir) == 0) m->cfg.vmm->clear(dir);
 }
 
 static int vm_config(hg_manager *m, const sandbox *sb, hg_vm_config *cfg,
@@ -327,7 +323,6 @@ static void vm_release(hg_manager *m, sandbox *sb, bool stop) {
 static int vm_restore(hg_manager *m, sandbox *sb) {
   hg_vm_config cfg;
   char paths[4][4096], vmstate[4096];
-  remove_run_files(m, sb);
   int rc = vm_config(m, sb, &cfg, paths);
   if (rc == 0) rc = hg_path(vmstate, sizeof vmstate, "%s/vmstate", paths[0]);
   if (rc == 0) rc = m->cfg.vmm->restore(&cfg, vmstate, &sb->vm);
@@ -350,7 +345,6 @@ static int vm_restore(hg_manager *m, sandbox *sb) {
 static int vm_boot(hg_manager *m, sandbox *sb) {
   hg_vm_config cfg;
   char paths[4][4096];
-  remove_run_files(m, sb);
   int rc = vm_config(m, sb, &cfg, paths);
   if (rc == 0) rc = m->cfg.vmm->start(&cfg, &sb->vm);
   if (rc == 0) rc = agent_attach_within(m, sb, BOOT_TIMEOUT_MS);
@@ -821,6 +815,7 @@ static int fork_from(hg_manager *m, sandbox *parent, const char *point, bool boo
   sb_rel(child, dst, sizeof dst);
   pthread_rwlock_wrlock(&child->lock);
   rc = hg_store_snapshot(m->cfg.store, src, dst, false);
+  if (rc == 0) remove_run_files(m, child);
   if (rc == 0) rc = sb_persist(m, child);
   if (rc == 0) rc = boot ? vm_boot(m, child) : vm_restore(m, child);
   if (rc == 0) rc = sb_set_state(m, child, HG_SB_RUNNING, NULL);

@@ -269,15 +269,6 @@ static int boot_and_save(const hg_vmm_ops *vmm, const char *shim, const char *di
   return rc < 0 ? rc : stop_rc;
 }
 
-static void remove_run_files(const char *dir) {
-  static const char *const names[] = {"qmp.sock", "agent.sock", "shim.sock", "shim.json",
-                                      "shim.log", "console.log"};
-  for (size_t i = 0; i < HG_ARRAY_SIZE(names); i++) {
-    char path[4096];
-    if (hg_path(path, sizeof path, "%s/%s", dir, names[i]) == 0) unlink(path);
-  }
-}
-
 static int write_template_json(const char *dir, const char *name, const char *digest,
                                const char *cmdline, unsigned mem) {
   char at[32], path[4096];
@@ -335,7 +326,7 @@ int hg_template_build(hg_store *st, const hg_vmm_ops *vmm, const char *shim_path
   }
   if (rc == 0) {
     report(progress, ud, "publishing");
-    remove_run_files(dir);
+    vmm->clear(dir);
     rc = write_template_json(dir, name, digest, cmdline, mem);
   }
   if (rc == 0) rc = hg_store_set_readonly(st, stage_rel, true);

@@ -62,6 +62,10 @@ typedef struct hg_vmm_ops {
   const char *(*agent_path)(const hg_vm *vm);
   /* Frees the handle; the VM itself is not touched. */
   void (*release)(hg_vm *vm);
+  /* Removes what a run leaves in dir (sockets, status file, logs), so that a
+   * dir published as a template, or copied into a new sandbox, carries no
+   * trace of the VM that ran there. No VM may be running in dir. */
+  void (*clear)(const char *dir);
 } hg_vmm_ops;
 
 extern const hg_vmm_ops hg_vmm_qemu;
