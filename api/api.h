@@ -42,6 +42,26 @@
 
 typedef struct hg_api hg_api;
 
+/* The cluster as the API sees it (DESIGN §7: any node answers). NULL in
+ * hg_api_config: a node alone, everything local. Loop thread only.
+ * Requests a peer forwarded to us carry "X-Hangar-Forwarded: <node id>" and
+ * are never forwarded again; a forwarded request for a sandbox we do not
+ * own gets 421 with "X-Hangar-Owner: <node id> <api addr>" when we know the
+ * owner, and the forwarding node retries once there. */
+typedef struct hg_api_peers {
+  void *ud;
+  /* 1: sandbox is owned by another live node (owner, addr filled).
+   * 0: local or unknown to the directory (serve it here). */
+  int (*locate)(void *ud, const char *sandbox, char owner[64], char addr[64]);
+  /* hg_cluster_place: 1 here, 0 peer (owner, addr), -ENOSPC (reason). */
+  int (*place)(void *ud, const char *template_ref, unsigned vcpus, unsigned memory_mib,
+               const char *zone, const char *label, char owner[64], char addr[64],
+               char reason[256]);
+  json_t *(*members)(void *ud);    /* GET /v1/cluster/members */
+  json_t *(*directory)(void *ud);  /* GET /v1/cluster/sandboxes */
+  int (*decommission)(void *ud, const char *node_id);
+} hg_api_peers;
+
 typedef struct hg_api_config {
   hg_manager *manager;
   hg_ops *ops;
@@ -50,6 +70,7 @@ typedef struct hg_api_config {
   const char *version;   /* NULL: "dev" */
   unsigned max_held;     /* 0: 3/4 of the pool (48 at 64 workers) */
   unsigned max_ops;      /* 0: 1/8 of the pool, at least 1 */
+  const hg_api_peers *peers; /* NULL: no cluster (copied) */
 } hg_api_config;
 
 int hg_api_new(uv_loop_t *loop, const hg_api_config *cfg, hg_api **out);

@@ -1,0 +1,88 @@
+/* cluster: this node's membership in a peer cluster (DESIGN §8). It runs
+ * swim over sealed UDP datagrams and sealed (zstd when large) TCP push-pull
+ * streams on the hangard loop, keeps the roster (every node that ever
+ * joined, persisted under state/roster.json, left only by decommission),
+ * the sandbox directory, and answers placement.
+ *
+ * Loop thread only, except the calls marked thread-safe (sandbox workers
+ * publish directory changes from the thread pool). */
+#ifndef HG_CLUSTER_CLUSTER_H
+#define HG_CLUSTER_CLUSTER_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <uv.h>
+
+#include "cluster/meta.h"
+#include "cluster/swim.h"
+
+typedef struct hg_cluster hg_cluster;
+
+typedef struct hg_cluster_config {
+  const char *node_id;
+  const char *gossip;        /* bind HOST:PORT (also advertised unless advertise is set) */
+  const char *advertise;     /* HOST:PORT peers use to reach our gossip; NULL: gossip */
+  const char *join;          /* "HOST:PORT[,HOST:PORT…]" seeds; NULL or "": start alone */
+  const char *cluster_key;   /* "hex64[,hex64…]"; required */
+  const char *cluster_name;  /* AAD; NULL: "hangar" */
+  const char *zone;          /* "" */
+  const char *profile;       /* "lan" or "local" */
+  const char *state_dir;     /* <data>/state: roster.json, incarnation */
+  hg_swim_config swim;       /* 0 fields take the profile's value */
+  hg_node_meta self;         /* initial metadata (id, addresses, capacity) */
+} hg_cluster_config;
+
+int hg_cluster_new(uv_loop_t *loop, const hg_cluster_config *cfg, hg_cluster **out);
+/* Binds, starts gossip, joins the seeds (and keeps re-joining them). */
+int hg_cluster_start(hg_cluster *c);
+/* Graceful leave (broadcast, wait up to 500 ms), closes handles, frees,
+ * then calls done. */
+void hg_cluster_close(hg_cluster *c, void (*done)(void *ud), void *ud);
+
+/* Load and capacity changed: gossiped at most once per second. Thread-safe. */
+void hg_cluster_set_meta(hg_cluster *c, const hg_node_meta *self);
+
+/* Directory. put publishes our own entry (version bumped here) and gossips
+ * it; thread-safe. get copies the newest entry known; -ENOENT. */
+int hg_cluster_dir_put(hg_cluster *c, const hg_dirent *e);
+int hg_cluster_dir_get(hg_cluster *c, const char *sandbox, hg_dirent *out);
+
+/* A member's API address ("host:port"); -ENOENT unknown, -EHOSTDOWN not alive. */
+int hg_cluster_api_addr(hg_cluster *c, const char *node_id, char addr[HG_WIRE_ADDR_MAX]);
+
+typedef struct hg_place_req {
+  const char *template_ref;  /* "name:tag" or "name" (":latest") or NULL ("default") */
+  unsigned vcpus;
+  unsigned memory_mib;
+  const char *zone;          /* NULL: any */
+  const char *label;         /* "k=v" or NULL */
+} hg_place_req;
+
+/* 1: place it here. 0: node_id/api_addr name the chosen peer (power of two
+ * choices on free memory among alive, non-draining members with room, the
+ * template and matching constraints). -ENOSPC: no node fits; reason says
+ * why in a sentence for the 507. */
+int hg_cluster_place(hg_cluster *c, const hg_place_req *req, char node_id[HG_WIRE_ID_MAX],
+                     char api_addr[HG_WIRE_ADDR_MAX], char reason[256]);
+
+/* JSON for the API (docs/api.md): members with state, incarnation, addresses,
+ * zone, capacity, load, roster flag; directory entries. New references. */
+json_t *hg_cluster_members_json(hg_cluster *c);
+json_t *hg_cluster_dir_json(hg_cluster *c);
+/* Removes a node from the roster (it must be dead or left; -EBUSY if alive,
+ * -ENOENT unknown) and persists it. */
+int hg_cluster_decommission(hg_cluster *c, const char *node_id);
+
+typedef struct hg_cluster_stats {
+  hg_swim_stats swim;
+  uint64_t dropped_auth;     /* bad tag, wrong key, other cluster */
+  uint64_t dropped_replay;
+  uint64_t dropped_malformed;/* truncated, bad msgpack, over limits */
+  uint64_t bytes_sent, bytes_received, push_pulls;
+  size_t members_alive, members_suspect, members_dead;
+} hg_cluster_stats;
+void hg_cluster_get_stats(hg_cluster *c, hg_cluster_stats *out);
+const char *hg_cluster_self_id(const hg_cluster *c);
+
+#endif

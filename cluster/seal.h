@@ -1,0 +1,59 @@
+/* seal: authenticated encryption of every gossip datagram and push-pull
+ * stream with the cluster key (AES-256-GCM, OpenSSL EVP), the cluster name
+ * as additional data, and a keyring for rotation (DESIGN §8).
+ *
+ * Sealed form: version (1 byte, 1) | key id (1 byte: first byte of
+ * SHA-256(key)) | nonce (12 random bytes) | ciphertext | tag (16 bytes).
+ * Opening tries the key whose id matches first, then every other key, so a
+ * rotation works: add the new key everywhere, make it primary everywhere,
+ * then remove the old one.
+ *
+ * Replay: a datagram is accepted once. hg_replay keeps, per sender, the boot
+ * id it last saw and a sliding window of 1024 packet numbers; packets older
+ * than the window, already seen, from an older boot, or whose sent time is
+ * more than max_skew_ms away from ours are refused. */
+#ifndef HG_CLUSTER_SEAL_H
+#define HG_CLUSTER_SEAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define HG_SEAL_KEY_LEN 32
+#define HG_SEAL_KEYS_MAX 8
+#define HG_SEAL_OVERHEAD (1 + 1 + 12 + 16)
+
+typedef struct hg_keyring hg_keyring;
+
+/* cluster_name: the AAD, at most 63 bytes. */
+int hg_keyring_new(const char *cluster_name, hg_keyring **out);
+void hg_keyring_free(hg_keyring *kr);
+/* Parses "hex64[,hex64…]" (the --cluster-key flag); the first is primary.
+ * -EINVAL names nothing secret in the log. */
+int hg_keyring_parse(hg_keyring *kr, const char *keys);
+/* Adds a key (-EEXIST if present, -ENOSPC past HG_SEAL_KEYS_MAX). */
+int hg_keyring_add(hg_keyring *kr, const uint8_t key[HG_SEAL_KEY_LEN]);
+/* Makes a present key the one used for sealing; -ENOENT if absent. */
+int hg_keyring_use(hg_keyring *kr, const uint8_t key[HG_SEAL_KEY_LEN]);
+/* Removes a key; -EBUSY for the primary one. */
+int hg_keyring_remove(hg_keyring *kr, const uint8_t key[HG_SEAL_KEY_LEN]);
+size_t hg_keyring_count(const hg_keyring *kr);
+
+/* out must hold len + HG_SEAL_OVERHEAD bytes (-ENOBUFS otherwise). */
+int hg_seal(const hg_keyring *kr, const void *plain, size_t len, uint8_t *out, size_t cap,
+            size_t *out_len);
+/* out must hold len - HG_SEAL_OVERHEAD bytes. -EBADMSG: too short, unknown
+ * version, or no key authenticates it (wrong key, other cluster, tampered). */
+int hg_unseal(const hg_keyring *kr, const void *sealed, size_t len, uint8_t *out, size_t cap,
+              size_t *out_len);
+
+typedef struct hg_replay hg_replay;
+
+/* max_senders: senders remembered (least recently seen forgotten first). */
+int hg_replay_new(size_t max_senders, int64_t max_skew_ms, hg_replay **out);
+void hg_replay_free(hg_replay *r);
+/* 0: fresh, now remembered. -EALREADY: seen before or below the window.
+ * -ESTALE: older boot, or sent_ms too far from now_ms. */
+int hg_replay_check(hg_replay *r, const char *sender, uint64_t boot, uint64_t pkt_seq,
+                    int64_t sent_ms, int64_t now_ms);
+
+#endif
