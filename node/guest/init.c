@@ -5,7 +5,10 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <arpa/inet.h>
 #include <net/if.h>
+#include <net/route.h>
+#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,6 +113,55 @@ static void loopback_up(void) {
   close(s);
 }
 
+/* Every sandbox sees the same network (DESIGN §11): its own namespace on
+ * the host holds the gateway at 10.0.2.1, so forks and resumes on another
+ * node need no re-addressing. Without a NIC (no network device given to the
+ * VM) there is nothing to do. */
+#define GUEST_IP "10.0.2.15"
+#define GUEST_GW "10.0.2.1"
+#define GUEST_MASK "255.255.255.0"
+
+static int if_set_addr(int s, const char *ifname, unsigned long req, const char *ip) {
+  struct ifreq ifr;
+  memset(&ifr, 0, sizeof ifr);
+  snprintf(ifr.ifr_name, sizeof ifr.ifr_name, "%s", ifname);
+  struct sockaddr_in *sin = (struct sockaddr_in *)&ifr.ifr_addr;
+  sin->sin_family = AF_INET;
+  inet_pton(AF_INET, ip, &sin->sin_addr);
+  return ioctl(s, req, &ifr);
+}
+
+static int default_route(int s, const char *gw) {
+  struct rtentry rt;
+  memset(&rt, 0, sizeof rt);
+  struct sockaddr_in *dst = (struct sockaddr_in *)&rt.rt_dst;
+  struct sockaddr_in *mask = (struct sockaddr_in *)&rt.rt_genmask;
+  struct sockaddr_in *via = (struct sockaddr_in *)&rt.rt_gateway;
+  dst->sin_family = mask->sin_family = via->sin_family = AF_INET;
+  inet_pton(AF_INET, gw, &via->sin_addr);
+  rt.rt_flags = RTF_UP | RTF_GATEWAY;
+  return ioctl(s, SIOCADDRT, &rt);
+}
+
+static void eth0_up(void) {
+  if (if_nametoindex("eth0") == 0) return;
+  int s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+  if (s < 0) return;
+  struct ifreq ifr;
+  memset(&ifr, 0, sizeof ifr);
+  strcpy(ifr.ifr_name, "eth0");
+  if (if_set_addr(s, "eth0", SIOCSIFADDR, GUEST_IP) < 0 ||
+      if_set_addr(s, "eth0", SIOCSIFNETMASK, GUEST_MASK) < 0 ||
+      ioctl(s, SIOCGIFFLAGS, &ifr) < 0 ||
+      (ifr.ifr_flags |= IFF_UP | IFF_RUNNING, ioctl(s, SIOCSIFFLAGS, &ifr) < 0) ||
+      (default_route(s, GUEST_GW) < 0 && errno != EEXIST))
+    hg_log_warn("agent.eth0", "err=%d", errno);
+  close(s);
+  static const char resolv[] = "nameserver " GUEST_GW "\n";
+  if (hg_write_file_atomic("/etc/resolv.conf", resolv, sizeof resolv - 1) < 0)
+    hg_log_warn("agent.resolv", "msg=\"cannot write /etc/resolv.conf\"");
+}
+
 /* "hangar.agent_debug" on the kernel command line turns on debug logs. */
 static void log_level_from_cmdline(void) {
   char cmdline[4096];
@@ -133,6 +185,7 @@ void hg_guest_pid1_setup(void) {
   log_level_from_cmdline();
   set_hostname();
   loopback_up();
+  eth0_up();
 }
 
 /* ---- the port ---------------------------------------------------------- */
