@@ -39,7 +39,11 @@ typedef struct hg_node_meta {
   int64_t updated_ms;                /* sender's wall clock */
 } hg_node_meta;
 
+/* -ENOBUFS past cap or past HG_WIRE_META_MAX (realistic values take a few
+ * hundred bytes; eight long templates and labels can overflow it), -EINVAL
+ * for an empty id, a string without its NUL or a count past its maximum. */
 int hg_node_meta_encode(const hg_node_meta *m, uint8_t *out, size_t cap, size_t *len);
+/* -EPROTO for anything malformed; out is written only on success. */
 int hg_node_meta_decode(const void *data, size_t len, hg_node_meta *out);
 
 /* One sandbox in the directory. Last writer wins on (epoch, version). */
@@ -56,7 +60,10 @@ typedef struct hg_dirent {
   int64_t updated_ms;
 } hg_dirent;
 
+/* Any valid entry fits HG_WIRE_USER_MAX; -ENOBUFS past cap, -EINVAL for an
+ * empty sandbox, a string without its NUL or nholders past its maximum. */
 int hg_dirent_encode(const hg_dirent *e, uint8_t *out, size_t cap, size_t *len);
+/* -EPROTO for anything malformed; out is written only on success. */
 int hg_dirent_decode(const void *data, size_t len, hg_dirent *out);
 /* > 0 when a is newer than b (epoch, then version), 0 equal, < 0 older. */
 int hg_dirent_cmp(const hg_dirent *a, const hg_dirent *b);

@@ -4,6 +4,9 @@
  *
  * Sealed form: version (1 byte, 1) | key id (1 byte: first byte of
  * SHA-256(key)) | nonce (12 random bytes) | ciphertext | tag (16 bytes).
+ * The additional data is version | key id | cluster name, so the two
+ * header bytes are authenticated too: no bit of a sealed packet can change
+ * without hg_unseal refusing it.
  * Opening tries the key whose id matches first, then every other key, so a
  * rotation works: add the new key everywhere, make it primary everywhere,
  * then remove the old one.
@@ -11,7 +14,18 @@
  * Replay: a datagram is accepted once. hg_replay keeps, per sender, the boot
  * id it last saw and a sliding window of 1024 packet numbers; packets older
  * than the window, already seen, from an older boot, or whose sent time is
- * more than max_skew_ms away from ours are refused. */
+ * more than max_skew_ms away from ours are refused.
+ *
+ * Boot ids compare as numbers: a higher boot from a sender replaces its
+ * window, a lower one is refused. A process picks its boot with
+ * hg_replay_boot(): wall-clock ms << 16 | 16 random bits, so a restarted node
+ * (whose packet numbers start again at 0) is newer than its previous life as
+ * long as its wall clock did not step back across the restart; the random
+ * bits split two starts within one millisecond.
+ *
+ * Only the skew bound protects against replays of a sender that hg_replay
+ * does not remember (never seen, or forgotten when max_senders newer ones
+ * pushed it out): keep max_skew_ms small (seconds). */
 #ifndef HG_CLUSTER_SEAL_H
 #define HG_CLUSTER_SEAL_H
 
@@ -38,22 +52,29 @@ int hg_keyring_use(hg_keyring *kr, const uint8_t key[HG_SEAL_KEY_LEN]);
 int hg_keyring_remove(hg_keyring *kr, const uint8_t key[HG_SEAL_KEY_LEN]);
 size_t hg_keyring_count(const hg_keyring *kr);
 
-/* out must hold len + HG_SEAL_OVERHEAD bytes (-ENOBUFS otherwise). */
+/* out must hold len + HG_SEAL_OVERHEAD bytes (-ENOBUFS otherwise);
+ * -ENOKEY on an empty keyring, -EMSGSIZE past INT_MAX bytes. */
 int hg_seal(const hg_keyring *kr, const void *plain, size_t len, uint8_t *out, size_t cap,
             size_t *out_len);
-/* out must hold len - HG_SEAL_OVERHEAD bytes. -EBADMSG: too short, unknown
- * version, or no key authenticates it (wrong key, other cluster, tampered). */
+/* out must hold len - HG_SEAL_OVERHEAD bytes and must not overlap sealed
+ * (a failed key leaves garbage in out; it is wiped before returning an
+ * error). -EBADMSG: too short, unknown version, or no key authenticates it
+ * (wrong key, other cluster, tampered). */
 int hg_unseal(const hg_keyring *kr, const void *sealed, size_t len, uint8_t *out, size_t cap,
               size_t *out_len);
 
 typedef struct hg_replay hg_replay;
 
-/* max_senders: senders remembered (least recently seen forgotten first). */
+/* max_senders: senders remembered (least recently seen forgotten first);
+ * both arguments > 0, else -EINVAL. */
 int hg_replay_new(size_t max_senders, int64_t max_skew_ms, hg_replay **out);
 void hg_replay_free(hg_replay *r);
 /* 0: fresh, now remembered. -EALREADY: seen before or below the window.
- * -ESTALE: older boot, or sent_ms too far from now_ms. */
+ * -ESTALE: older boot, or sent_ms too far from now_ms (both wall clock ms).
+ * -EINVAL: sender empty or 64 bytes or longer (HG_WIRE_ID_MAX). */
 int hg_replay_check(hg_replay *r, const char *sender, uint64_t boot, uint64_t pkt_seq,
                     int64_t sent_ms, int64_t now_ms);
+/* A boot id for this process start (see above). */
+uint64_t hg_replay_boot(void);
 
 #endif

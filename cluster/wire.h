@@ -84,21 +84,40 @@ typedef struct hg_wire_msg {
   size_t nusers;
 } hg_wire_msg;
 
-/* Encodes into out (reset first); -ENOBUFS when it passes out->max. */
+/* Encodes into out (reset first); -ENOBUFS when it passes out->max,
+ * -EINVAL when a field would not decode (string without its NUL, empty
+ * from or member id, meta_len or len past its maximum, unknown type or
+ * state). Only the fields m's type carries are sent (seq: ping..nack;
+ * target: ping, ping-req; target_addr: ping-req; join: push-pull). */
 int hg_wire_encode(const hg_wire_msg *m, hg_buf *out);
 /* Encoded size of one piggybacked item, for packing datagrams to the MTU:
  * a bound, never less than what hg_wire_encode adds for it. */
 size_t hg_wire_member_size(const hg_wire_member *u);
 size_t hg_wire_user_size(const hg_wire_user *u);
-/* Size of m without its items (also a bound). */
+/* Size of m without its items (also a bound) for m's type and strings,
+ * whatever the replay fields will be and however many items are added
+ * later: so header_size + sum of item sizes >= the encoded length. */
 size_t hg_wire_header_size(const hg_wire_msg *m);
 
-/* Decodes; at most max_items members + users. On success the caller frees
- * with hg_wire_msg_free; on error nothing is left to free. */
+/* Decodes; at most max_items members + users (and at most 64 + 32 *
+ * max_items msgpack objects, so a stream of tiny values cannot make msgpack-c
+ * build gigabytes of them). Every error is -EPROTO (-ENOMEM aside). On
+ * success the caller frees with hg_wire_msg_free; on error nothing is left
+ * to free. A decoded member takes ~1.2 KB: HG_WIRE_TCP_ITEMS of them ~240 MB. */
 int hg_wire_decode(const void *data, size_t len, size_t max_items, hg_wire_msg *out);
 void hg_wire_msg_free(hg_wire_msg *m);
 
-/* Appends one item, growing the arrays; -ENOMEM. */
+/* Unpacks exactly one msgpack object spanning all of data into out (free
+ * with msgpack_unpacked_destroy); -EPROTO for anything else. It first checks
+ * that no array or map claims more elements than bytes remain, because
+ * msgpack-c allocates a container's elements up front from its count: five
+ * hostile bytes would otherwise ask for gigabytes. Shared with meta.c. */
+struct msgpack_unpacked;
+int hg_wire_unpack(const void *data, size_t len, struct msgpack_unpacked *out);
+
+/* Appends one item, growing the arrays; -ENOMEM. members and users belong
+ * to the msg: allocate them only through these calls or hg_wire_decode
+ * (the capacity is implied by the count); nmembers/nusers may be lowered. */
 int hg_wire_add_member(hg_wire_msg *m, const hg_wire_member *u);
 int hg_wire_add_user(hg_wire_msg *m, const hg_wire_user *u);
 
