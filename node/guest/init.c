@@ -143,8 +143,22 @@ static int default_route(int s, const char *gw) {
   return ioctl(s, SIOCADDRT, &rt);
 }
 
+/* The gateway drops all IPv6; a guest that keeps trying only fills the
+ * drop counters with router solicitations. */
+static void ipv6_off(void) {
+  static const char *const knobs[] = {"/proc/sys/net/ipv6/conf/all/disable_ipv6",
+                                      "/proc/sys/net/ipv6/conf/default/disable_ipv6"};
+  for (size_t i = 0; i < HG_ARRAY_SIZE(knobs); i++) {
+    int fd = open(knobs[i], O_WRONLY | O_CLOEXEC);
+    if (fd < 0) continue;
+    if (write(fd, "1", 1) != 1) hg_log_warn("agent.ipv6", "err=%d", errno);
+    close(fd);
+  }
+}
+
 static void eth0_up(void) {
   if (if_nametoindex("eth0") == 0) return;
+  ipv6_off();
   int s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
   if (s < 0) return;
   struct ifreq ifr;
