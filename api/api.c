@@ -5,7 +5,11 @@
  * which validates its input on the loop thread and then queues its blocking
  * part on the pool (call_queue); the after-work callback answers. Errors of
  * every layer are negative errnos turned into statuses by one table
- * (err_class). */
+ * (err_class).
+ *
+ * In a cluster (cfg->peers) a request for a sandbox another node owns
+ * leaves before auth, to be forwarded (api/forward.h) to the owner, which
+ * authenticates and answers it; see "the cluster" below. */
 #include "api/api.h"
 
 #include <errno.h>
@@ -17,7 +21,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
+#include "api/forward.h"
+#include "api/inbound.h"
 #include "node/agentproto.h"
 #include "node/core/buf.h"
 #include "node/core/err.h"
@@ -44,7 +51,12 @@
 #define HG_API_STATUS_SLOTS 16        /* distinct statuses counted per route */
 
 /* Outcomes that are not errnos still go through the one error table. */
-enum { HG_API_EUNAUTH = -4001, HG_API_EFORBID = -4003, HG_API_EMETHOD = -4005 };
+enum {
+  HG_API_EUNAUTH = -4001,
+  HG_API_EFORBID = -4003,
+  HG_API_EMETHOD = -4005,
+  HG_API_EMISDIRECTED = -4021, /* a forwarded request for a sandbox another node owns */
+};
 
 /* ---- types ------------------------------------------------------------- */
 
@@ -79,6 +91,8 @@ typedef struct hg_params {
   char id[HG_ID_MAX]; /* {id}: a sandbox */
   char op[HG_ID_MAX]; /* {op} */
   uint64_t cid;       /* {cid}: "cmd-<n>" */
+  char node[HG_FWD_ID_MAX]; /* {node}: a cluster member */
+  uint16_t port;      /* {port}: 1-65535 */
 } hg_params;
 
 typedef enum hg_kind {
@@ -89,6 +103,8 @@ typedef enum hg_kind {
 typedef struct hg_lc {
   hg_kind kind;
   hg_sandbox_spec spec;  /* create; strings point into the call's body */
+  const char *zone, *label; /* create: "placement" constraints (into the body) */
+  hg_policy *policy;     /* create: "network", in force before the VM starts */
   uint64_t gen;          /* fork */
   char snapshot[64];     /* fork from a disk snapshot; "" for a generation */
   char *tmpl_name, *tmpl_dir;
@@ -130,6 +146,15 @@ typedef struct hg_list_q {
   char label[512];
 } hg_list_q;
 
+/* HTTP into a sandbox's port. */
+typedef struct hg_port {
+  char *target;          /* the guest's request target: "/<path…>[?query]" */
+  hg_inbound_resp resp;
+} hg_port;
+
+/* Why a request is forwarded: says what the 502 of a silent node means. */
+typedef enum hg_fwd_why { FWD_SANDBOX, FWD_CREATE, FWD_OPERATION } hg_fwd_why;
+
 typedef struct hg_file {
   int op;                /* FOP_* */
   char path[HG_API_MAX_PATH + 2];
@@ -163,6 +188,12 @@ struct hg_call {
   json_t *body;             /* parsed request JSON */
   json_t *out;              /* built by a worker */
   int wait_s;
+  bool forwarded;           /* carries X-Hangar-Forwarded: never forwarded again */
+  bool replaced;            /* create: placed once more after a local ENOSPC */
+  hg_fwd *fwd;              /* being forwarded to another node */
+  hg_fwd_why why;
+  json_t *peer_list;        /* operation lookup: [[node, addr]…] still to ask */
+  size_t peer_next;
   hg_call *prev, *next;     /* api->calls */
   union {
     hg_lc lc;
@@ -171,6 +202,8 @@ struct hg_call {
     hg_file fi;
     hg_list_q lq;
     hg_buf text;            /* /metrics */
+    hg_policy *policy;      /* PUT …/network */
+    hg_port port;
   } u;
 };
 
@@ -230,6 +263,11 @@ struct hg_api {
   hg_status_count *counts;           /* [route][slot], last row: no route */
   char *openapi;
   size_t openapi_len;
+  hg_api_peers peers;                /* valid when have_peers */
+  bool have_peers;
+  hg_forward *fwd;                   /* with peers: the forwarder */
+  uint64_t misdirected;              /* 421s we answered */
+  hg_gateway *gw;                    /* NULL: networking is off */
 };
 
 /* ---- handlers (defined below) ------------------------------------------- */
@@ -261,6 +299,18 @@ static void h_op_list(hg_call *c);
 static void h_op_get(hg_call *c);
 static void h_tmpl_list(hg_call *c);
 static void h_tmpl_create(hg_call *c);
+static void h_members(hg_call *c);
+static void h_decommission(hg_call *c);
+static void h_directory(hg_call *c);
+static void h_net_get(hg_call *c);
+static void h_net_put(hg_call *c);
+static void h_egress_log(hg_call *c);
+static void h_port(hg_call *c);
+
+/* the cluster (defined below) */
+static bool create_place(hg_call *c, bool again);
+static bool op_lookup_start(hg_call *c);
+static void list_merge_directory(hg_call *c, json_t *arr);
 
 /* ---- the routing table ---------------------------------------------------
  * One row per method + path. Order matters only for identical shapes (there
@@ -298,10 +348,23 @@ static const hg_route hg_routes[] = {
   {"GET", SB "/files/stat", SCOPE_SANDBOX, h_file_stat, BODY_NONE, 0, 200, "path", "Stat a guest path"},
   {"POST", SB "/files/mkdir", SCOPE_SANDBOX, h_file_mkdir, BODY_NONE, 0, 204, "path,parents",
    "Make a guest directory"},
+  {"GET", SB "/network", SCOPE_SANDBOX, h_net_get, BODY_NONE, 0, 200, "",
+   "Egress policy (credential values redacted)"},
+  {"PUT", SB "/network", SCOPE_SANDBOX, h_net_put, BODY_JSON, 0, 200, "",
+   "Replace the egress policy (applies live)"},
+  {"GET", SB "/egress-log", SCOPE_SANDBOX, h_egress_log, BODY_NONE, 0, 200, "",
+   "The gateway's egress decisions, oldest first"},
+  {"*", SB "/ports/{port}/{path*}", SCOPE_SANDBOX, h_port, BODY_RAW, HG_API_MAX_UPLOAD, 200, "",
+   "HTTP to a port in the sandbox (any method; the guest's status and body)"},
   {"GET", "/v1/operations", SCOPE_OPLIST, h_op_list, BODY_NONE, 0, 200, "sandbox", "List operations"},
   {"GET", "/v1/operations/{op}", SCOPE_OP, h_op_get, BODY_NONE, 0, 200, "wait", "Describe an operation"},
   {"GET", "/v1/templates", SCOPE_ADMIN, h_tmpl_list, BODY_NONE, 0, 200, "", "List templates"},
   {"POST", "/v1/templates", SCOPE_ADMIN, h_tmpl_create, BODY_JSON, 0, 202, "wait", "Register a template"},
+  {"GET", "/v1/cluster/members", SCOPE_ADMIN, h_members, BODY_NONE, 0, 200, "", "Members of the cluster"},
+  {"DELETE", "/v1/cluster/members/{node}", SCOPE_ADMIN, h_decommission, BODY_NONE, 0, 204, "",
+   "Decommission a member (it must be dead or gone): it leaves the roster"},
+  {"GET", "/v1/cluster/sandboxes", SCOPE_ADMIN, h_directory, BODY_NONE, 0, 200, "",
+   "The cluster's sandbox directory"},
 };
 #undef CMD
 #undef SB
@@ -326,6 +389,8 @@ static const hg_api_error hg_api_errors[] = {
   {HG_API_EUNAUTH, {"unauthorized", 401}, "missing or invalid credentials"},
   {HG_API_EFORBID, {"forbidden", 403}, "these credentials do not grant this request"},
   {HG_API_EMETHOD, {"method_not_allowed", 405}, "method not allowed"},
+  {HG_API_EMISDIRECTED, {"misdirected", 421}, "the sandbox is owned by another node"},
+  {-ECONNREFUSED, {"port_closed", 502}, "nothing listens on that port in the sandbox"},
 };
 
 static hg_err_class err_class(int rc) {
@@ -368,7 +433,7 @@ static bool cid_parse(const char *s, uint64_t *out) {
 /* Stores one {name} capture; false when the value is no valid id of its kind
  * (bad ids read as "no such thing": 404, not 400). */
 static bool param_set(hg_params *p, const char *name, size_t nlen, const char *v, size_t vlen) {
-  char buf[HG_ID_MAX + 8];
+  char buf[HG_FWD_ID_MAX + 8];
   if (vlen >= sizeof buf) return false;
   memcpy(buf, v, vlen);
   buf[vlen] = '\0';
@@ -382,12 +447,34 @@ static bool param_set(hg_params *p, const char *name, size_t nlen, const char *v
     memcpy(p->op, buf, vlen + 1);
     return true;
   }
+  if (nlen == 4 && !memcmp(name, "node", 4)) {
+    if (!hg_fwd_node_valid(buf)) return false;
+    memcpy(p->node, buf, vlen + 1);
+    return true;
+  }
+  if (nlen == 4 && !memcmp(name, "port", 4)) { /* decimal, no leading zero */
+    unsigned v = 0;
+    for (size_t i = 0; i < vlen; i++) {
+      if (buf[i] < '0' || buf[i] > '9' || (i == 0 && buf[i] == '0') || i >= 5) return false;
+      v = v * 10 + (unsigned)(buf[i] - '0');
+    }
+    if (v == 0 || v > 65535) return false;
+    p->port = (uint16_t)v;
+    return true;
+  }
   return nlen == 3 && !memcmp(name, "cid", 3) && cid_parse(buf, &p->cid);
 }
 
 /* Shape match of a pattern against a path ({x} matches any non-empty
  * segment). With p, also captures and validates the ids into p. Returns 1
  * on a match, 0 on none, -1 when the shape matches but an id is invalid. */
+/* A pattern's last segment "{name*}" matches the rest of the path: no
+ * segment, one, or many. */
+static bool seg_is_tail(const char *a, size_t al) {
+  return al > 3 && a[0] == '{' && a[al - 2] == '*' && a[al - 1] == '}' && !a[al] &&
+         !memchr(a, '/', al);
+}
+
 static int pattern_match(const char *pat, const char *path, hg_params *p) {
   if (*pat != '/' || *path != '/') return 0;
   const char *a = pat + 1, *b = path + 1;
@@ -395,6 +482,7 @@ static int pattern_match(const char *pat, const char *path, hg_params *p) {
   while (a && b) {
     size_t al, bl;
     const char *an = seg_next(a, &al), *bn = seg_next(b, &bl);
+    if (seg_is_tail(a, al)) return bad ? -1 : 1;
     if (al > 2 && a[0] == '{' && a[al - 1] == '}') {
       if (bl == 0) return 0;
       if (p && !param_set(p, a + 1, al - 2, b, bl)) bad = true;
@@ -404,8 +492,14 @@ static int pattern_match(const char *pat, const char *path, hg_params *p) {
     a = an;
     b = bn;
   }
+  if (a && !b && seg_is_tail(a, strlen(a))) return bad ? -1 : 1; /* "/ports/80" */
   if (a || b) return 0;
   return bad ? -1 : 1;
+}
+
+/* "*": a route for every method (the inbound port proxy). */
+static bool method_match(const char *route, const char *method) {
+  return !strcmp(route, "*") || !strcmp(route, method);
 }
 
 typedef struct hg_match {
@@ -423,7 +517,7 @@ static int route_find(const char *method, const char *path, hg_match *m) {
     const hg_route *r = &hg_routes[i];
     if (!pattern_match(r->pattern, path, NULL)) continue;
     shape = true;
-    if (strcmp(r->method, method) != 0) {
+    if (!method_match(r->method, method)) {
       if (!strstr(m->allow, r->method)) {
         size_t n = strlen(m->allow);
         snprintf(m->allow + n, sizeof m->allow - n, "%s%s", n ? ", " : "", r->method);
@@ -450,6 +544,7 @@ static void call_free(hg_call *c) {
   if (c->cleanup) c->cleanup(c);
   json_decref(c->body);
   json_decref(c->out);
+  json_decref(c->peer_list);
   if (c->held) api->held--;
   if (c->prev) c->prev->next = c->next;
   else api->calls = c->next;
@@ -1058,7 +1153,12 @@ static int run_create(hg_opjob *j, json_t **res) {
 
 static int run_pause(hg_opjob *j, json_t **res) { return hg_sandbox_pause(j->api->m, j->id); }
 static int run_resume(hg_opjob *j, json_t **res) { return hg_sandbox_resume(j->api->m, j->id); }
-static int run_delete(hg_opjob *j, json_t **res) { return hg_sandbox_delete(j->api->m, j->id); }
+
+static int run_delete(hg_opjob *j, json_t **res) {
+  int rc = hg_sandbox_delete(j->api->m, j->id);
+  if (rc == 0 && j->api->gw) hg_gateway_forget(j->api->gw, j->id);
+  return rc;
+}
 
 static int run_suspend(hg_opjob *j, json_t **res) {
   uint64_t gen = 0;
@@ -1074,9 +1174,35 @@ static int run_snapshot(hg_opjob *j, json_t **res) {
   return rc;
 }
 
+/* A fork starts with its parent's egress policy (until then it has none:
+ * no egress). The gateway hands policies out redacted, so credentials do
+ * not carry over: the child gets the allowlist, and its owner PUTs the
+ * credentials again. */
+static void policy_inherit(hg_api *api, const char *from, const char *to) {
+  json_t *j = NULL;
+  hg_policy *p = NULL;
+  char err[256] = "";
+  if (!api->gw || hg_gateway_get_policy(api->gw, from, &j) < 0 || !json_is_object(j)) {
+    json_decref(j);
+    return;
+  }
+  size_t creds = json_array_size(json_object_get(j, "credentials"));
+  json_object_del(j, "credentials");
+  int rc = hg_policy_parse(j, &p, err);
+  if (rc == 0) rc = hg_gateway_set_policy(api->gw, to, p);
+  if (p) hg_policy_free(p);
+  json_decref(j);
+  if (rc < 0)
+    hg_log_error("api.fork_policy", "sandbox=%s from=%s err=\"%s\" msg=\"%s\"", to, from,
+                 hg_err_str(rc), err);
+  else if (creds)
+    hg_log_warn("api.fork_policy", "sandbox=%s from=%s credentials_dropped=%zu", to, from, creds);
+}
+
 static int run_fork(hg_opjob *j, json_t **res) {
   int rc = hg_sandbox_fork(j->api->m, j->id, j->gen, j->snapshot[0] ? j->snapshot : NULL,
                            j->new_id, j->new_token);
+  if (rc == 0) policy_inherit(j->api, j->id, j->new_id);
   if (rc == 0) *res = json_pack("{s:s,s:s}", "id", j->new_id, "from", j->id);
   return rc;
 }
@@ -1190,6 +1316,7 @@ static void lc_cleanup(hg_call *c) {
   if (l->job) l->job->waiter = NULL;
   free(l->tmpl_name);
   free(l->tmpl_dir);
+  if (l->policy) hg_policy_free(l->policy);
 }
 
 static void w_lc_begin(hg_call *c) {
@@ -1198,6 +1325,14 @@ static void w_lc_begin(hg_call *c) {
   if (l->kind == K_CREATE) {
     c->rc = hg_sandbox_create_begin(api->m, &l->spec, l->id, l->token);
     if (c->rc < 0) return;
+    /* Before create_finish starts the VM (a warm one: before anyone has
+     * its id), so the policy is in force for its first command. */
+    if (l->policy) c->rc = hg_gateway_set_policy(api->gw, l->id, l->policy);
+    if (c->rc < 0) {
+      hg_sandbox_delete(api->m, l->id);
+      hg_gateway_forget(api->gw, l->id);
+      return;
+    }
   } else if (l->kind != K_TEMPLATE) { /* 404 now rather than a failed operation */
     json_t *d = NULL;
     c->rc = hg_sandbox_describe(api->m, l->id, &d);
@@ -1205,7 +1340,10 @@ static void w_lc_begin(hg_call *c) {
     if (c->rc < 0) return;
   }
   c->rc = hg_op_begin(api->ops, hg_kinds[l->kind].name, l->kind == K_TEMPLATE ? "" : l->id, l->op);
-  if (c->rc < 0 && l->kind == K_CREATE) hg_sandbox_delete(api->m, l->id); /* nothing would finish it */
+  if (c->rc < 0 && l->kind == K_CREATE) { /* nothing would finish it */
+    hg_sandbox_delete(api->m, l->id);
+    if (api->gw) hg_gateway_forget(api->gw, l->id);
+  }
 }
 
 /* 202: the operation runs; create also hands out the id and token now. */
@@ -1248,6 +1386,10 @@ static hg_opjob *job_new(hg_call *c) {
 static void a_lc_begin(hg_call *c) {
   hg_lc *l = &c->u.lc;
   hg_api *api = c->api;
+  if (c->rc == -ENOSPC && l->kind == K_CREATE && !c->replaced) {
+    c->replaced = true; /* raced for the room placement saw: once more, elsewhere */
+    if (create_place(c, true)) return;
+  }
   if (c->rc < 0) {
     call_fail(c, c->rc, l->kind == K_TEMPLATE ? "template" : l->id);
     return;
@@ -1340,12 +1482,31 @@ static void h_suspend(hg_call *c) { lc_start(c, K_SUSPEND); }
 static void h_snapshot(hg_call *c) { lc_start(c, K_SNAPSHOT); }
 static void h_delete(hg_call *c) { lc_start(c, K_DELETE); }
 
+static int placement_parse(const json_t *b, const char **zone, const char **label, char *msg);
+
+/* "network": the egress policy (DESIGN §11); absent: no egress at all. */
+static int network_parse(hg_call *c, hg_policy **out) {
+  json_t *v = field(c->body, "network");
+  char err[256] = "";
+  if (!v) return 0;
+  if (!c->api->gw) return bad(c->msg, "field \"network\": networking is off on this node");
+  if (hg_policy_parse(v, out, err) < 0)
+    return bad(c->msg, "field \"network\": %s", err[0] ? err : "invalid policy");
+  return 0;
+}
+
 static void h_create(hg_call *c) {
-  int rc = create_parse(c->body, &c->u.lc.spec, c->msg);
+  hg_lc *l = &c->u.lc;
+  c->cleanup = lc_cleanup; /* frees the policy whatever happens */
+  int rc = create_parse(c->body, &l->spec, c->msg);
+  if (rc == 0) rc = network_parse(c, &l->policy);
+  if (rc == 0) rc = placement_parse(c->body, &l->zone, &l->label, c->msg);
+  if (rc == 0) rc = q_wait(c);
   if (rc < 0) {
     call_error(c, rc, "%s", c->msg);
     return;
   }
+  if (create_place(c, false)) return; /* another node, or no room anywhere */
   lc_start(c, K_CREATE);
 }
 
@@ -1403,6 +1564,7 @@ static void w_op_describe(hg_call *c) {
 }
 
 static void a_op_describe(hg_call *c) {
+  if (c->rc == -ENOENT && op_lookup_start(c)) return; /* another node's, perhaps */
   if (c->rc < 0) {
     call_fail(c, c->rc, c->p.op);
     return;
@@ -1499,10 +1661,11 @@ static void w_list(hg_call *c) {
 
 static void a_list_sb(hg_call *c) {
   json_t *v = c->out;
+  json_t *arr = json_is_array(v) ? v : json_object_get(v, "sandboxes");
   size_t i;
   json_t *sb;
-  json_array_foreach(json_is_array(v) ? v : json_object_get(v, "sandboxes"), i, sb)
-    set_node(sb, c->api->node_id);
+  json_array_foreach(arr, i, sb) set_node(sb, c->api->node_id);
+  if (c->api->have_peers && !c->forwarded && json_is_array(arr)) list_merge_directory(c, arr);
   a_list(c, "sandboxes");
 }
 
@@ -1525,6 +1688,292 @@ static void h_list(hg_call *c) {
 static void w_tmpl_list(hg_call *c) { c->out = hg_template_list(c->api->m); }
 static void a_tmpl_list(hg_call *c) { a_list(c, "templates"); }
 static void h_tmpl_list(hg_call *c) { call_queue(c, w_tmpl_list, a_tmpl_list); }
+
+/* ---- the cluster -------------------------------------------------------------------
+ * With peers, any node answers (DESIGN §7). A request for a sandbox the
+ * directory places on another live node is forwarded there before auth
+ * (the owner authenticates it: tokens live with their sandbox); a create
+ * goes where placement says; an operation this node does not know is
+ * asked of the other members in turn. Forwarded requests carry
+ * X-Hangar-Forwarded and are never forwarded again: one that reaches a
+ * node without the sandbox gets 421 + X-Hangar-Owner, and the forwarder
+ * retries there once. Forwarding runs on the loop (curl multi), so it
+ * holds no worker however long the owner holds the request. */
+
+static void op_lookup_next(hg_call *c);
+
+/* 421: "not here; try <owner> <addr>". */
+static void call_misdirected(hg_call *c, const char *owner, const char *addr) {
+  char hdr[32 + HG_FWD_ID_MAX + HG_FWD_ADDR_MAX] = "", msg[HG_API_MSG];
+  if (hg_fwd_node_valid(owner) && hg_fwd_addr_valid(addr))
+    snprintf(hdr, sizeof hdr, "X-Hangar-Owner: %s %s\r\n", owner, addr);
+  snprintf(msg, sizeof msg, "sandbox %s is owned by node %s (%s), not by this node (%s)", c->p.id,
+           owner, addr, c->api->node_id);
+  c->api->misdirected++;
+  hg_log_info("api.misdirected", "sandbox=%s owner=%s addr=%s", c->p.id, owner, addr);
+  call_json(c, 421, error_body(HG_API_EMISDIRECTED, msg), hdr[0] ? hdr : NULL);
+}
+
+/* A forward that found no answer: 502 owner_unreachable, saying where. */
+static void fwd_unreachable(hg_call *c, const hg_fwd_result *r) {
+  const char *why = r->msg[0] ? r->msg : "no answer";
+  if (c->why == FWD_CREATE)
+    call_error(c, -EHOSTUNREACH, "node %s (%s), placed to create the sandbox, did not answer: %s",
+               r->owner, r->addr, why);
+  else
+    call_error(c, -EHOSTUNREACH, "sandbox %s is on node %s (%s), which did not answer: %s",
+               c->p.id, r->owner, r->addr, why);
+}
+
+static void on_fwd_done(void *ud, const hg_fwd_result *r) {
+  hg_call *c = ud;
+  hg_api *api = c->api;
+  c->fwd = NULL;
+  if (r->started) { /* the forward answered (and freed) the request */
+    bool gone = atomic_load(&c->aborted) || (r->rc == -ECANCELED && !api->stopping);
+    count_status(api, c->rt, gone || !r->status ? 499 : r->status);
+    c->finished = true;
+    call_maybe_free(c);
+    return;
+  }
+  if (r->rc == -ECANCELED) {
+    if (atomic_load(&c->aborted) && !api->stopping) call_respond(c, 499, NULL, NULL, NULL, 0);
+    else call_error(c, -EAGAIN, "the node is shutting down");
+  } else if (c->why == FWD_OPERATION) {
+    op_lookup_next(c); /* 404 there, or silent: ask the next */
+  } else {
+    fwd_unreachable(c, r);
+  }
+}
+
+/* Forwards c to owner at addr; answers it if that cannot start. */
+static void fwd_begin(hg_call *c, hg_fwd_why why, const char *owner, const char *addr, int decline) {
+  hg_api *api = c->api;
+  hg_fwd_spec s = {.owner = owner, .addr = addr, .decline_status = decline, .done = on_fwd_done,
+                   .ud = c};
+  c->why = why;
+  int rc = api->fwd ? hg_fwd_start(api->fwd, c->req, &s, &c->fwd) : -EAGAIN;
+  if (rc == 0) {
+    hg_log_debug("api.forward", "route=\"%s\" node=%s addr=%s", c->rt->pattern, owner, addr);
+    return;
+  }
+  c->fwd = NULL;
+  if (why == FWD_OPERATION) {
+    op_lookup_next(c);
+  } else if (rc == -EINVAL) {
+    hg_fwd_result r = {.rc = rc};
+    snprintf(r.owner, sizeof r.owner, "%.63s", owner);
+    snprintf(r.addr, sizeof r.addr, "%.63s", addr);
+    snprintf(r.msg, sizeof r.msg, "no valid address or request target to forward to");
+    fwd_unreachable(c, &r);
+  } else {
+    call_fail(c, rc, "forwarding");
+  }
+}
+
+/* Routes with a sandbox in the path: true when c left (forwarded) or got
+ * its 421 here; false: serve it locally. */
+static bool route_remote(hg_call *c) {
+  hg_api *api = c->api;
+  if (!api->have_peers || !strstr(c->rt->pattern, "{id}")) return false;
+  char owner[HG_FWD_ID_MAX] = "", addr[HG_FWD_ADDR_MAX] = "";
+  if (api->peers.locate(api->peers.ud, c->p.id, owner, addr) != 1) return false;
+  owner[sizeof owner - 1] = addr[sizeof addr - 1] = '\0';
+  if (!strcmp(owner, api->node_id)) return false;
+  if (c->forwarded) {
+    /* never forwarded twice; but a copy here (the directory is behind
+     * us) is served: the lease decides, and the manager knows it */
+    json_t *d = NULL;
+    int rc = hg_sandbox_describe(api->m, c->p.id, &d); /* in-memory: see call_inline */
+    json_decref(d);
+    if (rc == 0) return false;
+    call_misdirected(c, owner, addr);
+    return true;
+  }
+  fwd_begin(c, FWD_SANDBOX, owner, addr, 0);
+  return true;
+}
+
+/* A member as the cluster's JSON has it (id, state, addresses.api). */
+static bool member_api(const json_t *m, const char **id, const char **addr) {
+  const char *st = json_string_value(json_object_get(m, "state"));
+  *id = json_string_value(json_object_get(m, "id"));
+  *addr = json_string_value(json_object_get(json_object_get(m, "addresses"), "api"));
+  if (!*addr) *addr = json_string_value(json_object_get(m, "api"));
+  return (!st || !strcmp(st, "alive")) && hg_fwd_node_valid(*id) && hg_fwd_addr_valid(*addr);
+}
+
+static json_t *json_items(json_t *v, const char *key) {
+  return json_is_array(v) ? v : json_object_get(v, key);
+}
+
+/* GET /v1/operations/{op} for an operation this node does not have: true
+ * when the other alive members are being asked in turn. */
+static bool op_lookup_start(hg_call *c) {
+  hg_api *api = c->api;
+  if (!api->have_peers || c->forwarded || c->peer_list) return false;
+  json_t *mem = api->peers.members(api->peers.ud), *list = json_array();
+  size_t i;
+  json_t *m;
+  json_array_foreach(json_items(mem, "members"), i, m) {
+    const char *id, *addr;
+    if (member_api(m, &id, &addr) && strcmp(id, api->node_id))
+      json_array_append_new(list, json_pack("[s,s]", id, addr));
+  }
+  json_decref(mem);
+  if (json_array_size(list) == 0) {
+    json_decref(list);
+    return false;
+  }
+  c->peer_list = list;
+  c->peer_next = 0;
+  json_decref(c->out); /* what the local check found: nothing */
+  c->out = NULL;
+  op_lookup_next(c);
+  return true;
+}
+
+/* Asks the next member (its 404 or its silence comes back here), or
+ * answers 404 when none is left. */
+static void op_lookup_next(hg_call *c) {
+  if (c->peer_next >= json_array_size(c->peer_list)) {
+    call_error(c, -ENOENT, "no such operation on any live node: %s", c->p.op);
+    return;
+  }
+  json_t *e = json_array_get(c->peer_list, c->peer_next++);
+  fwd_begin(c, FWD_OPERATION, json_string_value(json_array_get(e, 0)),
+            json_string_value(json_array_get(e, 1)), 404);
+}
+
+/* "placement": {"zone": "…", "label": "k=v"} of a create. */
+static int placement_parse(const json_t *b, const char **zone, const char **label, char *msg) {
+  json_t *p = field(b, "placement");
+  *zone = *label = NULL;
+  if (!p) return 0;
+  if (!json_is_object(p)) return bad(msg, "field \"placement\": must be an object");
+  int rc;
+  if ((rc = get_str(p, "zone", 63, zone, msg)) < 0 || (rc = get_str(p, "label", 255, label, msg)) < 0)
+    return bad(msg, "field \"placement\": \"zone\" and \"label\" are strings of at most 63 and 255 bytes");
+  if (*label && (!strchr(*label, '=') || **label == '='))
+    return bad(msg, "field \"placement\": \"label\" must be key=value");
+  return 0;
+}
+
+/* Where a create goes: true when c was answered or forwarded; false:
+ * create it here. again: after a local create found no room. */
+static bool create_place(hg_call *c, bool again) {
+  hg_api *api = c->api;
+  if (!api->have_peers || c->forwarded) return false;
+  const hg_lc *l = &c->u.lc;
+  char owner[HG_FWD_ID_MAX] = "", addr[HG_FWD_ADDR_MAX] = "", reason[256] = "";
+  int rc = api->peers.place(api->peers.ud, l->spec.template_ref, l->spec.vcpus, l->spec.memory_mib,
+                            l->zone, l->label, owner, addr, reason);
+  owner[sizeof owner - 1] = addr[sizeof addr - 1] = reason[sizeof reason - 1] = '\0';
+  if (rc == 1 || (rc == 0 && !strcmp(owner, api->node_id))) {
+    if (!again) return false;
+    rc = -ENOSPC; /* placed here again, where there is no room */
+  }
+  if (rc == 0) {
+    fwd_begin(c, FWD_CREATE, owner, addr, 0);
+  } else if (rc == -ENOSPC) {
+    call_error(c, rc, "%s", reason[0] ? reason : "no node has room for this sandbox");
+  } else {
+    call_fail(c, rc, "placement");
+  }
+  return true;
+}
+
+/* GET /v1/sandboxes: the directory's entries owned by other nodes join
+ * the local list (filtered by state; by label only where the entry carries
+ * metadata). */
+static void list_merge_directory(hg_call *c, json_t *arr) {
+  hg_api *api = c->api;
+  const hg_list_q *q = &c->u.lq;
+  json_t *dir = api->peers.directory(api->peers.ud);
+  char lk[sizeof q->label];
+  snprintf(lk, sizeof lk, "%s", q->label);
+  char *lv = strchr(lk, '=');
+  if (lv) *lv++ = '\0';
+  size_t i, k;
+  json_t *e, *sb;
+  json_array_foreach(json_items(dir, "sandboxes"), i, e) {
+    const char *id = json_string_value(json_object_get(e, "sandbox"));
+    if (!id) id = json_string_value(json_object_get(e, "id"));
+    const char *owner = json_string_value(json_object_get(e, "owner"));
+    const char *st = json_string_value(json_object_get(e, "state"));
+    if (!id || !hg_id_valid("sb", id) || !owner || !strcmp(owner, api->node_id) ||
+        (st && !strcmp(st, "deleted")) || (q->state[0] && (!st || strcmp(st, q->state))))
+      continue;
+    if (lv && !json_is_string(json_object_get(json_object_get(e, "metadata"), lk))) continue;
+    if (lv && strcmp(json_string_value(json_object_get(json_object_get(e, "metadata"), lk)), lv))
+      continue;
+    bool local = false;
+    json_array_foreach(arr, k, sb) {
+      const char *lid = json_string_value(json_object_get(sb, "id"));
+      local = local || (lid && !strcmp(id, lid));
+    }
+    if (local) continue;
+    json_t *item = json_copy(e);
+    json_object_set_new(item, "id", json_string(id));
+    json_object_set_new(item, "node", json_string(owner));
+    json_array_append_new(arr, item);
+  }
+  json_decref(dir);
+}
+
+static void h_members(hg_call *c) {
+  hg_api *api = c->api;
+  if (api->have_peers) {
+    json_t *m = api->peers.members(api->peers.ud);
+    call_json(c, 200, wrap_list(m ? m : json_array(), "members"), NULL);
+    return;
+  }
+  call_json(c, 200,
+            json_pack("{s:[{s:s,s:s,s:b}]}", "members", "id", api->node_id, "state", "alive",
+                      "self", 1),
+            NULL);
+}
+
+static void h_decommission(hg_call *c) {
+  hg_api *api = c->api;
+  if (!api->have_peers) {
+    call_error(c, -ENOENT, "no cluster: %s is not a member", c->p.node);
+    return;
+  }
+  int rc = api->peers.decommission(api->peers.ud, c->p.node);
+  if (rc < 0) {
+    call_fail(c, rc, c->p.node);
+    return;
+  }
+  hg_log_info("api.decommission", "node=%s", c->p.node);
+  call_respond(c, 204, NULL, NULL, NULL, 0);
+}
+
+/* GET /v1/cluster/sandboxes on a node alone: its own sandboxes, shaped as
+ * directory entries. */
+static void a_directory_local(hg_call *c) {
+  json_t *o = json_array();
+  size_t i;
+  json_t *sb;
+  json_array_foreach(json_items(c->out, "sandboxes"), i, sb) {
+    json_t *st = json_object_get(sb, "state");
+    json_array_append_new(o, json_pack("{s:O,s:s,s:O}", "sandbox", json_object_get(sb, "id"), "owner",
+                                       c->api->node_id, "state", st ? st : json_null()));
+  }
+  json_decref(c->out);
+  c->out = NULL;
+  call_json(c, 200, json_pack("{s:o}", "sandboxes", o), NULL);
+}
+
+static void h_directory(hg_call *c) {
+  hg_api *api = c->api;
+  if (!api->have_peers) {
+    call_inline(c, w_list, a_directory_local);
+    return;
+  }
+  json_t *d = api->peers.directory(api->peers.ud);
+  call_json(c, 200, wrap_list(d ? d : json_array(), "sandboxes"), NULL);
+}
 
 /* ---- commands -------------------------------------------------------------------- */
 
@@ -2135,6 +2584,202 @@ static void h_file_put(hg_call *c) {
   file_start(c, FOP_WRITE, NULL, false);
 }
 
+/* ---- network ---------------------------------------------------------------------
+ * A sandbox as the gateway sees it (DESIGN §11): its egress policy, its
+ * egress log, and HTTP into its ports. Gateway calls block a few ms (it
+ * answers from its own thread), so they run on the pool. Without a gateway
+ * (hangard --no-network) these routes answer 404. */
+
+#define HG_API_PORT_TIMEOUT_MS 120000 /* a guest's whole HTTP answer */
+
+static bool net_on(hg_call *c) {
+  if (c->api->gw) return true;
+  call_error(c, -ENOENT, "networking is off on this node");
+  return false;
+}
+
+/* 404 for a sandbox this node does not have (in-memory: see call_inline). */
+static int net_sandbox(hg_call *c, json_t **desc) {
+  json_t *d = NULL;
+  int rc = hg_sandbox_describe(c->api->m, c->p.id, &d);
+  if (rc == 0 && desc) *desc = d;
+  else json_decref(d);
+  return rc;
+}
+
+static void w_net_get(hg_call *c) {
+  c->rc = net_sandbox(c, NULL);
+  if (c->rc < 0) return;
+  c->rc = hg_gateway_get_policy(c->api->gw, c->p.id, &c->out);
+  if (c->rc == -ENOENT) c->rc = 0; /* the gateway never heard of it: no policy */
+}
+
+static void a_net(hg_call *c) {
+  if (c->rc < 0) {
+    call_fail(c, c->rc, c->p.id);
+    return;
+  }
+  json_t *o = c->out;
+  c->out = NULL;
+  if (!json_is_object(o)) { /* none: no egress, the same as an empty allowlist */
+    json_decref(o);
+    o = json_pack("{s:[],s:[]}", "allow", "credentials");
+  }
+  call_json(c, 200, o, NULL);
+}
+
+static void h_net_get(hg_call *c) {
+  if (net_on(c)) call_queue(c, w_net_get, a_net);
+}
+
+static void net_put_cleanup(hg_call *c) {
+  if (c->u.policy) hg_policy_free(c->u.policy);
+}
+
+static void w_net_put(hg_call *c) {
+  c->rc = net_sandbox(c, NULL);
+  if (c->rc == 0) c->rc = hg_gateway_set_policy(c->api->gw, c->p.id, c->u.policy);
+  if (c->rc == 0) c->out = hg_policy_json(c->u.policy, true);
+}
+
+static void h_net_put(hg_call *c) {
+  char err[256] = "";
+  if (!net_on(c)) return;
+  c->cleanup = net_put_cleanup;
+  if (hg_policy_parse(c->body, &c->u.policy, err) < 0) {
+    c->u.policy = NULL;
+    call_error(c, -EINVAL, "%s", err[0] ? err : "invalid policy");
+    return;
+  }
+  call_queue(c, w_net_put, a_net);
+}
+
+static void w_egress_log(hg_call *c) {
+  c->rc = net_sandbox(c, NULL);
+  if (c->rc == 0) c->out = hg_gateway_egress_log(c->api->gw, c->p.id);
+}
+
+static void a_egress_log(hg_call *c) {
+  if (c->rc < 0) {
+    call_fail(c, c->rc, c->p.id);
+    return;
+  }
+  a_list(c, "entries");
+}
+
+static void h_egress_log(hg_call *c) {
+  if (net_on(c)) call_queue(c, w_egress_log, a_egress_log);
+}
+
+/* The guest's request target: the raw target past "/v1/sandboxes/{id}/
+ * ports/{port}" (still percent-encoded, query and all), "/" at least. */
+static char *port_target(const char *raw) {
+  const char *p = raw;
+  for (int seg = 0; seg < 5 && p && *p == '/'; seg++) p += 1 + strcspn(p + 1, "/?");
+  if (!p || (*p && *p != '/' && *p != '?')) return NULL;
+  char *t = NULL;
+  return asprintf(&t, "%s%s", *p == '/' ? "" : "/", p) < 0 ? NULL : t;
+}
+
+/* Running, with a NIC and its namespace: else -EBUSY (409), the reason
+ * in c->msg. */
+static int port_ready(hg_call *c, json_t *d) {
+  const char *st = json_string_value(json_object_get(d, "state"));
+  if (!st || strcmp(st, "running") != 0) {
+    snprintf(c->msg, HG_API_MSG, "sandbox %s is %s, not running", c->p.id, st ? st : "unknown");
+    return -EBUSY;
+  }
+  if (!json_is_true(json_object_get(d, "nic"))) {
+    snprintf(c->msg, HG_API_MSG, "sandbox %s has no network device (its template was built "
+             "without one)", c->p.id);
+    return -EBUSY;
+  }
+  return 0;
+}
+
+static void w_port(hg_call *c) {
+  hg_port *pt = &c->u.port;
+  json_t *d = NULL;
+  int fd = -1;
+  int rc = net_sandbox(c, &d);
+  if (rc == 0) rc = port_ready(c, d);
+  json_decref(d);
+  if (rc == 0) {
+    rc = hg_gateway_connect_guest(c->api->gw, c->p.id, c->p.port, &fd);
+    if (rc == -ENOENT) {
+      snprintf(c->msg, HG_API_MSG, "sandbox %s has no network namespace on this node", c->p.id);
+      rc = -EBUSY;
+    }
+  }
+  if (rc == 0) {
+    hg_inbound_req r = {.method = c->req->method, .target = pt->target,
+                        .headers = c->req->headers, .nheaders = c->req->nheaders,
+                        .body = c->req->body, .body_len = c->req->body_len};
+    rc = hg_inbound_exchange(fd, &r, HG_API_MAX_UPLOAD, HG_API_PORT_TIMEOUT_MS, &pt->resp);
+    close(fd);
+  }
+  c->rc = rc;
+}
+
+static void a_port(hg_call *c) {
+  hg_port *pt = &c->u.port;
+  unsigned port = c->p.port;
+  switch (c->rc) {
+  case 0:
+    break;
+  case -EBUSY:
+    call_error(c, -EBUSY, "%s", c->msg);
+    return;
+  case -ECONNREFUSED:
+    call_error(c, -ECONNREFUSED, "nothing listens on port %u in sandbox %s", port, c->p.id);
+    return;
+  case -ETIMEDOUT:
+    call_error(c, -ETIMEDOUT, "port %u in sandbox %s did not answer within %d s", port,
+               c->p.id, HG_API_PORT_TIMEOUT_MS / 1000);
+    return;
+  case -ENOBUFS:
+    call_error(c, -EPROTO, "the answer of port %u in sandbox %s is larger than %u bytes", port,
+               c->p.id, HG_API_MAX_UPLOAD);
+    return;
+  case -EPROTO:
+  case -EPIPE:
+  case -ECONNRESET:
+    call_error(c, -EPROTO, "port %u in sandbox %s sent no valid HTTP answer", port, c->p.id);
+    return;
+  default:
+    call_fail(c, c->rc, c->p.id);
+    return;
+  }
+  if (hg_buf_append(&pt->resp.headers, "", 1) < 0) {
+    call_fail(c, -ENOMEM, c->p.id);
+    return;
+  }
+  hg_inbound_resp *r = &pt->resp;
+  call_respond(c, r->status, r->content_type[0] ? r->content_type : NULL, r->headers.data,
+               r->body.data ? r->body.data : "", r->body.len);
+}
+
+static void port_cleanup(hg_call *c) {
+  free(c->u.port.target);
+  hg_inbound_resp_free(&c->u.port.resp);
+}
+
+static void h_port(hg_call *c) {
+  hg_port *pt = &c->u.port;
+  if (!net_on(c)) return;
+  c->cleanup = port_cleanup;
+  hg_buf_init(&pt->resp.headers, HG_INBOUND_MAX_HEAD);
+  hg_buf_init(&pt->resp.body, HG_API_MAX_UPLOAD);
+  pt->target = port_target(c->req->target);
+  if (!pt->target) {
+    call_error(c, -EINVAL, "the request target must be a path: /v1/sandboxes/%s/ports/%u/…",
+               c->p.id, (unsigned)c->p.port);
+    return;
+  }
+  if (!call_hold(c)) return; /* a slow guest holds the worker */
+  call_queue(c, w_port, a_port);
+}
+
 /* ---- health, metrics ------------------------------------------------------------ */
 
 static void h_healthz(hg_call *c) {
@@ -2240,11 +2885,40 @@ static void metrics_api(const hg_api *api, hg_buf *b) {
                 queued);
 }
 
-static void w_metrics(hg_call *c) { metrics_runtime(c->api, &c->u.text); }
+static void w_metrics(hg_call *c) {
+  metrics_runtime(c->api, &c->u.text);
+  if (c->api->gw) hg_gateway_metrics(c->api->gw, &c->u.text);
+}
+
+/* Forwarding, and the cluster's own lines (loop thread). */
+static void metrics_cluster(const hg_api *api, hg_buf *b) {
+  hg_forward_stats st = {0};
+  if (api->fwd) hg_forward_get_stats(api->fwd, &st);
+  hg_buf_printf(b,
+                "# HELP hangar_api_forwarded_total Requests forwarded to another node, by outcome.\n"
+                "# TYPE hangar_api_forwarded_total counter\n"
+                "hangar_api_forwarded_total{outcome=\"ok\"} %" PRIu64 "\n"
+                "hangar_api_forwarded_total{outcome=\"unreachable\"} %" PRIu64 "\n"
+                "hangar_api_forwarded_total{outcome=\"broken\"} %" PRIu64 "\n"
+                "hangar_api_forwarded_total{outcome=\"cancelled\"} %" PRIu64 "\n"
+                "hangar_api_forwarded_total{outcome=\"declined\"} %" PRIu64 "\n"
+                "# HELP hangar_api_forward_retries_total Forwards sent once more where a 421 pointed.\n"
+                "# TYPE hangar_api_forward_retries_total counter\nhangar_api_forward_retries_total %" PRIu64 "\n"
+                "# HELP hangar_api_forward_paused_total Times a forward waited for a slow client.\n"
+                "# TYPE hangar_api_forward_paused_total counter\nhangar_api_forward_paused_total %" PRIu64 "\n"
+                "# HELP hangar_api_forwards_active Forwards in flight.\n"
+                "# TYPE hangar_api_forwards_active gauge\nhangar_api_forwards_active %u\n"
+                "# HELP hangar_api_misdirected_total Forwarded requests answered 421 (sandbox elsewhere).\n"
+                "# TYPE hangar_api_misdirected_total counter\nhangar_api_misdirected_total %" PRIu64 "\n",
+                st.ok, st.unreachable, st.broken, st.cancelled, st.declined, st.retried, st.paused,
+                st.active, api->misdirected);
+  if (api->have_peers && api->peers.metrics) api->peers.metrics(api->peers.ud, b);
+}
 
 static void a_metrics(hg_call *c) {
   hg_buf *b = &c->u.text;
   metrics_api(c->api, b);
+  metrics_cluster(c->api, b);
   call_respond(c, 200, "text/plain; version=0.0.4; charset=utf-8", NULL, b->data ? b->data : "",
                b->len);
 }
@@ -2285,8 +2959,12 @@ static const hg_param_doc hg_query_docs[] = {
 
 static const hg_param_doc hg_path_docs[] = {
   {"id", "string", "Sandbox id, sb-<16 hex>"},
+  {"node", "string", "Node id: 1-63 of [a-z0-9-] (n-<hex> when generated)"},
   {"cid", "string", "Command id, cmd-<n>"},
   {"op", "string", "Operation id, op-<16 hex>"},
+  {"port", "integer", "TCP port in the sandbox, 1-65535"},
+  {"path", "string", "The rest of the path (any number of segments), sent on to the guest "
+                     "with the query string"},
 };
 
 static const hg_param_doc *doc_find(const hg_param_doc *d, size_t n, const char *name, size_t len) {
@@ -2305,7 +2983,7 @@ static json_t *param_json(const hg_param_doc *d, const char *in) {
 static int route_params(const hg_route *r, json_t *arr) {
   for (const char *p = strchr(r->pattern, '{'); p; p = strchr(p + 1, '{')) {
     const hg_param_doc *d = doc_find(hg_path_docs, HG_ARRAY_SIZE(hg_path_docs), p + 1,
-                                     strcspn(p + 1, "}"));
+                                     strcspn(p + 1, "*}")); /* {path*}: "path" */
     if (!d) return -EINVAL;
     json_array_append_new(arr, param_json(d, "path"));
   }
@@ -2325,12 +3003,13 @@ static const char *scope_name(hg_scope s) {
   return names[s];
 }
 
-static json_t *route_doc(const hg_route *r) {
+/* method: lower-case, one of the route's methods. */
+static json_t *route_doc(const hg_route *r, const char *method) {
   char opid[160];
   size_t n = 0;
-  for (const char *p = r->method; *p && n < sizeof opid - 1; p++) opid[n++] = (char)(*p | 0x20);
+  for (const char *p = method; *p && n < sizeof opid - 1; p++) opid[n++] = *p;
   for (const char *p = r->pattern; *p && n < sizeof opid - 1; p++)
-    if (*p != '{' && *p != '}') opid[n++] = (*p == '/' || *p == '.') ? '_' : *p;
+    if (*p != '{' && *p != '}' && *p != '*') opid[n++] = (*p == '/' || *p == '.') ? '_' : *p;
   opid[n] = '\0';
   json_t *params = json_array();
   if (route_params(r, params) < 0) {
@@ -2358,22 +3037,42 @@ static json_t *route_doc(const hg_route *r) {
   return o;
 }
 
+/* Methods a "*" route is documented under. */
+static const char *const hg_any_methods[] = {"get", "head", "post", "put", "patch", "delete",
+                                             "options"};
+
+/* One route's operations into its path item; -EINVAL when undocumented. */
+static int route_docs(const hg_route *r, json_t *item) {
+  char m[8];
+  size_t k = 0;
+  for (; r->method[k] && k < sizeof m - 1; k++) m[k] = (char)(r->method[k] | 0x20);
+  m[k] = '\0';
+  bool any = !strcmp(r->method, "*");
+  size_t n = any ? HG_ARRAY_SIZE(hg_any_methods) : 1;
+  for (size_t i = 0; i < n; i++) {
+    const char *method = any ? hg_any_methods[i] : m;
+    json_t *op = route_doc(r, method);
+    if (!op) return -EINVAL;
+    json_object_set_new(item, method, op);
+  }
+  return 0;
+}
+
 static json_t *openapi_doc(const char *version) {
   json_t *paths = json_object();
   for (int i = 0; i < HG_NROUTES; i++) {
     const hg_route *r = &hg_routes[i];
-    json_t *item = json_object_get(paths, r->pattern);
-    if (!item) json_object_set_new(paths, r->pattern, item = json_object());
-    char m[8];
-    size_t k = 0;
-    for (; r->method[k] && k < sizeof m - 1; k++) m[k] = (char)(r->method[k] | 0x20);
-    m[k] = '\0';
-    json_t *op = route_doc(r);
-    if (!op) {
+    char key[256]; /* OpenAPI has no "{path*}": the tail reads "{path}" */
+    size_t n = 0;
+    for (const char *p = r->pattern; *p && n < sizeof key - 1; p++)
+      if (*p != '*') key[n++] = *p;
+    key[n] = '\0';
+    json_t *item = json_object_get(paths, key);
+    if (!item) json_object_set_new(paths, key, item = json_object());
+    if (route_docs(r, item) < 0) {
       json_decref(paths);
       return NULL;
     }
-    json_object_set_new(item, m, op);
   }
   return json_pack(
       "{s:s,s:{s:s,s:s},s:[{s:[]}],s:{s:{s:{s:s,s:s}},s:{s:{s:s,s:{s:{s:{s:s}}}}}},s:o}", "openapi",
@@ -2416,6 +3115,8 @@ static void w_auth(hg_call *c) {
 
 static void a_auth(hg_call *c) {
   hg_api *api = c->api;
+  /* an operation unknown here: its node checks the token */
+  if (!c->ok && c->rt->scope == SCOPE_OP && !c->out && op_lookup_start(c)) return;
   if (c->ok) {
     tok_put(api, TOK_SANDBOX, c->cred, c->authsb, 0, 0);
     dispatch(c);
@@ -2461,7 +3162,8 @@ void hg_api_handler(hg_http_server *srv, hg_http_req *req, void *ud) {
   } else if (rc < 0) {
     call_error(c, -ENOENT, "no such resource: %.200s", req->path);
   } else {
-    auth_start(c);
+    c->forwarded = hg_http_header_get(req, "x-hangar-forwarded") != NULL;
+    if (!route_remote(c)) auth_start(c);
   }
 }
 
@@ -2469,6 +3171,10 @@ void hg_api_on_abort(hg_http_req *req, void *ud) {
   hg_call *c = req->data;
   if (!c || c->finished) return;
   atomic_store(&c->aborted, true);
+  if (c->fwd) { /* its done callback ends the call */
+    hg_fwd_cancel(c->fwd);
+    return;
+  }
   if (c->busy) return; /* the worker sees it; its after callback ends the call */
   if (c->cleanup == lc_cleanup && c->u.lc.job) {
     c->u.lc.job->waiter = NULL;
@@ -2480,7 +3186,7 @@ void hg_api_on_abort(hg_http_req *req, void *ud) {
 size_t hg_api_body_limit(const char *method, const char *path, void *ud) {
   for (int i = 0; i < HG_NROUTES; i++) {
     const hg_route *r = &hg_routes[i];
-    if (!strcmp(r->method, method) && pattern_match(r->pattern, path, NULL))
+    if (method_match(r->method, method) && pattern_match(r->pattern, path, NULL))
       return r->body_limit ? r->body_limit : HG_API_MAX_JSON;
   }
   return HG_API_MAX_JSON;
@@ -2530,15 +3236,30 @@ static int api_budget(hg_api *api, const hg_api_config *cfg) {
   return 0;
 }
 
+static bool peers_valid(const hg_api_config *cfg) {
+  const hg_api_peers *p = cfg->peers;
+  if (!p) return true;
+  /* node ids go into X-Hangar-Forwarded and are compared with owners */
+  return p->locate && p->place && p->members && p->directory && p->decommission &&
+         hg_fwd_node_valid(cfg->node_id);
+}
+
+static void on_forward_closed(void *ud) {
+  hg_api *api = ud;
+  api->inflight--;
+  api_maybe_free(api);
+}
+
 int hg_api_new(uv_loop_t *loop, const hg_api_config *cfg, hg_api **out) {
   if (!loop || !cfg || !cfg->manager || !cfg->ops || !cfg->admin_key || !*cfg->admin_key ||
-      strlen(cfg->admin_key) > HG_API_TOKEN_MAX)
+      strlen(cfg->admin_key) > HG_API_TOKEN_MAX || !peers_valid(cfg))
     return -EINVAL;
   hg_api *api = calloc(1, sizeof *api);
   if (!api) return -ENOMEM;
   api->loop = loop;
   api->m = cfg->manager;
   api->ops = cfg->ops;
+  api->gw = cfg->gateway;
   api->admin_key = strdup(cfg->admin_key);
   api->node_id = strdup(cfg->node_id ? cfg->node_id : "");
   api->version = strdup(cfg->version ? cfg->version : "dev");
@@ -2554,11 +3275,19 @@ int hg_api_new(uv_loop_t *loop, const hg_api_config *cfg, hg_api **out) {
     api_release(api);
     return rc < 0 ? rc : -ENOMEM;
   }
+  if (cfg->peers) {
+    api->peers = *cfg->peers;
+    api->have_peers = true;
+    if ((rc = hg_forward_new(loop, api->node_id, &api->fwd)) < 0) {
+      api_release(api);
+      return rc;
+    }
+  }
   api->openapi_len = strlen(api->openapi);
   for (int i = 0; i < HG_API_TOKEN_BUCKETS; i++) api->buckets[i] = -1;
   api_budget(api, cfg);
-  hg_log_info("api.start", "pool=%u max_held=%u max_ops=%u routes=%d", api->pool, api->max_held,
-              api->max_ops, HG_NROUTES);
+  hg_log_info("api.start", "pool=%u max_held=%u max_ops=%u routes=%d cluster=%d", api->pool,
+              api->max_held, api->max_ops, HG_NROUTES, api->have_peers);
   *out = api;
   return 0;
 }
@@ -2574,6 +3303,10 @@ void hg_api_stop(hg_api *api) {
   for (hg_call *c = api->calls, *n; c; c = n) {
     n = c->next;
     if (c->finished) continue;
+    if (c->fwd) { /* a forwarded stream ends like ours; one not started gets 503 */
+      hg_fwd_cancel(c->fwd);
+      continue;
+    }
     atomic_store(&c->aborted, true); /* held workers cut their waits short */
     if (c->busy) continue;           /* answers when its work returns */
     if (c->streaming) call_respond(c, 200, NULL, NULL, NULL, 0);
@@ -2595,6 +3328,12 @@ void hg_api_free(hg_api *api) {
       c->u.lc.job = NULL;
     }
     call_error(c, -EAGAIN, "the node is shutting down");
+  }
+  if (api->fwd) { /* its forwards ended in hg_api_stop; now its connections */
+    hg_forward *f = api->fwd;
+    api->fwd = NULL;
+    api->inflight++;
+    hg_forward_close(f, on_forward_closed, api);
   }
   api->inflight--;
   api_maybe_free(api);

@@ -30,6 +30,8 @@
 #include <uv.h>
 
 #include "api/http.h"
+#include "gateway/gateway.h"
+#include "node/core/buf.h"
 #include "node/op.h"
 #include "node/sandbox.h"
 
@@ -57,9 +59,17 @@ typedef struct hg_api_peers {
   int (*place)(void *ud, const char *template_ref, unsigned vcpus, unsigned memory_mib,
                const char *zone, const char *label, char owner[64], char addr[64],
                char reason[256]);
-  json_t *(*members)(void *ud);    /* GET /v1/cluster/members */
-  json_t *(*directory)(void *ud);  /* GET /v1/cluster/sandboxes */
+  /* GET /v1/cluster/members; new reference, an array or {"members": [...]}.
+   * Operation lookups ask the members with "state": "alive" (or no state),
+   * a valid "id" other than ours and "addresses": {"api": "host:port"}. */
+  json_t *(*members)(void *ud);
+  /* GET /v1/cluster/sandboxes; new reference, an array or {"sandboxes":
+   * [...]}. GET /v1/sandboxes adds the entries whose "owner" is another
+   * node and whose "state" is not "deleted" (id from "sandbox"). */
+  json_t *(*directory)(void *ud);
   int (*decommission)(void *ud, const char *node_id);
+  /* Appends Prometheus lines (hangar_cluster_*) to out. May be NULL. */
+  void (*metrics)(void *ud, hg_buf *out);
 } hg_api_peers;
 
 typedef struct hg_api_config {
@@ -70,7 +80,11 @@ typedef struct hg_api_config {
   const char *version;   /* NULL: "dev" */
   unsigned max_held;     /* 0: 3/4 of the pool (48 at 64 workers) */
   unsigned max_ops;      /* 0: 1/8 of the pool, at least 1 */
-  const hg_api_peers *peers; /* NULL: no cluster (copied) */
+  const hg_api_peers *peers; /* NULL: no cluster (copied; all but metrics
+                              * required, and node_id must be a node id:
+                              * 1-63 of [a-z0-9-]) */
+  hg_gateway *gateway;   /* egress policies, egress log, inbound ports; NULL:
+                          * networking is off (those routes answer 404) */
 } hg_api_config;
 
 int hg_api_new(uv_loop_t *loop, const hg_api_config *cfg, hg_api **out);

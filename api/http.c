@@ -1108,6 +1108,18 @@ bool hg_http_req_alive(const hg_http_req *req) {
   return c && !c->closing && !c->dead;
 }
 
+int hg_http_req_peer(const hg_http_req *req, char *out, size_t cap) {
+  const http_conn *c = ((const http_req *)req)->conn;
+  if (!c || c->closing || c->dead) return -ENOTCONN;
+  struct sockaddr_storage ss;
+  int len = sizeof ss;
+  int rc = uv_tcp_getpeername(&c->tcp, (struct sockaddr *)&ss, &len);
+  if (rc < 0) return rc;
+  if (ss.ss_family == AF_INET) return uv_ip4_name((const struct sockaddr_in *)&ss, out, cap);
+  if (ss.ss_family == AF_INET6) return uv_ip6_name((const struct sockaddr_in6 *)&ss, out, cap);
+  return -EAFNOSUPPORT;
+}
+
 /* ---- responses ---- */
 
 /* Detaches r from its connection; returns the connection if it can still
@@ -1213,4 +1225,17 @@ void hg_http_stream_end(hg_http_req *req) {
   }
   req_free(r);
   if (c) conn_next(c);
+}
+
+void hg_http_stream_abort(hg_http_req *req) {
+  http_req *r = (http_req *)req;
+  if (!r->streaming) {
+    hg_log_error("http.misuse", "msg=\"stream_abort without stream_start\"");
+    hg_http_respond(req, 500, NULL, NULL, NULL, 0);
+    return;
+  }
+  http_conn *c = req_take(r);
+  req_free(r);
+  /* after the next loop turn: the caller may be inside one of our writes */
+  if (c) conn_die_soon(c);
 }

@@ -87,6 +87,9 @@ const char *hg_http_header_get(const hg_http_req *req, const char *lower_name);
 int hg_http_query_get(const hg_http_req *req, const char *name, char *out, size_t cap);
 /* True until the client disconnects. */
 bool hg_http_req_alive(const hg_http_req *req);
+/* The client's IP address as text ("127.0.0.1", "::1"); -ENOTCONN once it
+ * is gone, -EAFNOSUPPORT for a non-IP socket (an adopted unix socket). */
+int hg_http_req_peer(const hg_http_req *req, char *out, size_t cap);
 
 /* Whole response. extra_headers: "Name: value\r\n"… or NULL. Copies body. */
 void hg_http_respond(hg_http_req *req, int status, const char *content_type,
@@ -100,5 +103,9 @@ int hg_http_stream_start(hg_http_req *req, int status, const char *content_type,
 int hg_http_stream_write(hg_http_req *req, const void *data, size_t len);
 size_t hg_http_stream_pending(const hg_http_req *req);
 void hg_http_stream_end(hg_http_req *req);
+/* Ends a stream without its last chunk and closes the connection, so the
+ * client sees the body cut short rather than complete (a proxied answer
+ * whose upstream broke mid-body). Frees req like stream_end. */
+void hg_http_stream_abort(hg_http_req *req);
 
 #endif

@@ -28,7 +28,7 @@ typedef struct hg_cluster_config {
   const char *cluster_name;  /* AAD; NULL: "hangar" */
   const char *zone;          /* "" */
   const char *profile;       /* "lan" or "local" */
-  const char *state_dir;     /* <data>/state: roster.json, incarnation */
+  const char *state_dir;     /* <data>/state: roster.json, incarnation; NULL: not persisted */
   hg_swim_config swim;       /* 0 fields take the profile's value */
   hg_node_meta self;         /* initial metadata (id, addresses, capacity) */
 } hg_cluster_config;
@@ -37,18 +37,26 @@ int hg_cluster_new(uv_loop_t *loop, const hg_cluster_config *cfg, hg_cluster **o
 /* Binds, starts gossip, joins the seeds (and keeps re-joining them). */
 int hg_cluster_start(hg_cluster *c);
 /* Graceful leave (broadcast, wait up to 500 ms), closes handles, frees,
- * then calls done. */
+ * then calls done. Also for a cluster that was never started or failed to
+ * start. Worker threads must have stopped calling dir_put/set_meta. */
 void hg_cluster_close(hg_cluster *c, void (*done)(void *ud), void *ud);
 
 /* Load and capacity changed: gossiped at most once per second. Thread-safe. */
 void hg_cluster_set_meta(hg_cluster *c, const hg_node_meta *self);
 
-/* Directory. put publishes our own entry (version bumped here) and gossips
- * it; thread-safe. get copies the newest entry known; -ENOENT. */
+/* Directory. put publishes our own entry and gossips it; thread-safe. It
+ * sets the version to max(known + 1, e->version + 1, wall-clock ms), so an
+ * owner that restarted before hearing its old entries still wins; an empty
+ * owner becomes us, a zero updated_ms now. -ESTALE when the directory
+ * already knows a higher epoch for the sandbox (fenced), -ENOSPC when it
+ * holds 100000 live entries. "deleted" entries are kept 10 min as
+ * tombstones. get copies the newest entry known (tombstones too);
+ * -ENOENT; thread-safe. */
 int hg_cluster_dir_put(hg_cluster *c, const hg_dirent *e);
 int hg_cluster_dir_get(hg_cluster *c, const char *sandbox, hg_dirent *out);
 
-/* A member's API address ("host:port"); -ENOENT unknown, -EHOSTDOWN not alive. */
+/* A member's API address ("host:port"); -ENOENT unknown (or no metadata
+ * yet), -EHOSTDOWN not alive. */
 int hg_cluster_api_addr(hg_cluster *c, const char *node_id, char addr[HG_WIRE_ADDR_MAX]);
 
 typedef struct hg_place_req {
@@ -67,11 +75,18 @@ int hg_cluster_place(hg_cluster *c, const hg_place_req *req, char node_id[HG_WIR
                      char api_addr[HG_WIRE_ADDR_MAX], char reason[256]);
 
 /* JSON for the API (docs/api.md): members with state, incarnation, addresses,
- * zone, capacity, load, roster flag; directory entries. New references. */
+ * zone, capacity, load, roster flag; directory entries. New references.
+ * Members: [{id, state, incarnation, since, addresses:{api,gossip,
+ * replication}, zone, draining, vmm:{kind,version,cpu_class}, capacity:
+ * {vcpus,memory_mib,disk_free_mib,max_sandboxes}, load:{vcpus_used,
+ * memory_used_mib, sandboxes:{running,paused,suspended,total}}, templates,
+ * labels, roster, self}] sorted by id; roster members swim has forgotten
+ * are listed as "dead". Directory: [{sandbox, owner, epoch, version, state,
+ * template, gen, holders, updated_at}] sorted by sandbox. */
 json_t *hg_cluster_members_json(hg_cluster *c);
 json_t *hg_cluster_dir_json(hg_cluster *c);
 /* Removes a node from the roster (it must be dead or left; -EBUSY if alive,
- * -ENOENT unknown) and persists it. */
+ * suspect or ourselves, -ENOENT not in the roster) and persists it. */
 int hg_cluster_decommission(hg_cluster *c, const char *node_id);
 
 typedef struct hg_cluster_stats {
@@ -81,6 +96,7 @@ typedef struct hg_cluster_stats {
   uint64_t dropped_malformed;/* truncated, bad msgpack, over limits */
   uint64_t bytes_sent, bytes_received, push_pulls;
   size_t members_alive, members_suspect, members_dead;
+  unsigned health;           /* Lifeguard local health (awareness), 0 = healthy */
 } hg_cluster_stats;
 void hg_cluster_get_stats(hg_cluster *c, hg_cluster_stats *out);
 const char *hg_cluster_self_id(const hg_cluster *c);

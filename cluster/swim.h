@@ -38,10 +38,13 @@ typedef struct hg_swim_config {
   unsigned retransmit_mult;
   unsigned gossip_interval_ms;
   unsigned gossip_nodes;
-  unsigned push_pull_interval_ms;  /* with one random live member; 0: off */
+  unsigned push_pull_interval_ms;  /* with one random live member; 0: off. Past 32
+                                      members it grows as memberlist's pushPullScale:
+                                      x (ceil(log2 n - 5) + 1) */
   unsigned rejoin_interval_ms;     /* push-pull (join) with every seed not alive; 0: off */
   unsigned awareness_max;          /* Lifeguard local health ceiling */
-  unsigned dead_forget_ms;         /* dead/left members kept this long, then dropped */
+  unsigned dead_forget_ms;         /* dead/left members kept this long, then dropped;
+                                      the dead get gossip for 30 probe intervals */
   size_t udp_max;                  /* encoded datagram budget before sealing */
 } hg_swim_config;
 
@@ -69,7 +72,8 @@ typedef struct hg_swim_io {
   /* Start a TCP push-pull with addr: send hg_swim_local_state (+ user state),
    * then merge the answer. join: addr is a seed we are (re)joining. */
   void (*push_pull)(void *ud, const char *addr, bool join);
-  /* A member appeared, changed state, or changed metadata. May be NULL. */
+  /* A member appeared (is_new, old is DEAD), changed state, or changed
+   * metadata or address. May be NULL. */
   void (*on_member)(void *ud, const hg_swim_member *m, hg_member_state old, bool is_new);
   /* A user broadcast arrived (first time this node sees this copy). May be NULL. */
   void (*on_user)(void *ud, const hg_wire_user *u);
@@ -81,7 +85,8 @@ typedef struct hg_swim_stats {
   uint64_t false_suspicions;       /* we suspected a node that then refuted */
 } hg_swim_stats;
 
-/* Copies cfg and io. Starts knowing only itself (alive, incarnation 0 or
+/* The io callbacks must not call back into s (queue the work instead).
+ * Copies cfg and io. Starts knowing only itself (alive, incarnation 0 or
  * start_incarnation). */
 int hg_swim_new(const hg_swim_config *cfg, const hg_swim_io *io, uint64_t start_incarnation,
                 hg_swim **out);
@@ -96,14 +101,18 @@ void hg_swim_receive(hg_swim *s, const hg_wire_msg *msg);
 void hg_swim_tick(hg_swim *s);
 int64_t hg_swim_next_ms(const hg_swim *s);
 
-/* Our metadata; bumps our incarnation and broadcasts alive. */
+/* Our metadata; bumps our incarnation and broadcasts alive. -EINVAL past
+ * HG_WIRE_META_MAX, -ESHUTDOWN after leave. */
 int hg_swim_set_meta(hg_swim *s, const void *meta, size_t len);
 /* Queues a user broadcast; replaces a queued one with the same key. */
 void hg_swim_broadcast_user(hg_swim *s, const hg_wire_user *u);
 
 /* Push-pull: our member list into out (type PUSH_PULL, members filled;
- * the caller adds users). merge applies a peer's list as SWIM rules say
- * (higher incarnation wins; suspect/dead about us is refuted). */
+ * the caller adds users and frees with hg_wire_msg_free). merge applies a
+ * peer's list as SWIM rules say (higher incarnation wins; suspect/dead
+ * about us is refuted; as in memberlist, a peer's "dead" about another
+ * member becomes a suspicion here, so a stale list cannot kill outright;
+ * a node that knows nobody yet does not re-gossip the members it learns). */
 int hg_swim_local_state(hg_swim *s, bool join, hg_wire_msg *out);
 void hg_swim_merge_state(hg_swim *s, const hg_wire_msg *in);
 

@@ -1,17 +1,28 @@
 /* hangard: the node daemon. The composition root: it builds the store, the
- * sandbox manager, the operation journal and the HTTP API, and wires them
- * to one libuv loop. Blocking work runs on the loop's thread pool. */
+ * sandbox manager, the operation journal, the HTTP API and (with --gossip)
+ * the cluster, and wires them to one libuv loop. Blocking work runs on the
+ * loop's thread pool. */
+#include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <arpa/inet.h>
+#include <inttypes.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <uv.h>
 
 #include "api/api.h"
 #include "api/http.h"
+#include "cluster/cluster.h"
+#include "gateway/gateway.h"
+#include "gateway/netns.h"
 #include "node/core/config.h"
 #include "node/core/err.h"
 #include "node/core/log.h"
@@ -21,7 +32,9 @@
 #include "node/template.h"
 
 #define TICK_MS 10000
+#define META_MS 1000 /* load and capacity to the cluster (it gossips at most 1/s) */
 #define THREADPOOL_SIZE "64"
+#define CLUSTER_KEY_HEX 64
 
 typedef struct hg_config {
   char config[4096];
@@ -33,11 +46,26 @@ typedef struct hg_config {
   char template_name[96];
   char log_level[16];
   char shim[4096];
+  /* cluster (DESIGN §8): on when gossip is set */
+  char gossip[256];
+  char advertise[256];
+  char api_advertise[256];
+  char join[4096];
+  char cluster_key[1024];
+  char cluster_name[64];
+  char zone[32];
+  char labels[1024];
+  char gossip_profile[16];
   int64_t max_sandboxes;
   int64_t max_memory_mib;
   int64_t idle_suspend_s;
   int64_t image_size_gib;
   int64_t pool_size;
+  /* gateway (DESIGN §11) */
+  char upstream_dns[256];
+  char deny_cidrs[1024];
+  int64_t egress_log_max;
+  int no_network;
 } hg_config;
 
 typedef struct hg_node {
@@ -48,13 +76,27 @@ typedef struct hg_node {
   hg_ops *ops;
   hg_api *api;
   hg_http_server *http;
+  hg_gateway *gateway;  /* NULL with --no-network */
+  hg_net_ops net;       /* the manager's view of it */
+  char guest_mac[18];
   uv_signal_t sigint, sigterm;
   uv_timer_t tick;
   uv_work_t tick_work;
-  bool ticking;
+  bool ticking, stopping;
   uv_work_t template_work;
   char template_op[HG_ID_MAX];
   int exit_code;
+  /* Cluster. cl is what threads may use (the on_change hook, the meta
+   * worker): read and cleared under cl_mu, so nothing reaches the cluster
+   * once hg_cluster_close has begun. cluster is the loop's own handle. */
+  hg_cluster *cluster;
+  hg_cluster *cl;
+  pthread_mutex_t cl_mu;
+  hg_api_peers peers;
+  hg_node_meta meta_base;   /* what does not change: ids, addresses, totals */
+  uv_timer_t meta_timer;
+  uv_work_t meta_work;
+  bool meta_busy;
 } hg_node;
 
 static void config_defaults(hg_config *c) {
@@ -66,6 +108,8 @@ static void config_defaults(hg_config *c) {
   c->idle_suspend_s = 6 * 3600;
   c->image_size_gib = 64;
   c->pool_size = 2;
+  strcpy(c->cluster_name, "hangar");
+  strcpy(c->gossip_profile, "lan");
 }
 
 static int config_load(hg_config *c, int argc, char **argv) {
@@ -84,6 +128,19 @@ static int config_load(hg_config *c, int argc, char **argv) {
       {"pool-size", HG_OPT_INT, &c->pool_size, 0, "warm sandboxes of the default template kept ready for creates (2; 0: off)"},
       {"shim", HG_OPT_STR, c->shim, sizeof c->shim, "hangar-shim binary (default: next to hangard)"},
       {"log-level", HG_OPT_STR, c->log_level, sizeof c->log_level, "debug, info, warn or error (info)"},
+      {"gossip", HG_OPT_STR, c->gossip, sizeof c->gossip, "cluster gossip address HOST:PORT, UDP+TCP (unset: no cluster)"},
+      {"advertise", HG_OPT_STR, c->advertise, sizeof c->advertise, "gossip address peers use (default: --gossip; required when it is 0.0.0.0)"},
+      {"api-advertise", HG_OPT_STR, c->api_advertise, sizeof c->api_advertise, "API address peers and clients use (default: --listen)"},
+      {"join", HG_OPT_STR, c->join, sizeof c->join, "seed nodes' gossip addresses HOST:PORT[,HOST:PORT...] (unset: start a new cluster)"},
+      {"cluster-key", HG_OPT_STR, c->cluster_key, sizeof c->cluster_key, "64 hex digits[,more for rotation] sealing gossip (default: <data>/state/cluster-key; made only when starting a new cluster)"},
+      {"cluster-name", HG_OPT_STR, c->cluster_name, sizeof c->cluster_name, "cluster name; nodes of another name are ignored (hangar)"},
+      {"zone", HG_OPT_STR, c->zone, sizeof c->zone, "zone label; replicas spread across zones"},
+      {"labels", HG_OPT_STR, c->labels, sizeof c->labels, "node labels k=v[,k=v...] for placement"},
+      {"gossip-profile", HG_OPT_STR, c->gossip_profile, sizeof c->gossip_profile, "gossip timing: lan, or local for one machine (lan)"},
+      {"upstream-dns", HG_OPT_STR, c->upstream_dns, sizeof c->upstream_dns, "resolver the egress gateway asks, IP:PORT (default: first nameserver in /etc/resolv.conf)"},
+      {"deny-cidrs", HG_OPT_STR, c->deny_cidrs, sizeof c->deny_cidrs, "more ranges the gateway never dials, a.b.c.d/p[,...] (private, loopback, link-local, metadata always)"},
+      {"egress-log-max", HG_OPT_INT, &c->egress_log_max, 0, "egress log entries kept per sandbox (1000)"},
+      {"no-network", HG_OPT_FLAG, &c->no_network, 0, "no gateway: sandboxes get no NIC (hosts without network namespaces)"},
   };
   return hg_config_load(opts, HG_ARRAY_SIZE(opts), argc, argv, "hangard");
 }
@@ -127,6 +184,55 @@ static void shim_default(hg_config *c) {
   snprintf(c->shim, sizeof c->shim, "%.4000s/shim/hangar-shim", exe);
 }
 
+/* --- gateway (egress) ------------------------------------------------------------ */
+
+#define EGRESS_LOG_MAX 1000000
+
+static int net_attach(void *ud, const char *name, int *tap_fd) {
+  return hg_gateway_attach(ud, name, tap_fd);
+}
+
+static int net_detach(void *ud, const char *name) { return hg_gateway_detach(ud, name); }
+
+/* Before the manager opens: its recovery and its warm pool start VMs, and
+ * every VM start asks for a tap. The gateway finds the namespaces of VMs
+ * that outlived a previous hangard by itself. */
+static int gateway_open(hg_node *n) {
+  hg_config *c = &n->cfg;
+  if (c->no_network) {
+    hg_log_info("gateway.off", "msg=\"--no-network: sandboxes get no NIC\"");
+    return 0;
+  }
+  if (c->egress_log_max < 0 || c->egress_log_max > EGRESS_LOG_MAX) {
+    fprintf(stderr, "hangard: --egress-log-max must be from 0 to %d\n", EGRESS_LOG_MAX);
+    return -EINVAL;
+  }
+  char netns_dir[4096], state_dir[4096];
+  int rc = hg_path(netns_dir, sizeof netns_dir, "%s/netns", hg_store_root(n->store));
+  if (rc == 0)
+    rc = hg_path(state_dir, sizeof state_dir, "%s/state/gateway", hg_store_root(n->store));
+  if (rc < 0) return rc;
+  hg_gateway_config gc = {.netns_dir = netns_dir, .state_dir = state_dir,
+                          .upstream_dns = c->upstream_dns[0] ? c->upstream_dns : NULL,
+                          .deny = c->deny_cidrs[0] ? c->deny_cidrs : NULL,
+                          .log_max = (unsigned)c->egress_log_max};
+  if ((rc = hg_gateway_start(&gc, &n->gateway)) < 0) {
+    fprintf(stderr, "hangard: cannot start the egress gateway: %s (a host without network "
+                    "namespaces runs with --no-network)\n", hg_err_str(rc));
+    return rc;
+  }
+  hg_netns_link link;
+  hg_netns_link_default(&link);
+  const uint8_t *m = link.guest_mac;
+  snprintf(n->guest_mac, sizeof n->guest_mac, "%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1],
+           m[2], m[3], m[4], m[5]);
+  n->net = (hg_net_ops){.ud = n->gateway, .attach = net_attach, .detach = net_detach,
+                        .mac = n->guest_mac};
+  return 0;
+}
+
+static const hg_net_ops *node_net(hg_node *n) { return n->gateway ? &n->net : NULL; }
+
 /* --- template import at start ------------------------------------------------ */
 
 static void template_progress(void *ud, const char *text) {
@@ -137,8 +243,9 @@ static void template_progress(void *ud, const char *text) {
 static void template_work(uv_work_t *w) {
   hg_node *n = w->data;
   hg_template_info info;
-  int rc = hg_template_build(n->store, &hg_vmm_qemu, n->cfg.shim, n->cfg.template_name,
-                             n->cfg.template_dir, template_progress, n, &info);
+  int rc = hg_template_build(n->store, &hg_vmm_qemu, n->cfg.shim, node_net(n),
+                             n->cfg.template_name, n->cfg.template_dir, template_progress, n,
+                             &info);
   hg_op_finish(n->ops, n->template_op, rc,
                rc == 0 ? json_pack("{s:s, s:s}", "name", info.name, "digest", info.digest)
                        : NULL);
@@ -146,8 +253,15 @@ static void template_work(uv_work_t *w) {
 
 static void template_done(uv_work_t *w, int status) {}
 
+/* Imports --template-dir when the template is missing, or when it was
+ * built without a NIC and this node has networking (its sandboxes would
+ * have none): the NIC changes the digest, so the new one is another
+ * template, and the newest wins. */
 static void maybe_import_template(hg_node *n) {
-  if (!n->cfg.template_dir[0] || hg_template_exists(n->manager, n->cfg.template_name))
+  hg_template_info have;
+  if (!n->cfg.template_dir[0] ||
+      (hg_template_resolve(n->store, n->cfg.template_name, &have) == 0 &&
+       (have.nic || !n->gateway)))
     return;
   if (hg_op_begin(n->ops, "template", "", n->template_op) < 0) return;
   hg_log_info("template.import", "template=%s dir=%s op=%s", n->cfg.template_name,
@@ -176,26 +290,7 @@ static void on_tick(uv_timer_t *t) {
   uv_queue_work(n->loop, &n->tick_work, tick_work, tick_done);
 }
 
-/* --- shutdown ------------------------------------------------------------------ */
-
-static void http_closed(void *ud) {
-  hg_node *n = ud;
-  n->http = NULL;
-  hg_api_free(n->api);
-  n->api = NULL;
-  uv_close((uv_handle_t *)&n->sigint, NULL);
-  uv_close((uv_handle_t *)&n->sigterm, NULL);
-  uv_close((uv_handle_t *)&n->tick, NULL);
-}
-
-static void on_signal(uv_signal_t *s, int signum) {
-  hg_node *n = s->data;
-  if (!n->http) return;
-  hg_log_info("node.shutdown", "signal=%d", signum);
-  uv_timer_stop(&n->tick);
-  hg_api_stop(n->api);
-  hg_http_server_shutdown(n->http, 5000, http_closed, n);
-}
+/* --- cluster: flags ------------------------------------------------------------ */
 
 static int parse_listen(const char *listen, char host[256], int *port) {
   const char *colon = strrchr(listen, ':');
@@ -204,9 +299,545 @@ static int parse_listen(const char *listen, char host[256], int *port) {
   host[colon - listen] = '\0';
   char *end;
   long p = strtol(colon + 1, &end, 10);
-  if (*end || p < 0 || p > 65535) return -EINVAL;
+  if (!colon[1] || *end || p < 0 || p > 65535) return -EINVAL;
   *port = (int)p;
   return 0;
+}
+
+static bool is_wildcard(const char *host) {
+  return !host[0] || strcmp(host, "0.0.0.0") == 0 || strcmp(host, "::") == 0 ||
+         strcmp(host, "[::]") == 0;
+}
+
+static bool is_loopback(const char *host) {
+  return strncmp(host, "127.", 4) == 0 || strcmp(host, "::1") == 0 ||
+         strcmp(host, "[::1]") == 0 || strcmp(host, "localhost") == 0;
+}
+
+/* An IP literal: gossip addresses are dialled without a resolver. */
+static bool is_ip(const char *host) {
+  char bare[256];
+  size_t n = strlen(host);
+  if (n >= 2 && host[0] == '[' && host[n - 1] == ']') {
+    snprintf(bare, sizeof bare, "%.*s", (int)(n - 2), host + 1);
+    host = bare;
+  }
+  struct in6_addr a;
+  return inet_pton(AF_INET, host, &a) == 1 || inet_pton(AF_INET6, host, &a) == 1;
+}
+
+/* HOST:PORT that a peer can dial: a port and no wildcard host, for gossip
+ * an IP literal too. */
+static bool dialable(const char *addr, bool ip) {
+  char host[256];
+  int port;
+  return strlen(addr) < HG_WIRE_ADDR_MAX && parse_listen(addr, host, &port) == 0 && port > 0 &&
+         !is_wildcard(host) && (!ip || is_ip(host));
+}
+
+static int check_join(const char *join) {
+  char copy[4096], *save;
+  snprintf(copy, sizeof copy, "%s", join);
+  for (char *a = strtok_r(copy, ",", &save); a; a = strtok_r(NULL, ",", &save)) {
+    if (dialable(a, true)) continue;
+    fprintf(stderr, "hangard: bad --join address \"%s\" (want IP:PORT[,IP:PORT...])\n", a);
+    return -EINVAL;
+  }
+  return 0;
+}
+
+/* "hex64[,hex64...]": the first seals, all open (key rotation). */
+static bool key_list_ok(const char *keys) {
+  size_t run = 0, n = 0;
+  for (const char *p = keys;; p++) {
+    if (*p == ',' || !*p) {
+      if (run != CLUSTER_KEY_HEX) return false;
+      n++;
+      run = 0;
+      if (!*p) return n > 0;
+    } else if (isxdigit((unsigned char)*p)) {
+      run++;
+    } else {
+      return false;
+    }
+  }
+}
+
+/* The cluster key: the flag or env, else state/cluster-key. A node that
+ * joins others must be given theirs; only a node that starts a new
+ * cluster makes one (and prints it, as the API key). */
+static int cluster_key(hg_node *n) {
+  hg_config *c = &n->cfg;
+  char path[4096], *text;
+  int rc = hg_path(path, sizeof path, "%s/state/cluster-key", hg_store_root(n->store));
+  if (rc < 0) return rc;
+  if (!c->cluster_key[0] && hg_read_file(path, sizeof c->cluster_key - 1, &text, NULL) == 0) {
+    snprintf(c->cluster_key, sizeof c->cluster_key, "%s", text);
+    c->cluster_key[strcspn(c->cluster_key, "\r\n")] = '\0';
+    free(text);
+  }
+  if (!c->cluster_key[0] && c->join[0]) {
+    fprintf(stderr, "hangard: --join needs --cluster-key (the key of the cluster it joins, "
+                    "in <data>/state/cluster-key on its first node)\n");
+    return -EINVAL;
+  }
+  if (!c->cluster_key[0]) {
+    uint8_t raw[CLUSTER_KEY_HEX / 2];
+    if ((rc = hg_random_bytes(raw, sizeof raw)) < 0) return rc;
+    hg_hex_encode(raw, sizeof raw, c->cluster_key);
+    if ((rc = hg_write_file_atomic(path, c->cluster_key, strlen(c->cluster_key))) < 0) {
+      fprintf(stderr, "hangard: cannot write %s: %s\n", path, hg_err_str(rc));
+      return rc;
+    }
+    fprintf(stderr, "hangard: generated cluster key (kept in %s); other nodes join with\n"
+                    "  --join %s --cluster-key %s\n",
+            path, c->advertise[0] ? c->advertise : c->gossip, c->cluster_key);
+  }
+  if (!key_list_ok(c->cluster_key)) {
+    fprintf(stderr, "hangard: bad cluster key (want 64 hex digits, comma-separated when "
+                    "rotating)\n");
+    return -EINVAL;
+  }
+  return 0;
+}
+
+static int meta_labels(const char *labels, hg_node_meta *m) {
+  char copy[1024], *save;
+  snprintf(copy, sizeof copy, "%s", labels);
+  for (char *l = strtok_r(copy, ",", &save); l; l = strtok_r(NULL, ",", &save)) {
+    const char *eq = strchr(l, '=');
+    if (!eq || eq == l || strlen(l) >= HG_META_NAME_MAX || m->nlabels == HG_META_LABELS) {
+      fprintf(stderr, "hangard: bad --labels entry \"%s\" (want k=v, at most %d, each "
+                      "under %d bytes)\n", l, HG_META_LABELS, HG_META_NAME_MAX);
+      return -EINVAL;
+    }
+    snprintf(m->labels[m->nlabels++], HG_META_NAME_MAX, "%s", l);
+  }
+  return 0;
+}
+
+/* Checks the cluster flags before anything is started, one clear line each. */
+static int cluster_flags_ok(hg_config *c) {
+  char host[256];
+  int port;
+  if (!c->gossip[0]) {
+    if (c->join[0] || c->advertise[0]) {
+      fprintf(stderr, "hangard: --join and --advertise need --gossip HOST:PORT\n");
+      return -EINVAL;
+    }
+    return 0;
+  }
+  if (parse_listen(c->gossip, host, &port) < 0 || port == 0 || !is_ip(host)) {
+    fprintf(stderr, "hangard: bad --gossip \"%s\" (want IP:PORT)\n", c->gossip);
+    return -EINVAL;
+  }
+  if (!c->advertise[0] && is_wildcard(host)) {
+    fprintf(stderr, "hangard: --gossip %s listens everywhere: say with --advertise HOST:PORT "
+                    "where peers reach it\n", c->gossip);
+    return -EINVAL;
+  }
+  const char *adv = c->advertise[0] ? c->advertise : c->gossip;
+  if (!dialable(adv, true)) {
+    fprintf(stderr, "hangard: bad --advertise \"%s\" (want IP:PORT peers can dial)\n", adv);
+    return -EINVAL;
+  }
+  if (c->api_advertise[0] && !dialable(c->api_advertise, false)) {
+    fprintf(stderr, "hangard: bad --api-advertise \"%s\" (want HOST:PORT)\n", c->api_advertise);
+    return -EINVAL;
+  }
+  /* Peers forward requests to our API: one on loopback only reaches
+   * peers on this host (a cluster on one machine). */
+  char api_host[256];
+  int api_port;
+  if (!c->api_advertise[0] && parse_listen(c->listen, api_host, &api_port) == 0 &&
+      is_loopback(api_host) && parse_listen(adv, host, &port) == 0 && !is_loopback(host)) {
+    fprintf(stderr, "hangard: --listen %s is loopback but peers reach us at %s: listen where "
+                    "they can reach the API, or say where with --api-advertise\n",
+            c->listen, adv);
+    return -EINVAL;
+  }
+  if (strcmp(c->gossip_profile, "lan") != 0 && strcmp(c->gossip_profile, "local") != 0) {
+    fprintf(stderr, "hangard: unknown --gossip-profile \"%s\" (lan or local)\n",
+            c->gossip_profile);
+    return -EINVAL;
+  }
+  if (strlen(c->node_id) >= HG_WIRE_ID_MAX) {
+    fprintf(stderr, "hangard: --node-id is too long for the cluster\n");
+    return -EINVAL;
+  }
+  hg_node_meta scratch = {0};
+  if (meta_labels(c->labels, &scratch) < 0) return -EINVAL;
+  return c->join[0] ? check_join(c->join) : 0;
+}
+
+/* --- cluster: what this node tells the others ----------------------------------- */
+
+/* First line a program prints, for `qemu-system-x86_64 --version`. */
+static int first_line_of(const char *const argv[], char *out, size_t cap) {
+  int fds[2];
+  if (pipe2(fds, O_CLOEXEC) < 0) return -errno;
+  pid_t pid = fork();
+  if (pid < 0) {
+    close(fds[0]);
+    close(fds[1]);
+    return -errno;
+  }
+  if (pid == 0) {
+    dup2(fds[1], 1);
+    int null = open("/dev/null", O_RDWR);
+    if (null >= 0) dup2(null, 2);
+    execvp(argv[0], (char *const *)argv);
+    _exit(127);
+  }
+  close(fds[1]);
+  size_t len = 0;
+  ssize_t r;
+  while (len + 1 < cap && (r = read(fds[0], out + len, cap - 1 - len)) != 0) {
+    if (r < 0 && errno == EINTR) continue;
+    if (r < 0) break;
+    len += (size_t)r;
+  }
+  out[len] = '\0';
+  out[strcspn(out, "\n")] = '\0';
+  close(fds[0]);
+  int status;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+  return len ? 0 : -ENOENT;
+}
+
+/* "QEMU emulator version 7.2.22 (Debian …)" -> "7.2.22": snapshots move
+ * only between nodes whose VMM can load them. */
+static void vmm_version(char out[32]) {
+  const char *bin = getenv("HANGAR_QEMU");
+  const char *const argv[] = {bin && *bin ? bin : "qemu-system-x86_64", "--version", NULL};
+  char line[256];
+  snprintf(out, 32, "unknown");
+  if (first_line_of(argv, line, sizeof line) < 0) return;
+  const char *v = strstr(line, "version ");
+  if (v) snprintf(out, 32, "%.*s", (int)strcspn(v + 8, " "), v + 8);
+}
+
+/* Without /dev/kvm every guest runs under TCG, whose CPU model is the same
+ * everywhere; under KVM a snapshot wants the same host CPU model. */
+static void cpu_class(char out[64]) {
+  snprintf(out, 64, "tcg");
+  if (access("/dev/kvm", R_OK | W_OK) != 0) return;
+  char *text;
+  if (hg_read_file("/proc/cpuinfo", 1u << 20, &text, NULL) < 0) return;
+  const char *p = strstr(text, "model name");
+  if (p && (p = strchr(p, ':'))) {
+    p += 1 + strspn(p + 1, " \t");
+    snprintf(out, 64, "%.*s", (int)strcspn(p, "\n"), p);
+  }
+  free(text);
+}
+
+static int meta_base(hg_node *n, int api_port) {
+  hg_config *c = &n->cfg;
+  hg_node_meta *m = &n->meta_base;
+  memset(m, 0, sizeof *m);
+  snprintf(m->id, sizeof m->id, "%s", c->node_id);
+  /* Lengths were checked (dialable): the precisions only quiet the compiler. */
+  snprintf(m->gossip_addr, sizeof m->gossip_addr, "%.63s",
+           c->advertise[0] ? c->advertise : c->gossip);
+  char host[256];
+  int port;
+  if (c->api_advertise[0]) {
+    snprintf(m->api_addr, sizeof m->api_addr, "%.63s", c->api_advertise);
+  } else if (parse_listen(c->listen, host, &port) == 0 && !is_wildcard(host)) {
+    snprintf(m->api_addr, sizeof m->api_addr, "%.50s:%d", host, api_port);
+  } else if (parse_listen(m->gossip_addr, host, &port) == 0) {
+    /* The API listens everywhere: peers reach it where they reach gossip. */
+    snprintf(m->api_addr, sizeof m->api_addr, "%.50s:%d", host, api_port);
+  }
+  snprintf(m->zone, sizeof m->zone, "%s", c->zone);
+  snprintf(m->vmm_kind, sizeof m->vmm_kind, "qemu");
+  vmm_version(m->vmm_version);
+  cpu_class(m->cpu_class);
+  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  m->vcpus_total = cpus > 0 ? (uint32_t)cpus : 1;
+  uint64_t ram = (uint64_t)sysconf(_SC_PHYS_PAGES) * (uint64_t)sysconf(_SC_PAGESIZE);
+  m->memory_total_mib = c->max_memory_mib > 0 ? (uint64_t)c->max_memory_mib : ram >> 20;
+  m->max_sandboxes = c->max_sandboxes > 0 ? (uint32_t)c->max_sandboxes : 0;
+  return meta_labels(c->labels, m);
+}
+
+static bool holds_memory(const char *state) {
+  static const char *const live[] = {"creating", "running", "paused", "resuming", "suspending"};
+  for (size_t i = 0; state && i < HG_ARRAY_SIZE(live); i++)
+    if (strcmp(state, live[i]) == 0) return true;
+  return false;
+}
+
+/* Templates held, and the warm pool's guests, which hold memory too. */
+static void meta_templates(hg_node *n, hg_node_meta *m) {
+  json_t *list = hg_template_list(n->manager), *t;
+  size_t i;
+  unsigned pool_mib = 0;
+  json_array_foreach(list, i, t) {
+    const char *name = json_string_value(json_object_get(t, "name"));
+    if (!name || strlen(name) >= HG_META_NAME_MAX) continue;
+    if (strcmp(name, n->cfg.template_name) == 0)
+      pool_mib = (unsigned)json_integer_value(json_object_get(t, "memory_mib"));
+    bool seen = false;
+    for (unsigned k = 0; k < m->ntemplates && !seen; k++) seen = !strcmp(m->templates[k], name);
+    if (!seen && m->ntemplates < HG_META_TEMPLATES)
+      snprintf(m->templates[m->ntemplates++], HG_META_NAME_MAX, "%s", name);
+  }
+  json_decref(list);
+  m->memory_used_mib += (uint64_t)hg_manager_pool_ready(n->manager) * pool_mib;
+}
+
+/* The load part; on a worker (the template list reads the disk). */
+static void meta_load(hg_node *n, hg_node_meta *m) {
+  *m = n->meta_base;
+  unsigned counts[HG_SB_FAILED + 1];
+  hg_manager_counts(n->manager, counts);
+  m->sandboxes_running = counts[HG_SB_RUNNING];
+  m->sandboxes_paused = counts[HG_SB_PAUSED];
+  m->sandboxes_suspended = counts[HG_SB_SUSPENDED];
+  for (int s = 0; s <= HG_SB_FAILED; s++)
+    if (s != HG_SB_DELETED) m->sandboxes_total += counts[s];
+  /* The live guests' own sizes: what they were given, not what they touched. */
+  json_t *list = hg_sandbox_list(n->manager, NULL, NULL), *sb;
+  size_t i;
+  json_array_foreach(list, i, sb) {
+    if (!holds_memory(json_string_value(json_object_get(sb, "state")))) continue;
+    m->vcpus_used += (uint32_t)json_integer_value(json_object_get(sb, "vcpus"));
+    m->memory_used_mib += (uint64_t)json_integer_value(json_object_get(sb, "memory_mib"));
+  }
+  json_decref(list);
+  meta_templates(n, m);
+  struct statvfs vfs;
+  if (statvfs(hg_store_root(n->store), &vfs) == 0)
+    m->disk_free_mib = (uint64_t)vfs.f_bavail * vfs.f_frsize >> 20;
+  m->updated_ms = hg_wall_ns() / 1000000;
+}
+
+static void meta_work(uv_work_t *w) {
+  hg_node *n = w->data;
+  hg_node_meta m;
+  meta_load(n, &m);
+  pthread_mutex_lock(&n->cl_mu);
+  if (n->cl) hg_cluster_set_meta(n->cl, &m);
+  pthread_mutex_unlock(&n->cl_mu);
+}
+
+static void meta_done(uv_work_t *w, int status) {
+  hg_node *n = w->data;
+  n->meta_busy = false;
+}
+
+static void on_meta_timer(uv_timer_t *t) {
+  hg_node *n = t->data;
+  if (n->meta_busy || !n->cluster) return;
+  n->meta_busy = true;
+  n->meta_work.data = n;
+  uv_queue_work(n->loop, &n->meta_work, meta_work, meta_done);
+}
+
+/* The manager's on_change: our sandboxes into the directory. From any
+ * thread. Epoch 1 until leases exist (DESIGN §9). */
+static void on_sandbox_change(void *ud, const char *id, const char *state, uint64_t gen,
+                              const char *template_ref) {
+  hg_node *n = ud;
+  hg_dirent e;
+  memset(&e, 0, sizeof e);
+  snprintf(e.sandbox, sizeof e.sandbox, "%s", id);
+  snprintf(e.owner, sizeof e.owner, "%s", n->cfg.node_id);
+  snprintf(e.state, sizeof e.state, "%s", state);
+  snprintf(e.template_ref, sizeof e.template_ref, "%s", template_ref ? template_ref : "");
+  e.epoch = 1;
+  e.gen = gen;
+  e.updated_ms = hg_wall_ns() / 1000000;
+  pthread_mutex_lock(&n->cl_mu);
+  int rc = n->cl ? hg_cluster_dir_put(n->cl, &e) : 0;
+  pthread_mutex_unlock(&n->cl_mu);
+  if (rc < 0)
+    hg_log_warn("cluster.dir_put", "sandbox=%s state=%s err=\"%s\"", id, state, hg_err_str(rc));
+}
+
+/* --- cluster: the API's view (hg_api_peers; loop thread) ---------------------------- */
+
+static int peers_locate(void *ud, const char *sandbox, char owner[64], char addr[64]) {
+  hg_node *n = ud;
+  hg_dirent e;
+  char a[HG_WIRE_ADDR_MAX];
+  if (!n->cluster || hg_cluster_dir_get(n->cluster, sandbox, &e) < 0) return 0;
+  if (strcmp(e.owner, n->cfg.node_id) == 0 || strcmp(e.state, "deleted") == 0) return 0;
+  if (hg_cluster_api_addr(n->cluster, e.owner, a) < 0) return 0; /* unknown or not alive */
+  snprintf(owner, 64, "%s", e.owner);
+  snprintf(addr, 64, "%s", a);
+  return 1;
+}
+
+static int peers_place(void *ud, const char *template_ref, unsigned vcpus, unsigned memory_mib,
+                       const char *zone, const char *label, char owner[64], char addr[64],
+                       char reason[256]) {
+  hg_node *n = ud;
+  if (!n->cluster) return 1;
+  hg_place_req req = {.template_ref = template_ref, .vcpus = vcpus, .memory_mib = memory_mib,
+                      .zone = zone, .label = label};
+  return hg_cluster_place(n->cluster, &req, owner, addr, reason);
+}
+
+static json_t *peers_members(void *ud) {
+  hg_node *n = ud;
+  return n->cluster ? hg_cluster_members_json(n->cluster) : NULL;
+}
+
+static json_t *peers_directory(void *ud) {
+  hg_node *n = ud;
+  return n->cluster ? hg_cluster_dir_json(n->cluster) : NULL;
+}
+
+static int peers_decommission(void *ud, const char *node_id) {
+  hg_node *n = ud;
+  return n->cluster ? hg_cluster_decommission(n->cluster, node_id) : -ENOENT;
+}
+
+static void peers_metrics(void *ud, hg_buf *out) {
+  hg_node *n = ud;
+  if (!n->cluster) return;
+  hg_cluster_stats st;
+  hg_cluster_get_stats(n->cluster, &st);
+  hg_buf_printf(out,
+      "# HELP hangar_cluster_members Cluster members by state, as this node sees them.\n"
+      "# TYPE hangar_cluster_members gauge\n"
+      "hangar_cluster_members{state=\"alive\"} %zu\n"
+      "hangar_cluster_members{state=\"suspect\"} %zu\n"
+      "hangar_cluster_members{state=\"dead\"} %zu\n"
+      "# HELP hangar_cluster_dropped_total Cluster packets dropped before gossip saw them.\n"
+      "# TYPE hangar_cluster_dropped_total counter\n"
+      "hangar_cluster_dropped_total{reason=\"auth\"} %" PRIu64 "\n"
+      "hangar_cluster_dropped_total{reason=\"replay\"} %" PRIu64 "\n"
+      "hangar_cluster_dropped_total{reason=\"malformed\"} %" PRIu64 "\n"
+      "# HELP hangar_cluster_bytes_total Cluster bytes on the wire (UDP and push-pull).\n"
+      "# TYPE hangar_cluster_bytes_total counter\n"
+      "hangar_cluster_bytes_total{dir=\"sent\"} %" PRIu64 "\n"
+      "hangar_cluster_bytes_total{dir=\"received\"} %" PRIu64 "\n"
+      "# HELP hangar_cluster_push_pulls_total Full state exchanges over TCP.\n"
+      "# TYPE hangar_cluster_push_pulls_total counter\n"
+      "hangar_cluster_push_pulls_total %" PRIu64 "\n"
+      "# HELP hangar_cluster_swim_events_total Failure detector events.\n"
+      "# TYPE hangar_cluster_swim_events_total counter\n"
+      "hangar_cluster_swim_events_total{event=\"probe\"} %" PRIu64 "\n"
+      "hangar_cluster_swim_events_total{event=\"indirect_probe\"} %" PRIu64 "\n"
+      "hangar_cluster_swim_events_total{event=\"nack\"} %" PRIu64 "\n"
+      "hangar_cluster_swim_events_total{event=\"suspect\"} %" PRIu64 "\n"
+      "hangar_cluster_swim_events_total{event=\"refute\"} %" PRIu64 "\n"
+      "hangar_cluster_swim_events_total{event=\"dead\"} %" PRIu64 "\n"
+      "hangar_cluster_swim_events_total{event=\"false_suspicion\"} %" PRIu64 "\n",
+      st.members_alive, st.members_suspect, st.members_dead, st.dropped_auth, st.dropped_replay,
+      st.dropped_malformed, st.bytes_sent, st.bytes_received, st.push_pulls, st.swim.probes,
+      st.swim.indirect_probes, st.swim.nacks, st.swim.suspects_raised, st.swim.refutes,
+      st.swim.deaths_declared, st.swim.false_suspicions);
+  hg_buf_printf(out,
+      "# HELP hangar_cluster_health Lifeguard local health score (0: healthy).\n"
+      "# TYPE hangar_cluster_health gauge\n"
+      "hangar_cluster_health %u\n", st.health);
+}
+
+/* --- cluster: life ------------------------------------------------------------------ */
+
+/* Before the manager opens, so its first on_change calls reach the directory. */
+static int cluster_open(hg_node *n) {
+  hg_config *c = &n->cfg;
+  int rc;
+  if (!c->gossip[0]) return 0;
+  if ((rc = cluster_key(n)) < 0) return rc;
+  char host[256];
+  int port = 0;
+  parse_listen(c->listen, host, &port);
+  if ((rc = meta_base(n, port)) < 0) return rc;
+  char state_dir[4096];
+  if ((rc = hg_path(state_dir, sizeof state_dir, "%s/state", hg_store_root(n->store))) < 0)
+    return rc;
+  hg_cluster_config cc = {.node_id = c->node_id, .gossip = c->gossip,
+                          .advertise = c->advertise[0] ? c->advertise : NULL,
+                          .join = c->join, .cluster_key = c->cluster_key,
+                          .cluster_name = c->cluster_name, .zone = c->zone,
+                          .profile = c->gossip_profile, .state_dir = state_dir,
+                          .self = n->meta_base};
+  if ((rc = hg_cluster_new(n->loop, &cc, &n->cluster)) < 0) {
+    fprintf(stderr, "hangard: cannot set up the cluster: %s\n", hg_err_str(rc));
+    return rc;
+  }
+  pthread_mutex_lock(&n->cl_mu);
+  n->cl = n->cluster;
+  pthread_mutex_unlock(&n->cl_mu);
+  n->peers = (hg_api_peers){.ud = n, .locate = peers_locate, .place = peers_place,
+                            .members = peers_members, .directory = peers_directory,
+                            .decommission = peers_decommission, .metrics = peers_metrics};
+  return 0;
+}
+
+/* After the API listens: peers learn an address that answers. */
+static int cluster_start(hg_node *n) {
+  if (!n->cluster) return 0;
+  /* --listen :0 gets its port only now. */
+  char host[256];
+  int port;
+  if (!n->cfg.api_advertise[0] && parse_listen(n->meta_base.api_addr, host, &port) == 0 &&
+      port != hg_http_port(n->http))
+    snprintf(n->meta_base.api_addr, sizeof n->meta_base.api_addr, "%.50s:%d", host,
+             hg_http_port(n->http));
+  hg_node_meta m;
+  meta_load(n, &m);
+  hg_cluster_set_meta(n->cluster, &m);
+  int rc = hg_cluster_start(n->cluster);
+  if (rc < 0) {
+    fprintf(stderr, "hangard: cannot start gossip on %s: %s\n", n->cfg.gossip, hg_err_str(rc));
+    return rc;
+  }
+  uv_timer_init(n->loop, &n->meta_timer);
+  n->meta_timer.data = n;
+  uv_timer_start(&n->meta_timer, on_meta_timer, META_MS, META_MS);
+  hg_log_info("cluster.start", "gossip=%s advertise=%s api=%s join=%s profile=%s",
+              n->cfg.gossip, n->meta_base.gossip_addr, n->meta_base.api_addr,
+              n->cfg.join[0] ? n->cfg.join : "-", n->cfg.gossip_profile);
+  return 0;
+}
+
+/* --- shutdown ------------------------------------------------------------------ */
+
+/* Last: the handles main() made. The loop then runs dry and main() closes
+ * the manager, the journal and the store. */
+static void handles_close(void *ud) {
+  hg_node *n = ud;
+  n->cluster = NULL;
+  uv_close((uv_handle_t *)&n->sigint, NULL);
+  uv_close((uv_handle_t *)&n->sigterm, NULL);
+  uv_close((uv_handle_t *)&n->tick, NULL);
+  if (n->meta_timer.data) uv_close((uv_handle_t *)&n->meta_timer, NULL); /* cluster_start */
+}
+
+/* The API is gone; leave the cluster gracefully (peers see "left", not a
+ * death), after which nothing from a worker may reach it. */
+static void http_closed(void *ud) {
+  hg_node *n = ud;
+  n->http = NULL;
+  hg_api_free(n->api);
+  n->api = NULL;
+  if (!n->cluster) {
+    handles_close(n);
+    return;
+  }
+  pthread_mutex_lock(&n->cl_mu);
+  n->cl = NULL;
+  pthread_mutex_unlock(&n->cl_mu);
+  hg_cluster_close(n->cluster, handles_close, n);
+}
+
+static void on_signal(uv_signal_t *s, int signum) {
+  hg_node *n = s->data;
+  if (!n->http || n->stopping) return;
+  n->stopping = true;
+  hg_log_info("node.shutdown", "signal=%d", signum);
+  uv_timer_stop(&n->tick);
+  if (n->cluster) uv_timer_stop(&n->meta_timer);
+  hg_api_stop(n->api);
+  hg_http_server_shutdown(n->http, 5000, http_closed, n);
 }
 
 static int set_log_level(const char *name) {
@@ -225,6 +856,8 @@ static int node_open(hg_node *n) {
     fprintf(stderr, "hangard: unknown log level \"%s\"\n", c->log_level);
     return -EINVAL;
   }
+  /* Before the store: a bad flag should not cost a loop mount. */
+  if (cluster_flags_ok(c) < 0) return -EINVAL;
   shim_default(c);
   hg_store_options sopt = {.image_size = (uint64_t)c->image_size_gib << 30};
   int rc = hg_store_open(c->data, &sopt, &n->store);
@@ -245,12 +878,17 @@ static int node_open(hg_node *n) {
     fprintf(stderr, "hangard: generated admin API key (kept in %s/state/api-key):\n  %s\n",
             hg_store_root(n->store), c->api_key);
   if ((rc = hg_ops_open(hg_store_root(n->store), &n->ops)) < 0) return rc;
+  if ((rc = cluster_open(n)) < 0) return rc;
+  if ((rc = gateway_open(n)) < 0) return rc;
   hg_manager_config mcfg = {.store = n->store, .vmm = &hg_vmm_qemu, .shim_path = c->shim,
+                            .net = node_net(n),
                             .max_sandboxes = (unsigned)c->max_sandboxes,
                             .max_memory_mib = (uint64_t)c->max_memory_mib,
                             .default_idle_suspend_s = c->idle_suspend_s,
                             .pool_size = c->pool_size > 0 ? (unsigned)c->pool_size : 0,
-                            .pool_template = c->template_name};
+                            .pool_template = c->template_name,
+                            .on_change = n->cluster ? on_sandbox_change : NULL,
+                            .on_change_ud = n};
   return hg_manager_open(&mcfg, &n->manager);
 }
 
@@ -261,8 +899,9 @@ static int node_serve(hg_node *n) {
     fprintf(stderr, "hangard: bad --listen \"%s\" (want HOST:PORT)\n", n->cfg.listen);
     return -EINVAL;
   }
-  hg_api_config acfg = {.manager = n->manager, .ops = n->ops,
-                        .admin_key = n->cfg.api_key, .node_id = n->cfg.node_id};
+  hg_api_config acfg = {.manager = n->manager, .ops = n->ops, .gateway = n->gateway,
+                        .admin_key = n->cfg.api_key, .node_id = n->cfg.node_id,
+                        .peers = n->cluster ? &n->peers : NULL};
   if ((rc = hg_api_new(n->loop, &acfg, &n->api)) < 0) return rc;
   hg_http_options hopt = {.host = host, .port = port};
   hg_api_http_options(n->api, &hopt);
@@ -298,11 +937,13 @@ int main(int argc, char **argv) {
   setenv("UV_THREADPOOL_SIZE", THREADPOOL_SIZE, 0);
   umask(077);
   n->loop = uv_default_loop();
-  if (node_open(n) < 0 || node_serve(n) < 0) return 1;
+  pthread_mutex_init(&n->cl_mu, NULL);
+  if (node_open(n) < 0 || node_serve(n) < 0 || cluster_start(n) < 0) return 1;
   node_signals(n);
   maybe_import_template(n);
   uv_run(n->loop, UV_RUN_DEFAULT);
   hg_manager_close(n->manager);
+  if (n->gateway) hg_gateway_stop(n->gateway); /* namespaces and rules stay: the VMs run on */
   hg_ops_close(n->ops);
   hg_store_close(n->store, false);
   hg_log_info("node.stopped", "data=%s", n->cfg.data);

@@ -35,6 +35,7 @@
 #include "node/vmm.h"
 
 #define QEMU_DEFAULT_BIN "qemu-system-x86_64"
+#define QEMU_DEFAULT_MAC "52:54:00:12:34:56"
 /* tsc_early_khz: without it a TCG guest hangs calibrating the TSC. The
  * rest skips probing for hardware a microvm does not have (PCI, a PS/2
  * mouse, more UARTs) and the crypto self-tests: ~10% off a TCG boot. */
@@ -486,12 +487,17 @@ static int push_devices(argv_list *a, const hg_vm_config *cfg, const hg_vm *vm) 
     rc |= argv_push(a, "-device");
     rc |= argv_push(a, "virtio-blk-device,drive=root");
   }
-  if (cfg->tap_fd >= 0) {
-    /* A fixed MAC: a restored guest keeps the one it booted with. */
+  if (cfg->tap_fd >= 0 || cfg->nic_unplugged) {
+    /* A fixed MAC: a restored guest keeps the one it booted with. An
+     * unplugged NIC sits alone on a hub: frames go nowhere. */
     rc |= argv_push(a, "-netdev");
-    rc |= argv_push(a, "tap,id=net0,fd=%d", QEMU_TAP_FD);
+    if (cfg->tap_fd >= 0)
+      rc |= argv_push(a, "tap,id=net0,fd=%d", QEMU_TAP_FD);
+    else
+      rc |= argv_push(a, "hubport,id=net0,hubid=0");
     rc |= argv_push(a, "-device");
-    rc |= argv_push(a, "virtio-net-device,netdev=net0,mac=52:54:00:12:34:56");
+    rc |= argv_push(a, "virtio-net-device,netdev=net0,mac=%s",
+                    cfg->mac ? cfg->mac : QEMU_DEFAULT_MAC);
   }
   return rc ? -ENOMEM : 0;
 }
@@ -837,8 +843,21 @@ static int resolve_paths(const hg_vm_config *cfg, hg_vm *vm) {
   return rc;
 }
 
+/* "xx:xx:xx:xx:xx:xx" in hex: it goes into a QEMU option string. */
+static bool mac_valid(const char *mac) {
+  for (int i = 0; i < 17; i++) {
+    char c = mac[i];
+    bool ok = i % 3 == 2 ? c == ':'
+                         : (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
+                               (c >= 'A' && c <= 'F');
+    if (!ok) return false;
+  }
+  return mac[17] == '\0';
+}
+
 static int prepare(const hg_vm_config *cfg, hg_vm **out) {
   if (!cfg || !cfg->dir || !cfg->kernel || cfg->memory_mib == 0) return -EINVAL;
+  if (cfg->mac && !mac_valid(cfg->mac)) return -EINVAL;
   hg_vm *vm;
   int rc = vm_new(cfg->dir, &vm);
   if (rc < 0) return rc;

@@ -40,6 +40,7 @@ typedef struct sandbox {
   char hostname[64], machine_id[33];
   char pending[32];   /* step of a half-done transition, for recovery */
   bool pooled;        /* warm, unclaimed: invisible to every caller */
+  bool nic;           /* the VM has a NIC (its template's saved machine had one) */
   char error[160];    /* why a sandbox is failed */
 
   hg_vm *vm;
@@ -130,13 +131,13 @@ static json_t *sb_to_json(const sandbox *sb, bool with_secrets) {
   hg_iso_time(sb->created_ms, created);
   hg_iso_time(sb->updated_ms, updated);
   json_t *j = json_pack(
-      "{s:s, s:s, s:s, s:s, s:i, s:i, s:s, s:s, s:O, s:O, s:O, s:I, s:I, s:s}", "id",
+      "{s:s, s:s, s:s, s:s, s:i, s:i, s:s, s:s, s:O, s:O, s:O, s:I, s:I, s:s, s:b}", "id",
       sb->id, "state", hg_sb_state_name(sb->state), "template", sb->tpl_name,
       "template_digest", sb->tpl_digest, "vcpus", (int)sb->vcpus, "memory_mib",
       (int)sb->memory_mib, "created_at", created, "updated_at", updated, "metadata",
       sb->metadata, "generations", sb->generations, "snapshots", sb->snapshots,
       "idle_suspend_s", (json_int_t)sb->idle_suspend_s, "gen", (json_int_t)sb->gen,
-      "hostname", sb->hostname);
+      "hostname", sb->hostname, "nic", sb->nic);
   if (sb->error[0]) json_object_set_new(j, "error", json_string(sb->error));
   if (with_secrets) {
     json_object_set_new(j, "token", json_string(sb->token));
@@ -174,6 +175,7 @@ static int sb_from_json(sandbox *sb, json_t *j) {
   sb->gen = (uint64_t)json_integer_value(json_object_get(j, "gen"));
   sb->next_snap = (unsigned)json_integer_value(json_object_get(j, "next_snap"));
   sb->pooled = json_is_true(json_object_get(j, "pooled"));
+  sb->nic = json_is_true(json_object_get(j, "nic")); /* absent: made before NICs */
   sb->created_ms = hg_iso_parse(jstr(j, "created_at"));
   sb->updated_ms = hg_iso_parse(jstr(j, "updated_at"));
   if (strlen(sb->token) != 64 || sb->memory_mib == 0) return -EPROTO;
@@ -197,6 +199,9 @@ static int sb_persist(hg_manager *m, sandbox *sb) {
   pthread_mutex_lock(&m->mu);
   sb->updated_ms = hg_wall_ns() / 1000000;
   json_t *j = sb_to_json(sb, true);
+  hg_sb_state st = sb->state;
+  uint64_t gen = sb->gen;
+  bool pooled = sb->pooled;
   pthread_mutex_unlock(&m->mu);
   char *text = json_dumps(j, JSON_INDENT(2));
   json_decref(j);
@@ -205,6 +210,8 @@ static int sb_persist(hg_manager *m, sandbox *sb) {
   free(text);
   if (rc < 0)
     hg_log_error("sandbox.persist", "sandbox=%s err=\"%s\"", sb->id, hg_err_str(rc));
+  else if (!pooled && m->cfg.on_change)
+    m->cfg.on_change(m->cfg.on_change_ud, sb->id, hg_sb_state_name(st), gen, sb->tpl_name);
   return rc;
 }
 
@@ -310,12 +317,47 @@ static void agent_detach(sandbox *sb) {
   sb->agent = NULL;
 }
 
+/* Fills cfg's NIC for a VM start. With networking, the tap in the
+ * sandbox's own namespace (made, or reopened after a restart); *tap is the
+ * caller's copy, to close once the VMM holds its own. */
+static int net_attach(hg_manager *m, const sandbox *sb, hg_vm_config *cfg, int *tap) {
+  const hg_net_ops *net = m->cfg.net;
+  *tap = -1;
+  if (!sb->nic) return 0;
+  if (!net) {
+    cfg->nic_unplugged = true;
+    return 0;
+  }
+  int rc = net->attach(net->ud, sb->id, tap);
+  if (rc < 0) {
+    hg_log_error("sandbox.net_attach", "sandbox=%s err=\"%s\"", sb->id, hg_err_str(rc));
+    return rc;
+  }
+  cfg->tap_fd = *tap;
+  cfg->mac = net->mac;
+  return 0;
+}
+
+/* After the VM stopped for good. The gateway keeps the sandbox's policy
+ * for its next attach. Nothing attached (a sandbox suspended before a
+ * restart, a double stop) is no error. */
+static void net_detach(hg_manager *m, const sandbox *sb) {
+  const hg_net_ops *net = m->cfg.net;
+  if (!sb->nic || !net) return;
+  int rc = net->detach(net->ud, sb->id);
+  if (rc < 0 && rc != -ENOENT)
+    hg_log_warn("sandbox.net_detach", "sandbox=%s err=\"%s\"", sb->id, hg_err_str(rc));
+}
+
+/* stop: the VM is gone for good (its tap goes too); else only our handle. */
 static void vm_release(hg_manager *m, sandbox *sb, bool stop) {
   agent_detach(sb);
-  if (!sb->vm) return;
-  if (stop) m->cfg.vmm->stop(sb->vm);
-  m->cfg.vmm->release(sb->vm);
-  sb->vm = NULL;
+  if (sb->vm) {
+    if (stop) m->cfg.vmm->stop(sb->vm);
+    m->cfg.vmm->release(sb->vm);
+    sb->vm = NULL;
+  }
+  if (stop) net_detach(m, sb);
 }
 
 /* Restores the VM from the subvolume's mem + vmstate, reattaches the agent
@@ -323,11 +365,15 @@ static void vm_release(hg_manager *m, sandbox *sb, bool stop) {
 static int vm_restore(hg_manager *m, sandbox *sb) {
   hg_vm_config cfg;
   char paths[4][4096], vmstate[4096];
+  int tap = -1;
   int rc = vm_config(m, sb, &cfg, paths);
   if (rc == 0) rc = hg_path(vmstate, sizeof vmstate, "%s/vmstate", paths[0]);
+  if (rc == 0) rc = net_attach(m, sb, &cfg, &tap);
   if (rc == 0) rc = m->cfg.vmm->restore(&cfg, vmstate, &sb->vm);
+  if (tap >= 0) close(tap);
   if (rc < 0) {
     hg_log_error("sandbox.restore", "sandbox=%s err=\"%s\"", sb->id, hg_err_str(rc));
+    net_detach(m, sb);
     return rc;
   }
   int64_t t0 = hg_now_ns();
@@ -345,8 +391,11 @@ static int vm_restore(hg_manager *m, sandbox *sb) {
 static int vm_boot(hg_manager *m, sandbox *sb) {
   hg_vm_config cfg;
   char paths[4][4096];
+  int tap = -1;
   int rc = vm_config(m, sb, &cfg, paths);
+  if (rc == 0) rc = net_attach(m, sb, &cfg, &tap);
   if (rc == 0) rc = m->cfg.vmm->start(&cfg, &sb->vm);
+  if (tap >= 0) close(tap);
   if (rc == 0) rc = agent_attach_within(m, sb, BOOT_TIMEOUT_MS);
   if (rc == 0) rc = hg_agent_restored(sb->agent, sb->hostname, sb->machine_id);
   if (rc < 0) {
@@ -462,6 +511,7 @@ static int spec_apply(hg_manager *m, const hg_sandbox_spec *spec,
   snprintf(sb->tpl_name, sizeof sb->tpl_name, "%s", tpl->name);
   snprintf(sb->tpl_digest, sizeof sb->tpl_digest, "%s", tpl->digest);
   snprintf(sb->cmdline, sizeof sb->cmdline, "%s", tpl->cmdline);
+  sb->nic = tpl->nic; /* restores need the device set the template saved */
   sb->vcpus = tpl->vcpus;
   sb->memory_mib = tpl->memory_mib;
   if (spec->env) json_object_update(sb->env, spec->env);
@@ -790,6 +840,7 @@ static int fork_record(hg_manager *m, sandbox *parent, sandbox *child) {
   snprintf(child->cmdline, sizeof child->cmdline, "%s", parent->cmdline);
   child->vcpus = parent->vcpus;
   child->memory_mib = parent->memory_mib;
+  child->nic = parent->nic;
   child->idle_suspend_s = parent->idle_suspend_s;
   json_object_update(child->env, parent->env);
   json_object_update(child->metadata, parent->metadata);
@@ -809,6 +860,8 @@ static int fork_from(hg_manager *m, sandbox *parent, const char *point, bool boo
                      sandbox *child) {
   char src[128], dst[64];
   int rc = fork_record(m, parent, child);
+  /* A cold boot owes no saved machine its device set: networking if on. */
+  if (boot) child->nic = m->cfg.net != NULL;
   if (rc == 0) rc = admit(m, child);
   if (rc < 0) return rc;
   hg_path(src, sizeof src, "snapshots/%s/%s", parent->id, point);
@@ -888,6 +941,8 @@ static int delete_locked(hg_manager *m, sandbox *sb) {
   table_remove(m, sb);
   pthread_mutex_unlock(&m->mu);
   hg_log_info("sandbox.deleted", "sandbox=%s", sb->id);
+  if (!sb->pooled && m->cfg.on_change)
+    m->cfg.on_change(m->cfg.on_change_ud, sb->id, "deleted", sb->gen, sb->tpl_name);
   return 0;
 }
 
@@ -985,8 +1040,8 @@ bool hg_template_exists(hg_manager *m, const char *ref) {
 int hg_template_register(hg_manager *m, const char *name_tag, const char *src_dir,
                          char digest_out[65]) {
   hg_template_info info;
-  int rc = hg_template_build(m->cfg.store, m->cfg.vmm, m->cfg.shim_path, name_tag,
-                             src_dir, NULL, NULL, &info);
+  int rc = hg_template_build(m->cfg.store, m->cfg.vmm, m->cfg.shim_path, m->cfg.net,
+                             name_tag, src_dir, NULL, NULL, &info);
   if (rc == 0) memcpy(digest_out, info.digest, 65);
   return rc;
 }
@@ -1241,6 +1296,11 @@ int hg_manager_open(const hg_manager_config *cfg, hg_manager **out) {
   pthread_mutex_init(&m->mu, NULL);
   pthread_cond_init(&m->pool_cv, NULL);
   load_all(m);
+  /* No other thread runs yet: the table is ours to read without the lock. */
+  for (unsigned i = 0; m->cfg.on_change && i < m->nsbs; i++)
+    if (!m->sbs[i]->pooled && !m->sbs[i]->gone)
+      m->cfg.on_change(m->cfg.on_change_ud, m->sbs[i]->id, hg_sb_state_name(m->sbs[i]->state),
+                       m->sbs[i]->gen, m->sbs[i]->tpl_name);
   if (m->cfg.pool_size)
     m->pool_running = pthread_create(&m->pool_thread, NULL, pool_main, m) == 0;
   hg_log_info("manager.open", "sandboxes=%u pool=%u", m->nsbs, m->cfg.pool_size);

@@ -62,6 +62,20 @@ typedef struct hg_manager_config {
    * for translation), so a create takes one instead of restoring. 0: off. */
   unsigned pool_size;
   const char *pool_template;  /* NULL: "default" */
+  /* Networking: every VM start (create, pool fill, resume, fork) attaches
+   * the sandbox's tap first, every final stop (suspend, delete, a failed
+   * start) detaches it; VMs re-adopted after a restart keep theirs. A
+   * sandbox has a NIC when its template was built with one. NULL: no
+   * networking (a NIC that a template's saved machine needs goes nowhere). */
+  const hg_net_ops *net;
+  /* Told after a sandbox's change is durable (sandbox.json written), with
+   * state "deleted" once it is gone, and once per sandbox at the end of
+   * hg_manager_open (after recovery), so a directory can mirror this node.
+   * Never for unclaimed warm-pool sandboxes. Called from any thread, with
+   * no manager lock held; it must not call back into the manager. NULL: off. */
+  void (*on_change)(void *ud, const char *id, const char *state, uint64_t gen,
+                    const char *template_ref);
+  void *on_change_ud;
 } hg_manager_config;
 
 int hg_manager_open(const hg_manager_config *cfg, hg_manager **out);

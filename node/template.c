@@ -58,6 +58,8 @@ static int info_from_json(const char *rel, json_t *j, hg_template_info *out) {
   snprintf(out->cmdline, sizeof out->cmdline, "%s", cmdline ? cmdline : DEFAULT_CMDLINE);
   out->memory_mib = (unsigned)mem;
   out->vcpus = vcpus > 0 && vcpus <= 64 ? (unsigned)vcpus : 1;
+  /* Absent in templates made before sandboxes had NICs: none. */
+  out->nic = json_is_true(json_object_get(j, "nic"));
   out->created_ms = hg_iso_parse(json_string_value(json_object_get(j, "created_at")));
   return hg_path(out->rel, sizeof out->rel, "%s", rel);
 }
@@ -125,10 +127,10 @@ int hg_template_resolve(hg_store *st, const char *ref, hg_template_info *out) {
 static int list_one(void *ud, const hg_template_info *info) {
   char at[32];
   hg_iso_time(info->created_ms, at);
-  json_array_append_new(ud, json_pack("{s:s, s:s, s:i, s:i, s:s}", "name", info->name,
+  json_array_append_new(ud, json_pack("{s:s, s:s, s:i, s:i, s:b, s:s}", "name", info->name,
                                       "digest", info->digest, "memory_mib",
                                       (int)info->memory_mib, "vcpus", (int)info->vcpus,
-                                      "created_at", at));
+                                      "nic", info->nic, "created_at", at));
   return 0;
 }
 
@@ -151,7 +153,7 @@ static int hash_file(EVP_MD_CTX *md, const char *path) {
   return rc;
 }
 
-static int template_digest(const char *src, const char *cmdline, unsigned mem,
+static int template_digest(const char *src, const char *cmdline, unsigned mem, bool nic,
                            char out[65]) {
   EVP_MD_CTX *md = EVP_MD_CTX_new();
   if (!md) return -ENOMEM;
@@ -164,7 +166,10 @@ static int template_digest(const char *src, const char *cmdline, unsigned mem,
     EVP_DigestUpdate(md, template_files[i], strlen(template_files[i]) + 1);
   }
   char extra[600];
-  snprintf(extra, sizeof extra, "cmdline=%s\nmemory_mib=%u\n", cmdline, mem);
+  /* A NIC changes the saved machine; templates without one keep the
+   * digests they had before NICs existed. */
+  snprintf(extra, sizeof extra, "cmdline=%s\nmemory_mib=%u\n%s", cmdline, mem,
+           nic ? "nic=1\n" : "");
   EVP_DigestUpdate(md, extra, strlen(extra));
   unsigned char raw[32];
   unsigned len = 0;
@@ -243,19 +248,21 @@ static void report(hg_template_progress progress, void *ud, const char *text) {
   if (progress) progress(ud, text);
 }
 
-/* Boots the staged files, waits for the agent, saves the booted memory. */
+/* Boots the staged files, waits for the agent, saves the booted memory.
+ * tap_fd: the NIC's tap (closed here once the VMM has its own), or -1. */
 static int boot_and_save(const hg_vmm_ops *vmm, const char *shim, const char *dir,
-                         const char *cmdline, unsigned mem) {
+                         const char *cmdline, unsigned mem, int tap_fd, const char *mac) {
   char kernel[4096], initrd[4096], rootfs[4096], vmstate[4096];
   hg_path(kernel, sizeof kernel, "%s/vmlinuz", dir);
   hg_path(initrd, sizeof initrd, "%s/initrd.img", dir);
   hg_path(rootfs, sizeof rootfs, "%s/rootfs.img", dir);
   hg_path(vmstate, sizeof vmstate, "%s/vmstate", dir);
   hg_vm_config cfg = {.dir = dir, .kernel = kernel, .initrd = initrd, .cmdline = cmdline,
-                      .rootfs = rootfs, .vcpus = 1, .memory_mib = mem, .tap_fd = -1,
-                      .shim_path = shim};
+                      .rootfs = rootfs, .vcpus = 1, .memory_mib = mem, .tap_fd = tap_fd,
+                      .mac = mac, .shim_path = shim};
   hg_vm *vm;
   int rc = vmm->start(&cfg, &vm);
+  if (tap_fd >= 0) close(tap_fd);
   if (rc < 0) return rc;
   hg_agent *agent = NULL;
   rc = hg_agent_connect(vmm->agent_path(vm), TEMPLATE_BOOT_TIMEOUT_MS, &agent);
@@ -270,12 +277,12 @@ static int boot_and_save(const hg_vmm_ops *vmm, const char *shim, const char *di
 }
 
 static int write_template_json(const char *dir, const char *name, const char *digest,
-                               const char *cmdline, unsigned mem) {
+                               const char *cmdline, unsigned mem, bool nic) {
   char at[32], path[4096];
   hg_iso_time(hg_wall_ns() / 1000000, at);
-  json_t *j = json_pack("{s:s, s:s, s:s, s:i, s:i, s:s}", "name", name, "digest", digest,
-                        "cmdline", cmdline, "memory_mib", (int)mem, "vcpus", 1,
-                        "created_at", at);
+  json_t *j = json_pack("{s:s, s:s, s:s, s:i, s:i, s:b, s:s}", "name", name, "digest",
+                        digest, "cmdline", cmdline, "memory_mib", (int)mem, "vcpus", 1,
+                        "nic", nic, "created_at", at);
   char *text = json_dumps(j, JSON_INDENT(2));
   json_decref(j);
   int rc = hg_path(path, sizeof path, "%s/template.json", dir);
@@ -297,8 +304,29 @@ static int stage_files(hg_store *st, const char *src, const char *stage_rel,
   return rc;
 }
 
+/* The boot with the template's NIC, when it has one: the tap lives in a
+ * namespace of its own for the length of the build. */
+static int boot_with_net(const hg_vmm_ops *vmm, const char *shim, const hg_net_ops *net,
+                         const char *dir, const char *cmdline, unsigned mem,
+                         const char *digest) {
+  if (!net) return boot_and_save(vmm, shim, dir, cmdline, mem, -1, NULL);
+  char ns[32];
+  snprintf(ns, sizeof ns, "tpl-%.16s", digest);
+  int tap = -1;
+  int rc = net->attach(net->ud, ns, &tap);
+  if (rc < 0) {
+    hg_log_error("template.net", "netns=%s err=\"%s\"", ns, hg_err_str(rc));
+    return rc;
+  }
+  rc = boot_and_save(vmm, shim, dir, cmdline, mem, tap, net->mac);
+  int drc = net->detach(net->ud, ns);
+  if (drc < 0)
+    hg_log_warn("template.net", "netns=%s detach_err=\"%s\"", ns, hg_err_str(drc));
+  return rc;
+}
+
 int hg_template_build(hg_store *st, const hg_vmm_ops *vmm, const char *shim_path,
-                      const char *name_tag, const char *src_dir,
+                      const hg_net_ops *net, const char *name_tag, const char *src_dir,
                       hg_template_progress progress, void *ud, hg_template_info *out) {
   char name[HG_TEMPLATE_NAME_MAX], cmdline[512], digest[65];
   unsigned mem;
@@ -306,7 +334,7 @@ int hg_template_build(hg_store *st, const hg_vmm_ops *vmm, const char *shim_path
   if (rc < 0) return rc;
   load_build_hints(src_dir, cmdline, &mem);
   report(progress, ud, "hashing artifacts");
-  rc = template_digest(src_dir, cmdline, mem, digest);
+  rc = template_digest(src_dir, cmdline, mem, net != NULL, digest);
   if (rc < 0) {
     hg_log_error("template.build", "template=%s src=%s err=\"%s\"", name, src_dir,
                  hg_err_str(rc));
@@ -322,12 +350,12 @@ int hg_template_build(hg_store *st, const hg_vmm_ops *vmm, const char *shim_path
   rc = stage_files(st, src_dir, stage_rel, dir);
   if (rc == 0) {
     report(progress, ud, "booting the template once");
-    rc = boot_and_save(vmm, shim_path, dir, cmdline, mem);
+    rc = boot_with_net(vmm, shim_path, net, dir, cmdline, mem, digest);
   }
   if (rc == 0) {
     report(progress, ud, "publishing");
     vmm->clear(dir);
-    rc = write_template_json(dir, name, digest, cmdline, mem);
+    rc = write_template_json(dir, name, digest, cmdline, mem, net != NULL);
   }
   if (rc == 0) rc = hg_store_set_readonly(st, stage_rel, true);
   if (rc == 0) rc = hg_store_move(st, stage_rel, rel);

@@ -19,6 +19,7 @@ typedef struct hg_template_info {
   char cmdline[512];
   unsigned memory_mib;
   unsigned vcpus;
+  bool nic;                        /* booted (and saved) with a NIC: restores need one */
   int64_t created_ms;
 } hg_template_info;
 
@@ -32,9 +33,12 @@ json_t *hg_template_list_store(hg_store *st);
 typedef void (*hg_template_progress)(void *ud, const char *text);
 /* Copies kernel/initrd/rootfs from src_dir (made by tools/mkimage), boots
  * them once, waits for the agent, saves memory + device state, and
- * publishes the result read-only. Idempotent for identical inputs. */
+ * publishes the result read-only. Idempotent for identical inputs. With
+ * net, the boot has a NIC (on a temporary namespace "tpl-<digest16>"), as
+ * every sandbox restored from it will: the saved device set must match
+ * the restoring one. NULL: no NIC. template.json records which. */
 int hg_template_build(hg_store *st, const hg_vmm_ops *vmm, const char *shim_path,
-                      const char *name_tag, const char *src_dir,
+                      const hg_net_ops *net, const char *name_tag, const char *src_dir,
                       hg_template_progress progress, void *ud, hg_template_info *out);
 
 #endif

@@ -26,7 +26,14 @@ typedef struct hg_vm_config {
   const char *mem_path;   /* NULL: "<dir>/mem" */
   unsigned vcpus;
   unsigned memory_mib;
-  int tap_fd;             /* -1: no network device */
+  /* The NIC: a virtio-net device on tap_fd (the VMM gets its own copy;
+   * the caller closes its fd once start/restore returned), or with
+   * nic_unplugged and no tap, a NIC whose cable goes nowhere: a machine
+   * saved with a NIC must be restored with one, also where networking is
+   * off. Neither: no network device. */
+  int tap_fd;             /* -1: none */
+  bool nic_unplugged;
+  const char *mac;        /* the guest's MAC, "02:68:67:00:00:0f"; NULL: the driver's */
   const char *shim_path;  /* hangar-shim binary; NULL: next to /proc/self/exe */
   const char *log_path;   /* VMM stdout/stderr (guest console); NULL: <dir>/console.log */
 } hg_vm_config;
@@ -69,5 +76,22 @@ typedef struct hg_vmm_ops {
 } hg_vmm_ops;
 
 extern const hg_vmm_ops hg_vmm_qemu;
+
+/* Networking as the node runtime sees it (DESIGN §11): hangard implements
+ * it with the gateway; the manager and the template build only ask for a
+ * tap before a VM starts and give it back once the VM is gone for good.
+ * A NULL hg_net_ops means no networking (tools, unit tests, --no-network).
+ * Both calls block (the gateway answers within a few ms) and are
+ * thread-safe. */
+typedef struct hg_net_ops {
+  void *ud;
+  /* The namespace and tap of name (a sandbox id, or a template build's
+   * "tpl-…"), made or reopened; *tap_fd is the caller's to close once the
+   * VMM holds its copy. */
+  int (*attach)(void *ud, const char *name, int *tap_fd);
+  /* Deletes what attach made; -ENOENT when there is nothing. */
+  int (*detach)(void *ud, const char *name);
+  const char *mac; /* the guest MAC the attach side's rules expect */
+} hg_net_ops;
 
 #endif

@@ -29,6 +29,7 @@ static const struct {
     {ECONNRESET, {"guest_error", 502}},
     {EPIPE, {"guest_error", 502}},
     {ENOTCONN, {"guest_error", 502}},
+    {EHOSTUNREACH, {"owner_unreachable", 502}}, /* a peer node did not answer */
     {EACCES, {"forbidden", 403}},
     {EPERM, {"forbidden", 403}},
 };

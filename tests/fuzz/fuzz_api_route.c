@@ -24,8 +24,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   hg_match m;
   int rc = route_find(method, path, &m);
   if (rc == 0) {
-    assert(m.rt && strcmp(m.rt->method, method) == 0);
+    assert(m.rt && (strcmp(m.rt->method, method) == 0 || strcmp(m.rt->method, "*") == 0));
     if (strstr(m.rt->pattern, "{id}")) assert(hg_id_valid("sb", m.p.id));
+    if (strstr(m.rt->pattern, "{port}")) assert(m.p.port >= 1);
     if (strstr(m.rt->pattern, "{op}")) assert(hg_id_valid("op", m.p.op));
     assert(route_index(m.rt) < HG_NROUTES);
   } else if (rc == HG_API_EMETHOD) {

@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "gateway/netns.h"
 #include "node/core/util.h"
 #include "node/store.h"
 
@@ -141,10 +142,24 @@ int hg_it_count_vms(hg_it_node *n) {
   return kill_matching(n->dir, true, "qemu-system");
 }
 
+/* The sandboxes' network namespaces outlive hangard by design (bind
+ * mounts under <data>/netns): they go before the image can be unmounted. */
+static void netns_cleanup(hg_it_node *n) {
+  char dir[400], **names;
+  size_t count;
+  snprintf(dir, sizeof dir, "%s/netns", n->data);
+  if (hg_netns_list(dir, &names, &count) == 0) {
+    for (size_t i = 0; i < count; i++) hg_netns_delete(dir, names[i]);
+    hg_netns_list_free(names);
+  }
+  hg_netns_dir_release(dir);
+}
+
 void hg_it_node_stop(hg_it_node *n) {
   if (!n->dir[0]) return;
   hg_it_node_kill(n, SIGTERM);
   for (int i = 0; i < 3 && kill_matching(n->dir, false, NULL) > 0; i++) usleep(200000);
+  netns_cleanup(n);
   hg_store_destroy(n->data);
   hg_rm_rf(n->dir);
   n->dir[0] = '\0';

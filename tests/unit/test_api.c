@@ -84,6 +84,10 @@ int hg_http_query_get(const hg_http_req *req, const char *name, char *out, size_
 
 bool hg_http_req_alive(const hg_http_req *req) { return !((const fk_req *)req)->gone; }
 
+int hg_http_req_peer(const hg_http_req *req, char *out, size_t cap) {
+  return ((const fk_req *)req)->gone ? -ENOTCONN : snprintf(out, cap, "192.0.2.1") < 0;
+}
+
 void hg_http_respond(hg_http_req *req, int status, const char *content_type,
                      const char *extra_headers, const void *body, size_t len) {
   fk_req *r = (fk_req *)req;
@@ -117,6 +121,11 @@ void hg_http_stream_end(hg_http_req *req) {
   fk_req *r = (fk_req *)req;
   if (r->answered) double_answers++;
   r->answered = true;
+}
+
+void hg_http_stream_abort(hg_http_req *req) {
+  hg_http_stream_end(req);
+  ((fk_req *)req)->gone = true;
 }
 
 /* ---- fake runtime ----------------------------------------------------------------
@@ -660,9 +669,11 @@ static void concrete(const char *pattern, char *out, size_t cap) {
   for (const char *p = pattern; *p && o + 32 < cap;) {
     if (*p == '{') {
       size_t n = strcspn(p, "}");
-      const char *v = !strncmp(p, "{id}", 4) ? "sb-0123456789abcdef"
-                      : !strncmp(p, "{op}", 4) ? "op-0123456789abcdef"
-                                               : "cmd-42";
+      const char *v = !strncmp(p, "{id}", 4)       ? "sb-0123456789abcdef"
+                      : !strncmp(p, "{op}", 4)     ? "op-0123456789abcdef"
+                      : !strncmp(p, "{port}", 6)   ? "8080"
+                      : !strncmp(p, "{path*}", 7)  ? "static/app.js"
+                                                   : "cmd-42";
       o += (size_t)snprintf(out + o, cap - o, "%s", v);
       p += n + 1;
     } else {
@@ -686,6 +697,22 @@ static void routes_match_every_row(void **state) {
   assert_int_equal(m.p.cid, 7);
   assert_int_equal(route_find("GET", "/v1/operations/op-00000000000000ff", &m), 0);
   assert_string_equal(m.p.op, "op-00000000000000ff");
+  /* the inbound port route: any method, any tail, ports 1-65535 */
+  const char *ports = "/v1/sandboxes/sb-0123456789abcdef/ports/";
+  char path[160];
+  static const char *const tails[] = {"80", "80/", "65535/a/b/c.js", "1/x"};
+  for (size_t i = 0; i < HG_ARRAY_SIZE(tails); i++) {
+    snprintf(path, sizeof path, "%s%s", ports, tails[i]);
+    assert_int_equal(route_find("DELETE", path, &m), 0);
+    assert_string_equal(m.rt->method, "*");
+    assert_int_equal(m.p.port, atoi(tails[i]));
+  }
+  static const char *const bad[] = {"0/", "65536/", "080/", "http/", "-1/", "99999999999/"};
+  for (size_t i = 0; i < HG_ARRAY_SIZE(bad); i++) {
+    snprintf(path, sizeof path, "%s%s", ports, bad[i]);
+    assert_int_equal(route_find("GET", path, &m), -ENOENT);
+  }
+  assert_int_equal(route_find("GET", "/v1/sandboxes/sb-0123456789abcdef/ports", &m), -ENOENT);
 }
 
 static void routes_reject_bad_paths_and_ids(void **state) {
@@ -771,6 +798,7 @@ static void errno_table_matches_the_doc(void **state) {
       {-ECONNRESET, 502, "guest_error"}, {HG_API_EUNAUTH, 401, "unauthorized"},
       {HG_API_EFORBID, 403, "forbidden"}, {HG_API_EMETHOD, 405, "method_not_allowed"},
       {-EXDEV, 500, "internal"},         {-12345, 500, "internal"},
+      {-EHOSTUNREACH, 502, "owner_unreachable"}, {HG_API_EMISDIRECTED, 421, "misdirected"},
   };
   for (size_t i = 0; i < HG_ARRAY_SIZE(want); i++) {
     hg_err_class e = err_class(want[i].err);
@@ -935,6 +963,30 @@ static void want_400(const char *method, const char *path, const char *body, con
   json_decref(j);
 }
 
+/* This API has no gateway (hangard --no-network): the network routes say
+ * so, and a create that asks for a policy is refused. */
+static void network_routes_without_a_gateway(void **state) {
+  static const char *const routes[][2] = {
+      {"GET", "/v1/sandboxes/sb-0123456789abcdef/network"},
+      {"PUT", "/v1/sandboxes/sb-0123456789abcdef/network"},
+      {"GET", "/v1/sandboxes/sb-0123456789abcdef/egress-log"},
+      {"POST", "/v1/sandboxes/sb-0123456789abcdef/ports/8080/x?y=1"},
+  };
+  for (size_t i = 0; i < HG_ARRAY_SIZE(routes); i++) {
+    fk_req *r = send_req(routes[i][0], routes[i][1], admin, "{}");
+    json_t *j;
+    assert_int_equal(r->status, 404);
+    assert_string_equal(err_code(r, &j), "not_found");
+    assert_non_null(strstr(err_msg(j), "networking is off"));
+    json_decref(j);
+  }
+  want_400("POST", "/v1/sandboxes", "{\"network\": {\"allow\": []}}", "network");
+  /* the body limit of the port route is the upload limit */
+  assert_int_equal(hg_api_body_limit("PATCH", "/v1/sandboxes/sb-0123456789abcdef/ports/80/up",
+                                     api),
+                   HG_API_MAX_UPLOAD);
+}
+
 static void create_validation_names_the_field(void **state) {
   const char *c = "/v1/sandboxes";
   want_400("POST", c, "{\"vcpus\": \"2\"}", "vcpus");
@@ -961,6 +1013,10 @@ static void create_validation_names_the_field(void **state) {
   want_400("POST", "/v1/templates", "{\"name\": \"t:v1\", \"dir\": \"rel\"}", "dir");
   want_400("GET", "/v1/sandboxes?state=sleepy", NULL, "state");
   want_400("GET", "/v1/sandboxes?label=novalue", NULL, "label");
+  want_400("POST", c, "{\"placement\": \"z1\"}", "placement");
+  want_400("POST", c, "{\"placement\": {\"zone\": 3}}", "placement");
+  want_400("POST", c, "{\"placement\": {\"label\": \"novalue\"}}", "placement");
+  want_400("POST", c, "{\"placement\": {\"label\": \"=v\"}}", "placement");
   /* unknown fields are ignored, null reads as absent */
   fk_req *r = send_req("POST", c, admin, "{\"vcpus\": 2, \"colour\": \"blue\", \"template\": null}");
   assert_int_equal(r->status, 202);
@@ -1487,18 +1543,26 @@ static void openapi_covers_every_route(void **state) {
   json_t *doc = jbody(r);
   assert_int_equal(strncmp(jstr(doc, "openapi"), "3.0", 3), 0);
   json_t *paths = json_object_get(doc, "paths");
-  size_t ops = 0;
+  size_t ops = 0, want_ops = 0;
   const char *k;
   json_t *v;
   json_object_foreach(paths, k, v) ops += json_object_size(v);
-  assert_int_equal(ops, HG_NROUTES);
+  /* a "*" route (the port proxy) is documented under each method */
+  for (int i = 0; i < HG_NROUTES; i++)
+    want_ops += strcmp(hg_routes[i].method, "*") ? 1 : HG_ARRAY_SIZE(hg_any_methods);
+  assert_int_equal(ops, want_ops);
   for (int i = 0; i < HG_NROUTES; i++) {
     const hg_route *rt = &hg_routes[i];
-    char m[8];
+    char m[8], key[256];
     size_t n = 0;
     for (; rt->method[n]; n++) m[n] = (char)(rt->method[n] | 0x20);
     m[n] = '\0';
-    json_t *op = json_object_get(json_object_get(paths, rt->pattern), m);
+    if (!strcmp(m, "*")) strcpy(m, "put");
+    n = 0; /* OpenAPI has no "{path*}" */
+    for (const char *p = rt->pattern; *p; p++)
+      if (*p != '*') key[n++] = *p;
+    key[n] = '\0';
+    json_t *op = json_object_get(json_object_get(paths, key), m);
     if (!op) fprintf(stderr, "missing %s %s\n", rt->method, rt->pattern);
     assert_non_null(op);
     assert_non_null(json_object_get(json_object_get(op, "responses"), "default"));
@@ -1554,7 +1618,274 @@ static void bad_config_is_refused(void **state) {
   assert_null(a);
 }
 
+
+/* ---- the cluster ------------------------------------------------------------------------ */
+
+static void cluster_routes_on_a_node_alone(void **state) {
+  char id[HG_ID_MAX], tok[65];
+  create(id, tok);
+  fk_req *r = send_req("GET", "/v1/cluster/members", admin, NULL);
+  assert_int_equal(r->status, 200);
+  json_t *j = jbody(r);
+  json_t *m = json_object_get(j, "members");
+  assert_int_equal(json_array_size(m), 1);
+  assert_string_equal(jstr(json_array_get(m, 0), "id"), "n-test");
+  assert_string_equal(jstr(json_array_get(m, 0), "state"), "alive");
+  json_decref(j);
+  r = send_req("GET", "/v1/cluster/sandboxes", admin, NULL);
+  assert_int_equal(r->status, 200);
+  j = jbody(r);
+  json_t *e = json_array_get(json_object_get(j, "sandboxes"), 0);
+  assert_int_equal(json_array_size(json_object_get(j, "sandboxes")), 1);
+  assert_string_equal(jstr(e, "sandbox"), id);
+  assert_string_equal(jstr(e, "owner"), "n-test");
+  json_decref(j);
+  r = send_req("DELETE", "/v1/cluster/members/n-0123abcd", admin, NULL);
+  assert_int_equal(r->status, 404);
+  /* admin only, and node ids are validated like other ids (404) */
+  assert_int_equal(send_req("GET", "/v1/cluster/members", tok, NULL)->status, 403);
+  assert_int_equal(send_req("GET", "/v1/cluster/sandboxes", NULL, NULL)->status, 401);
+  hg_match mt;
+  assert_int_equal(route_find("DELETE", "/v1/cluster/members/n-0123abcd", &mt), 0);
+  assert_string_equal(mt.p.node, "n-0123abcd");
+  assert_int_equal(route_find("DELETE", "/v1/cluster/members/node-7", &mt), 0);
+  static const char *const bad_nodes[] = {
+      "/v1/cluster/members/N-1", "/v1/cluster/members/n_1", "/v1/cluster/members/n.1",
+      "/v1/cluster/members/n%201",
+  };
+  for (size_t i = 0; i < HG_ARRAY_SIZE(bad_nodes); i++)
+    assert_int_equal(route_find("DELETE", bad_nodes[i], &mt), -ENOENT);
+  char longest[128] = "/v1/cluster/members/";
+  memset(longest + strlen(longest), 'a', 63); /* 63 bytes: the most */
+  assert_int_equal(route_find("DELETE", longest, &mt), 0);
+  strcat(longest, "a");
+  assert_int_equal(route_find("DELETE", longest, &mt), -ENOENT);
+}
+
+/* A fake cluster: REMOTE is on n-b; placement, members, directory and
+ * decommission answer what the test sets. */
+#define REMOTE "sb-00000000000000bb"
+static struct {
+  int place_rc, decommission_rc;
+  char place_reason[256], decommissioned[64];
+  const char *directory;
+} fc;
+
+static int fc_locate(void *ud, const char *sb, char owner[64], char addr[64]) {
+  if (strcmp(sb, REMOTE)) return 0;
+  strcpy(owner, "n-b");
+  strcpy(addr, "10.88.0.2:7070");
+  return 1;
+}
+
+static int fc_place(void *ud, const char *tmpl, unsigned vcpus, unsigned mem, const char *zone,
+                    const char *label, char owner[64], char addr[64], char reason[256]) {
+  snprintf(reason, 256, "%s", fc.place_reason);
+  return fc.place_rc;
+}
+
+static json_t *fc_members(void *ud) {
+  return json_pack("[{s:s,s:s},{s:s,s:s}]", "id", "n-test", "state", "alive", "id", "n-b", "state",
+                   "suspect");
+}
+
+static json_t *fc_directory(void *ud) { return json_loads(fc.directory, 0, NULL); }
+
+static int fc_decommission(void *ud, const char *node) {
+  snprintf(fc.decommissioned, sizeof fc.decommissioned, "%s", node);
+  return fc.decommission_rc;
+}
+
+static void fc_metrics(void *ud, hg_buf *out) {
+  hg_buf_printf(out, "# HELP hangar_cluster_members Members by state.\n"
+                     "# TYPE hangar_cluster_members gauge\nhangar_cluster_members{state=\"alive\"} 2\n");
+}
+
+static const hg_api_peers fc_peers = {.locate = fc_locate, .place = fc_place,
+                                      .members = fc_members, .directory = fc_directory,
+                                      .decommission = fc_decommission, .metrics = fc_metrics};
+
+static int setup_peers(void **state) {
+  memset(&fc, 0, sizeof fc);
+  fc.place_rc = 1;
+  fc.directory = "[]";
+  int rc = setup(state);
+  if (rc < 0) return rc;
+  hg_api_free(api);
+  drain();
+  hg_api_config cfg = {.manager = FK_MANAGER, .ops = FK_OPS, .admin_key = admin,
+                       .node_id = "n-test", .version = "t", .peers = &fc_peers};
+  return hg_api_new(&loop, &cfg, &api);
+}
+
+static fk_req *send_forwarded(const char *method, const char *target, const char *auth) {
+  fk_req *r = mkreq(method, target, auth, NULL);
+  r->pub.headers[r->pub.nheaders++] = (hg_http_header){"x-hangar-forwarded", "n-c"};
+  hg_api_handler(NULL, &r->pub, api);
+  run_until(r, 5000);
+  assert_true(r->answered);
+  return r;
+}
+
+static void forwarded_request_elsewhere_is_421_with_owner(void **state) {
+  fk_req *r = send_forwarded("GET", "/v1/sandboxes/" REMOTE "/files?path=/x", admin);
+  assert_int_equal(r->status, 421);
+  assert_string_equal(r->hdrs, "X-Hangar-Owner: n-b 10.88.0.2:7070\r\n");
+  json_t *j;
+  assert_string_equal(err_code(r, &j), "misdirected");
+  assert_non_null(strstr(err_msg(j), "n-b (10.88.0.2:7070)"));
+  json_decref(j);
+  /* before auth: the owner judges credentials */
+  assert_int_equal(send_forwarded("GET", "/v1/sandboxes/" REMOTE, NULL)->status, 421);
+  /* what this node has is served, forwarded or not; unknown ones are 404 */
+  char id[HG_ID_MAX], tok[65], t[128];
+  create(id, tok);
+  target(t, sizeof t, "/v1/sandboxes/%s", id);
+  r = send_forwarded("GET", t, tok);
+  assert_int_equal(r->status, 200);
+  j = jbody(r);
+  assert_string_equal(jstr(j, "node"), "n-test");
+  json_decref(j);
+  assert_int_equal(send_forwarded("GET", "/v1/sandboxes/sb-00000000000000ee", admin)->status, 404);
+  assert_int_equal(api->misdirected, 2);
+}
+
+static void create_without_room_anywhere_is_507(void **state) {
+  fc.place_rc = -ENOSPC;
+  snprintf(fc.place_reason, sizeof fc.place_reason, "no alive node has 512 MiB free");
+  fk_req *r = send_req("POST", "/v1/sandboxes", admin, "{}");
+  assert_int_equal(r->status, 507);
+  json_t *j;
+  assert_string_equal(err_code(r, &j), "insufficient_capacity");
+  assert_string_equal(err_msg(j), "no alive node has 512 MiB free");
+  json_decref(j);
+  /* the local node full after placement chose it, and placement says "here"
+   * again: 507 rather than a loop */
+  fc.place_rc = 1;
+  for (int i = 0; i < 16; i++) fk_add(HG_SB_RUNNING);
+  r = send_req("POST", "/v1/sandboxes", admin, "{}");
+  assert_int_equal(r->status, 507);
+  /* forwarded: placement is not asked */
+  fc.place_rc = -ENOSPC;
+  memset(&fk.sbs, 0, sizeof fk.sbs);
+  fk_req *q = mkreq("POST", "/v1/sandboxes", admin, "{}");
+  q->pub.headers[q->pub.nheaders++] = (hg_http_header){"x-hangar-forwarded", "n-c"};
+  hg_api_handler(NULL, &q->pub, api);
+  run_until(q, 5000);
+  assert_int_equal(q->status, 202);
+}
+
+static void list_adds_sandboxes_of_other_nodes(void **state) {
+  char id[HG_ID_MAX], tok[65];
+  create(id, tok);
+  char dir[1024];
+  snprintf(dir, sizeof dir,
+           "{\"sandboxes\":["
+           "{\"sandbox\":\"sb-0000000000000001\",\"owner\":\"n-b\",\"state\":\"running\",\"epoch\":2,"
+           "\"metadata\":{\"team\":\"x\"}},"
+           "{\"sandbox\":\"sb-0000000000000002\",\"owner\":\"n-b\",\"state\":\"suspended\"},"
+           "{\"sandbox\":\"sb-0000000000000003\",\"owner\":\"n-b\",\"state\":\"deleted\"},"
+           "{\"sandbox\":\"%s\",\"owner\":\"n-b\",\"state\":\"running\"},"
+           "{\"sandbox\":\"sb-0000000000000004\",\"owner\":\"n-test\",\"state\":\"running\"},"
+           "{\"sandbox\":\"not-an-id\",\"owner\":\"n-b\",\"state\":\"running\"}]}",
+           id);
+  fc.directory = dir;
+  fk_req *r = send_req("GET", "/v1/sandboxes", admin, NULL);
+  assert_int_equal(r->status, 200);
+  json_t *j = jbody(r), *arr = json_object_get(j, "sandboxes");
+  assert_int_equal(json_array_size(arr), 3);
+  assert_string_equal(jstr(json_array_get(arr, 0), "id"), id);
+  assert_string_equal(jstr(json_array_get(arr, 0), "node"), "n-test");
+  assert_string_equal(jstr(json_array_get(arr, 1), "id"), "sb-0000000000000001");
+  assert_string_equal(jstr(json_array_get(arr, 1), "node"), "n-b");
+  assert_int_equal(json_integer_value(json_object_get(json_array_get(arr, 1), "epoch")), 2);
+  assert_string_equal(jstr(json_array_get(arr, 2), "id"), "sb-0000000000000002");
+  json_decref(j);
+  r = send_req("GET", "/v1/sandboxes?state=suspended", admin, NULL);
+  j = jbody(r);
+  arr = json_object_get(j, "sandboxes");
+  assert_int_equal(json_array_size(arr), 1);
+  assert_string_equal(jstr(json_array_get(arr, 0), "id"), "sb-0000000000000002");
+  json_decref(j);
+  r = send_req("GET", "/v1/sandboxes?label=team=x", admin, NULL);
+  j = jbody(r);
+  arr = json_object_get(j, "sandboxes");
+  assert_int_equal(json_array_size(arr), 2); /* the fake local list ignores labels */
+  assert_string_equal(jstr(json_array_get(arr, 1), "id"), "sb-0000000000000001");
+  json_decref(j);
+  /* a peer asking gets only what is here */
+  r = send_forwarded("GET", "/v1/sandboxes", admin);
+  j = jbody(r);
+  assert_int_equal(json_array_size(json_object_get(j, "sandboxes")), 1);
+  json_decref(j);
+  /* the directory itself */
+  r = send_req("GET", "/v1/cluster/sandboxes", admin, NULL);
+  j = jbody(r);
+  assert_int_equal(json_array_size(json_object_get(j, "sandboxes")), 6);
+  json_decref(j);
+}
+
+static void cluster_routes_ask_the_cluster(void **state) {
+  fk_req *r = send_req("GET", "/v1/cluster/members", admin, NULL);
+  assert_int_equal(r->status, 200);
+  json_t *j = jbody(r);
+  assert_int_equal(json_array_size(json_object_get(j, "members")), 2);
+  assert_string_equal(jstr(json_array_get(json_object_get(j, "members"), 1), "state"), "suspect");
+  json_decref(j);
+  r = send_req("DELETE", "/v1/cluster/members/n-b", admin, NULL);
+  assert_int_equal(r->status, 204);
+  assert_string_equal(fc.decommissioned, "n-b");
+  fc.decommission_rc = -EBUSY;
+  r = send_req("DELETE", "/v1/cluster/members/n-b", admin, NULL);
+  assert_int_equal(r->status, 409);
+  fc.decommission_rc = -ENOENT;
+  assert_int_equal(send_req("DELETE", "/v1/cluster/members/n-zz", admin, NULL)->status, 404);
+  /* an operation nobody else can have (no alive peer with an address): 404 here */
+  r = send_req("GET", "/v1/operations/op-00000000000000aa", admin, NULL);
+  assert_int_equal(r->status, 404);
+}
+
+static void metrics_add_forwarding_and_the_cluster(void **state) {
+  send_forwarded("GET", "/v1/sandboxes/" REMOTE, admin);
+  fk_req *r = send_req("GET", "/metrics", NULL, NULL);
+  char *text = strndup(r->out.data, r->out.len);
+  check_exposition(text);
+  assert_non_null(strstr(text, "hangar_api_forwarded_total{outcome=\"ok\"} 0\n"));
+  assert_non_null(strstr(text, "hangar_api_forwarded_total{outcome=\"unreachable\"} 0\n"));
+  assert_non_null(strstr(text, "hangar_api_misdirected_total 1\n"));
+  assert_non_null(strstr(text, "hangar_api_forwards_active 0\n"));
+  assert_non_null(strstr(text, "hangar_cluster_members{state=\"alive\"} 2\n"));
+  assert_non_null(strstr(text, "hangar_http_requests_total{route=\"/v1/sandboxes/{id}\",status=\"421\"} 1\n"));
+  free(text);
+}
+
+static void bad_peers_are_refused(void **state) {
+  hg_api *a = NULL;
+  hg_api_peers p = fc_peers;
+  p.place = NULL;
+  hg_api_config cfg = {.manager = FK_MANAGER, .ops = FK_OPS, .admin_key = admin,
+                       .node_id = "n-x", .peers = &p};
+  assert_int_equal(hg_api_new(&loop, &cfg, &a), -EINVAL);
+  cfg.peers = &fc_peers;
+  cfg.node_id = "Not A Node";
+  assert_int_equal(hg_api_new(&loop, &cfg, &a), -EINVAL);
+  cfg.node_id = NULL;
+  assert_int_equal(hg_api_new(&loop, &cfg, &a), -EINVAL);
+  assert_null(a);
+  assert_true(hg_fwd_addr_valid("10.88.0.2:7070"));
+  assert_true(hg_fwd_addr_valid("[::1]:1"));
+  assert_true(hg_fwd_addr_valid("node-3.example:65535"));
+  assert_false(hg_fwd_addr_valid("10.88.0.2"));
+  assert_false(hg_fwd_addr_valid("10.88.0.2:0"));
+  assert_false(hg_fwd_addr_valid("10.88.0.2:65536"));
+  assert_false(hg_fwd_addr_valid("a b:80"));
+  assert_false(hg_fwd_addr_valid("evil/x:80"));
+  assert_false(hg_fwd_addr_valid("u@h:80"));
+  assert_false(hg_fwd_addr_valid("[::1:80"));
+}
+
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
+#define TP(name) cmocka_unit_test_setup_teardown(name, setup_peers, teardown)
 
 int main(void) {
   setenv("UV_THREADPOOL_SIZE", "16", 1);
@@ -1571,6 +1902,7 @@ int main(void) {
       T(tokens_ring_forgets_the_oldest),
       T(auth_over_http),
       T(create_validation_names_the_field),
+      T(network_routes_without_a_gateway),
       T(command_and_file_validation),
       T(lifecycle_answers_and_waits),
       T(operations_queue_beyond_max_ops),
@@ -1590,6 +1922,13 @@ int main(void) {
       T(healthz_says_node),
       T(stop_answers_waiters_and_refuses_new_requests),
       T(bad_config_is_refused),
+      T(cluster_routes_on_a_node_alone),
+      TP(forwarded_request_elsewhere_is_421_with_owner),
+      TP(create_without_room_anywhere_is_507),
+      TP(list_adds_sandboxes_of_other_nodes),
+      TP(cluster_routes_ask_the_cluster),
+      TP(metrics_add_forwarding_and_the_cluster),
+      T(bad_peers_are_refused),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,17 +1,26 @@
 /* The pure parts of the hangar CLI: command lines, ID:path specs, numbers
  * with units, tables, human formatting, exit codes, the config file. */
 #include <errno.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <cmocka.h>
+#include <curl/curl.h>
 
 #include "node/core/buf.h"
 #include "node/core/util.h"
 #include "tools/cli/cli.h"
+#include "tools/cli/client.h"
 #include "tools/cli/commands.h"
 #include "tools/cli/config.h"
 #include "tools/cli/table.h"
@@ -407,6 +416,341 @@ static void config_file_lines(void **state) {
   assert_string_equal(c3.key, ""); /* a header-splitting key never gets in */
 }
 
+/* ---- cluster verbs, against a fake server ------------------------------------------ */
+
+/* One canned answer per path; anything else is a 404 like hangard's. */
+typedef struct fake_route {
+  const char *path;
+  int status;
+  const char *body;
+} fake_route;
+
+typedef struct fake_server {
+  int fd, port;
+  pthread_t thread;
+  const fake_route *routes;
+  size_t nroutes;
+  volatile int stop;
+  int requests;
+} fake_server;
+
+static void fake_answer(fake_server *s, int conn) {
+  char req[16384];
+  size_t len = 0;
+  while (len < sizeof req - 1) {
+    ssize_t r = read(conn, req + len, sizeof req - 1 - len);
+    if (r <= 0) return;
+    len += (size_t)r;
+    req[len] = '\0';
+    if (strstr(req, "\r\n\r\n")) break;
+  }
+  char path[1024] = "";
+  sscanf(req, "%*s %1023s", path);
+  int status = 404;
+  const char *body = "{\"error\":{\"code\":\"not_found\",\"message\":\"no such route\"}}";
+  for (size_t i = 0; i < s->nroutes; i++)
+    if (strcmp(s->routes[i].path, path) == 0) {
+      status = s->routes[i].status;
+      body = s->routes[i].body;
+    }
+  char head[256];
+  int n = snprintf(head, sizeof head,
+                   "HTTP/1.1 %d X\r\nContent-Type: application/json\r\n"
+                   "Content-Length: %zu\r\nConnection: close\r\n\r\n",
+                   status, strlen(body));
+  if (write(conn, head, (size_t)n) < 0 || write(conn, body, strlen(body)) < 0) return;
+  s->requests++;
+}
+
+static void *fake_main(void *arg) {
+  fake_server *s = arg;
+  while (!s->stop) {
+    struct pollfd p = {.fd = s->fd, .events = POLLIN};
+    if (poll(&p, 1, 20) <= 0) continue;
+    int conn = accept(s->fd, NULL, NULL);
+    if (conn < 0) continue;
+    fake_answer(s, conn);
+    close(conn);
+  }
+  return NULL;
+}
+
+static void fake_start(fake_server *s, const fake_route *routes, size_t n) {
+  memset(s, 0, sizeof *s);
+  s->routes = routes;
+  s->nroutes = n;
+  s->fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  assert_true(s->fd >= 0);
+  struct sockaddr_in sa = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+  socklen_t sl = sizeof sa;
+  assert_int_equal(bind(s->fd, (struct sockaddr *)&sa, sizeof sa), 0);
+  assert_int_equal(listen(s->fd, 16), 0);
+  assert_int_equal(getsockname(s->fd, (struct sockaddr *)&sa, &sl), 0);
+  s->port = ntohs(sa.sin_port);
+  assert_int_equal(pthread_create(&s->thread, NULL, fake_main, s), 0);
+}
+
+static void fake_stop(fake_server *s) {
+  s->stop = 1;
+  pthread_join(s->thread, NULL);
+  close(s->fd);
+}
+
+/* Output of one command: what it wrote to stdout and to stderr. */
+typedef struct ran {
+  int code;
+  char out[16384];
+  char err[4096];
+} ran;
+
+static void slurp(FILE *f, char *buf, size_t cap) {
+  rewind(f);
+  size_t n = fread(buf, 1, cap - 1, f);
+  buf[n] = '\0';
+  fclose(f);
+}
+
+static void run_words(fake_server *s, ran *r, int n, const char *const *words) {
+  hg_cli_args a;
+  assert_int_equal(parse(&a, n, words), 0);
+  char url[64];
+  snprintf(url, sizeof url, "http://127.0.0.1:%d", s->port);
+  hg_client c;
+  assert_int_equal(hg_client_init(&c, url, "test-key"), 0);
+  c.json = a.json;
+  FILE *out = tmpfile(), *err = tmpfile();
+  assert_non_null(out);
+  assert_non_null(err);
+  fflush(stdout);
+  fflush(stderr);
+  int saved_out = dup(1), saved_err = dup(2);
+  dup2(fileno(out), 1);
+  dup2(fileno(err), 2);
+  r->code = a.cmd->run(&c, &a);
+  hg_client_end_line(&c);
+  fflush(stdout);
+  fflush(stderr);
+  dup2(saved_out, 1);
+  dup2(saved_err, 2);
+  close(saved_out);
+  close(saved_err);
+  slurp(out, r->out, sizeof r->out);
+  slurp(err, r->err, sizeof r->err);
+  hg_client_free(&c);
+  hg_cli_args_free(&a);
+}
+
+#define RUN(s, r, ...) \
+  run_words(s, r, (int)(sizeof(WORDS(__VA_ARGS__)) / sizeof(char *)), WORDS(__VA_ARGS__))
+
+/* As hg_cluster_members_json writes them, inside the API's {"members": …}. */
+#define MEMBER(id, state, extra, api, zone, draining, vcpus, mem, disk, vused, mused, total) \
+  "{\"id\":\"" id "\",\"state\":\"" state "\",\"incarnation\":2" extra                    \
+  ",\"addresses\":{\"api\":\"" api "\",\"gossip\":\"\",\"replication\":\"\"},"            \
+  "\"zone\":\"" zone "\",\"draining\":" draining ","                                    \
+  "\"vmm\":{\"kind\":\"qemu\",\"version\":\"7.2.22\",\"cpu_class\":\"tcg\"},"             \
+  "\"capacity\":{\"vcpus\":" vcpus ",\"memory_mib\":" mem ",\"disk_free_mib\":" disk      \
+  ",\"max_sandboxes\":0},\"load\":{\"vcpus_used\":" vused ",\"memory_used_mib\":" mused   \
+  ",\"sandboxes\":{\"running\":0,\"paused\":0,\"suspended\":0,\"total\":" total "}},"     \
+  "\"templates\":[],\"labels\":[],\"roster\":true,\"self\":false}"
+
+static const char members_json[] =
+    "{\"members\":["
+    MEMBER("n1", "alive", ",\"health\":0", "10.88.0.1:7070", "a", "false", "2", "24576",
+           "71680", "1", "1536", "3") ","
+    MEMBER("n2", "alive", ",\"health\":2", "10.88.0.2:7070", "b", "true", "2", "2048",
+           "512", "0", "0", "0") ","
+    MEMBER("n3", "dead", ",\"since\":\"2026-12-02T12:00:00Z\"", "10.88.0.3:7070",
+           "\\u001b[2Jx", "false", "0", "0", "0", "0", "0", "0") "]}";
+
+static const char directory_json[] =
+    "{\"sandboxes\":["
+    "{\"sandbox\":\"sb-0000000000000001\",\"owner\":\"n1\",\"state\":\"running\"},"
+    "{\"sandbox\":\"sb-0000000000000002\",\"owner\":\"n1\",\"state\":\"running\"},"
+    "{\"sandbox\":\"sb-0000000000000003\",\"owner\":\"n3\",\"state\":\"suspended\"},"
+    "{\"sandbox\":\"sb-0000000000000004\",\"owner\":\"n2\",\"state\":\"deleted\"}]}";
+
+static const fake_route cluster_routes[] = {
+    {"/healthz", 200, "{\"status\":\"ok\",\"node\":\"n1\",\"version\":\"dev\"}"},
+    {"/v1/sandboxes", 200, "{\"sandboxes\":[{\"id\":\"sb-0000000000000001\",\"state\":\"running\"}]}"},
+    {"/v1/templates", 200, "{\"templates\":[{\"name\":\"default:latest\"}]}"},
+    {"/v1/cluster/members", 200, members_json},
+    {"/v1/cluster/sandboxes", 200, directory_json},
+};
+
+/* The line of out that starts with prefix, for asserting one row. */
+static const char *line_of(const char *out, const char *prefix, char *buf, size_t cap) {
+  for (const char *p = out; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+    if (strncmp(p, prefix, strlen(prefix)) == 0) {
+      snprintf(buf, cap, "%.*s", (int)strcspn(p, "\n"), p);
+      return buf;
+    }
+  fail_msg("no line starting with '%s' in:\n%s", prefix, out);
+  return NULL;
+}
+
+static void members_prints_one_row_per_node(void **state) {
+  fake_server s;
+  ran r;
+  char line[512];
+  fake_start(&s, cluster_routes, HG_ARRAY_SIZE(cluster_routes));
+  RUN(&s, &r, "members");
+  fake_stop(&s);
+  assert_int_equal(r.code, 0);
+  line_of(r.out, "ID", line, sizeof line);
+  const char *cols[] = {"STATE", "ZONE", "API", "SANDBOXES", "VCPUS", "MEM-USED/TOTAL",
+                        "DISK-FREE", "HEALTH"};
+  for (size_t i = 0; i < HG_ARRAY_SIZE(cols); i++) assert_non_null(strstr(line, cols[i]));
+  /* Numbers found one object down (capacity, load), shown as used/total. */
+  line_of(r.out, "n1 ", line, sizeof line);
+  assert_non_null(strstr(line, "alive "));
+  assert_non_null(strstr(line, "10.88.0.1:7070"));
+  assert_non_null(strstr(line, " 3 "));
+  assert_non_null(strstr(line, "1/2"));
+  assert_non_null(strstr(line, "1.5 GiB/24 GiB"));
+  assert_non_null(strstr(line, "70 GiB"));
+  assert_non_null(strstr(line, "ok"));
+  line_of(r.out, "n2 ", line, sizeof line);
+  assert_non_null(strstr(line, "alive,draining"));
+  assert_non_null(strstr(line, "0 B/2 GiB"));
+  assert_non_null(strstr(line, "slow (2)"));
+  /* What a dead node no longer tells is "-", and its strings cannot drive
+   * the terminal. */
+  line_of(r.out, "n3 ", line, sizeof line);
+  assert_non_null(strstr(line, "dead"));
+  assert_non_null(strstr(line, "?[2Jx"));
+  assert_null(strchr(line, '\x1b'));
+  assert_non_null(strstr(line, "unreachable"));
+  assert_int_equal(strlen(r.err), 0);
+}
+
+static void members_json_is_the_servers_answer(void **state) {
+  fake_server s;
+  ran r;
+  fake_start(&s, cluster_routes, HG_ARRAY_SIZE(cluster_routes));
+  RUN(&s, &r, "--json", "members");
+  fake_stop(&s);
+  assert_int_equal(r.code, 0);
+  json_t *j = json_loads(r.out, 0, NULL);
+  assert_non_null(j);
+  assert_int_equal(json_array_size(json_object_get(j, "members")), 3);
+  json_t *n2 = json_array_get(json_object_get(j, "members"), 1);
+  assert_string_equal(hg_json_str(n2, "id"), "n2");
+  assert_string_equal(hg_json_str(json_object_get(n2, "vmm"), "version"), "7.2.22");
+  json_decref(j);
+}
+
+/* hg_cluster_members_json's own array, unwrapped, reads the same. */
+static void members_reads_a_bare_array(void **state) {
+  static char bare[sizeof members_json];
+  snprintf(bare, sizeof bare, "%s", strchr(members_json, '['));
+  bare[strlen(bare) - 1] = '\0'; /* the wrapper's closing brace */
+  const fake_route routes[] = {{"/v1/cluster/members", 200, bare}};
+  fake_server s;
+  ran r;
+  char line[512];
+  fake_start(&s, routes, HG_ARRAY_SIZE(routes));
+  RUN(&s, &r, "members");
+  fake_stop(&s);
+  assert_int_equal(r.code, 0);
+  line_of(r.out, "n2 ", line, sizeof line);
+  assert_non_null(strstr(line, "10.88.0.2:7070"));
+}
+
+static void members_of_a_lone_node_says_there_is_no_cluster(void **state) {
+  static const fake_route lone[] = {{"/healthz", 200, "{\"status\":\"ok\"}"}};
+  fake_server s;
+  ran r;
+  fake_start(&s, lone, HG_ARRAY_SIZE(lone));
+  RUN(&s, &r, "members");
+  fake_stop(&s);
+  assert_int_equal(r.code, HG_CLI_EXIT_ERROR);
+  assert_int_equal(strlen(r.out), 0);
+  assert_non_null(strstr(r.err, "not in a cluster"));
+}
+
+static void members_reports_the_servers_refusal(void **state) {
+  static const fake_route denied[] = {
+      {"/v1/cluster/members", 401, "{\"error\":{\"code\":\"unauthorized\",\"message\":\"bad key\"}}"}};
+  fake_server s;
+  ran r;
+  fake_start(&s, denied, HG_ARRAY_SIZE(denied));
+  RUN(&s, &r, "members");
+  fake_stop(&s);
+  assert_int_equal(r.code, HG_CLI_EXIT_ERROR);
+  assert_non_null(strstr(r.err, "unauthorized"));
+}
+
+static void status_sums_up_the_cluster(void **state) {
+  fake_server s;
+  ran r;
+  char line[512];
+  fake_start(&s, cluster_routes, HG_ARRAY_SIZE(cluster_routes));
+  RUN(&s, &r, "status");
+  fake_stop(&s);
+  assert_int_equal(r.code, 0);
+  line_of(r.out, "hangard", line, sizeof line);
+  assert_non_null(strstr(line, "ok (node n1)"));
+  line_of(r.out, "cluster ", line, sizeof line);
+  assert_non_null(strstr(line, "3: 2 alive, 1 dead nodes"));
+  /* deleted entries are history, not sandboxes */
+  line_of(r.out, "in cluster", line, sizeof line);
+  assert_non_null(strstr(line, "3: 2 running, 1 suspended"));
+  /* capacity counts alive nodes only: n1 + n2 */
+  line_of(r.out, "capacity", line, sizeof line);
+  assert_non_null(strstr(line, "vcpus 1/4, memory 1.5 GiB/26 GiB, disk free 70 GiB"));
+  line_of(r.out, "unreachable", line, sizeof line);
+  assert_non_null(strstr(line, "n3 (dead "));
+}
+
+static void status_json_carries_the_cluster(void **state) {
+  fake_server s;
+  ran r;
+  fake_start(&s, cluster_routes, HG_ARRAY_SIZE(cluster_routes));
+  RUN(&s, &r, "status", "--json");
+  fake_stop(&s);
+  assert_int_equal(r.code, 0);
+  json_t *j = json_loads(r.out, 0, NULL);
+  assert_non_null(j);
+  json_t *cl = json_object_get(j, "cluster");
+  assert_int_equal(hg_json_int(cl, "members", -1), 3);
+  assert_int_equal(hg_json_int(json_object_get(cl, "by_state"), "alive", -1), 2);
+  assert_int_equal(hg_json_int(json_object_get(cl, "sandboxes"), "total", -1), 3);
+  assert_int_equal(hg_json_int(json_object_get(cl, "capacity"), "memory_total_mib", -1), 26624);
+  json_t *down = json_object_get(cl, "unreachable");
+  assert_int_equal(json_array_size(down), 1);
+  assert_string_equal(hg_json_str(json_array_get(down, 0), "id"), "n3");
+  json_decref(j);
+}
+
+/* hangard without --gossip lists itself alone (and a server older than
+ * clusters has no such route): status shows no cluster either way. */
+static void status_of_a_lone_node_has_no_cluster_lines(void **state) {
+  const fake_route lone[] = {
+      cluster_routes[0], cluster_routes[1], cluster_routes[2],
+      {"/v1/cluster/members", 200, "{\"members\":[{\"id\":\"n-1\",\"state\":\"alive\","
+                                   "\"self\":true}]}"},
+      {"/v1/cluster/sandboxes", 200, "{\"sandboxes\":[]}"}};
+  for (size_t nroutes = 3; nroutes <= HG_ARRAY_SIZE(lone); nroutes += 2) {
+    fake_server s;
+    ran r;
+    fake_start(&s, lone, nroutes);
+    RUN(&s, &r, "status");
+    fake_stop(&s);
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.out, "sandboxes"));
+    assert_null(strstr(r.out, "cluster"));
+    assert_null(strstr(r.out, "unreachable"));
+    assert_int_equal(strlen(r.err), 0);
+  }
+}
+
+static int curl_setup(void **state) { return curl_global_init(CURL_GLOBAL_DEFAULT) ? -1 : 0; }
+static int curl_teardown(void **state) {
+  curl_global_cleanup();
+  return 0;
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(create_collects_options_env_and_labels),
@@ -433,6 +777,14 @@ int main(void) {
       cmocka_unit_test(exit_codes_follow_the_shell),
       cmocka_unit_test(only_local_urls_get_the_daemon_key),
       cmocka_unit_test(config_file_lines),
+      cmocka_unit_test(members_prints_one_row_per_node),
+      cmocka_unit_test(members_json_is_the_servers_answer),
+      cmocka_unit_test(members_reads_a_bare_array),
+      cmocka_unit_test(members_of_a_lone_node_says_there_is_no_cluster),
+      cmocka_unit_test(members_reports_the_servers_refusal),
+      cmocka_unit_test(status_sums_up_the_cluster),
+      cmocka_unit_test(status_json_carries_the_cluster),
+      cmocka_unit_test(status_of_a_lone_node_has_no_cluster_lines),
   };
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return cmocka_run_group_tests(tests, curl_setup, curl_teardown);
 }

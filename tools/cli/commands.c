@@ -753,7 +753,7 @@ static void print_status(hg_client *c, const json_t *health, const json_t *state
 }
 
 static int cmd_status(hg_client *c, const hg_cli_args *a) {
-  json_t *health = NULL, *list = NULL, *tpls = NULL;
+  json_t *health = NULL, *list = NULL, *tpls = NULL, *cluster = NULL;
   long code = 0;
   int rc = hg_client_try_json(c, "GET", "/healthz", NULL, &code, &health);
   if (rc < 0) return HG_CLI_EXIT_ERROR;
@@ -764,25 +764,28 @@ static int cmd_status(hg_client *c, const hg_cli_args *a) {
   long last_error = 0;
   int rc2 = status_list(c, "/v1/sandboxes", "sandboxes", &last_error, &list);
   int rc3 = status_list(c, "/v1/templates", "templates", &last_error, &tpls);
+  int rc4 = hg_cluster_summary(c, &last_error, &cluster);
   json_t *states = list ? count_states(list) : NULL;
   json_t *names = tpls ? template_names(tpls) : NULL;
   if (c->json) {
     json_t *sandboxes = states ? json_pack("{s:I,s:O}", "total",
                                            (json_int_t)json_array_size(list), "by_state", states)
                                : NULL;
-    json_t *out = json_pack("{s:s,s:O?,s:o?,s:O?}", "url", c->url, "health", health,
-                            "sandboxes", sandboxes, "templates", names);
+    json_t *out = json_pack("{s:s,s:O?,s:o?,s:O?,s:O?}", "url", c->url, "health", health,
+                            "sandboxes", sandboxes, "templates", names, "cluster", cluster);
     if (out) hg_json_print(out);
     json_decref(out);
   } else {
     print_status(c, health, states, names, json_array_size(list));
+    if (cluster) hg_cluster_summary_print(cluster);
   }
+  json_decref(cluster);
   json_decref(health);
   json_decref(list);
   json_decref(tpls);
   json_decref(states);
   json_decref(names);
-  return rc || rc2 || rc3 ? HG_CLI_EXIT_ERROR : HG_CLI_EXIT_OK;
+  return rc || rc2 || rc3 || rc4 ? HG_CLI_EXIT_ERROR : HG_CLI_EXIT_OK;
 }
 
 static int cmd_help(hg_client *c, const hg_cli_args *a) {
@@ -855,7 +858,14 @@ const hg_cli_cmd hg_cli_commands[] = {
      "  --wait             follow it until it ends\n"},
     {"templates", NULL, cmd_templates, 0, 0, 0, false, "templates", "list templates", NULL},
     {"status", NULL, cmd_status, 0, 0, 0, false, "status",
-     "check the daemon: health, sandboxes per state, templates", NULL},
+     "check the daemon: health, sandboxes per state, templates, and its cluster",
+     "  in a cluster it adds: members by state, sandboxes across the cluster by\n"
+     "  state, the alive nodes' capacity, and the nodes it cannot reach\n"},
+    {"members", NULL, hg_cmd_members, 0, 0, 0, false, "members",
+     "list the cluster's nodes with their state, load and capacity",
+     "  as the node at --url sees them (gossip): STATE alive, suspect, dead or left;\n"
+     "  SANDBOXES on that node; VCPUS and MEM given to its live guests / its total;\n"
+     "  HEALTH its Lifeguard score (ok, or slow (N) when it answers probes late)\n"},
     {"help", NULL, cmd_help, 0, 0, 1, false, "help [COMMAND]", "show help", NULL},
 };
 

@@ -15,6 +15,15 @@ extern const size_t hg_cli_ncommands;
 
 int hg_cmd_exec(hg_client *c, const hg_cli_args *a);
 int hg_cmd_cp(hg_client *c, const hg_cli_args *a);
+int hg_cmd_members(hg_client *c, const hg_cli_args *a);
+
+/* members.c: the `members` table from a GET /v1/cluster/members answer. */
+int hg_members_render(const json_t *answer, hg_buf *out);
+/* The cluster part of `status`: *out gets {members, by_state, capacity,
+ * unreachable, sandboxes}, or stays NULL when the node has no cluster.
+ * Errors are printed unless they repeat *last_error. */
+int hg_cluster_summary(hg_client *c, long *last_error, json_t **out);
+void hg_cluster_summary_print(const json_t *summary);
 
 /* The sandbox id a person typed: a full id as is, else a unique prefix
  * ("3f2a", "sb-3f2a") of a listed sandbox. -EINVAL (printed) when it is not

@@ -1,0 +1,752 @@
+/* forward: reverse proxy to a peer's API over libcurl multi on the loop.
+ *
+ * curl tells us which sockets it wants watched (socket_cb: one uv_poll
+ * each) and when it next needs a call (timer_cb: one uv_timer); both call
+ * curl_multi_socket_action, after which finished transfers are collected
+ * (multi_done). Everything curl calls back (head_cb, body_cb, socket_cb,
+ * timer_cb) runs inside those calls, where curl forbids adding or removing
+ * transfers: so a forward is only ever finished from multi_done or from
+ * our own timers, never from a curl callback; callbacks only set flags and
+ * return "abort". f->in_curl says whether we are inside curl. */
+#include "api/forward.h"
+
+#include <curl/curl.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "node/core/buf.h"
+#include "node/core/log.h"
+
+#define HG_FWD_MAX_XFF 1024 /* an incoming X-Forwarded-For we extend */
+#define HG_FWD_CURL_BUFFER (64 * 1024)
+#define HG_FWD_KEEPIDLE_S 10 /* TCP keep-alive: a peer dead after connect */
+#define HG_FWD_KEEPINTVL_S 5
+
+typedef struct fwd_sock fwd_sock;
+
+struct hg_forward {
+  uv_loop_t *loop;
+  CURLM *multi;
+  uv_timer_t timer;
+  char node_id[HG_FWD_ID_MAX];
+  hg_fwd *fwds;    /* in flight */
+  fwd_sock *socks; /* watched for curl */
+  hg_forward_stats st;
+  int handles; /* our uv handles not closed yet (timer, polls, drain timers) */
+  int in_curl; /* > 0 inside a curl call that may run our callbacks */
+  bool closing;
+  void (*done)(void *ud);
+  void *done_ud;
+};
+
+struct fwd_sock {
+  uv_poll_t poll;
+  curl_socket_t fd;
+  hg_forward *f;
+  fwd_sock *prev, *next;
+};
+
+struct hg_fwd {
+  hg_forward *f;
+  hg_http_req *req;
+  CURL *easy;
+  struct curl_slist *hdrs;
+  char *path; /* the target as received, without a fragment */
+  char owner[HG_FWD_ID_MAX];
+  char addr[HG_FWD_ADDR_MAX];
+  int decline;
+  hg_fwd_done_cb done;
+  void *ud;
+  /* the upstream answer (the current head: 1xx heads are skipped) */
+  int status;
+  char ctype[128];
+  hg_buf extra; /* pass-through headers, "Name: value\r\n"… */
+  char hint_owner[HG_FWD_ID_MAX], hint_addr[HG_FWD_ADDR_MAX];
+  bool in_multi;
+  bool started;  /* the client's answer began */
+  bool answered; /* ... and was whole (no body: 204, 304) */
+  bool retrying, retried, declined, cancelled, client_gone, paused;
+  bool drain_open;
+  uv_timer_t drain; /* paused: looks whether the client drained */
+  char err[CURL_ERROR_SIZE];
+  hg_fwd *prev, *next;
+};
+
+/* ---- validation ---------------------------------------------------------- */
+
+bool hg_fwd_node_valid(const char *id) {
+  size_t n = id ? strlen(id) : 0;
+  if (n == 0 || n >= HG_FWD_ID_MAX) return false;
+  for (size_t i = 0; i < n; i++) {
+    char ch = id[i];
+    if (!((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '-'))
+      return false;
+  }
+  return true;
+}
+
+static bool port_valid(const char *p) {
+  size_t n = strlen(p);
+  if (n == 0 || n > 5) return false;
+  long v = 0;
+  for (; *p; p++) {
+    if (*p < '0' || *p > '9') return false;
+    v = v * 10 + (*p - '0');
+  }
+  return v >= 1 && v <= 65535;
+}
+
+bool hg_fwd_addr_valid(const char *addr) {
+  size_t n = addr ? strlen(addr) : 0;
+  if (n < 3 || n >= HG_FWD_ADDR_MAX) return false;
+  const char *colon;
+  if (addr[0] == '[') { /* [v6]:port */
+    const char *close = strchr(addr, ']');
+    if (!close || close == addr + 1 || close[1] != ':') return false;
+    for (const char *p = addr + 1; p < close; p++)
+      if (!strchr("0123456789abcdefABCDEF:.", *p)) return false;
+    colon = close + 1;
+  } else {
+    colon = strrchr(addr, ':');
+    if (!colon || colon == addr) return false;
+    for (const char *p = addr; p < colon; p++)
+      if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+            (*p >= '0' && *p <= '9') || *p == '.' || *p == '-'))
+        return false;
+  }
+  return port_valid(colon + 1);
+}
+
+/* The target to send: origin-form as received (an absolute-form target
+ * loses its scheme and authority: we choose the host), no fragment. Only
+ * visible ASCII: anything else would be for curl's URL parser to judge. */
+static int target_path(const char *t, char **out) {
+  if (!strncasecmp(t, "http://", 7) || !strncasecmp(t, "https://", 8)) {
+    t = strstr(t, "//") + 2;
+    t += strcspn(t, "/?#");
+  } else if (t[0] != '/') {
+    return -EINVAL;
+  }
+  size_t n = strcspn(t, "#");
+  for (size_t i = 0; i < n; i++)
+    if ((unsigned char)t[i] <= 0x20 || (unsigned char)t[i] >= 0x7f) return -EINVAL;
+  char *p = malloc(n + 2);
+  if (!p) return -ENOMEM;
+  size_t o = 0;
+  if (t[0] != '/') p[o++] = '/';
+  memcpy(p + o, t, n);
+  p[o + n] = '\0';
+  *out = p;
+  return 0;
+}
+
+/* ---- life of one forward --------------------------------------------------- */
+
+static void forward_maybe_free(hg_forward *f);
+static void multi_done(hg_forward *f);
+
+static void on_drain_closed(uv_handle_t *h) {
+  hg_fwd *w = h->data;
+  hg_forward *f = w->f;
+  free(w);
+  f->handles--;
+  forward_maybe_free(f);
+}
+
+/* Reports how w ended and lets it go. */
+static void fwd_finish(hg_fwd *w, int rc, const char *msg) {
+  hg_forward *f = w->f;
+  hg_fwd_result res = {
+      .rc = rc, .status = w->status, .started = w->started, .retried = w->retried};
+  memcpy(res.owner, w->owner, sizeof res.owner);
+  memcpy(res.addr, w->addr, sizeof res.addr);
+  if (msg) snprintf(res.msg, sizeof res.msg, "%s", msg);
+  if (w->prev)
+    w->prev->next = w->next;
+  else
+    f->fwds = w->next;
+  if (w->next) w->next->prev = w->prev;
+  f->st.active--;
+  if (w->easy) curl_easy_cleanup(w->easy);
+  curl_slist_free_all(w->hdrs);
+  hg_buf_free(&w->extra);
+  free(w->path);
+  w->done(w->ud, &res);
+  if (w->drain_open) {
+    uv_close((uv_handle_t *)&w->drain, on_drain_closed);
+  } else {
+    free(w);
+    forward_maybe_free(f);
+  }
+}
+
+static size_t head_cb(char *buf, size_t size, size_t n, void *ud);
+static size_t body_cb(char *buf, size_t size, size_t n, void *ud);
+
+/* A transfer to w->addr, with w's request and headers. */
+static int fwd_easy(hg_fwd *w) {
+  const hg_http_req *req = w->req;
+  size_t ulen = 8 + strlen(w->addr) + strlen(w->path);
+  char *url = malloc(ulen);
+  CURL *e = curl_easy_init();
+  if (!url || !e) {
+    free(url);
+    if (e) curl_easy_cleanup(e);
+    return -ENOMEM;
+  }
+  snprintf(url, ulen, "http://%s%s", w->addr, w->path);
+  CURLcode rc = curl_easy_setopt(e, CURLOPT_URL, url);
+  free(url); /* curl keeps its own copy */
+  curl_easy_setopt(e, CURLOPT_PRIVATE, w);
+  curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
+  curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http");
+  curl_easy_setopt(e, CURLOPT_PROXY,
+                   ""); /* peers directly, whatever the environment says */
+  curl_easy_setopt(e, CURLOPT_PATH_AS_IS, 1L);
+  curl_easy_setopt(e, CURLOPT_HTTP_VERSION, (long)CURL_HTTP_VERSION_1_1);
+  curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, (long)HG_FWD_CONNECT_MS);
+  curl_easy_setopt(e, CURLOPT_TCP_KEEPALIVE, 1L);
+  curl_easy_setopt(e, CURLOPT_TCP_KEEPIDLE, (long)HG_FWD_KEEPIDLE_S);
+  curl_easy_setopt(e, CURLOPT_TCP_KEEPINTVL, (long)HG_FWD_KEEPINTVL_S);
+  curl_easy_setopt(e, CURLOPT_BUFFERSIZE, (long)HG_FWD_CURL_BUFFER);
+  curl_easy_setopt(e, CURLOPT_ERRORBUFFER, w->err);
+  curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, head_cb);
+  curl_easy_setopt(e, CURLOPT_HEADERDATA, w);
+  curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, body_cb);
+  curl_easy_setopt(e, CURLOPT_WRITEDATA, w);
+  curl_easy_setopt(e, CURLOPT_HTTPHEADER, w->hdrs);
+  if (!strcmp(req->method, "GET") && req->body_len == 0) {
+    curl_easy_setopt(e, CURLOPT_HTTPGET, 1L);
+  } else if (!strcmp(req->method, "HEAD")) {
+    curl_easy_setopt(e, CURLOPT_NOBODY, 1L);
+  } else {
+    curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST, req->method);
+    /* a body whenever there is one, and an explicit empty one for the
+     * methods that carry bodies (Content-Length: 0) */
+    if (req->body_len > 0 || !strcmp(req->method, "POST") ||
+        !strcmp(req->method, "PUT") || !strcmp(req->method, "PATCH")) {
+      curl_easy_setopt(e, CURLOPT_POSTFIELDS, req->body ? req->body : "");
+      curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)req->body_len);
+    }
+  }
+  if (rc != CURLE_OK) {
+    curl_easy_cleanup(e);
+    return -EINVAL;
+  }
+  w->err[0] = '\0';
+  w->status = 0;
+  w->ctype[0] = '\0';
+  w->hint_owner[0] = w->hint_addr[0] = '\0';
+  hg_buf_reset(&w->extra);
+  w->f->in_curl++; /* add_handle calls timer_cb */
+  CURLMcode mc = curl_multi_add_handle(w->f->multi, e);
+  w->f->in_curl--;
+  if (mc != CURLM_OK) {
+    curl_easy_cleanup(e);
+    return -ENOMEM;
+  }
+  w->easy = e;
+  w->in_multi = true;
+  return 0;
+}
+
+/* The request headers that matter, and ours. A header curl would add by
+ * itself (Content-Type for a body, Accept, Expect: 100-continue) is named
+ * empty when the client did not send it, which removes it. */
+static int fwd_headers(hg_fwd *w, const char *self) {
+  static const struct {
+    const char *lower, *name;
+  } pass[] = {
+      {"authorization", "Authorization"},
+      {"content-type", "Content-Type"},
+      {"accept", "Accept"},
+  };
+  const hg_http_req *req = w->req;
+  hg_buf h;
+  hg_buf_init(&h, HG_HTTP_MAX_HEADER + 256);
+  struct curl_slist *l = NULL, *t;
+  int rc = 0;
+  for (size_t i = 0; i < sizeof pass / sizeof pass[0] && rc == 0; i++) {
+    const char *v = hg_http_header_get(req, pass[i].lower);
+    hg_buf_reset(&h);
+    rc = v && *v ? hg_buf_printf(&h, "%s: %s", pass[i].name, v)
+                 : hg_buf_printf(&h, "%s:", pass[i].name);
+    if (rc == 0 && !(t = curl_slist_append(l, h.data))) rc = -ENOMEM;
+    if (rc == 0) l = t;
+  }
+  char peer[64];
+  const char *xff = hg_http_header_get(req, "x-forwarded-for");
+  if (xff && strlen(xff) > HG_FWD_MAX_XFF) xff = NULL; /* do not grow it without end */
+  bool have_peer = hg_http_req_peer(req, peer, sizeof peer) == 0;
+  hg_buf_reset(&h);
+  if (rc == 0 && (xff || have_peer))
+    rc = hg_buf_printf(&h, "X-Forwarded-For: %s%s%s", xff ? xff : "",
+                       xff && have_peer ? ", " : "", have_peer ? peer : "");
+  if (rc == 0 && h.len && !(t = curl_slist_append(l, h.data))) rc = -ENOMEM;
+  if (rc == 0 && h.len) l = t;
+  hg_buf_reset(&h);
+  if (rc == 0) rc = hg_buf_printf(&h, "X-Hangar-Forwarded: %s", self);
+  if (rc == 0 && !(t = curl_slist_append(l, h.data))) rc = -ENOMEM;
+  if (rc == 0) l = t;
+  if (rc == 0 && !(t = curl_slist_append(l, "Expect:"))) rc = -ENOMEM;
+  if (rc == 0) l = t;
+  hg_buf_free(&h);
+  if (rc < 0) {
+    curl_slist_free_all(l);
+    return rc;
+  }
+  w->hdrs = l;
+  return 0;
+}
+
+int hg_fwd_start(hg_forward *f, hg_http_req *req, const hg_fwd_spec *spec, hg_fwd **out) {
+  if (f->closing) return -ECANCELED;
+  if (!spec->done || !hg_fwd_node_valid(spec->owner) || !hg_fwd_addr_valid(spec->addr))
+    return -EINVAL;
+  hg_fwd *w = calloc(1, sizeof *w);
+  if (!w) return -ENOMEM;
+  w->f = f;
+  w->req = req;
+  w->decline = spec->decline_status;
+  w->done = spec->done;
+  w->ud = spec->ud;
+  snprintf(w->owner, sizeof w->owner, "%s", spec->owner);
+  snprintf(w->addr, sizeof w->addr, "%s", spec->addr);
+  hg_buf_init(&w->extra, HG_FWD_MAX_RESP_HEADERS);
+  int rc = target_path(req->target, &w->path);
+  if (rc == 0) rc = fwd_headers(w, f->node_id);
+  if (rc == 0) rc = fwd_easy(w);
+  if (rc < 0) {
+    curl_slist_free_all(w->hdrs);
+    hg_buf_free(&w->extra);
+    free(w->path);
+    free(w);
+    return rc;
+  }
+  w->next = f->fwds;
+  if (f->fwds) f->fwds->prev = w;
+  f->fwds = w;
+  f->st.active++;
+  *out = w;
+  return 0;
+}
+
+/* ---- the upstream answer (curl callbacks: flags only) ---------------------- */
+
+/* "X-Hangar-Owner: <node> <addr>": where the upstream says S lives. */
+static void hint_parse(hg_fwd *w, const char *v, size_t n) {
+  char tmp[HG_FWD_ID_MAX + HG_FWD_ADDR_MAX + 2];
+  if (n >= sizeof tmp) return;
+  memcpy(tmp, v, n);
+  tmp[n] = '\0';
+  char *sp = strchr(tmp, ' ');
+  if (!sp) return;
+  *sp = '\0';
+  const char *addr = sp + 1;
+  while (*addr == ' ') addr++;
+  if (!hg_fwd_node_valid(tmp) || !hg_fwd_addr_valid(addr)) return;
+  memcpy(w->hint_owner, tmp, strlen(tmp) + 1); /* both validated: they fit */
+  memcpy(w->hint_addr, addr, strlen(addr) + 1);
+}
+
+static bool passes(const char *name, size_t n) {
+  static const char *const names[] = {"location", "retry-after", "www-authenticate",
+                                      "allow"};
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+    if (strlen(names[i]) == n && !strncasecmp(name, names[i], n)) return true;
+  if (n == 13 && !strncasecmp(name, "x-hangar-node", n))
+    return false; /* ours replaces it */
+  if (n == 18 && !strncasecmp(name, "x-hangar-forwarded", n)) return false;
+  return n > 9 && !strncasecmp(name, "x-hangar-", 9);
+}
+
+/* One "Name: value" line of the upstream head (CRLF stripped). */
+static void head_field(hg_fwd *w, const char *line, size_t len) {
+  if (line[0] == ' ' || line[0] == '\t') return; /* obsolete folding: dropped */
+  const char *colon = memchr(line, ':', len);
+  if (!colon || colon == line) return;
+  size_t nlen = (size_t)(colon - line);
+  const char *v = colon + 1, *end = line + len;
+  while (v < end && (*v == ' ' || *v == '\t')) v++;
+  while (end > v && (end[-1] == ' ' || end[-1] == '\t')) end--;
+  size_t vlen = (size_t)(end - v);
+  for (size_t i = 0; i < vlen; i++)
+    if ((unsigned char)v[i] < 0x20 && v[i] != '\t') return; /* never into our head */
+  for (size_t i = 0; i < nlen; i++)
+    if ((unsigned char)line[i] <= 0x20 || (unsigned char)line[i] >= 0x7f) return;
+  if (nlen == 12 && !strncasecmp(line, "content-type", 12)) {
+    if (vlen < sizeof w->ctype) {
+      memcpy(w->ctype, v, vlen);
+      w->ctype[vlen] = '\0';
+    }
+    return;
+  }
+  if (nlen == 14 && !strncasecmp(line, "x-hangar-owner", 14)) hint_parse(w, v, vlen);
+  if (!passes(line, nlen)) return;
+  size_t mark = w->extra.len;
+  if (hg_buf_printf(&w->extra, "%.*s: %.*s\r\n", (int)nlen, line, (int)vlen, v) < 0)
+    w->extra.len = mark; /* too many: the rest is dropped, the answer still goes */
+}
+
+/* The upstream head is complete: false aborts the transfer. */
+static bool head_done(hg_fwd *w) {
+  if (w->status == 421 && !w->retried && w->hint_addr[0] &&
+      strcmp(w->hint_addr, w->addr) != 0) {
+    w->retrying = true;
+    return false;
+  }
+  if (w->decline && w->status == w->decline) {
+    w->declined = true;
+    return false;
+  }
+  size_t mark = w->extra.len;
+  if (hg_buf_printf(&w->extra, "X-Hangar-Node: %s\r\n", w->owner) < 0) {
+    w->extra.len = mark;
+    hg_buf_reset(&w->extra); /* ours matters more than theirs */
+    hg_buf_printf(&w->extra, "X-Hangar-Node: %s\r\n", w->owner);
+  }
+  const char *ct = w->ctype[0] ? w->ctype : NULL;
+  w->started = true;
+  if (w->status == 204 || w->status == 304) { /* no body: never a chunked one */
+    w->answered = true;
+    hg_http_respond(w->req, w->status, NULL, w->extra.data, NULL, 0);
+    return true;
+  }
+  if (hg_http_stream_start(w->req, w->status, ct, w->extra.data) < 0) {
+    w->client_gone = true;
+    return false;
+  }
+  return true;
+}
+
+static size_t head_cb(char *buf, size_t size, size_t n, void *ud) {
+  hg_fwd *w = ud;
+  size_t len = size * n;
+  if (w->cancelled) return 0;
+  if (len >= 5 && !memcmp(buf, "HTTP/", 5)) { /* a new head (after 1xx: the final one) */
+    const char *sp = memchr(buf, ' ', len);
+    int st = 0;
+    if (sp && (size_t)(sp - buf) + 4 <= len && sp[1] >= '1' && sp[1] <= '5' &&
+        sp[2] >= '0' && sp[2] <= '9' && sp[3] >= '0' && sp[3] <= '9')
+      st = (sp[1] - '0') * 100 + (sp[2] - '0') * 10 + (sp[3] - '0');
+    if (!st) return 0;
+    w->status = st;
+    w->ctype[0] = '\0';
+    w->hint_owner[0] = w->hint_addr[0] = '\0';
+    hg_buf_reset(&w->extra);
+    return len;
+  }
+  size_t l = len;
+  while (l && (buf[l - 1] == '\n' || buf[l - 1] == '\r')) l--;
+  if (l > 0) {
+    head_field(w, buf, l);
+    return len;
+  }
+  if (w->status < 200) return len; /* the end of a 1xx head */
+  return head_done(w) ? len : 0;
+}
+
+static void drain_start(hg_fwd *w, uint64_t ms);
+
+static size_t body_cb(char *buf, size_t size, size_t n, void *ud) {
+  hg_fwd *w = ud;
+  size_t len = size * n;
+  if (w->cancelled || w->client_gone) return 0;
+  if (!w->started || w->answered) return len; /* nothing goes to the client */
+  /* Back-pressure: curl keeps this data and offers it again once unpaused,
+   * and reads no more from the upstream meanwhile. */
+  if (hg_http_stream_pending(w->req) > HG_FWD_HIGH_WATER) {
+    w->paused = true;
+    w->f->st.paused++;
+    drain_start(w, HG_FWD_DRAIN_MS);
+    return CURL_WRITEFUNC_PAUSE;
+  }
+  if (hg_http_stream_write(w->req, buf, len) < 0) {
+    w->client_gone = true;
+    return 0;
+  }
+  size_t p = hg_http_stream_pending(w->req);
+  if (p > w->f->st.pending_max) w->f->st.pending_max = p;
+  return len;
+}
+
+/* ---- ending -------------------------------------------------------------------- */
+
+static void fwd_remove(hg_fwd *w) {
+  if (!w->in_multi) return;
+  w->f->in_curl++;
+  curl_multi_remove_handle(w->f->multi, w->easy);
+  w->f->in_curl--;
+  w->in_multi = false;
+}
+
+static void fwd_cancel_now(hg_fwd *w) {
+  fwd_remove(w);
+  w->f->st.cancelled++;
+  if (w->started && !w->answered)
+    hg_http_stream_end(w->req); /* a no-op for a gone client */
+  fwd_finish(w, -ECANCELED, "cancelled");
+}
+
+void hg_fwd_cancel(hg_fwd *w) {
+  if (w->cancelled) return;
+  w->cancelled = true;
+  if (w->f->in_curl)
+    drain_start(w, 0); /* curl's callbacks see the flag; finish outside */
+  else
+    fwd_cancel_now(w);
+}
+
+/* A 421 named another node: the same request once more, there. */
+static void fwd_retry(hg_fwd *w) {
+  char from[HG_FWD_ADDR_MAX];
+  snprintf(from, sizeof from, "%s", w->addr);
+  curl_easy_cleanup(w->easy);
+  w->easy = NULL;
+  w->retrying = false;
+  w->retried = true;
+  w->f->st.retried++;
+  memcpy(w->owner, w->hint_owner, sizeof w->owner);
+  memcpy(w->addr, w->hint_addr, sizeof w->addr);
+  hg_log_info("api.forward_retry", "from=%s node=%s addr=%s", from, w->owner, w->addr);
+  int rc = fwd_easy(w);
+  if (rc < 0) {
+    w->f->st.unreachable++;
+    fwd_finish(w, -EHOSTUNREACH, "could not start the retry");
+  }
+}
+
+/* curl is done with w's transfer (result: how). */
+static void fwd_transfer_done(hg_fwd *w, CURLcode result) {
+  fwd_remove(w);
+  hg_forward *f = w->f;
+  if (w->cancelled) {
+    fwd_cancel_now(w);
+  } else if (w->retrying) {
+    fwd_retry(w);
+  } else if (w->declined) {
+    f->st.declined++;
+    fwd_finish(w, -ENOENT, "declined");
+  } else if (w->client_gone) {
+    f->st.cancelled++;
+    if (!w->answered) hg_http_stream_end(w->req);
+    fwd_finish(w, -ECANCELED, "the client left");
+  } else if (!w->started) {
+    char msg[CURL_ERROR_SIZE + 64];
+    snprintf(msg, sizeof msg, "%s",
+             w->err[0]            ? w->err
+             : result == CURLE_OK ? "no answer"
+                                  : curl_easy_strerror(result));
+    f->st.unreachable++;
+    hg_log_warn("api.forward_failed", "node=%s addr=%s err=\"%s\"", w->owner, w->addr,
+                msg);
+    fwd_finish(w, -EHOSTUNREACH, msg);
+  } else if (result == CURLE_OK || w->answered) {
+    f->st.ok++;
+    if (!w->answered) hg_http_stream_end(w->req);
+    fwd_finish(w, 0, NULL);
+  } else {
+    f->st.broken++;
+    hg_log_warn("api.forward_broken", "node=%s addr=%s status=%d err=\"%s\"", w->owner,
+                w->addr, w->status, w->err[0] ? w->err : curl_easy_strerror(result));
+    hg_http_stream_abort(w->req); /* cut: a clean end would say "complete" */
+    fwd_finish(w, -EPIPE, w->err[0] ? w->err : curl_easy_strerror(result));
+  }
+}
+
+/* ---- back-pressure ------------------------------------------------------------- */
+
+static void on_drain(uv_timer_t *t) {
+  hg_fwd *w = t->data;
+  if (w->cancelled) {
+    uv_timer_stop(t);
+    fwd_cancel_now(w);
+    return;
+  }
+  if (!w->paused) {
+    uv_timer_stop(t);
+    return;
+  }
+  if (hg_http_req_alive(w->req) && hg_http_stream_pending(w->req) > HG_FWD_LOW_WATER)
+    return;
+  uv_timer_stop(t);
+  w->paused = false;
+  hg_forward *f = w->f;
+  f->in_curl++; /* unpausing hands curl's kept data to body_cb at once */
+  curl_easy_pause(w->easy, CURLPAUSE_CONT);
+  f->in_curl--;
+  multi_done(f);
+}
+
+static void drain_start(hg_fwd *w, uint64_t ms) {
+  if (!w->drain_open) {
+    uv_timer_init(w->f->loop, &w->drain);
+    w->drain.data = w;
+    w->drain_open = true;
+    w->f->handles++;
+  }
+  uv_timer_start(&w->drain, on_drain, ms, ms ? ms : HG_FWD_DRAIN_MS);
+}
+
+/* ---- curl on the loop ------------------------------------------------------- */
+
+static void multi_done(hg_forward *f) {
+  CURLMsg *m;
+  int left;
+  while ((m = curl_multi_info_read(f->multi, &left))) {
+    if (m->msg != CURLMSG_DONE) continue;
+    CURLcode result = m->data.result;
+    char *priv = NULL;
+    curl_easy_getinfo(m->easy_handle, CURLINFO_PRIVATE, &priv);
+    if (priv) fwd_transfer_done((hg_fwd *)priv, result);
+  }
+}
+
+static void multi_action(hg_forward *f, curl_socket_t fd, int flags) {
+  int running = 0;
+  f->in_curl++;
+  curl_multi_socket_action(f->multi, fd, flags, &running);
+  f->in_curl--;
+  multi_done(f);
+}
+
+static void on_poll(uv_poll_t *h, int status, int events) {
+  fwd_sock *k = h->data;
+  int flags = 0;
+  if (status < 0) flags = CURL_CSELECT_ERR;
+  if (events & UV_READABLE) flags |= CURL_CSELECT_IN;
+  if (events & UV_WRITABLE) flags |= CURL_CSELECT_OUT;
+  multi_action(k->f, k->fd, flags);
+}
+
+static void on_curl_timer(uv_timer_t *t) {
+  multi_action(t->data, CURL_SOCKET_TIMEOUT, 0);
+}
+
+static void on_sock_closed(uv_handle_t *h) {
+  fwd_sock *k = h->data;
+  hg_forward *f = k->f;
+  free(k);
+  f->handles--;
+  forward_maybe_free(f);
+}
+
+static void sock_close(fwd_sock *k) {
+  hg_forward *f = k->f;
+  uv_poll_stop(&k->poll); /* now: curl may close fd and reuse its number */
+  if (k->prev)
+    k->prev->next = k->next;
+  else
+    f->socks = k->next;
+  if (k->next) k->next->prev = k->prev;
+  uv_close((uv_handle_t *)&k->poll, on_sock_closed);
+}
+
+static int socket_cb(CURL *e, curl_socket_t fd, int what, void *ud, void *sockp) {
+  hg_forward *f = ud;
+  fwd_sock *k = sockp;
+  if (what == CURL_POLL_REMOVE) {
+    if (k) {
+      sock_close(k);
+      if (!f->closing) curl_multi_assign(f->multi, fd, NULL);
+    }
+    return 0;
+  }
+  if (!k) {
+    k = calloc(1, sizeof *k);
+    if (!k) return -1;
+    int rc = uv_poll_init_socket(f->loop, &k->poll, fd);
+    if (rc < 0) {
+      hg_log_error("api.forward_poll", "fd=%d err=%s", (int)fd, uv_err_name(rc));
+      free(k);
+      return -1;
+    }
+    k->fd = fd;
+    k->f = f;
+    k->poll.data = k;
+    k->next = f->socks;
+    if (f->socks) f->socks->prev = k;
+    f->socks = k;
+    f->handles++;
+    curl_multi_assign(f->multi, fd, k);
+  }
+  int ev = ((what & CURL_POLL_IN) ? UV_READABLE : 0) |
+           ((what & CURL_POLL_OUT) ? UV_WRITABLE : 0);
+  uv_poll_start(&k->poll, ev, on_poll);
+  return 0;
+}
+
+static int timer_cb(CURLM *m, long ms, void *ud) {
+  hg_forward *f = ud;
+  if (ms < 0)
+    uv_timer_stop(&f->timer);
+  else
+    uv_timer_start(&f->timer, on_curl_timer, (uint64_t)ms, 0);
+  return 0;
+}
+
+/* ---- the forwarder ------------------------------------------------------------- */
+
+int hg_forward_new(uv_loop_t *loop, const char *node_id, hg_forward **out) {
+  if (!node_id || !*node_id || strlen(node_id) >= HG_FWD_ID_MAX) return -EINVAL;
+  if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) return -ENOMEM;
+  hg_forward *f = calloc(1, sizeof *f);
+  if (f) f->multi = curl_multi_init();
+  if (!f || !f->multi) {
+    free(f);
+    curl_global_cleanup();
+    return -ENOMEM;
+  }
+  f->loop = loop;
+  snprintf(f->node_id, sizeof f->node_id, "%s", node_id);
+  uv_timer_init(loop, &f->timer);
+  f->timer.data = f;
+  f->handles = 1;
+  curl_multi_setopt(f->multi, CURLMOPT_SOCKETFUNCTION, socket_cb);
+  curl_multi_setopt(f->multi, CURLMOPT_SOCKETDATA, f);
+  curl_multi_setopt(f->multi, CURLMOPT_TIMERFUNCTION, timer_cb);
+  curl_multi_setopt(f->multi, CURLMOPT_TIMERDATA, f);
+  *out = f;
+  return 0;
+}
+
+static void forward_maybe_free(hg_forward *f) {
+  if (!f->closing || f->handles > 0) return;
+  void (*done)(void *) = f->done;
+  void *ud = f->done_ud;
+  free(f);
+  curl_global_cleanup();
+  if (done) done(ud);
+}
+
+static void on_forward_timer_closed(uv_handle_t *h) {
+  hg_forward *f = h->data;
+  f->handles--;
+  forward_maybe_free(f);
+}
+
+void hg_forward_close(hg_forward *f, void (*done)(void *ud), void *ud) {
+  if (!f || f->closing) return;
+  f->closing = true;
+  f->done = done;
+  f->done_ud = ud;
+  while (f->fwds) {
+    hg_fwd *w = f->fwds;
+    w->cancelled = true;
+    fwd_cancel_now(w);
+  }
+  f->in_curl++; /* cleanup closes cached connections: socket_cb REMOVE */
+  curl_multi_cleanup(f->multi);
+  f->in_curl--;
+  f->multi = NULL;
+  while (f->socks) sock_close(f->socks); /* any curl did not mention */
+  uv_timer_stop(&f->timer);
+  uv_close((uv_handle_t *)&f->timer, on_forward_timer_closed);
+}
+
+void hg_forward_get_stats(const hg_forward *f, hg_forward_stats *out) {
+  *out = f->st;
+}

@@ -1,0 +1,655 @@
+/* test_cluster: several hg_cluster instances on one uv loop, talking real
+ * sealed UDP and TCP on 127.0.0.1 with the "local" swim profile. Covers
+ * joining through one seed, metadata and directory propagation, crash
+ * detection, graceful leave, wrong keys, garbage, replays (captured by a
+ * UDP relay in front of one node), placement, the roster and restarts. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cluster/cluster.h"
+#include "cluster/cluster_internal.h"
+#include "cluster/seal.h"
+#include "node/core/log.h"
+#include "node/core/util.h"
+
+#define KEY "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff"
+#define BAD_KEY "ffeeddccbbaa99887766554433221100ffeeddccbbaa99887766554433221100"
+
+static uv_loop_t loop;
+static uv_timer_t ticker; /* keeps UV_RUN_ONCE from sleeping long */
+static char tmp_root[128];
+static int test_no; /* each test gets its own state dirs */
+
+static void on_tick(uv_timer_t *t) {}
+
+static void run_ms(int ms) {
+  int64_t end = hg_now_ms() + ms;
+  while (hg_now_ms() < end) uv_run(&loop, UV_RUN_ONCE);
+}
+
+/* Runs the loop until expr holds or ms passed; the value of expr. */
+#define WAIT_UNTIL(expr, ms)                                          \
+  ({                                                                  \
+    int64_t end_ = hg_now_ms() + (ms);                                \
+    while (!(expr) && hg_now_ms() < end_) uv_run(&loop, UV_RUN_ONCE); \
+    (expr);                                                           \
+  })
+
+/* ---- nodes ---- */
+
+typedef struct node {
+  hg_cluster *c;
+  char id[32];
+  char gossip[64];
+  char dir[192];
+  int port;
+  bool closed;
+} node;
+
+static void on_closed(void *ud) {
+  ((node *)ud)->closed = true;
+}
+
+static node *started[16]; /* for the teardown of a test that failed midway */
+static size_t nstarted;
+
+static void remember(node *n) {
+  for (size_t i = 0; i < nstarted; i++)
+    if (started[i] == n) return;
+  if (nstarted < 16) started[nstarted++] = n;
+}
+
+static int random_port(void) {
+  uint32_t r = 0;
+  hg_random_bytes(&r, sizeof r);
+  return 20000 + (int)(r % 12000); /* below the kernel's ephemeral range */
+}
+
+static void fill_meta(hg_node_meta *m, const char *id, int port, const char *tmpl,
+                      uint32_t max_sb, uint32_t total_sb, uint64_t mem_total,
+                      uint64_t mem_used) {
+  memset(m, 0, sizeof *m);
+  snprintf(m->id, sizeof m->id, "%s", id);
+  snprintf(m->api_addr, sizeof m->api_addr, "127.0.0.1:%d", port + 1);
+  snprintf(m->vmm_kind, sizeof m->vmm_kind, "qemu");
+  snprintf(m->cpu_class, sizeof m->cpu_class, "tcg");
+  m->vcpus_total = 4;
+  m->memory_total_mib = mem_total;
+  m->memory_used_mib = mem_used;
+  m->max_sandboxes = max_sb;
+  m->sandboxes_total = total_sb;
+  if (tmpl) {
+    snprintf(m->templates[0], sizeof m->templates[0], "%s", tmpl);
+    m->ntemplates = 1;
+  }
+}
+
+/* Starts a node on a free port (retrying on collisions). advertise_port:
+ * peers reach it there instead (the relay), 0: its own port. */
+static void node_start_ex(node *n, const char *id, const char *join, const char *key,
+                          int advertise_port, const char *zone) {
+  snprintf(n->id, sizeof n->id, "%s", id);
+  if (!n->dir[0]) {
+    snprintf(n->dir, sizeof n->dir, "%s/t%d-%s", tmp_root, test_no, id);
+    assert_int_equal(hg_mkdir_p(n->dir, 0700), 0);
+  }
+  for (int attempt = 0; attempt < 20; attempt++) {
+    n->port = random_port();
+    snprintf(n->gossip, sizeof n->gossip, "127.0.0.1:%d", n->port);
+    char adv[64];
+    snprintf(adv, sizeof adv, "127.0.0.1:%d", advertise_port);
+    hg_cluster_config cfg = {.node_id = id,
+                             .gossip = n->gossip,
+                             .advertise = advertise_port ? adv : NULL,
+                             .join = join,
+                             .cluster_key = key,
+                             .zone = zone,
+                             .profile = "local",
+                             .state_dir = n->dir};
+    fill_meta(&cfg.self, id, n->port, "base:1", 0, 0, 0, 0);
+    n->closed = false;
+    assert_int_equal(hg_cluster_new(&loop, &cfg, &n->c), 0);
+    int rc = hg_cluster_start(n->c);
+    if (rc == 0) {
+      remember(n);
+      return;
+    }
+    assert_int_equal(rc, UV_EADDRINUSE);
+    hg_cluster_close(n->c, on_closed, n);
+    assert_true(WAIT_UNTIL(n->closed, 2000));
+  }
+  fail_msg("no free port");
+}
+
+static void node_start(node *n, const char *id, const char *join) {
+  node_start_ex(n, id, join, KEY, 0, NULL);
+}
+
+static void node_close(node *n) {
+  if (!n->c) return;
+  hg_cluster_close(n->c, on_closed, n);
+  assert_true(WAIT_UNTIL(n->closed, 3000));
+  n->c = NULL;
+}
+
+static void node_crash(node *n) {
+  hg_cluster_crash(n->c, on_closed, n);
+  assert_true(WAIT_UNTIL(n->closed, 3000));
+  n->c = NULL;
+}
+
+static size_t alive(node *n) {
+  hg_cluster_stats st;
+  hg_cluster_get_stats(n->c, &st);
+  return st.members_alive;
+}
+
+static hg_cluster_stats stats(node *n) {
+  hg_cluster_stats st;
+  hg_cluster_get_stats(n->c, &st);
+  return st;
+}
+
+/* The member entry for id in n's members_json (a new reference), or NULL. */
+static json_t *member(node *n, const char *id) {
+  json_t *all = hg_cluster_members_json(n->c), *found = NULL, *m;
+  size_t i;
+  json_array_foreach(all, i, m) {
+    if (strcmp(json_string_value(json_object_get(m, "id")), id) == 0)
+      found = json_incref(m);
+  }
+  json_decref(all);
+  return found;
+}
+
+/* True when n sees id in state st. */
+static bool sees(node *n, const char *id, const char *st) {
+  json_t *m = member(n, id);
+  bool ok = m && strcmp(json_string_value(json_object_get(m, "state")), st) == 0;
+  json_decref(m);
+  return ok;
+}
+
+static uint64_t incarnation_of(node *n, const char *id) {
+  json_t *m = member(n, id);
+  uint64_t v = m ? (uint64_t)json_integer_value(json_object_get(m, "incarnation")) : 0;
+  json_decref(m);
+  return v;
+}
+
+static bool roster_file_has(node *n, const char *id) {
+  char path[256], *data = NULL, needle[64];
+  size_t len;
+  snprintf(path, sizeof path, "%s/roster.json", n->dir);
+  if (hg_read_file(path, 1 << 20, &data, &len) < 0) return false;
+  snprintf(needle, sizeof needle, "\"%s\"", id);
+  bool has = strstr(data, needle) != NULL;
+  free(data);
+  return has;
+}
+
+static bool api_addr_known(node *n, node *peer) {
+  char addr[HG_WIRE_ADDR_MAX], want[64];
+  snprintf(want, sizeof want, "127.0.0.1:%d", peer->port + 1);
+  return hg_cluster_api_addr(n->c, peer->id, addr) == 0 && strcmp(addr, want) == 0;
+}
+
+static hg_dirent dirent(const char *sb, uint64_t epoch, const char *state) {
+  hg_dirent e;
+  memset(&e, 0, sizeof e);
+  snprintf(e.sandbox, sizeof e.sandbox, "%s", sb);
+  e.epoch = epoch;
+  snprintf(e.state, sizeof e.state, "%s", state);
+  snprintf(e.template_ref, sizeof e.template_ref, "base:1");
+  e.gen = 3;
+  return e;
+}
+
+static bool dir_state_is(node *n, const char *sb, const char *state) {
+  hg_dirent e;
+  return hg_cluster_dir_get(n->c, sb, &e) == 0 && strcmp(e.state, state) == 0;
+}
+
+static bool dir_epoch_is(node *n, const char *sb, uint64_t epoch) {
+  hg_dirent e;
+  return hg_cluster_dir_get(n->c, sb, &e) == 0 && e.epoch == epoch;
+}
+
+/* Sandbox workers publish from the thread pool: puts from another thread. */
+#define BULK 300
+
+static void *bulk_put(void *arg) {
+  hg_cluster *c = arg;
+  for (int i = 0; i < BULK; i++) {
+    char sb[32];
+    snprintf(sb, sizeof sb, "sb-%016x", 0x1000 + i);
+    hg_dirent e = dirent(sb, 1, i % 10 ? "suspended" : "deleted");
+    if (hg_cluster_dir_put(c, &e) < 0) return (void *)1;
+  }
+  return NULL;
+}
+
+static bool has_bulk(node *n) {
+  for (int i = 0; i < BULK; i++) {
+    char sb[32];
+    snprintf(sb, sizeof sb, "sb-%016x", 0x1000 + i);
+    if (!dir_state_is(n, sb, i % 10 ? "suspended" : "deleted")) return false;
+  }
+  return true;
+}
+
+/* ---- raw UDP: garbage sender and the replay relay ---- */
+
+typedef struct relay {
+  uv_udp_t udp;
+  int port;
+  struct sockaddr_in target;
+  uint8_t captured[2048];
+  size_t captured_len;
+  unsigned forwarded;
+} relay;
+
+static void relay_alloc(uv_handle_t *h, size_t s, uv_buf_t *b) {
+  static char buf[2048];
+  *b = uv_buf_init(buf, sizeof buf);
+}
+
+static void relay_recv(uv_udp_t *u, ssize_t n, const uv_buf_t *b,
+                       const struct sockaddr *a, unsigned flags) {
+  relay *r = u->data;
+  if (n <= 0 || !r->target.sin_port) return;
+  uv_buf_t out = uv_buf_init(b->base, (unsigned)n);
+  if (uv_udp_try_send(&r->udp, &out, 1, (const struct sockaddr *)&r->target) != n) return;
+  r->forwarded++;
+  if (!r->captured_len) { /* one that r has seen: sending it again is a replay */
+    memcpy(r->captured, b->base, (size_t)n);
+    r->captured_len = (size_t)n;
+  }
+}
+
+static void udp_open(uv_udp_t *u, int *port, void *data) {
+  struct sockaddr_in sa;
+  assert_int_equal(uv_udp_init(&loop, u), 0);
+  u->data = data;
+  for (int i = 0; i < 20; i++) {
+    *port = random_port();
+    uv_ip4_addr("127.0.0.1", *port, &sa);
+    if (uv_udp_bind(u, (struct sockaddr *)&sa, 0) == 0) return;
+  }
+  fail_msg("no free UDP port");
+}
+
+static void send_to(uv_udp_t *u, int port, const void *data, size_t len) {
+  struct sockaddr_in sa;
+  uv_ip4_addr("127.0.0.1", port, &sa);
+  uv_buf_t b = uv_buf_init((char *)data, (unsigned)len);
+  assert_true(uv_udp_try_send(u, &b, 1, (struct sockaddr *)&sa) == (int)len);
+}
+
+static size_t seal_with(const char *key, const void *plain, size_t len, uint8_t *out,
+                        size_t cap) {
+  hg_keyring *kr;
+  size_t n = 0;
+  assert_int_equal(hg_keyring_new("hangar", &kr), 0);
+  assert_int_equal(hg_keyring_parse(kr, key), 0);
+  assert_int_equal(hg_seal(kr, plain, len, out, cap, &n), 0);
+  hg_keyring_free(kr);
+  return n;
+}
+
+static void on_handle_closed(uv_handle_t *h) {
+  *(bool *)h->data = true;
+}
+
+static void handle_close(uv_handle_t *h) {
+  bool done = false;
+  h->data = &done;
+  uv_close(h, on_handle_closed);
+  assert_true(WAIT_UNTIL(done, 1000));
+}
+
+/* ---- tests ---- */
+
+/* Three nodes join through one seed, see each other alive with metadata,
+ * share directory entries, detect a crash, and see a graceful leave. */
+static void join_directory_crash_and_leave(void **state) {
+  static node a, b, c; /* static: teardown reaches them after a failed assert */
+  a = b = c = (node){0};
+  node_start(&a, "n-a", NULL);
+  /* A directory too big for gossip to carry soon: joiners get it by
+   * push-pull (zstd-compressed, it is well above 4 KiB). */
+  pthread_t th;
+  void *th_rc;
+  assert_int_equal(pthread_create(&th, NULL, bulk_put, a.c), 0);
+  assert_int_equal(pthread_join(th, &th_rc), 0);
+  assert_null(th_rc);
+  assert_true(has_bulk(&a));
+  node_start(&b, "n-b", a.gossip);
+  node_start(&c, "n-c", a.gossip);
+  assert_true(WAIT_UNTIL(alive(&a) == 3 && alive(&b) == 3 && alive(&c) == 3, 8000));
+  assert_true(WAIT_UNTIL(has_bulk(&b) && has_bulk(&c), 3000));
+  assert_true(stats(&c).push_pulls >= 1);
+  assert_true(WAIT_UNTIL(api_addr_known(&b, &c) && api_addr_known(&c, &b) &&
+                             api_addr_known(&a, &b) && api_addr_known(&b, &a),
+                         5000));
+  json_t *m = member(&c, "n-b");
+  assert_non_null(m);
+  assert_string_equal(
+      json_string_value(json_array_get(json_object_get(m, "templates"), 0)), "base:1");
+  assert_string_equal(
+      json_string_value(json_object_get(json_object_get(m, "vmm"), "cpu_class")), "tcg");
+  assert_false(json_is_true(json_object_get(m, "self")));
+  assert_true(json_is_true(json_object_get(m, "roster")));
+  json_decref(m);
+
+  /* Directory: b publishes, a and c learn it; newer wins; stale epochs fenced. */
+  hg_dirent e = dirent("sb-00000000000000b1", 1, "running");
+  assert_int_equal(hg_cluster_dir_put(b.c, &e), 0);
+  assert_true(WAIT_UNTIL(
+      dir_state_is(&a, e.sandbox, "running") && dir_state_is(&c, e.sandbox, "running"),
+      3000));
+  hg_dirent got;
+  assert_int_equal(hg_cluster_dir_get(c.c, e.sandbox, &got), 0);
+  assert_string_equal(got.owner, "n-b");
+  assert_int_equal(got.epoch, 1);
+  e = dirent("sb-00000000000000b1", 1, "paused");
+  assert_int_equal(hg_cluster_dir_put(b.c, &e), 0);
+  assert_true(WAIT_UNTIL(dir_state_is(&c, e.sandbox, "paused"), 3000));
+  e = dirent("sb-00000000000000b1", 2, "running");
+  snprintf(e.owner, sizeof e.owner, "n-c");
+  assert_int_equal(hg_cluster_dir_put(c.c, &e), 0);
+  assert_true(
+      WAIT_UNTIL(dir_epoch_is(&a, e.sandbox, 2) && dir_epoch_is(&b, e.sandbox, 2), 3000));
+  e = dirent("sb-00000000000000b1", 1, "paused"); /* b, fenced at epoch 1 */
+  assert_int_equal(hg_cluster_dir_put(b.c, &e), -ESTALE);
+  assert_int_equal(hg_cluster_dir_get(a.c, "sb-0000000000000000", &got), -ENOENT);
+  json_t *d = hg_cluster_dir_json(a.c), *x;
+  size_t i, found = 0;
+  assert_int_equal(json_array_size(d), BULK + 1);
+  json_array_foreach(d, i, x) {
+    if (strcmp(json_string_value(json_object_get(x, "sandbox")), "sb-00000000000000b1") !=
+        0)
+      continue;
+    found++;
+    assert_string_equal(json_string_value(json_object_get(x, "owner")), "n-c");
+    assert_int_equal(json_integer_value(json_object_get(x, "epoch")), 2);
+  }
+  assert_int_equal(found, 1);
+  json_decref(d);
+
+  /* Roster and decommission rules. */
+  assert_int_equal(hg_cluster_decommission(a.c, "n-b"), -EBUSY);
+  assert_int_equal(hg_cluster_decommission(a.c, "n-a"), -EBUSY);
+  assert_int_equal(hg_cluster_decommission(a.c, "n-zz"), -ENOENT);
+  assert_true(WAIT_UNTIL(roster_file_has(&a, "n-b") && roster_file_has(&a, "n-c"), 3000));
+
+  /* Crash c (no leave): both others declare it dead. */
+  int64_t t0 = hg_now_ms();
+  node_crash(&c);
+  assert_true(WAIT_UNTIL(sees(&a, "n-c", "dead") && sees(&b, "n-c", "dead"), 10000));
+  print_message("crash detected in %lld ms\n", (long long)(hg_now_ms() - t0));
+  assert_int_equal(stats(&a).members_alive, 2);
+
+  /* Graceful close of b: a sees it left, soon. */
+  t0 = hg_now_ms();
+  node_close(&b);
+  assert_true(WAIT_UNTIL(sees(&a, "n-b", "left"), 2000));
+  print_message("leave seen in %lld ms\n", (long long)(hg_now_ms() - t0));
+
+  /* Dead and left members leave the roster only by decommission. */
+  assert_true(roster_file_has(&a, "n-c"));
+  assert_int_equal(hg_cluster_decommission(a.c, "n-c"), 0);
+  assert_int_equal(hg_cluster_decommission(a.c, "n-c"), -ENOENT);
+  assert_true(WAIT_UNTIL(!roster_file_has(&a, "n-c"), 3000));
+  assert_true(roster_file_has(&a, "n-b"));
+  m = member(&a, "n-b");
+  assert_true(json_is_true(json_object_get(m, "roster")));
+  json_decref(m);
+  node_close(&a);
+}
+
+/* A node with another key is never admitted; garbage, truncated,
+ * oversized, wrongly sealed and replayed datagrams are counted. */
+static void strangers_garbage_and_replays_are_dropped(void **state) {
+  static node a, r, d;
+  static relay rl;
+  a = r = d = (node){0};
+  rl = (relay){0};
+  node_start(&a, "n-a", NULL);
+
+  /* r sits behind the relay: peers send to the relay, which copies the
+   * first datagram and forwards everything to r. */
+  udp_open(&rl.udp, &rl.port, &rl);
+  assert_int_equal(uv_udp_recv_start(&rl.udp, relay_alloc, relay_recv), 0);
+  node_start_ex(&r, "n-r", a.gossip, KEY, rl.port, NULL);
+  uv_ip4_addr("127.0.0.1", r.port, &rl.target);
+  assert_true(WAIT_UNTIL(alive(&a) == 2 && alive(&r) == 2 && rl.forwarded > 3, 8000));
+  assert_true(rl.captured_len > 0);
+
+  /* Replay the captured datagram straight to r. */
+  uint64_t before = stats(&r).dropped_replay;
+  send_to(&rl.udp, r.port, rl.captured, rl.captured_len);
+  assert_true(WAIT_UNTIL(stats(&r).dropped_replay == before + 1, 2000));
+
+  /* A stranger with another key. */
+  uint64_t auth0 = stats(&a).dropped_auth;
+  node_start_ex(&d, "n-d", a.gossip, BAD_KEY, 0, NULL);
+  assert_true(WAIT_UNTIL(stats(&a).dropped_auth > auth0, 3000));
+  run_ms(2500); /* a rejoin round from d as well */
+  assert_int_equal(alive(&a), 2);
+  assert_int_equal(alive(&d), 1);
+  json_t *m = member(&a, "n-d");
+  assert_null(m);
+  assert_int_equal(stats(&d).members_alive, 1);
+
+  /* Raw datagrams to a. */
+  static uv_udp_t probe;
+  int probe_port;
+  udp_open(&probe, &probe_port, NULL);
+  hg_cluster_stats s0 = stats(&a);
+  const char garbage[] = "GET / HTTP/1.0\r\n\r\n";
+  send_to(&probe, a.port, garbage, sizeof garbage);
+  uint8_t trunc[20] = {1, 0x42};
+  send_to(&probe, a.port, trunc, sizeof trunc);
+  uint8_t big[1500];
+  memset(big, 1, sizeof big);
+  send_to(&probe, a.port, big, sizeof big);
+  uint8_t sealed[256];
+  const char notmsgpack[] = "\xc1\xc1\xc1 not msgpack";
+  size_t n = seal_with(KEY, notmsgpack, sizeof notmsgpack, sealed, sizeof sealed);
+  send_to(&probe, a.port, sealed, n);
+  assert_true(WAIT_UNTIL(stats(&a).dropped_malformed >= s0.dropped_malformed + 4, 2000));
+  n = seal_with(BAD_KEY, notmsgpack, sizeof notmsgpack, sealed, sizeof sealed);
+  uint64_t auth1 = stats(&a).dropped_auth;
+  send_to(&probe, a.port, sealed, n);
+  assert_true(WAIT_UNTIL(stats(&a).dropped_auth >= auth1 + 1, 2000));
+  assert_int_equal(stats(&a).dropped_replay, s0.dropped_replay);
+  assert_int_equal(alive(&a), 2); /* and the cluster carries on */
+
+  handle_close((uv_handle_t *)&probe);
+  node_close(&d);
+  node_close(&r);
+  node_close(&a);
+  handle_close((uv_handle_t *)&rl.udp);
+}
+
+/* Placement: here while there is room, then a peer, then -ENOSPC with a
+ * reason that says what was missing. */
+static void placement_prefers_local_then_peers(void **state) {
+  static node a, b;
+  a = b = (node){0};
+  node_start(&a, "n-a", NULL);
+  node_start_ex(&b, "n-b", a.gossip, KEY, 0, "z1");
+  assert_true(WAIT_UNTIL(alive(&a) == 2 && alive(&b) == 2, 8000));
+
+  hg_node_meta ma, mb;
+  fill_meta(&ma, "n-a", a.port, "py:3", 2, 0, 4096, 0);
+  fill_meta(&mb, "n-b", b.port, "py:3", 2, 0, 8192, 1024);
+  snprintf(mb.labels[0], sizeof mb.labels[0], "gpu=no");
+  mb.nlabels = 1;
+  hg_cluster_set_meta(a.c, &ma);
+  hg_cluster_set_meta(b.c, &mb);
+
+  char id[HG_WIRE_ID_MAX], addr[HG_WIRE_ADDR_MAX], why[256];
+  hg_place_req req = {.template_ref = "py:3", .vcpus = 1, .memory_mib = 512};
+  assert_int_equal(hg_cluster_place(a.c, &req, id, addr, why), 1);
+  req.template_ref = "py"; /* py:latest: nobody has it */
+  assert_int_equal(hg_cluster_place(a.c, &req, id, addr, why), -ENOSPC);
+  assert_string_equal(why, "no alive node has template py:latest");
+  req.template_ref = "py:3";
+
+  /* a is full: b gets it once b's metadata arrived. */
+  ma.sandboxes_total = 2;
+  hg_cluster_set_meta(a.c, &ma);
+  assert_true(WAIT_UNTIL(hg_cluster_place(a.c, &req, id, addr, why) == 0, 5000));
+  assert_string_equal(id, "n-b");
+  char want[64];
+  snprintf(want, sizeof want, "127.0.0.1:%d", b.port + 1);
+  assert_string_equal(addr, want);
+
+  /* Constraints. */
+  req.zone = "z9";
+  assert_int_equal(hg_cluster_place(a.c, &req, id, addr, why), -ENOSPC);
+  assert_non_null(strstr(why, "zone z9"));
+  req.zone = "z1";
+  req.label = "gpu=no";
+  assert_int_equal(hg_cluster_place(a.c, &req, id, addr, why), 0);
+  req.label = "gpu=yes";
+  assert_int_equal(hg_cluster_place(a.c, &req, id, addr, why), -ENOSPC);
+  assert_non_null(strstr(why, "label gpu=yes"));
+  req.zone = req.label = NULL;
+  req.memory_mib = 16384; /* nobody has that much free */
+  assert_int_equal(hg_cluster_place(a.c, &req, id, addr, why), -ENOSPC);
+  assert_string_equal(why, "every node with template py:3 is full (2 nodes)");
+  req.memory_mib = 512;
+
+  /* Draining b: nowhere left. */
+  mb.draining = true;
+  hg_cluster_set_meta(b.c, &mb);
+  assert_true(WAIT_UNTIL(hg_cluster_place(a.c, &req, id, addr, why) == -ENOSPC, 5000));
+  print_message("reason: %s\n", why);
+
+  /* The members JSON carries the metadata. */
+  json_t *m = member(&a, "n-b");
+  assert_true(json_is_true(json_object_get(m, "draining")));
+  assert_string_equal(json_string_value(json_object_get(m, "zone")), "z1");
+  assert_int_equal(
+      json_integer_value(json_object_get(json_object_get(m, "capacity"), "memory_mib")),
+      8192);
+  json_decref(m);
+  node_close(&b);
+  node_close(&a);
+}
+
+/* A restarted node comes back with a higher incarnation, and finds the
+ * cluster through its roster when started without seeds. */
+static void restart_raises_incarnation_and_rejoins_from_roster(void **state) {
+  static node a, b;
+  a = b = (node){0};
+  node_start(&a, "n-a", NULL);
+  node_start(&b, "n-b", a.gossip);
+  assert_true(WAIT_UNTIL(alive(&a) == 2 && alive(&b) == 2, 8000));
+  assert_true(WAIT_UNTIL(roster_file_has(&b, "n-a"), 3000));
+  uint64_t inc = incarnation_of(&a, "n-b");
+  assert_true(inc > 0);
+
+  node_crash(&b);
+  assert_true(WAIT_UNTIL(sees(&a, "n-b", "dead"), 10000));
+  node_start(&b, "n-b", NULL); /* same state dir, no seeds */
+  assert_true(WAIT_UNTIL(sees(&a, "n-b", "alive") && alive(&b) == 2, 6000));
+  uint64_t inc2 = incarnation_of(&a, "n-b");
+  print_message("incarnation %llu -> %llu\n", (unsigned long long)inc,
+                (unsigned long long)inc2);
+  assert_true(inc2 > inc);
+  assert_true(incarnation_of(&b, "n-b") > inc);
+  node_close(&b);
+  node_close(&a);
+
+  /* A roster that cannot be read stops the start: majorities count it. */
+  char dir[256], path[300];
+  snprintf(dir, sizeof dir, "%s/t%d-bad", tmp_root, test_no);
+  snprintf(path, sizeof path, "%s/roster.json", dir);
+  assert_int_equal(hg_mkdir_p(dir, 0700), 0);
+  assert_int_equal(hg_write_file_atomic(path, "{\"members\":[{\"id\":7}]}", 22), 0);
+  hg_cluster_config cfg = {.node_id = "n-x",
+                           .gossip = "127.0.0.1:1",
+                           .cluster_key = KEY,
+                           .profile = "local",
+                           .state_dir = dir};
+  hg_cluster *x = NULL;
+  assert_int_equal(hg_cluster_new(&loop, &cfg, &x), -EPROTO);
+  cfg.state_dir = NULL;
+  cfg.cluster_key = "not hex";
+  assert_int_equal(hg_cluster_new(&loop, &cfg, &x), -EINVAL);
+  cfg.cluster_key = KEY;
+  cfg.gossip = "localhost:7946"; /* numeric only */
+  assert_int_equal(hg_cluster_new(&loop, &cfg, &x), -EINVAL);
+  assert_null(x);
+}
+
+/* ---- setup ---- */
+
+static int test_setup(void **state) {
+  test_no++;
+  return 0;
+}
+
+static void close_stray(uv_handle_t *h, void *arg) {
+  if (h != (uv_handle_t *)&ticker && !uv_is_closing(h)) uv_close(h, NULL);
+}
+
+/* After a failed assert: crash what still runs, close raw sockets. */
+static int test_teardown(void **state) {
+  for (size_t i = 0; i < nstarted; i++) {
+    node *n = started[i];
+    if (!n->c) continue;
+    hg_cluster_crash(n->c, on_closed, n);
+    WAIT_UNTIL(n->closed, 3000);
+    n->c = NULL;
+  }
+  nstarted = 0;
+  uv_walk(&loop, close_stray, NULL);
+  run_ms(50);
+  return 0;
+}
+
+static int group_setup(void **state) {
+  hg_log_set_level(getenv("HG_TEST_DEBUG") ? HG_LOG_DEBUG : HG_LOG_WARN);
+  snprintf(tmp_root, sizeof tmp_root, "/tmp/test_cluster.XXXXXX");
+  if (!mkdtemp(tmp_root)) return -1;
+  if (uv_loop_init(&loop) < 0) return -1;
+  uv_timer_init(&loop, &ticker);
+  uv_timer_start(&ticker, on_tick, 20, 20);
+  return 0;
+}
+
+static int group_teardown(void **state) {
+  uv_close((uv_handle_t *)&ticker, NULL);
+  uv_run(&loop, UV_RUN_DEFAULT);
+  int rc = uv_loop_close(&loop);
+  hg_rm_rf(tmp_root);
+  return rc == 0 ? 0 : -1; /* a leaked handle fails the run */
+}
+
+#define T(name) cmocka_unit_test_setup_teardown(name, test_setup, test_teardown)
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      T(join_directory_crash_and_leave),
+      T(strangers_garbage_and_replays_are_dropped),
+      T(placement_prefers_local_then_peers),
+      T(restart_raises_incarnation_and_rejoins_from_roster),
+  };
+  return cmocka_run_group_tests(tests, group_setup, group_teardown);
+}
