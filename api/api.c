@@ -149,6 +149,7 @@ typedef struct hg_list_q {
 /* HTTP into a sandbox's port. */
 typedef struct hg_port {
   char *target;          /* the guest's request target: "/<path…>[?query]" */
+  bool connected;        /* a timeout after this is the guest's answer's */
   hg_inbound_resp resp;
 } hg_port;
 
@@ -1174,29 +1175,13 @@ static int run_snapshot(hg_opjob *j, json_t **res) {
   return rc;
 }
 
-/* A fork starts with its parent's egress policy (until then it has none:
- * no egress). The gateway hands policies out redacted, so credentials do
- * not carry over: the child gets the allowlist, and its owner PUTs the
- * credentials again. */
+/* A fork starts with its parent's egress policy, credentials and all (the
+ * gateway copies it, so no secret passes through here). */
 static void policy_inherit(hg_api *api, const char *from, const char *to) {
-  json_t *j = NULL;
-  hg_policy *p = NULL;
-  char err[256] = "";
-  if (!api->gw || hg_gateway_get_policy(api->gw, from, &j) < 0 || !json_is_object(j)) {
-    json_decref(j);
-    return;
-  }
-  size_t creds = json_array_size(json_object_get(j, "credentials"));
-  json_object_del(j, "credentials");
-  int rc = hg_policy_parse(j, &p, err);
-  if (rc == 0) rc = hg_gateway_set_policy(api->gw, to, p);
-  if (p) hg_policy_free(p);
-  json_decref(j);
+  if (!api->gw) return;
+  int rc = hg_gateway_copy_policy(api->gw, from, to);
   if (rc < 0)
-    hg_log_error("api.fork_policy", "sandbox=%s from=%s err=\"%s\" msg=\"%s\"", to, from,
-                 hg_err_str(rc), err);
-  else if (creds)
-    hg_log_warn("api.fork_policy", "sandbox=%s from=%s credentials_dropped=%zu", to, from, creds);
+    hg_log_error("api.fork_policy", "sandbox=%s from=%s err=\"%s\"", to, from, hg_err_str(rc));
 }
 
 static int run_fork(hg_opjob *j, json_t **res) {
@@ -2712,6 +2697,7 @@ static void w_port(hg_call *c) {
     }
   }
   if (rc == 0) {
+    pt->connected = true;
     hg_inbound_req r = {.method = c->req->method, .target = pt->target,
                         .headers = c->req->headers, .nheaders = c->req->nheaders,
                         .body = c->req->body, .body_len = c->req->body_len};
@@ -2734,8 +2720,11 @@ static void a_port(hg_call *c) {
     call_error(c, -ECONNREFUSED, "nothing listens on port %u in sandbox %s", port, c->p.id);
     return;
   case -ETIMEDOUT:
-    call_error(c, -ETIMEDOUT, "port %u in sandbox %s did not answer within %d s", port,
-               c->p.id, HG_API_PORT_TIMEOUT_MS / 1000);
+    if (!pt->connected)
+      call_error(c, -ETIMEDOUT, "connecting to port %u in sandbox %s timed out", port, c->p.id);
+    else
+      call_error(c, -ETIMEDOUT, "port %u in sandbox %s did not answer within %d s", port,
+                 c->p.id, HG_API_PORT_TIMEOUT_MS / 1000);
     return;
   case -ENOBUFS:
     call_error(c, -EPROTO, "the answer of port %u in sandbox %s is larger than %u bytes", port,

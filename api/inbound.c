@@ -17,9 +17,18 @@
 
 /* Hop-by-hop (RFC 9110 §7.6.1) and what hg_http writes itself. */
 static const char *const hop_by_hop[] = {
-    "connection",       "keep-alive", "proxy-connection", "proxy-authenticate",
-    "proxy-authorization", "te",      "trailer",          "transfer-encoding",
-    "upgrade",          "content-length", "host",         "expect",
+    "connection",
+    "keep-alive",
+    "proxy-connection",
+    "proxy-authenticate",
+    "proxy-authorization",
+    "te",
+    "trailer",
+    "transfer-encoding",
+    "upgrade",
+    "content-length",
+    "host",
+    "expect",
 };
 
 static bool is_hop_by_hop(const char *name) {
@@ -28,11 +37,14 @@ static bool is_hop_by_hop(const char *name) {
   return false;
 }
 
-static bool is_hangar(const char *name) { return strncasecmp(name, "x-hangar-", 9) == 0; }
+static bool is_hangar(const char *name) {
+  return strncasecmp(name, "x-hangar-", 9) == 0;
+}
 
 int hg_inbound_header_passes(const char *name) {
   /* Authorization is the caller's credential for hangar, not for the guest. */
-  return !is_hop_by_hop(name) && !is_hangar(name) && strcasecmp(name, "authorization") != 0;
+  return !is_hop_by_hop(name) && !is_hangar(name) &&
+         strcasecmp(name, "authorization") != 0;
 }
 
 /* Bytes that may appear in a header value or request target we write. */
@@ -54,11 +66,12 @@ static bool method_clean(const char *m) {
 }
 
 static int build_request(const hg_inbound_req *req, hg_buf *out) {
-  if (!req->method || !method_clean(req->method) || !req->target || req->target[0] != '/' ||
-      !text_clean(req->target, false))
+  if (!req->method || !method_clean(req->method) || !req->target ||
+      req->target[0] != '/' || !text_clean(req->target, false))
     return -EINVAL;
-  int rc = hg_buf_printf(out, "%s %s HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n",
-                         req->method, req->target);
+  int rc =
+      hg_buf_printf(out, "%s %s HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n",
+                    req->method, req->target);
   for (int i = 0; rc == 0 && i < req->nheaders; i++) {
     const hg_http_header *h = &req->headers[i];
     if (!h->name || !h->value || !hg_inbound_header_passes(h->name)) continue;
@@ -68,7 +81,8 @@ static int build_request(const hg_inbound_req *req, hg_buf *out) {
   /* A body always says how long it is; so does a method that has one. */
   bool with_len = req->body_len > 0 || !strcmp(req->method, "POST") ||
                   !strcmp(req->method, "PUT") || !strcmp(req->method, "PATCH");
-  if (rc == 0 && with_len) rc = hg_buf_printf(out, "Content-Length: %zu\r\n", req->body_len);
+  if (rc == 0 && with_len)
+    rc = hg_buf_printf(out, "Content-Length: %zu\r\n", req->body_len);
   if (rc == 0) rc = hg_buf_append(out, "\r\n", 2);
   return rc == -ENOBUFS ? -EINVAL : rc;
 }
@@ -108,8 +122,8 @@ typedef struct parse_ctx {
   size_t max_body;
   bool head_request;
   bool done;
-  int err;              /* why a callback stopped the parser */
-  size_t head_bytes;    /* of the response head, against HG_INBOUND_MAX_HEAD */
+  int err;           /* why a callback stopped the parser */
+  size_t head_bytes; /* of the response head, against HG_INBOUND_MAX_HEAD */
   char name[INBOUND_NAME_MAX];
   size_t name_len;
   bool name_long;
@@ -153,13 +167,13 @@ static int on_header_value_complete(llhttp_t *p) {
   const char *v = c->value.data;
   /* llhttp keeps trailing whitespace of a value (OWS): drop it. */
   size_t vlen = strlen(v);
-  while (vlen && (v[vlen - 1] == ' ' || v[vlen - 1] == '\t')) c->value.data[--vlen] = '\0';
+  while (vlen && (v[vlen - 1] == ' ' || v[vlen - 1] == '\t'))
+    c->value.data[--vlen] = '\0';
   bool keep = !c->name_long && c->name_len > 0 && text_clean(c->name, false) &&
               text_clean(v, true) && !is_hop_by_hop(c->name) && !is_hangar(c->name) &&
               strcasecmp(c->name, "date") != 0;
   if (keep && strcasecmp(c->name, "content-type") == 0) {
-    if (vlen < sizeof c->out->content_type)
-      memcpy(c->out->content_type, v, vlen + 1);
+    if (vlen < sizeof c->out->content_type) memcpy(c->out->content_type, v, vlen + 1);
   } else if (keep) {
     rc = hg_buf_printf(&c->out->headers, "%s: %s\r\n", c->name, v);
   }
@@ -249,8 +263,8 @@ static int read_response(int fd, parse_ctx *c, int64_t deadline) {
   return 0;
 }
 
-int hg_inbound_exchange(int fd, const hg_inbound_req *req, size_t max_body, int timeout_ms,
-                        hg_inbound_resp *out) {
+int hg_inbound_exchange(int fd, const hg_inbound_req *req, size_t max_body,
+                        int timeout_ms, hg_inbound_resp *out) {
   memset(out, 0, sizeof *out);
   hg_buf_init(&out->headers, HG_INBOUND_MAX_HEAD);
   hg_buf_init(&out->body, max_body);
@@ -265,12 +279,13 @@ int hg_inbound_exchange(int fd, const hg_inbound_req *req, size_t max_body, int 
   if (rc == -EINVAL || rc == -ETIMEDOUT) return rc;
   /* A guest that answers before reading the whole body (413, 401) and
    * hangs up has still answered: read what it said. */
-  parse_ctx c = {.out = out, .max_body = max_body,
-                 .head_request = strcmp(req->method, "HEAD") == 0};
+  parse_ctx c = {
+      .out = out, .max_body = max_body, .head_request = strcmp(req->method, "HEAD") == 0};
   hg_buf_init(&c.value, HG_INBOUND_MAX_HEAD);
   int rrc = read_response(fd, &c, deadline);
   hg_buf_free(&c.value);
-  if (rrc == 0 && out->status == 421) out->status = 502; /* the forwarder's signal is ours */
+  if (rrc == 0 && out->status == 421)
+    out->status = 502; /* the forwarder's signal is ours */
   return rrc < 0 && rc < 0 ? rc : rrc;
 }
 

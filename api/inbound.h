@@ -27,9 +27,9 @@
 #define HG_INBOUND_MAX_HEAD (64u * 1024) /* request head out, response head in */
 
 typedef struct hg_inbound_req {
-  const char *method;              /* "GET" */
-  const char *target;              /* "/path?query": the guest's request target */
-  const hg_http_header *headers;   /* the client's (lower-cased names) */
+  const char *method;            /* "GET" */
+  const char *target;            /* "/path?query": the guest's request target */
+  const hg_http_header *headers; /* the client's (lower-cased names) */
   int nheaders;
   const void *body;
   size_t body_len;
@@ -37,15 +37,15 @@ typedef struct hg_inbound_req {
 
 typedef struct hg_inbound_resp {
   int status;
-  char content_type[256];  /* "" when the guest sent none */
-  hg_buf headers;          /* end-to-end headers to pass on: "Name: value\r\n"… */
+  char content_type[256]; /* "" when the guest sent none */
+  hg_buf headers;         /* end-to-end headers to pass on: "Name: value\r\n"… */
   hg_buf body;
 } hg_inbound_resp;
 
 /* out is initialised here in every case; free it with hg_inbound_resp_free.
  * timeout_ms bounds every wait (write, read), not the whole exchange. */
-int hg_inbound_exchange(int fd, const hg_inbound_req *req, size_t max_body, int timeout_ms,
-                        hg_inbound_resp *out);
+int hg_inbound_exchange(int fd, const hg_inbound_req *req, size_t max_body,
+                        int timeout_ms, hg_inbound_resp *out);
 void hg_inbound_resp_free(hg_inbound_resp *r);
 
 /* True when a client header goes on to the guest (not hop-by-hop, not

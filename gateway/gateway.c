@@ -191,6 +191,7 @@ typedef enum gw_op {
   OP_ATTACH,
   OP_DETACH,
   OP_SET_POLICY,
+  OP_COPY_POLICY,
   OP_GET_POLICY,
   OP_FORGET,
   OP_LOG,
@@ -203,6 +204,7 @@ typedef enum gw_op {
 struct gw_req {
   gw_op op;
   const char *name;
+  const char *from; /* OP_COPY_POLICY */
   const hg_policy *policy;
   int *fd;
   json_t **json;
@@ -871,15 +873,15 @@ static void upq_answer(upq *u, const hg_dns_result *res) {
    * would deny it anyway, and an answer of 127.0.0.1 invites the guest to
    * try its luck elsewhere */
   uint32_t ok[HG_DNS_MAX_ADDRS], denied = 0;
-  size_t n = 0;
+  size_t n = 0, ndenied = 0;
   for (size_t i = 0; i < res->n; i++) {
     if (hg_gw_addr_denied(sb, res->ips[i])) {
-      if (!denied) denied = res->ips[i];
+      if (ndenied++ == 0) denied = res->ips[i]; /* 0.0.0.0 is an address too */
     } else {
       ok[n++] = res->ips[i];
     }
   }
-  if (n == 0 && denied) {
+  if (n == 0 && ndenied) {
     upq_finish(u, HG_DNS_NOERROR, NULL, 0, 0, false, "denied_address", denied);
     return;
   }
@@ -1590,6 +1592,16 @@ static int op_set_policy(hg_gateway *gw, gw_req *r) {
   return rc;
 }
 
+/* A fork starts with its parent's policy, secrets included: the copy is
+ * made here, so no secret ever leaves the gateway to make it. */
+static int op_copy_policy(hg_gateway *gw, gw_req *r) {
+  hg_gw_sandbox *src = sb_find(gw, r->from);
+  if (!src) return -ENOENT;
+  if (!src->policy) return 0;
+  r->policy = src->policy;
+  return op_set_policy(gw, r);
+}
+
 static int op_forget(hg_gateway *gw, gw_req *r) {
   policy_save(gw, r->name, NULL);
   hg_gw_sandbox *sb = sb_find(gw, r->name);
@@ -1673,6 +1685,9 @@ static void run_req(hg_gateway *gw, gw_req *r) {
       break;
     case OP_SET_POLICY:
       rc = op_set_policy(gw, r);
+      break;
+    case OP_COPY_POLICY:
+      rc = op_copy_policy(gw, r);
       break;
     case OP_GET_POLICY:
       sb = sb_find(gw, r->name);
@@ -1919,6 +1934,12 @@ int hg_gateway_detach(hg_gateway *gw, const char *name) {
 int hg_gateway_set_policy(hg_gateway *gw, const char *name, const hg_policy *p) {
   if (!gw || !name_valid(name) || (p && !p->src)) return -EINVAL;
   gw_req r = {.op = OP_SET_POLICY, .name = name, .policy = p};
+  return gw_call(gw, &r);
+}
+
+int hg_gateway_copy_policy(hg_gateway *gw, const char *from, const char *to) {
+  if (!gw || !name_valid(from) || !name_valid(to)) return -EINVAL;
+  gw_req r = {.op = OP_COPY_POLICY, .name = to, .from = from};
   return gw_call(gw, &r);
 }
 

@@ -68,6 +68,9 @@ int hg_gateway_detach(hg_gateway *gw, const char *name);
  * attach (the policy waits for it) and after detach (kept for the next
  * attach, e.g. resume) until hg_gateway_forget. */
 int hg_gateway_set_policy(hg_gateway *gw, const char *name, const hg_policy *p);
+/* Gives `to` a copy of `from`'s policy, credentials included (a fork);
+ * nothing when from has none. -ENOENT: from unknown. */
+int hg_gateway_copy_policy(hg_gateway *gw, const char *from, const char *to);
 /* Current policy (redacted JSON, new reference) or json null; -ENOENT unknown. */
 int hg_gateway_get_policy(hg_gateway *gw, const char *name, json_t **out);
 /* Drops the policy and log of a deleted sandbox. */

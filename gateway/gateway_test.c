@@ -52,13 +52,14 @@ int hg_gateway_test_attach_veth(hg_gateway *gw, const char *netns_dir, const cha
   close(tap);
   const uint8_t *m = link.guest_mac;
   char mac[18];
-  snprintf(mac, sizeof mac, "%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1], m[2], m[3], m[4], m[5]);
+  snprintf(mac, sizeof mac, "%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1], m[2], m[3], m[4],
+           m[5]);
   char gw_ip[16], guest_ip[16];
   inet_ntop(AF_INET, &link.gw_ip, gw_ip, sizeof gw_ip);
   inet_ntop(AF_INET, &link.guest_ip, guest_ip, sizeof guest_ip);
   if ((rc = sh("nsenter --net=%s ip link del %s", path, link.ifname)) < 0 ||
-      (rc = sh("nsenter --net=%s ip link add %s mtu %u type veth peer name eth0 netns %s", path,
-               link.ifname, link.mtu, guest_netns)) < 0)
+      (rc = sh("nsenter --net=%s ip link add %s mtu %u type veth peer name eth0 netns %s",
+               path, link.ifname, link.mtu, guest_netns)) < 0)
     return rc;
   hg_netns *ns;
   if ((rc = hg_netns_open(netns_dir, name, &ns)) < 0) return rc;
@@ -69,7 +70,8 @@ int hg_gateway_test_attach_veth(hg_gateway *gw, const char *netns_dir, const cha
   if ((rc = hg_gateway_attach(gw, name, NULL)) < 0) return rc;
   if ((rc = sh("ip -n %s link set lo up", guest_netns)) < 0 ||
       (rc = sh("ip -n %s link set eth0 address %s", guest_netns, mac)) < 0 ||
-      (rc = sh("ip -n %s addr add %s/%u dev eth0", guest_netns, guest_ip, link.prefix_len)) < 0 ||
+      (rc = sh("ip -n %s addr add %s/%u dev eth0", guest_netns, guest_ip,
+               link.prefix_len)) < 0 ||
       (rc = sh("ip -n %s link set eth0 up", guest_netns)) < 0 ||
       (rc = sh("ip -n %s route add default via %s", guest_netns, gw_ip)) < 0)
     return rc;

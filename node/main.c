@@ -94,6 +94,7 @@ typedef struct hg_node {
   pthread_mutex_t cl_mu;
   hg_api_peers peers;
   hg_node_meta meta_base;   /* what does not change: ids, addresses, totals */
+  hg_node_meta meta_last;   /* the last full load sent, under cl_mu */
   uv_timer_t meta_timer;
   uv_work_t meta_work;
   bool meta_busy;
@@ -228,6 +229,15 @@ static int gateway_open(hg_node *n) {
            m[2], m[3], m[4], m[5]);
   n->net = (hg_net_ops){.ud = n->gateway, .attach = net_attach, .detach = net_detach,
                         .mac = n->guest_mac};
+  /* A template build cut short by a crash left its namespace ("tpl-…"):
+   * no VM uses it any more (the staging dir is gone too). */
+  char **names;
+  size_t count;
+  if (hg_netns_list(netns_dir, &names, &count) == 0) {
+    for (size_t i = 0; i < count; i++)
+      if (strncmp(names[i], "tpl-", 4) == 0) hg_gateway_detach(n->gateway, names[i]);
+    hg_netns_list_free(names);
+  }
   return 0;
 }
 
@@ -588,16 +598,22 @@ static void meta_templates(hg_node *n, hg_node_meta *m) {
   m->memory_used_mib += (uint64_t)hg_manager_pool_ready(n->manager) * pool_mib;
 }
 
-/* The load part; on a worker (the template list reads the disk). */
-static void meta_load(hg_node *n, hg_node_meta *m) {
-  *m = n->meta_base;
+/* Sandbox counts from the manager's memory (cheap, loop-safe). */
+static void meta_counts(hg_node *n, hg_node_meta *m) {
   unsigned counts[HG_SB_FAILED + 1];
   hg_manager_counts(n->manager, counts);
   m->sandboxes_running = counts[HG_SB_RUNNING];
   m->sandboxes_paused = counts[HG_SB_PAUSED];
   m->sandboxes_suspended = counts[HG_SB_SUSPENDED];
+  m->sandboxes_total = 0;
   for (int s = 0; s <= HG_SB_FAILED; s++)
     if (s != HG_SB_DELETED) m->sandboxes_total += counts[s];
+}
+
+/* The load part; on a worker (the template list reads the disk). */
+static void meta_load(hg_node *n, hg_node_meta *m) {
+  *m = n->meta_base;
+  meta_counts(n, m);
   /* The live guests' own sizes: what they were given, not what they touched. */
   json_t *list = hg_sandbox_list(n->manager, NULL, NULL), *sb;
   size_t i;
@@ -619,7 +635,21 @@ static void meta_work(uv_work_t *w) {
   hg_node_meta m;
   meta_load(n, &m);
   pthread_mutex_lock(&n->cl_mu);
+  n->meta_last = m;
   if (n->cl) hg_cluster_set_meta(n->cl, &m);
+  pthread_mutex_unlock(&n->cl_mu);
+}
+
+/* Placement reads our own room from our metadata, which the timer refreshes
+ * once a second: a create that just filled this node would not show yet,
+ * and the next one would be placed here again and refused. Counts are
+ * fresh in memory, so put them in before placing. */
+static void meta_counts_now(hg_node *n) {
+  pthread_mutex_lock(&n->cl_mu);
+  if (n->cl && n->meta_last.id[0]) {
+    meta_counts(n, &n->meta_last);
+    hg_cluster_set_meta(n->cl, &n->meta_last);
+  }
   pthread_mutex_unlock(&n->cl_mu);
 }
 
@@ -676,6 +706,7 @@ static int peers_place(void *ud, const char *template_ref, unsigned vcpus, unsig
                        char reason[256]) {
   hg_node *n = ud;
   if (!n->cluster) return 1;
+  meta_counts_now(n);
   hg_place_req req = {.template_ref = template_ref, .vcpus = vcpus, .memory_mib = memory_mib,
                       .zone = zone, .label = label};
   return hg_cluster_place(n->cluster, &req, owner, addr, reason);

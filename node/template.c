@@ -127,8 +127,8 @@ int hg_template_resolve(hg_store *st, const char *ref, hg_template_info *out) {
 static int list_one(void *ud, const hg_template_info *info) {
   char at[32];
   hg_iso_time(info->created_ms, at);
-  json_array_append_new(ud, json_pack("{s:s, s:s, s:i, s:i, s:b, s:s}", "name", info->name,
-                                      "digest", info->digest, "memory_mib",
+  json_array_append_new(ud, json_pack("{s:s, s:s, s:i, s:i, s:b, s:s}", "name",
+                                      info->name, "digest", info->digest, "memory_mib",
                                       (int)info->memory_mib, "vcpus", (int)info->vcpus,
                                       "nic", info->nic, "created_at", at));
   return 0;

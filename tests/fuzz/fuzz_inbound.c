@@ -51,7 +51,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   shutdown(sv[1], SHUT_WR);
   hg_http_header h[] = {{"accept", "*/*"}, {"authorization", "Bearer secret"}};
   hg_inbound_req req = {.method = size && data[0] & 1 ? "HEAD" : "GET",
-                        .target = "/x?y=1", .headers = h, .nheaders = 2};
+                        .target = "/x?y=1",
+                        .headers = h,
+                        .nheaders = 2};
   hg_inbound_resp r;
   int rc = hg_inbound_exchange(sv[0], &req, MAX_BODY, 1000, &r);
   if (rc == 0) {

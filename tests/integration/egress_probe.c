@@ -19,11 +19,10 @@
  *   egress_probe icmp TARGET
  *   egress_probe raw DST --proto tcp|udp|gre [--src IP] [--dport P] [--frag]
  *   egress_probe l2 [--src-mac MAC] [--src-ip IP]      DNS query in a hand-made frame
- *   egress_probe l2 --v6                                 IPv6/UDP frame to the gateway's MAC
- *                (whatever the guest kernel's own IPv6 state)
- *   egress_probe garp IP [--src-mac MAC]               gratuitous ARP claiming IP
- *   egress_probe tcp6 ADDR PORT | udp6 ADDR PORT
- * Common: --timeout MS (connect and each read; default 3000).
+ *   egress_probe l2 --v6                                 IPv6/UDP frame to the gateway's
+ * MAC (whatever the guest kernel's own IPv6 state) egress_probe garp IP [--src-mac MAC]
+ * gratuitous ARP claiming IP egress_probe tcp6 ADDR PORT | udp6 ADDR PORT Common:
+ * --timeout MS (connect and each read; default 3000).
  *
  * TARGET is an IPv4 address or a name, looked up in /etc/hosts first and
  * then with an A query to the nameserver in /etc/resolv.conf, as a libc
@@ -76,15 +75,20 @@ static void o_raw(const char *fmt, ...) {
   if (n > 0) olen += (size_t)n < sizeof out - olen ? (size_t)n : sizeof out - olen - 1;
 }
 
-static void o_key(const char *k) { o_raw("%s\"%s\":", olen > 1 ? "," : "", k); }
+static void o_key(const char *k) {
+  o_raw("%s\"%s\":", olen > 1 ? "," : "", k);
+}
 
 static void o_esc(const char *s, size_t n) {
   o_raw("\"");
   for (size_t i = 0; i < n; i++) {
     unsigned char c = (unsigned char)s[i];
-    if (c == '"' || c == '\\') o_raw("\\%c", c);
-    else if (c >= 0x20 && c < 0x7f) o_raw("%c", c);
-    else o_raw("\\u%04x", c);
+    if (c == '"' || c == '\\')
+      o_raw("\\%c", c);
+    else if (c >= 0x20 && c < 0x7f)
+      o_raw("%c", c);
+    else
+      o_raw("\\u%04x", c);
   }
   o_raw("\"");
 }
@@ -139,8 +143,8 @@ typedef struct opts {
   int nmulti;
   const char *headers[8];
   int nheaders;
-  const char *type, *send, *send_hex, *path, *target, *method, *ca, *sni_hex, *src, *src_mac,
-      *proto;
+  const char *type, *send, *send_hex, *path, *target, *method, *ca, *sni_hex, *src,
+      *src_mac, *proto;
   int port, split, records, pad, stall_after, hold, interval, dport;
   bool tcp, dup, ech, frag, http10, v6;
 } opts;
@@ -151,24 +155,24 @@ static int parse(int argc, char **argv, opts *o) {
   for (int i = 0; i < argc; i++) {
     const char *a = argv[i];
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-#define VAL(name, field)                                                                           \
-  if (!strcmp(a, name)) {                                                                          \
-    if (!v) return -1;                                                                             \
-    field = v;                                                                                     \
-    i++;                                                                                           \
-    continue;                                                                                      \
+#define VAL(name, field)  \
+  if (!strcmp(a, name)) { \
+    if (!v) return -1;    \
+    field = v;            \
+    i++;                  \
+    continue;             \
   }
-#define NUM(name, field)                                                                           \
-  if (!strcmp(a, name)) {                                                                          \
-    if (!v) return -1;                                                                             \
-    field = atoi(v);                                                                               \
-    i++;                                                                                           \
-    continue;                                                                                      \
+#define NUM(name, field)  \
+  if (!strcmp(a, name)) { \
+    if (!v) return -1;    \
+    field = atoi(v);      \
+    i++;                  \
+    continue;             \
   }
-#define FLAG(name, field)                                                                          \
-  if (!strcmp(a, name)) {                                                                          \
-    field = true;                                                                                  \
-    continue;                                                                                      \
+#define FLAG(name, field) \
+  if (!strcmp(a, name)) { \
+    field = true;         \
+    continue;             \
   }
     VAL("--type", o->type)
     VAL("--send", o->send)
@@ -240,7 +244,8 @@ static int qtype_of(const char *t) {
   return atoi(t);
 }
 
-static size_t dns_build(uint8_t *m, size_t cap, uint16_t id, const char *name, int qtype) {
+static size_t dns_build(uint8_t *m, size_t cap, uint16_t id, const char *name,
+                        int qtype) {
   if (cap < 12 + strlen(name) + 6) return 0;
   memset(m, 0, 12);
   m[0] = (uint8_t)(id >> 8);
@@ -429,7 +434,8 @@ static int cmd_dns(opts *o) {
   dns_res r;
   size_t s = 0, rv = 0;
   int64_t t0 = now_ms();
-  int rc = dns_query(o->pos[0], o->port ? o->port : 53, o->pos[1], qtype, o->tcp, &r, &s, &rv);
+  int rc =
+      dns_query(o->pos[0], o->port ? o->port : 53, o->pos[1], qtype, o->tcp, &r, &s, &rv);
   o_begin("dns");
   o_str("server", o->pos[0]);
   o_str("name", o->pos[1]);
@@ -473,9 +479,12 @@ static int cmd_dns_flood(opts *o) {
     ssize_t n = recv(fd, a, sizeof a, 0);
     if (n < 4) continue;
     int rcode = a[3] & 0x0f;
-    if (rcode == 0 && (a[6] | a[7])) answered++;
-    else if (rcode == 5) refused++;
-    else other++;
+    if (rcode == 0 && (a[6] | a[7]))
+      answered++;
+    else if (rcode == 5)
+      refused++;
+    else
+      other++;
   }
   close(fd);
   o_begin("dns-flood");
@@ -539,7 +548,8 @@ typedef struct wire {
 } wire;
 
 static void note_recv(wire *w, const uint8_t *p, size_t n) {
-  for (size_t i = 0; i < n && w->nfirst < sizeof w->first; i++) w->first[w->nfirst++] = p[i];
+  for (size_t i = 0; i < n && w->nfirst < sizeof w->first; i++)
+    w->first[w->nfirst++] = p[i];
   w->recvd += n;
 }
 
@@ -576,8 +586,10 @@ static void read_rest(int fd, wire *w, uint8_t *keep, size_t keep_cap, size_t *k
       continue;
     }
     w->t_closed = now_ms();
-    if (n == 0) w->closed = "eof";
-    else if (errno == EAGAIN || errno == EWOULDBLOCK) w->closed = "timeout";
+    if (n == 0)
+      w->closed = "eof";
+    else if (errno == EAGAIN || errno == EWOULDBLOCK)
+      w->closed = "timeout";
     else {
       w->closed = errno == ECONNRESET ? "reset" : "error";
       w->err = -errno;
@@ -623,7 +635,8 @@ static int cmd_tcp(opts *o) {
       /* "\r\n" written as two characters in a shell argument */
       size_t j = 0;
       for (size_t i = 0; i < len; i++) {
-        if (data[i] == '\\' && i + 1 < len && (data[i + 1] == 'r' || data[i + 1] == 'n')) {
+        if (data[i] == '\\' && i + 1 < len &&
+            (data[i + 1] == 'r' || data[i + 1] == 'n')) {
           data[j++] = data[i + 1] == 'r' ? '\r' : '\n';
           i++;
         } else {
@@ -634,7 +647,8 @@ static int cmd_tcp(opts *o) {
     } else if (o->send_hex) {
       len = unhex(o->send_hex, data, sizeof data);
     }
-    if (len == 0 || send_split(fd, data, len, o->split, &w) == 0) read_rest(fd, &w, NULL, 0, NULL);
+    if (len == 0 || send_split(fd, data, len, o->split, &w) == 0)
+      read_rest(fd, &w, NULL, 0, NULL);
     close(fd);
   }
   o_wire(&w);
@@ -653,8 +667,8 @@ typedef struct http_resp {
 } http_resp;
 
 /* Reads one response (Content-Length or until close); 0 or -1. */
-static int http_read(int fd, SSL *ssl, wire *w, http_resp *r, int (*rd)(void *, uint8_t *, size_t),
-                     void *ctx) {
+static int http_read(int fd, SSL *ssl, wire *w, http_resp *r,
+                     int (*rd)(void *, uint8_t *, size_t), void *ctx) {
   static uint8_t buf[65536];
   size_t have = 0;
   memset(r, 0, sizeof *r);
@@ -675,8 +689,7 @@ static int http_read(int fd, SSL *ssl, wire *w, http_resp *r, int (*rd)(void *, 
   long long clen = -1;
   for (char *l = strstr(head, "\r\n"); l; l = strstr(l + 2, "\r\n")) {
     if (!strncasecmp(l + 2, "Content-Length:", 15)) clen = atoll(l + 17);
-    if (!strncasecmp(l + 2, "Location:", 9))
-      sscanf(l + 11, "%255[^\r\n]", r->location);
+    if (!strncasecmp(l + 2, "Location:", 9)) sscanf(l + 11, "%255[^\r\n]", r->location);
   }
   EVP_MD_CTX *md = EVP_MD_CTX_new();
   EVP_DigestInit_ex(md, EVP_sha256(), NULL);
@@ -714,11 +727,13 @@ static int plain_rd(void *ctx, uint8_t *b, size_t n) {
 static size_t http_request(char *req, size_t cap, const opts *o, const char *host) {
   const char *method = o->method ? o->method : "GET";
   const char *target = o->target ? o->target : (o->path ? o->path : "/");
-  size_t n = (size_t)snprintf(req, cap, "%s %s HTTP/%s\r\n", method, target, o->http10 ? "1.0" : "1.1");
+  size_t n = (size_t)snprintf(req, cap, "%s %s HTTP/%s\r\n", method, target,
+                              o->http10 ? "1.0" : "1.1");
   if (host) n += (size_t)snprintf(req + n, cap - n, "Host: %s\r\n", host);
   for (int i = 0; i < o->nheaders && n < cap; i++)
     n += (size_t)snprintf(req + n, cap - n, "%s\r\n", o->headers[i]);
-  if (n < cap) n += (size_t)snprintf(req + n, cap - n, "User-Agent: egress-probe\r\n\r\n");
+  if (n < cap)
+    n += (size_t)snprintf(req + n, cap - n, "User-Agent: egress-probe\r\n\r\n");
   return n < cap ? n : cap;
 }
 
@@ -872,9 +887,16 @@ static int pump_run(pump *p, int (*fn)(SSL *, void *, int), void *buf, int len) 
   }
 }
 
-static int hs_fn(SSL *s, void *b, int l) { (void)b, (void)l; return SSL_do_handshake(s); }
-static int rd_fn(SSL *s, void *b, int l) { return SSL_read(s, b, l); }
-static int wr_fn(SSL *s, void *b, int l) { return SSL_write(s, b, l); }
+static int hs_fn(SSL *s, void *b, int l) {
+  (void)b, (void)l;
+  return SSL_do_handshake(s);
+}
+static int rd_fn(SSL *s, void *b, int l) {
+  return SSL_read(s, b, l);
+}
+static int wr_fn(SSL *s, void *b, int l) {
+  return SSL_write(s, b, l);
+}
 
 static int tls_rd(void *ctx, uint8_t *b, size_t n) {
   return pump_run(ctx, rd_fn, b, (int)(n > 65536 ? 65536 : n));
@@ -918,7 +940,8 @@ static int cmd_tls(opts *o) {
     hs = pump_run(&p, hs_fn, NULL, 0) > 0;
     if (!hs) {
       unsigned long e = ERR_peek_last_error();
-      if (e) o_str("ssl_err", ERR_reason_error_string(e) ? ERR_reason_error_string(e) : "?");
+      if (e)
+        o_str("ssl_err", ERR_reason_error_string(e) ? ERR_reason_error_string(e) : "?");
     }
     const char *host = sni;
     for (int i = 0; i < o->nmulti; i++)
@@ -934,8 +957,8 @@ static int cmd_tls(opts *o) {
         q.target = NULL;
         q.method = NULL;
         size_t n = http_request(req, sizeof req, &q, host);
-        if (pump_run(&p, wr_fn, req, (int)n) <= 0 || http_read(fd, p.ssl, &w, &r, tls_rd, &p) < 0 ||
-            r.status != 200) {
+        if (pump_run(&p, wr_fn, req, (int)n) <= 0 ||
+            http_read(fd, p.ssl, &w, &r, tls_rd, &p) < 0 || r.status != 200) {
           cut = true;
           break;
         }
@@ -1036,7 +1059,8 @@ static size_t build_hello(const opts *o, uint8_t **outp) {
   hb_ext(&ex, 10, groups, sizeof groups);
   static const uint8_t pf[] = {0x01, 0x00};
   hb_ext(&ex, 11, pf, sizeof pf);
-  static const uint8_t sigs[] = {0x00, 0x08, 0x04, 0x03, 0x08, 0x04, 0x04, 0x01, 0x05, 0x03};
+  static const uint8_t sigs[] = {0x00, 0x08, 0x04, 0x03, 0x08,
+                                 0x04, 0x04, 0x01, 0x05, 0x03};
   hb_ext(&ex, 13, sigs, sizeof sigs);
   static const uint8_t vers[] = {0x04, 0x03, 0x04, 0x03, 0x03};
   hb_ext(&ex, 43, vers, sizeof vers);
@@ -1114,8 +1138,10 @@ static int cmd_hello(opts *o) {
   if (fd >= 0) {
     w.connected = true;
     w.t_connect = now_ms();
-    size_t send_len = o->stall_after > 0 && (size_t)o->stall_after < len ? (size_t)o->stall_after : len;
-    if (send_split(fd, hello, send_len, o->split, &w) == 0) read_rest(fd, &w, NULL, 0, NULL);
+    size_t send_len =
+        o->stall_after > 0 && (size_t)o->stall_after < len ? (size_t)o->stall_after : len;
+    if (send_split(fd, hello, send_len, o->split, &w) == 0)
+      read_rest(fd, &w, NULL, 0, NULL);
     close(fd);
   }
   free(hello);
@@ -1126,7 +1152,8 @@ static int cmd_hello(opts *o) {
   return 0;
 }
 
-/* ---- UDP, ICMP, raw IP, L2 ---------------------------------------------------------- */
+/* ---- UDP, ICMP, raw IP, L2 ----------------------------------------------------------
+ */
 
 static int cmd_udp(opts *o) {
   if (o->npos < 2) return -1;
@@ -1139,7 +1166,8 @@ static int cmd_udp(opts *o) {
   }
   o_str("ip", ip);
   int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-  struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)atoi(o->pos[1]))};
+  struct sockaddr_in sa = {.sin_family = AF_INET,
+                           .sin_port = htons((uint16_t)atoi(o->pos[1]))};
   inet_pton(AF_INET, ip, &sa.sin_addr);
   set_timeouts(fd, g_timeout);
   uint8_t q[1200];
@@ -1215,8 +1243,9 @@ static int cmd_icmp(opts *o) {
 }
 
 /* An IPv4 packet (header + l4) from src to dst. */
-static size_t ip_packet(uint8_t *pkt, const char *src, const char *dst, int proto, int dport,
-                        uint16_t frag_off, const uint8_t *l4, size_t l4len, uint16_t id) {
+static size_t ip_packet(uint8_t *pkt, const char *src, const char *dst, int proto,
+                        int dport, uint16_t frag_off, const uint8_t *l4, size_t l4len,
+                        uint16_t id) {
   struct iphdr *ip = (struct iphdr *)pkt;
   memset(ip, 0, sizeof *ip);
   ip->version = 4;
@@ -1234,8 +1263,8 @@ static size_t ip_packet(uint8_t *pkt, const char *src, const char *dst, int prot
   return 20 + l4len;
 }
 
-static size_t l4_segment(uint8_t *l4, int proto, const char *src, const char *dst, int dport,
-                         const uint8_t *payload, size_t plen) {
+static size_t l4_segment(uint8_t *l4, int proto, const char *src, const char *dst,
+                         int dport, const uint8_t *payload, size_t plen) {
   size_t n = 0;
   if (proto == IPPROTO_TCP) {
     struct tcphdr *t = (struct tcphdr *)l4;
@@ -1273,8 +1302,10 @@ static size_t l4_segment(uint8_t *l4, int proto, const char *src, const char *ds
     ph[11] = (uint8_t)n;
     memcpy(ph + 12, l4, n);
     uint16_t c = csum(ph, 12 + n);
-    if (proto == IPPROTO_TCP) ((struct tcphdr *)l4)->check = c;
-    else ((struct udphdr *)l4)->check = c;
+    if (proto == IPPROTO_TCP)
+      ((struct tcphdr *)l4)->check = c;
+    else
+      ((struct udphdr *)l4)->check = c;
   }
   return n;
 }
@@ -1282,7 +1313,9 @@ static size_t l4_segment(uint8_t *l4, int proto, const char *src, const char *ds
 static int cmd_raw(opts *o) {
   if (o->npos < 1 || !o->proto) return -1;
   const char *dst = o->pos[0], *src = o->src ? o->src : GUEST_IP;
-  int proto = !strcmp(o->proto, "tcp") ? IPPROTO_TCP : !strcmp(o->proto, "udp") ? IPPROTO_UDP : 47;
+  int proto = !strcmp(o->proto, "tcp")   ? IPPROTO_TCP
+              : !strcmp(o->proto, "udp") ? IPPROTO_UDP
+                                         : 47;
   int dport = o->dport ? o->dport : 80;
   o_begin("raw");
   o_str("dst", dst);
@@ -1306,12 +1339,15 @@ static int cmd_raw(opts *o) {
     if (o->frag) {
       /* two fragments: 8 bytes (offset 0, MF), then the rest */
       size_t a = ip_packet(pkt, src, dst, proto, dport, 0x2000, l4, 8, id);
-      if (sendto(fd, pkt, a, 0, (struct sockaddr *)&sa, sizeof sa) > 0) sent++, bytes += a;
+      if (sendto(fd, pkt, a, 0, (struct sockaddr *)&sa, sizeof sa) > 0)
+        sent++, bytes += a;
       size_t b = ip_packet(pkt, src, dst, proto, dport, 1, l4 + 8, l4len - 8, id);
-      if (sendto(fd, pkt, b, 0, (struct sockaddr *)&sa, sizeof sa) > 0) sent++, bytes += b;
+      if (sendto(fd, pkt, b, 0, (struct sockaddr *)&sa, sizeof sa) > 0)
+        sent++, bytes += b;
     } else {
       size_t a = ip_packet(pkt, src, dst, proto, dport, 0, l4, l4len, id);
-      if (sendto(fd, pkt, a, 0, (struct sockaddr *)&sa, sizeof sa) > 0) sent++, bytes += a;
+      if (sendto(fd, pkt, a, 0, (struct sockaddr *)&sa, sizeof sa) > 0)
+        sent++, bytes += a;
     }
   }
   close(fd);
@@ -1323,7 +1359,8 @@ static int cmd_raw(opts *o) {
 
 static int mac_parse(const char *s, uint8_t m[6]) {
   unsigned v[6];
-  if (sscanf(s, "%x:%x:%x:%x:%x:%x", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5]) != 6) return -1;
+  if (sscanf(s, "%x:%x:%x:%x:%x:%x", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5]) != 6)
+    return -1;
   for (int i = 0; i < 6; i++) m[i] = (uint8_t)v[i];
   return 0;
 }
@@ -1359,7 +1396,8 @@ static int l2_v6(int raw, const uint8_t mac[6], int ifindex) {
   uint8_t *u = ip6 + 40;
   u[0] = 0x9c, u[1] = 0x40, u[2] = 0, u[3] = 53, u[5] = 8 + 16;
   memcpy(u + 8, "ipv6-probe-bytes", 16);
-  struct sockaddr_ll sll = {.sll_family = AF_PACKET, .sll_ifindex = ifindex, .sll_halen = 6};
+  struct sockaddr_ll sll = {
+      .sll_family = AF_PACKET, .sll_ifindex = ifindex, .sll_halen = 6};
   memcpy(sll.sll_addr, GW_MAC, 6);
   int sent = 0;
   for (int i = 0; i < 3; i++)
@@ -1409,7 +1447,8 @@ static int cmd_l2(opts *o) {
   frame[12] = 0x08;
   frame[13] = 0x00;
   memcpy(frame + 14, pkt, n);
-  struct sockaddr_ll sll = {.sll_family = AF_PACKET, .sll_ifindex = ifindex, .sll_halen = 6};
+  struct sockaddr_ll sll = {
+      .sll_family = AF_PACKET, .sll_ifindex = ifindex, .sll_halen = 6};
   memcpy(sll.sll_addr, GW_MAC, 6);
   int sent = 0;
   for (int i = 0; i < 3; i++)
@@ -1445,12 +1484,14 @@ static int cmd_garp(opts *o) {
   memcpy(f + 6, mac, 6);
   f[12] = 0x08, f[13] = 0x06;
   uint8_t *a = f + 14;
-  a[0] = 0, a[1] = 1, a[2] = 0x08, a[3] = 0, a[4] = 6, a[5] = 4, a[6] = 0, a[7] = 2; /* reply */
+  a[0] = 0, a[1] = 1, a[2] = 0x08, a[3] = 0, a[4] = 6, a[5] = 4, a[6] = 0,
+  a[7] = 2; /* reply */
   memcpy(a + 8, mac, 6);
   inet_pton(AF_INET, o->pos[0], a + 14);
   memset(a + 18, 0xff, 6);
   inet_pton(AF_INET, o->pos[0], a + 24);
-  struct sockaddr_ll sll = {.sll_family = AF_PACKET, .sll_ifindex = ifindex, .sll_halen = 6};
+  struct sockaddr_ll sll = {
+      .sll_family = AF_PACKET, .sll_ifindex = ifindex, .sll_halen = 6};
   memset(sll.sll_addr, 0xff, 6);
   int sent = 0;
   for (int i = 0; i < 3; i++)
@@ -1466,7 +1507,8 @@ static int cmd_v6(opts *o, bool udp) {
   if (o->npos < 2) return -1;
   o_begin(udp ? "udp6" : "tcp6");
   o_str("addr", o->pos[0]);
-  struct sockaddr_in6 sa = {.sin6_family = AF_INET6, .sin6_port = htons((uint16_t)atoi(o->pos[1]))};
+  struct sockaddr_in6 sa = {.sin6_family = AF_INET6,
+                            .sin6_port = htons((uint16_t)atoi(o->pos[1]))};
   char addr[128];
   snprintf(addr, sizeof addr, "%s", o->pos[0]);
   char *pct = strchr(addr, '%');
@@ -1485,8 +1527,10 @@ static int cmd_v6(opts *o, bool udp) {
   set_timeouts(fd, g_timeout);
   if (udp) {
     int replies = 0;
-    if (sendto(fd, "hello6", 6, 0, (struct sockaddr *)&sa, sizeof sa) < 0) w.err = -errno;
-    else w.sent = 6;
+    if (sendto(fd, "hello6", 6, 0, (struct sockaddr *)&sa, sizeof sa) < 0)
+      w.err = -errno;
+    else
+      w.sent = 6;
     uint8_t b[512];
     while (recv(fd, b, sizeof b, 0) > 0) replies++;
     o_int("replies", replies);
@@ -1520,22 +1564,36 @@ int main(int argc, char **argv) {
   if (parse(argc - 2, argv + 2, &o) < 0) goto usage;
   const char *c = argv[1];
   int rc = -1;
-  if (!strcmp(c, "dns")) rc = cmd_dns(&o);
-  else if (!strcmp(c, "dns-flood")) rc = cmd_dns_flood(&o);
-  else if (!strcmp(c, "tcp")) rc = cmd_tcp(&o);
-  else if (!strcmp(c, "http")) rc = cmd_http(&o);
-  else if (!strcmp(c, "tls")) rc = cmd_tls(&o);
-  else if (!strcmp(c, "hello")) rc = cmd_hello(&o);
-  else if (!strcmp(c, "udp")) rc = cmd_udp(&o);
-  else if (!strcmp(c, "icmp")) rc = cmd_icmp(&o);
-  else if (!strcmp(c, "raw")) rc = cmd_raw(&o);
-  else if (!strcmp(c, "l2")) rc = cmd_l2(&o);
-  else if (!strcmp(c, "garp")) rc = cmd_garp(&o);
-  else if (!strcmp(c, "tcp6")) rc = cmd_v6(&o, false);
-  else if (!strcmp(c, "udp6")) rc = cmd_v6(&o, true);
+  if (!strcmp(c, "dns"))
+    rc = cmd_dns(&o);
+  else if (!strcmp(c, "dns-flood"))
+    rc = cmd_dns_flood(&o);
+  else if (!strcmp(c, "tcp"))
+    rc = cmd_tcp(&o);
+  else if (!strcmp(c, "http"))
+    rc = cmd_http(&o);
+  else if (!strcmp(c, "tls"))
+    rc = cmd_tls(&o);
+  else if (!strcmp(c, "hello"))
+    rc = cmd_hello(&o);
+  else if (!strcmp(c, "udp"))
+    rc = cmd_udp(&o);
+  else if (!strcmp(c, "icmp"))
+    rc = cmd_icmp(&o);
+  else if (!strcmp(c, "raw"))
+    rc = cmd_raw(&o);
+  else if (!strcmp(c, "l2"))
+    rc = cmd_l2(&o);
+  else if (!strcmp(c, "garp"))
+    rc = cmd_garp(&o);
+  else if (!strcmp(c, "tcp6"))
+    rc = cmd_v6(&o, false);
+  else if (!strcmp(c, "udp6"))
+    rc = cmd_v6(&o, true);
   if (rc == 0) return 0;
 usage:
-  fprintf(stderr, "usage: egress_probe dns|dns-flood|tcp|http|tls|hello|udp|icmp|raw|l2|garp|"
-                  "tcp6|udp6 ... (see the source)\n");
+  fprintf(stderr,
+          "usage: egress_probe dns|dns-flood|tcp|http|tls|hello|udp|icmp|raw|l2|garp|"
+          "tcp6|udp6 ... (see the source)\n");
   return 2;
 }

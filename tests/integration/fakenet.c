@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/filter.h>
 #include <linux/if_ether.h>
 #include <linux/if_packet.h>
 #include <linux/netfilter_ipv4.h>
@@ -41,7 +42,8 @@ static const char *const SINKS[] = {FAKENET_SINK_A, FAKENET_SINK_B, FAKENET_SINK
 #define NSINKS (sizeof SINKS / sizeof SINKS[0])
 
 /* Addresses on the namespace's lo (routed to it by the host). */
-static const char *const SERVICE_IPS[] = {FAKENET_DNS, FAKENET_WEB, FAKENET_CDN, FAKENET_RELAY};
+static const char *const SERVICE_IPS[] = {FAKENET_DNS, FAKENET_WEB, FAKENET_CDN,
+                                          FAKENET_RELAY};
 static const char *const HOST_ROUTES[] = {"198.51.100.0/24", "203.0.113.0/24",
                                           FAKENET_SINK_PRIVATE "/32",
                                           FAKENET_SINK_LINKLOCAL "/32"};
@@ -49,13 +51,22 @@ static const char *const HOST_ROUTES[] = {"198.51.100.0/24", "203.0.113.0/24",
 
 typedef struct zone_rr {
   const char *name;
-  const char *ip;    /* first answer */
-  const char *ip2;   /* later answers (rebinding), or NULL */
+  const char *ip;  /* first answer */
+  const char *ip2; /* later answers (rebinding), or NULL */
   uint32_t ttl;
   unsigned hits;
 } zone_rr;
 
-typedef enum lkind { L_HTTP, L_TLS, L_ECHO, L_SINK_TCP, L_DNS_TCP, L_DNS_UDP, L_SINK_UDP, L_CAP } lkind;
+typedef enum lkind {
+  L_HTTP,
+  L_TLS,
+  L_ECHO,
+  L_SINK_TCP,
+  L_DNS_TCP,
+  L_DNS_UDP,
+  L_SINK_UDP,
+  L_CAP
+} lkind;
 
 typedef struct listener {
   int fd;
@@ -169,7 +180,23 @@ static void *ns_sock_thread(void *arg) {
     struct sockaddr_ll sll = {.sll_family = AF_PACKET, .sll_protocol = htons(ETH_P_IP)};
     sll.sll_ifindex = (int)if_nametoindex(r->ifname);
     setsockopt(fd, SOL_PACKET, PACKET_IGNORE_OUTGOING, &one, sizeof one);
-    if (sll.sll_ifindex == 0 || bind(fd, (struct sockaddr *)&sll, sizeof sll) < 0) goto fail;
+    /* Only packets addressed to a sink wake the poller: a bench's gigabyte
+     * of ACKs must not cost a context switch each. */
+    struct sock_filter prog[2 + 2 * NSINKS];
+    size_t n = 0;
+    prog[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, 16); /* ip daddr */
+    for (size_t i = 0; i < NSINKS; i++) {
+      struct in_addr a;
+      inet_pton(AF_INET, SINKS[i], &a);
+      prog[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, ntohl(a.s_addr),
+                                               (uint8_t)(NSINKS - i), 0);
+    }
+    prog[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, 0);
+    prog[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, 0xffff);
+    struct sock_fprog fp = {.len = (unsigned short)n, .filter = prog};
+    if (setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &fp, sizeof fp) < 0) goto fail;
+    if (sll.sll_ifindex == 0 || bind(fd, (struct sockaddr *)&sll, sizeof sll) < 0)
+      goto fail;
   } else {
     setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
     struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons(r->port)};
@@ -197,8 +224,11 @@ static int ns_socket(fakenet *fn, ns_sock_req *r) {
 static int add_listener(fakenet *fn, lkind kind, const char *ip, uint16_t port) {
   if (fn->nls == FN_MAX_LISTEN) return -ENOSPC;
   bool udp = kind == L_DNS_UDP || kind == L_SINK_UDP;
-  ns_sock_req r = {.domain = AF_INET, .type = udp ? SOCK_DGRAM : SOCK_STREAM, .ip = ip,
-                   .port = port, .listen = !udp};
+  ns_sock_req r = {.domain = AF_INET,
+                   .type = udp ? SOCK_DGRAM : SOCK_STREAM,
+                   .ip = ip,
+                   .port = port,
+                   .listen = !udp};
   if (kind == L_CAP) {
     r.domain = AF_PACKET;
     r.type = SOCK_DGRAM;
@@ -222,6 +252,10 @@ static int add_listener(fakenet *fn, lkind kind, const char *ip, uint16_t port) 
 
 static void ev_add(fakenet *fn, const fakenet_event *e) {
   pthread_mutex_lock(&fn->mu);
+  if (fn->nev == fn->cfg.max_events) {
+    pthread_mutex_unlock(&fn->mu);
+    return;
+  }
   if (fn->nev == fn->cap) {
     size_t cap = fn->cap ? fn->cap * 2 : 256;
     fakenet_event *p = realloc(fn->ev, cap * sizeof *p);
@@ -237,12 +271,15 @@ static void ev_add(fakenet *fn, const fakenet_event *e) {
   fn->nev++;
   pthread_mutex_unlock(&fn->mu);
   if (fn->cfg.verbose) {
-    fprintf(stderr, "fakenet: kind=%d dst=%s:%u name=%s ok=%d bytes=%llu %s %s\n", e->kind, e->dst,
-            e->port, e->name, e->ok, (unsigned long long)e->bytes, e->method, e->target);
+    fprintf(stderr, "fakenet: kind=%d dst=%s:%u name=%s ok=%d bytes=%llu %s %s\n",
+            e->kind, e->dst, e->port, e->name, e->ok, (unsigned long long)e->bytes,
+            e->method, e->target);
   }
 }
 
-int64_t fakenet_now_ms(fakenet *fn) { return now_ms() - fn->t0; }
+int64_t fakenet_now_ms(fakenet *fn) {
+  return now_ms() - fn->t0;
+}
 
 size_t fakenet_mark(fakenet *fn) {
   pthread_mutex_lock(&fn->mu);
@@ -279,18 +316,29 @@ void fakenet_dump(fakenet *fn, size_t mark) {
   pthread_mutex_lock(&fn->mu);
   for (size_t i = mark; i < fn->nev; i++) {
     const fakenet_event *e = &fn->ev[i];
-    fprintf(stderr, "  fakenet[%zu] +%lldms %s %s:%u name=%s qtype=%d ok=%d bytes=%llu %s %s\n", i,
-            (long long)e->ms, kinds[e->kind <= FN_SINK ? e->kind : 0], e->dst, e->port, e->name,
-            e->qtype, e->ok, (unsigned long long)e->bytes, e->method, e->target);
+    fprintf(stderr,
+            "  fakenet[%zu] +%lldms %s %s:%u name=%s qtype=%d ok=%d bytes=%llu %s %s\n",
+            i, (long long)e->ms, kinds[e->kind <= FN_SINK ? e->kind : 0], e->dst, e->port,
+            e->name, e->qtype, e->ok, (unsigned long long)e->bytes, e->method, e->target);
   }
   pthread_mutex_unlock(&fn->mu);
 }
 
-uint64_t fakenet_bytes_at_sink(fakenet *fn) { return atomic_load(&fn->sink_bytes); }
-uint64_t fakenet_packets_at_sink(fakenet *fn) { return atomic_load(&fn->sink_packets); }
-uint64_t fakenet_sink_payload(fakenet *fn) { return atomic_load(&fn->sink_payload); }
-const char *fakenet_ns_name(const fakenet *fn) { return fn->ns; }
-const char *fakenet_ca_file(const fakenet *fn) { return fn->ca_file; }
+uint64_t fakenet_bytes_at_sink(fakenet *fn) {
+  return atomic_load(&fn->sink_bytes);
+}
+uint64_t fakenet_packets_at_sink(fakenet *fn) {
+  return atomic_load(&fn->sink_packets);
+}
+uint64_t fakenet_sink_payload(fakenet *fn) {
+  return atomic_load(&fn->sink_payload);
+}
+const char *fakenet_ns_name(const fakenet *fn) {
+  return fn->ns;
+}
+const char *fakenet_ca_file(const fakenet *fn) {
+  return fn->ca_file;
+}
 
 /* ---- blob --------------------------------------------------------------------- */
 
@@ -355,7 +403,8 @@ static int dns_qname(const uint8_t *m, size_t len, size_t off, char *out, size_t
     if (o) out[o++] = '.';
     for (uint8_t i = 0; i < l; i++) {
       uint8_t c = m[off + i];
-      out[o++] = (char)(c >= 'A' && c <= 'Z' ? c + 32 : (c >= 0x20 && c < 0x7f ? c : '?'));
+      out[o++] =
+          (char)(c >= 'A' && c <= 'Z' ? c + 32 : (c >= 0x20 && c < 0x7f ? c : '?'));
     }
     off += l;
   }
@@ -369,8 +418,8 @@ static void put16(uint8_t *p, uint16_t v) {
 
 /* Builds the answer to query q into r (cap bytes); returns its length or 0
  * to stay silent. */
-static size_t dns_answer(fakenet *fn, const uint8_t *q, size_t qlen, uint8_t *r, size_t cap,
-                         const char *dst) {
+static size_t dns_answer(fakenet *fn, const uint8_t *q, size_t qlen, uint8_t *r,
+                         size_t cap, const char *dst) {
   if (qlen < 12 || cap < 512 || (q[2] & 0x80)) return 0;
   char name[256];
   int end = dns_qname(q, qlen, 12, name, sizeof name);
@@ -498,7 +547,8 @@ static int tls_init(fakenet *fn) {
   if (!f || !PEM_write_X509(f, ca)) goto out;
   fn->tls = SSL_CTX_new(TLS_server_method());
   if (!fn->tls || SSL_CTX_use_certificate(fn->tls, leaf) != 1 ||
-      SSL_CTX_use_PrivateKey(fn->tls, key) != 1 || SSL_CTX_add1_chain_cert(fn->tls, ca) != 1)
+      SSL_CTX_use_PrivateKey(fn->tls, key) != 1 ||
+      SSL_CTX_add1_chain_cert(fn->tls, ca) != 1)
     goto out;
   SSL_CTX_set_tlsext_servername_callback(fn->tls, sni_cb);
   rc = 0;
@@ -555,20 +605,27 @@ static void header_value(const char *head, const char *name, char *out, size_t c
   }
 }
 
-static int respond(conn *c, const char *method, const char *target, const char *host, bool close_) {
+static int respond(conn *c, const char *method, const char *target, const char *host,
+                   bool close_) {
   char hdr[512];
   const char *conn_hdr = close_ ? "Connection: close\r\n" : "";
   unsigned long long n;
-  if (strncmp(target, "/blob/", 6) == 0 && sscanf(target + 6, "%llu", &n) == 1) {
+  bool zero = strncmp(target, "/zero/", 6) == 0;
+  if ((zero || strncmp(target, "/blob/", 6) == 0) &&
+      sscanf(target + 6, "%llu", &n) == 1) {
     int hl = snprintf(hdr, sizeof hdr,
                       "HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\n"
-                      "Content-Length: %llu\r\n%s\r\n", n, conn_hdr);
+                      "Content-Length: %llu\r\n%s\r\n",
+                      n, conn_hdr);
     if (c_write(c, hdr, (size_t)hl) < 0) return -EIO;
     if (!strcmp(method, "HEAD")) return 0;
     static _Thread_local uint8_t chunk[64 * 1024];
     for (uint64_t off = 0; off < n;) {
       size_t k = n - off < sizeof chunk ? (size_t)(n - off) : sizeof chunk;
-      fakenet_blob_fill(chunk, off, k);
+      if (!zero)
+        fakenet_blob_fill(chunk, off, k);
+      else if (off == 0)
+        memset(chunk, 0, sizeof chunk);
       if (c_write(c, chunk, k) < 0) return -EIO;
       off += k;
     }
@@ -577,14 +634,16 @@ static int respond(conn *c, const char *method, const char *target, const char *
   if (!strcmp(target, "/redirect")) {
     int hl = snprintf(hdr, sizeof hdr,
                       "HTTP/1.1 302 Found\r\nLocation: http://169.254.169.254/latest/\r\n"
-                      "Content-Length: 0\r\n%s\r\n", conn_hdr);
+                      "Content-Length: 0\r\n%s\r\n",
+                      conn_hdr);
     return c_write(c, hdr, (size_t)hl);
   }
   char body[512];
   int bl = snprintf(body, sizeof body, "hello %s from %s\n", host, c->ip);
-  int hl = snprintf(hdr, sizeof hdr,
-                    "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: %d\r\n%s\r\n",
-                    bl, conn_hdr);
+  int hl = snprintf(
+      hdr, sizeof hdr,
+      "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: %d\r\n%s\r\n", bl,
+      conn_hdr);
   if (c_write(c, hdr, (size_t)hl) < 0) return -EIO;
   return strcmp(method, "HEAD") ? c_write(c, body, (size_t)bl) : 0;
 }
@@ -606,7 +665,8 @@ static uint64_t serve_http(conn *c) {
       total += (uint64_t)n;
     }
     size_t head_len = (size_t)(end - buf) + 4;
-    fakenet_event e = {.kind = FN_HTTP, .port = c->port, .tls = c->ssl != NULL, .ok = true};
+    fakenet_event e = {
+        .kind = FN_HTTP, .port = c->port, .tls = c->ssl != NULL, .ok = true};
     snprintf(e.dst, sizeof e.dst, "%s", c->ip);
     size_t hl = head_len < sizeof e.head ? head_len : sizeof e.head - 1;
     memcpy(e.head, buf, hl);
@@ -650,81 +710,85 @@ static void *conn_thread(void *arg) {
   uint64_t bytes = 0;
   uint8_t buf[16384];
   switch (c->kind) {
-  case L_HTTP:
-    bytes = serve_http(c);
-    break;
-  case L_TLS: {
-    c->ssl = SSL_new(fn->tls);
-    if (!c->ssl) break;
-    SSL_set_app_data(c->ssl, c);
-    SSL_set_fd(c->ssl, c->fd);
-    int ok = SSL_accept(c->ssl) == 1;
-    fakenet_event e = {.kind = FN_TLS, .port = c->port, .tls = true, .ok = ok};
-    snprintf(e.dst, sizeof e.dst, "%s", c->ip);
-    snprintf(e.name, sizeof e.name, "%s", c->sni);
-    ev_add(fn, &e);
-    if (ok) bytes = serve_http(c);
-    SSL_shutdown(c->ssl);
-    SSL_free(c->ssl);
-    c->ssl = NULL;
-    break;
-  }
-  case L_ECHO:
-    for (ssize_t n; (n = recv(c->fd, buf, sizeof buf, 0)) > 0;) {
-      bytes += (uint64_t)n;
-      if (send(c->fd, buf, (size_t)n, MSG_NOSIGNAL) != n) break;
+    case L_HTTP:
+      bytes = serve_http(c);
+      break;
+    case L_TLS: {
+      c->ssl = SSL_new(fn->tls);
+      if (!c->ssl) break;
+      SSL_set_app_data(c->ssl, c);
+      SSL_set_fd(c->ssl, c->fd);
+      int ok = SSL_accept(c->ssl) == 1;
+      fakenet_event e = {.kind = FN_TLS, .port = c->port, .tls = true, .ok = ok};
+      snprintf(e.dst, sizeof e.dst, "%s", c->ip);
+      snprintf(e.name, sizeof e.name, "%s", c->sni);
+      ev_add(fn, &e);
+      if (ok) bytes = serve_http(c);
+      SSL_shutdown(c->ssl);
+      SSL_free(c->ssl);
+      c->ssl = NULL;
+      break;
     }
-    break;
-  case L_SINK_TCP: {
-    struct sockaddr_in od;
-    socklen_t ol = sizeof od;
-    fakenet_event e = {.kind = FN_SINK, .start_ms = c->start_ms};
-    if (getsockopt(c->fd, SOL_IP, SO_ORIGINAL_DST, &od, &ol) == 0) {
-      inet_ntop(AF_INET, &od.sin_addr, e.dst, sizeof e.dst);
-      e.port = ntohs(od.sin_port);
-    }
-    size_t hl = 0;
-    for (ssize_t n; (n = recv(c->fd, buf, sizeof buf, 0)) > 0;) {
-      bytes += (uint64_t)n;
-      atomic_fetch_add(&fn->sink_payload, (uint64_t)n);
-      size_t k = (size_t)n < sizeof e.head - 1 - hl ? (size_t)n : sizeof e.head - 1 - hl;
-      memcpy(e.head + hl, buf, k);
-      hl += k;
-    }
-    e.bytes = bytes;
-    ev_add(fn, &e);
-    break;
-  }
-  case L_DNS_TCP:
-    for (;;) {
-      uint8_t q[2 + 4096], r[2 + 4096];
-      size_t got = 0;
-      while (got < 2) {
-        ssize_t n = recv(c->fd, q + got, 2 - got, 0);
-        if (n <= 0) goto dns_done;
-        got += (size_t)n;
+    case L_ECHO:
+      for (ssize_t n; (n = recv(c->fd, buf, sizeof buf, 0)) > 0;) {
+        bytes += (uint64_t)n;
+        if (send(c->fd, buf, (size_t)n, MSG_NOSIGNAL) != n) break;
       }
-      size_t len = (size_t)(q[0] << 8 | q[1]);
-      if (len > sizeof q - 2) goto dns_done;
-      for (got = 0; got < len;) {
-        ssize_t n = recv(c->fd, q + 2 + got, len - got, 0);
-        if (n <= 0) goto dns_done;
-        got += (size_t)n;
+      break;
+    case L_SINK_TCP: {
+      struct sockaddr_in od;
+      socklen_t ol = sizeof od;
+      fakenet_event e = {.kind = FN_SINK, .start_ms = c->start_ms};
+      if (getsockopt(c->fd, SOL_IP, SO_ORIGINAL_DST, &od, &ol) == 0) {
+        inet_ntop(AF_INET, &od.sin_addr, e.dst, sizeof e.dst);
+        e.port = ntohs(od.sin_port);
       }
-      bytes += 2 + len;
-      size_t rl = dns_answer(fn, q + 2, len, r + 2, sizeof r - 2, c->ip);
-      if (!rl) goto dns_done;
-      put16(r, (uint16_t)rl);
-      if (send(c->fd, r, rl + 2, MSG_NOSIGNAL) < 0) goto dns_done;
+      size_t hl = 0;
+      for (ssize_t n; (n = recv(c->fd, buf, sizeof buf, 0)) > 0;) {
+        bytes += (uint64_t)n;
+        atomic_fetch_add(&fn->sink_payload, (uint64_t)n);
+        size_t k =
+            (size_t)n < sizeof e.head - 1 - hl ? (size_t)n : sizeof e.head - 1 - hl;
+        memcpy(e.head + hl, buf, k);
+        hl += k;
+      }
+      e.bytes = bytes;
+      ev_add(fn, &e);
+      break;
     }
-  dns_done:
-    break;
-  default:
-    break;
+    case L_DNS_TCP:
+      for (;;) {
+        uint8_t q[2 + 4096], r[2 + 4096];
+        size_t got = 0;
+        while (got < 2) {
+          ssize_t n = recv(c->fd, q + got, 2 - got, 0);
+          if (n <= 0) goto dns_done;
+          got += (size_t)n;
+        }
+        size_t len = (size_t)(q[0] << 8 | q[1]);
+        if (len > sizeof q - 2) goto dns_done;
+        for (got = 0; got < len;) {
+          ssize_t n = recv(c->fd, q + 2 + got, len - got, 0);
+          if (n <= 0) goto dns_done;
+          got += (size_t)n;
+        }
+        bytes += 2 + len;
+        size_t rl = dns_answer(fn, q + 2, len, r + 2, sizeof r - 2, c->ip);
+        if (!rl) goto dns_done;
+        put16(r, (uint16_t)rl);
+        if (send(c->fd, r, rl + 2, MSG_NOSIGNAL) < 0) goto dns_done;
+      }
+    dns_done:
+      break;
+    default:
+      break;
   }
   if (c->kind != L_SINK_TCP) {
-    fakenet_event e = {.kind = c->kind == L_ECHO ? FN_RELAY : FN_CONN, .port = c->port,
-                       .tls = c->kind == L_TLS, .bytes = bytes, .start_ms = c->start_ms};
+    fakenet_event e = {.kind = c->kind == L_ECHO ? FN_RELAY : FN_CONN,
+                       .port = c->port,
+                       .tls = c->kind == L_TLS,
+                       .bytes = bytes,
+                       .start_ms = c->start_ms};
     snprintf(e.dst, sizeof e.dst, "%s", c->ip);
     snprintf(e.name, sizeof e.name, "%s", c->sni);
     ev_add(fn, &e);
@@ -797,7 +861,8 @@ static void on_datagram(fakenet *fn, listener *l) {
   uint8_t buf[65536], r[4096];
   struct sockaddr_in from;
   socklen_t fl = sizeof from;
-  ssize_t n = recvfrom(l->fd, buf, sizeof buf, MSG_DONTWAIT, (struct sockaddr *)&from, &fl);
+  ssize_t n =
+      recvfrom(l->fd, buf, sizeof buf, MSG_DONTWAIT, (struct sockaddr *)&from, &fl);
   if (n <= 0) return;
   if (l->kind == L_CAP) {
     if ((size_t)n < sizeof(struct iphdr)) return;
@@ -822,7 +887,8 @@ static void on_datagram(fakenet *fn, listener *l) {
 static void *poller_thread(void *arg) {
   fakenet *fn = arg;
   struct pollfd pfd[FN_MAX_LISTEN];
-  for (int i = 0; i < fn->nls; i++) pfd[i] = (struct pollfd){.fd = fn->ls[i].fd, .events = POLLIN};
+  for (int i = 0; i < fn->nls; i++)
+    pfd[i] = (struct pollfd){.fd = fn->ls[i].fd, .events = POLLIN};
   while (!atomic_load(&fn->stop)) {
     int n = poll(pfd, (nfds_t)fn->nls, 100);
     if (n > 0) {
@@ -840,7 +906,8 @@ static void *poller_thread(void *arg) {
   return NULL;
 }
 
-/* ---- start / stop ------------------------------------------------------------------- */
+/* ---- start / stop -------------------------------------------------------------------
+ */
 
 static int plumb(fakenet *fn) {
   if (sh(false, "ip netns add %s", fn->ns) < 0) return -EIO;
@@ -849,14 +916,16 @@ static int plumb(fakenet *fn) {
   snprintf(path, sizeof path, "/run/netns/%s", fn->ns);
   fn->nsfd = open(path, O_RDONLY | O_CLOEXEC);
   if (fn->nsfd < 0) return -errno;
-  if (sh(false, "ip link add %s type veth peer name %s netns %s", fn->veth_h, fn->veth_i, fn->ns))
+  if (sh(false, "ip link add %s type veth peer name %s netns %s", fn->veth_h, fn->veth_i,
+         fn->ns))
     return -EIO;
   fn->veth_made = true;
   /* No IPv6 chatter (router solicitations) on either end. */
   sh(true, "sysctl -qw net.ipv6.conf.%s.disable_ipv6=1", fn->veth_h);
   sh(true, "ip netns exec %s sysctl -qw net.ipv6.conf.all.disable_ipv6=1", fn->ns);
   if (sh(false, "ip addr add %s/30 dev %s", fn->ip_h, fn->veth_h) ||
-      sh(false, "ip link set %s up", fn->veth_h) || sh(false, "ip -n %s link set lo up", fn->ns) ||
+      sh(false, "ip link set %s up", fn->veth_h) ||
+      sh(false, "ip -n %s link set lo up", fn->ns) ||
       sh(false, "ip -n %s addr add %s/30 dev %s", fn->ns, fn->ip_i, fn->veth_i) ||
       sh(false, "ip -n %s link set %s up", fn->ns, fn->veth_i) ||
       sh(false, "ip -n %s route add default via %s", fn->ns, fn->ip_h))
@@ -875,7 +944,8 @@ static int plumb(fakenet *fn) {
   snprintf(rules, sizeof rules,
            "table ip fakenet {\n"
            "  chain pre { type nat hook prerouting priority -100;\n"
-           "    ip daddr { %s, %s, %s, %s } meta l4proto { tcp, udp } redirect to :%d\n  }\n}\n",
+           "    ip daddr { %s, %s, %s, %s } meta l4proto { tcp, udp } redirect to :%d\n  "
+           "}\n}\n",
            SINKS[0], SINKS[1], SINKS[2], SINKS[3], FN_SINK_PORT);
   char file[128];
   snprintf(file, sizeof file, "%s/sink.nft", fn->dir);
@@ -906,6 +976,7 @@ int fakenet_start(const fakenet_config *cfg, fakenet **out) {
   fakenet *fn = calloc(1, sizeof *fn);
   if (!fn) return -ENOMEM;
   if (cfg) fn->cfg = *cfg;
+  if (fn->cfg.max_events == 0) fn->cfg.max_events = 20000;
   fn->nsfd = -1;
   fn->t0 = now_ms();
   pthread_mutex_init(&fn->mu, NULL);

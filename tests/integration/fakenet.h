@@ -29,7 +29,8 @@
  * would be caught; unknown names get NXDOMAIN.
  *
  * HTTP paths (plain and inside TLS, keep-alive): "/blob/N" N bytes of
- * fakenet_blob_fill(); "/redirect" 302 to http://169.254.169.254/latest/;
+ * fakenet_blob_fill(); "/zero/N" N zero bytes (cheap to serve: benches);
+ * "/redirect" 302 to http://169.254.169.254/latest/;
  * anything else 200 "hello <host> from <ip>\n". Responses never echo a
  * request header back (a credential must not reach the guest that way).
  *
@@ -61,6 +62,8 @@ typedef struct fakenet_config {
   unsigned subnet;
   /* Log every event on stderr as it happens. */
   bool verbose;
+  /* Events kept (about 5 KB each); later ones are dropped. 0: 20000. */
+  size_t max_events;
 } fakenet_config;
 
 /* 0 or a negative errno (and a line on stderr saying what failed). */
@@ -79,12 +82,13 @@ uint64_t fakenet_packets_at_sink(fakenet *fn);
 uint64_t fakenet_sink_payload(fakenet *fn);
 
 typedef enum fakenet_kind {
-  FN_DNS = 1,  /* a query: name, qtype, dst FAKENET_DNS */
-  FN_CONN,     /* a TCP connection to a web/relay server ended: bytes_in */
-  FN_TLS,      /* a ClientHello reached a TLS server: name = SNI ("" none), ok = handshake done */
-  FN_HTTP,     /* a request head (plain or in TLS): name = Host, head = the head */
-  FN_RELAY,    /* bytes echoed by the relay server */
-  FN_SINK,     /* something reached a sink listener: dst/port = original destination */
+  FN_DNS = 1, /* a query: name, qtype, dst FAKENET_DNS */
+  FN_CONN,    /* a TCP connection to a web/relay server ended: bytes_in */
+  FN_TLS, /* a ClientHello reached a TLS server: name = SNI ("" none), ok = handshake done
+           */
+  FN_HTTP,  /* a request head (plain or in TLS): name = Host, head = the head */
+  FN_RELAY, /* bytes echoed by the relay server */
+  FN_SINK,  /* something reached a sink listener: dst/port = original destination */
 } fakenet_kind;
 
 typedef struct fakenet_event {

@@ -12,6 +12,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+
 #include <cmocka.h>
 
 #include <curl/curl.h>
@@ -29,15 +30,15 @@
 
 static hg_it_node node;
 static char guest_mac[18]; /* the gateway's, as hg_netns_link_default has it */
-static char sb_a[32]; /* no policy at create; httpd + echo server inside */
-static char sb_b[32]; /* created with a policy */
+static char sb_a[32];      /* no policy at create; httpd + echo server inside */
+static char sb_b[32];      /* created with a policy */
 
 static int setup(void **state) {
   hg_netns_link link;
   hg_netns_link_default(&link);
   const uint8_t *m = link.guest_mac;
-  snprintf(guest_mac, sizeof guest_mac, "%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1], m[2], m[3],
-           m[4], m[5]);
+  snprintf(guest_mac, sizeof guest_mac, "%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1], m[2],
+           m[3], m[4], m[5]);
   setenv("HANGAR_UPSTREAM_DNS", "127.0.0.1:9", 1);
   return hg_it_node_start(&node) == 0 ? 0 : -1;
 }
@@ -107,8 +108,10 @@ static long put_network(const char *id, const char *policy_json, json_t **out) {
   assert_non_null(body);
   json_t *j = hg_it_json(&node, "PUT", path, body, &status);
   json_decref(body);
-  if (out) *out = j;
-  else json_decref(j);
+  if (out)
+    *out = j;
+  else
+    json_decref(j);
   return status;
 }
 
@@ -117,9 +120,8 @@ static void allow_text(json_t *policy, char *out, size_t cap) {
   size_t i, n = 0;
   json_t *v;
   out[0] = '\0';
-  json_array_foreach(json_object_get(policy, "allow"), i, v)
-    n += (size_t)snprintf(out + n, n < cap ? cap - n : 0, "%s%s", i ? "," : "",
-                          json_string_value(v));
+  json_array_foreach(json_object_get(policy, "allow"), i, v) n += (size_t)snprintf(
+      out + n, n < cap ? cap - n : 0, "%s%s", i ? "," : "", json_string_value(v));
 }
 
 /* DNS through the gateway's responder: true when it answered (NXDOMAIN or
@@ -186,7 +188,8 @@ static void port_request(const char *method, const char *id, const char *port_pa
 static void httpd_answers(const char *id) {
   port_resp r;
   port_request("GET", id, "8080/index.html", NULL, NULL, &r);
-  if (r.status != 200) fprintf(stderr, "port 8080 of %s: %ld %s\n", id, r.status, r.body.data);
+  if (r.status != 200)
+    fprintf(stderr, "port 8080 of %s: %ld %s\n", id, r.status, r.body.data);
   assert_int_equal(r.status, 200);
   assert_string_equal(r.body.data, "hello-from-guest\n");
   hg_buf_free(&r.body);
@@ -209,13 +212,15 @@ static void start_servers(const char *id) {
   hg_it_resp r;
   char path[160];
   snprintf(path, sizeof path, "/v1/sandboxes/%s/files?path=/tmp/echo.sh&mode=0755", id);
-  assert_int_equal(hg_it_http(&node, "PUT", path, NULL, echo_sh, sizeof echo_sh - 1, &r), 0);
+  assert_int_equal(hg_it_http(&node, "PUT", path, NULL, echo_sh, sizeof echo_sh - 1, &r),
+                   0);
   assert_int_equal(r.status, 204);
   hg_it_resp_free(&r);
-  free(run(id, "mkdir -p /tmp/www && echo hello-from-guest > /tmp/www/index.html && "
-               "httpd -p 8080 -h /tmp/www && "
-               "(setsid nc -ll -p 9000 -e /tmp/echo.sh </dev/null >/dev/null 2>&1 &) && "
-               "sleep 0.5"));
+  free(run(id,
+           "mkdir -p /tmp/www && echo hello-from-guest > /tmp/www/index.html && "
+           "httpd -p 8080 -h /tmp/www && "
+           "(setsid nc -ll -p 9000 -e /tmp/echo.sh </dev/null >/dev/null 2>&1 &) && "
+           "sleep 0.5"));
 }
 
 /* --- tests --------------------------------------------------------------------- */
@@ -245,8 +250,10 @@ static void sandbox_has_a_nic_and_no_way_out(void **state) {
   assert_string_equal(out, "CLOSED\n");
   free(out);
   /* HTTP goes to the proxy, which has no policy to allow anything. */
-  out = run(sb_a, "wget -q -T 5 -O - http://198.51.100.7/ 2>/dev/null && echo GOT || echo DENIED;"
-                  "wget -q -T 5 -O - http://10.0.2.1/ 2>/dev/null && echo GOT || echo DENIED");
+  out =
+      run(sb_a,
+          "wget -q -T 5 -O - http://198.51.100.7/ 2>/dev/null && echo GOT || echo DENIED;"
+          "wget -q -T 5 -O - http://10.0.2.1/ 2>/dev/null && echo GOT || echo DENIED");
   assert_string_equal(out, "DENIED\nDENIED\n");
   free(out);
   /* DNS: the responder answers, but with no name. */
@@ -300,7 +307,8 @@ static void network_policy_round_trips_redacted(void **state) {
   assert_string_equal(allow, "example.com,203.0.113.0/24:5432");
   json_t *cred = json_array_get(json_object_get(j, "credentials"), 0);
   assert_string_equal(json_string_value(json_object_get(cred, "value")), "***");
-  assert_string_equal(json_string_value(json_object_get(cred, "placeholder")), "HANGAR_SECRET_1");
+  assert_string_equal(json_string_value(json_object_get(cred, "placeholder")),
+                      "HANGAR_SECRET_1");
   json_decref(j);
 
   /* replaced live; the answer is the new policy, redacted */
@@ -321,7 +329,8 @@ static void network_policy_round_trips_redacted(void **state) {
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     json_t *e = NULL;
     assert_int_equal(put_network(sb_b, bad[i], &e), 400);
-    const char *msg = json_string_value(json_object_get(json_object_get(e, "error"), "message"));
+    const char *msg =
+        json_string_value(json_object_get(json_object_get(e, "error"), "message"));
     assert_non_null(msg);
     assert_true(strlen(msg) > 5);
     json_decref(e);
@@ -339,7 +348,8 @@ static void network_policy_round_trips_redacted(void **state) {
   j = hg_it_json(&node, "POST", "/v1/sandboxes?wait=120", req, &status);
   json_decref(req);
   assert_int_equal(status, 400);
-  const char *msg = json_string_value(json_object_get(json_object_get(j, "error"), "message"));
+  const char *msg =
+      json_string_value(json_object_get(json_object_get(j, "error"), "message"));
   assert_non_null(strstr(msg, "network"));
   json_decref(j);
   json_t *after = hg_it_json(&node, "GET", "/v1/sandboxes", NULL, &status);
@@ -392,8 +402,10 @@ static void http_reaches_guest_ports(void **state) {
   assert_int_equal(r.status, 404);
   hg_buf_free(&r.body);
   /* a token of another sandbox does not open this one's ports */
-  port_request("GET", sb_a, "8080/index.html", NULL, "0123456789abcdef0123456789abcdef"
-                                                     "0123456789abcdef0123456789abcdef", &r);
+  port_request("GET", sb_a, "8080/index.html", NULL,
+               "0123456789abcdef0123456789abcdef"
+               "0123456789abcdef0123456789abcdef",
+               &r);
   assert_int_equal(r.status, 401);
   hg_buf_free(&r.body);
 }
@@ -403,7 +415,7 @@ static void suspend_resume_reattaches_the_nic(void **state) {
   long status;
   assert_int_equal(put_network(sb_a, "{\"allow\": [\"example.com\"]}", NULL), 200);
   lifecycle(sb_a, "suspend");
-  assert_false(netns_file(sb_a)); /* detached with the VM */
+  assert_false(netns_file(sb_a));               /* detached with the VM */
   json_t *j = get_network(sb_a, NULL, &status); /* the policy waits for the resume */
   assert_int_equal(status, 200);
   allow_text(j, allow, sizeof allow);
@@ -430,6 +442,13 @@ static void suspend_resume_reattaches_the_nic(void **state) {
 static void fork_gets_its_own_nic_and_the_allowlist(void **state) {
   char path[128], child[32], allow[256];
   long status;
+  /* a credential too: the fork's copy must carry it (redacted in answers) */
+  assert_int_equal(put_network(sb_a,
+                               "{\"allow\": [\"example.com\"], \"credentials\": [{\"hosts\": "
+                               "[\"example.com\"], \"header\": \"Authorization\", \"value\": "
+                               "\"Bearer fork-secret\", \"placeholder\": \"HANGAR_SECRET_9\"}]}",
+                               NULL),
+                   200);
   snprintf(path, sizeof path, "/v1/sandboxes/%s/fork?wait=300", sb_a);
   json_t *body = json_object();
   json_t *j = hg_it_json(&node, "POST", path, body, &status);
@@ -446,6 +465,10 @@ static void fork_gets_its_own_nic_and_the_allowlist(void **state) {
   assert_int_equal(status, 200);
   allow_text(j, allow, sizeof allow);
   assert_string_equal(allow, "example.com");
+  json_t *cred = json_array_get(json_object_get(j, "credentials"), 0);
+  assert_non_null(cred);
+  assert_string_equal(json_string_value(json_object_get(cred, "placeholder")), "HANGAR_SECRET_9");
+  assert_string_equal(json_string_value(json_object_get(cred, "value")), "***");
   json_decref(j);
   assert_int_equal(hg_it_delete(&node, child), 0);
   assert_false(netns_file(child));
@@ -462,7 +485,8 @@ static void daemon_kill9_keeps_taps_and_gateway_comes_back(void **state) {
     long status;
     snprintf(path, sizeof path, "/v1/sandboxes/%s", sb_a);
     json_t *d = hg_it_json(&node, "GET", path, NULL, &status);
-    snprintf(state_, sizeof state_, "%s", json_string_value(json_object_get(d, "state")) ? json_string_value(json_object_get(d, "state")) : "");
+    const char *st = json_string_value(json_object_get(d, "state"));
+    snprintf(state_, sizeof state_, "%s", st ? st : "");
     json_decref(d);
     if (!strcmp(state_, "running")) break;
   }

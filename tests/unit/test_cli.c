@@ -62,6 +62,15 @@ static void create_collects_options_env_and_labels(void **state) {
   hg_cli_args_free(&a);
 }
 
+static void create_takes_a_network_policy(void **state) {
+  hg_cli_args a;
+  assert_int_equal(PARSE(&a, "create", "--network", "{\"allow\": [\"pypi.org\"]}"), 0);
+  assert_string_equal(a.network, "{\"allow\": [\"pypi.org\"]}");
+  hg_cli_args_free(&a);
+  assert_int_not_equal(PARSE(&a, "ls", "--network", "{}"), 0); /* create only */
+  hg_cli_args_free(&a);
+}
+
 static void global_options_go_before_or_after_the_command(void **state) {
   hg_cli_args a;
   assert_int_equal(PARSE(&a, "--url", "http://n1:7070", "--json", "ls", "--key=k", "--state",
@@ -754,6 +763,7 @@ static int curl_teardown(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(create_collects_options_env_and_labels),
+      cmocka_unit_test(create_takes_a_network_policy),
       cmocka_unit_test(global_options_go_before_or_after_the_command),
       cmocka_unit_test(options_may_follow_positionals),
       cmocka_unit_test(exec_splits_id_from_command_at_double_dash),

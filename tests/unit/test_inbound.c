@@ -20,12 +20,12 @@
 
 typedef struct guest {
   int fd;
-  const char *answer;   /* written once the request head (and body) is in */
+  const char *answer; /* written once the request head (and body) is in */
   size_t answer_len;
-  size_t want_body;     /* request body bytes to read before answering */
-  int delay_ms;         /* before answering */
-  bool no_close;        /* keep the connection open after answering */
-  char request[8192];   /* what arrived */
+  size_t want_body;   /* request body bytes to read before answering */
+  int delay_ms;       /* before answering */
+  bool no_close;      /* keep the connection open after answering */
+  char request[8192]; /* what arrived */
   size_t request_len;
   pthread_t thread;
 } guest;
@@ -33,7 +33,8 @@ typedef struct guest {
 static void *guest_main(void *arg) {
   guest *g = arg;
   for (;;) {
-    ssize_t n = read(g->fd, g->request + g->request_len, sizeof g->request - 1 - g->request_len);
+    ssize_t n =
+        read(g->fd, g->request + g->request_len, sizeof g->request - 1 - g->request_len);
     if (n <= 0) break;
     g->request_len += (size_t)n;
     g->request[g->request_len] = '\0';
@@ -68,16 +69,23 @@ static int exchange(guest *g, const hg_inbound_req *req, size_t max_body, int ti
 }
 
 static const hg_http_header client_headers[] = {
-    {"accept", "text/html"},           {"authorization", "Bearer hangar-secret"},
-    {"host", "hangar.example:7070"},   {"x-hangar-forwarded", "n-1"},
-    {"connection", "keep-alive"},      {"transfer-encoding", "chunked"},
-    {"x-custom", "kept"},              {"cookie", "a=b"},
+    {"accept", "text/html"},
+    {"authorization", "Bearer hangar-secret"},
+    {"host", "hangar.example:7070"},
+    {"x-hangar-forwarded", "n-1"},
+    {"connection", "keep-alive"},
+    {"transfer-encoding", "chunked"},
+    {"x-custom", "kept"},
+    {"cookie", "a=b"},
 };
 
 static void request_is_rewritten_for_the_guest(void **state) {
   guest g = {.answer = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok", .want_body = 5};
-  hg_inbound_req req = {.method = "POST", .target = "/api/x%20y?q=1",
-                        .headers = client_headers, .nheaders = 8, .body = "hello",
+  hg_inbound_req req = {.method = "POST",
+                        .target = "/api/x%20y?q=1",
+                        .headers = client_headers,
+                        .nheaders = 8,
+                        .body = "hello",
                         .body_len = 5};
   hg_inbound_resp r;
   assert_int_equal(exchange(&g, &req, 1024, 5000, &r), 0);
@@ -103,16 +111,17 @@ static void request_is_rewritten_for_the_guest(void **state) {
 }
 
 static void chunked_answer_is_decoded_and_headers_filtered(void **state) {
-  guest g = {.answer = "HTTP/1.1 201 Created\r\n"
-                       "Content-Type: text/plain; charset=utf-8\r\n"
-                       "Transfer-Encoding: chunked\r\n"
-                       "Connection: keep-alive\r\n"
-                       "X-Hangar-Owner: n-evil 10.0.0.1:7070\r\n"
-                       "Date: Mon, 01 Jan 2024 00:00:00 GMT\r\n"
-                       "Set-Cookie: s=1\r\n"
-                       "ETag: \"abc\"   \r\n"
-                       "\r\n"
-                       "5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n"};
+  guest g = {.answer =
+                 "HTTP/1.1 201 Created\r\n"
+                 "Content-Type: text/plain; charset=utf-8\r\n"
+                 "Transfer-Encoding: chunked\r\n"
+                 "Connection: keep-alive\r\n"
+                 "X-Hangar-Owner: n-evil 10.0.0.1:7070\r\n"
+                 "Date: Mon, 01 Jan 2024 00:00:00 GMT\r\n"
+                 "Set-Cookie: s=1\r\n"
+                 "ETag: \"abc\"   \r\n"
+                 "\r\n"
+                 "5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n"};
   hg_inbound_req req = {.method = "GET", .target = "/"};
   hg_inbound_resp r;
   assert_int_equal(exchange(&g, &req, 1024, 5000, &r), 0);
@@ -128,8 +137,9 @@ static void chunked_answer_is_decoded_and_headers_filtered(void **state) {
 }
 
 static void body_until_close_and_interim_answers(void **state) {
-  guest g = {.answer = "HTTP/1.1 100 Continue\r\n\r\n"
-                       "HTTP/1.0 404 Not Found\r\nX-A: 1\r\n\r\nno such page"};
+  guest g = {.answer =
+                 "HTTP/1.1 100 Continue\r\n\r\n"
+                 "HTTP/1.0 404 Not Found\r\nX-A: 1\r\n\r\nno such page"};
   hg_inbound_req req = {.method = "GET", .target = "/missing"};
   hg_inbound_resp r;
   assert_int_equal(exchange(&g, &req, 1024, 5000, &r), 0);
@@ -142,7 +152,8 @@ static void body_until_close_and_interim_answers(void **state) {
 }
 
 static void head_answer_has_no_body(void **state) {
-  guest g = {.answer = "HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n", .no_close = true};
+  guest g = {.answer = "HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n",
+             .no_close = true};
   hg_inbound_req req = {.method = "HEAD", .target = "/big"};
   hg_inbound_resp r;
   assert_int_equal(exchange(&g, &req, 1024, 5000, &r), 0);
@@ -161,7 +172,8 @@ static void misdirected_becomes_bad_gateway(void **state) {
 }
 
 static void bounded_body(void **state) {
-  guest g = {.answer = "HTTP/1.1 200 OK\r\nContent-Length: 20\r\n\r\n01234567890123456789"};
+  guest g = {.answer =
+                 "HTTP/1.1 200 OK\r\nContent-Length: 20\r\n\r\n01234567890123456789"};
   hg_inbound_req req = {.method = "GET", .target = "/"};
   hg_inbound_resp r;
   assert_int_equal(exchange(&g, &req, 10, 5000, &r), -ENOBUFS);

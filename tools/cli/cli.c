@@ -36,6 +36,7 @@ static const opt_spec opt_specs[HG_OPT_COUNT] = {
     [HG_OPT_TIMEOUT] = {"timeout", 0, true},
     [HG_OPT_INTERACTIVE] = {"interactive", 'i', false},
     [HG_OPT_GEN] = {"gen", 0, true},
+    [HG_OPT_NETWORK] = {"network", 0, true},
 };
 
 #define GLOBAL_OPTS \
@@ -106,6 +107,7 @@ static int set_opt(hg_cli_args *a, int id, const char *v) {
   case HG_OPT_HELP: a->help = true; break;
   case HG_OPT_VERSION: a->version = true; break;
   case HG_OPT_TEMPLATE: a->template_name = v; break;
+  case HG_OPT_NETWORK: a->network = v; break;
   case HG_OPT_STATE: a->state = v; break;
   case HG_OPT_CWD: a->cwd = v; break;
   case HG_OPT_NO_WAIT: a->no_wait = true; break;

@@ -42,6 +42,7 @@ enum hg_cli_opt {
   HG_OPT_TIMEOUT,
   HG_OPT_INTERACTIVE,
   HG_OPT_GEN,
+  HG_OPT_NETWORK,
   HG_OPT_COUNT
 };
 #define HG_OPT(o) (1u << (o))
@@ -70,6 +71,7 @@ struct hg_cli_args {
   bool json, help, version;
   bool no_wait, wait, interactive;
   const char *template_name, *state, *cwd;
+  const char *network;    /* create: egress policy, JSON text or @FILE */
   int vcpus;      /* 0: server default */
   int memory_mib; /* 0: server default */
   int timeout_s;  /* 0: none */

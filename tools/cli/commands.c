@@ -238,6 +238,18 @@ static json_t *create_body(const hg_cli_args *a) {
     }
     json_object_set_new(req, maps[i].name, o);
   }
+  if (req && a->network) {
+    json_error_t err;
+    json_t *net = a->network[0] == '@' ? json_load_file(a->network + 1, 0, &err)
+                                       : json_loads(a->network, 0, &err);
+    if (!json_is_object(net)) {
+      fprintf(stderr, "hangar: --network: %s\n", net ? "want a JSON object" : err.text);
+      json_decref(net);
+      json_decref(req);
+      return NULL;
+    }
+    json_object_set_new(req, "network", net);
+  }
   return req;
 }
 
@@ -808,14 +820,17 @@ static int cmd_help(hg_client *c, const hg_cli_args *a) {
 
 const hg_cli_cmd hg_cli_commands[] = {
     {"create", NULL, cmd_create,
-     O(TEMPLATE) | O(VCPUS) | O(MEMORY) | O(ENV) | O(LABEL) | O(NO_WAIT), 0, 0, false,
-     "create [--template T] [--vcpus N] [--memory MiB] [--env K=V]... [--label k=v]... [--no-wait]",
+     O(TEMPLATE) | O(VCPUS) | O(MEMORY) | O(ENV) | O(LABEL) | O(NETWORK) | O(NO_WAIT), 0, 0, false,
+     "create [--template T] [--vcpus N] [--memory MiB] [--env K=V]... [--label k=v]... "
+     "[--network JSON|@FILE] [--no-wait]",
      "create a sandbox and print its id, once it runs",
      "  --template T       template (default: the server's `default`)\n"
      "  --vcpus N          virtual CPUs\n"
      "  --memory M         guest memory in MiB, or with a unit: 512M, 2G\n"
      "  -e, --env K=V      environment for commands run in it (repeatable)\n"
      "  -l, --label k=v    metadata, to find it with `ls --label` (repeatable)\n"
+     "  --network P        egress policy, JSON or @FILE: {\"allow\": [...], \"credentials\": [...]}\n"
+     "                     (without it the sandbox reaches nothing)\n"
      "  --no-wait          print the id at once, without waiting until it runs\n"
      "  --json             print the sandbox as JSON, with its access token\n"},
     {"ls", "list", cmd_ls, O(STATE) | O(LABEL), 0, 0, false, "ls [--state S] [--label k=v]...",
