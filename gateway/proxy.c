@@ -36,11 +36,14 @@
 #endif
 
 #define READ_CHUNK (64u * 1024)
+/* Reads from the upstream: bodies and relayed bytes go by in big pieces,
+ * fewer syscalls and wakeups per byte (a response head fits either way). */
+#define UP_CHUNK (512u * 1024)
 #define LINGER_MS 5000           /* a last answer to a guest that does not read */
 #define CHUNK_LINE_MAX 4096      /* chunk-size line with extensions */
 #define TRAILER_MAX (16u * 1024) /* trailer fields of a chunked body */
 #define UPGRADE_HDRS_MAX (64u * 1024)
-#define HOLD_MAX (HG_GW_SECRET_MAX + READ_CHUNK + HG_PROXY_RESP_HEAD_MAX)
+#define HOLD_MAX (HG_GW_SECRET_MAX + UP_CHUNK + HG_PROXY_RESP_HEAD_MAX)
 
 static int orig_dst_sockopt(uv_tcp_t *guest, uint32_t *ip, uint16_t *port);
 
@@ -175,8 +178,10 @@ typedef struct wreq {
   uv_write_t req;
   conn *c;
   side *s;
+  char *mem; /* freed once written: data, or the read buffer data lies in */
   char *data;
   size_t len;
+  size_t held;   /* counted in the side's wq: len, or mem's size */
   size_t budget; /* of the set's upg_bytes, given back once written */
 } wreq;
 
@@ -432,9 +437,9 @@ static void on_write(uv_write_t *req, int status) {
   wreq *w = (wreq *)req;
   conn *c = w->c;
   side *s = w->s;
-  s->wq -= w->len;
+  s->wq -= w->held;
   if (c->ps) c->ps->upg_bytes -= w->budget;
-  free(w->data);
+  free(w->mem);
   free(w);
   if (c->closing) return;
   if (status < 0) {
@@ -445,35 +450,43 @@ static void on_write(uv_write_t *req, int status) {
   update_reading(c);
 }
 
-/* Queues data (owned from here on) for s; budget bytes of the set's
- * upg_bytes are given back when the write ends, whichever way. */
-static int send_budget(conn *c, side *s, char *data, size_t len, size_t budget) {
+/* Queues data[0..len) for s; mem (owned from here on, held bytes) is
+ * freed when the write ends, and budget bytes of the set's upg_bytes are
+ * given back, whichever way it ends. The write queue counts what is held,
+ * so back-pressure bounds memory, not just bytes to send. */
+static int send_mem(conn *c, side *s, char *mem, char *data, size_t len, size_t held,
+                    size_t budget) {
   if (c->closing || !s->init || s->closed || s->shut || len == 0) {
     if (c->ps) c->ps->upg_bytes -= budget;
-    free(data);
+    free(mem);
     return len == 0 ? 0 : -EPIPE;
   }
   wreq *w = malloc(sizeof(*w));
   if (!w) {
     if (c->ps) c->ps->upg_bytes -= budget;
-    free(data);
+    free(mem);
     return -ENOMEM;
   }
-  *w = (wreq){.c = c, .s = s, .data = data, .len = len, .budget = budget};
+  *w = (wreq){
+      .c = c, .s = s, .mem = mem, .data = data, .len = len, .held = held, .budget = budget};
   uv_buf_t b = uv_buf_init(data, (unsigned)len);
   int rc = uv_write(&w->req, (uv_stream_t *)&s->tcp, &b, 1, on_write);
   if (rc < 0) {
     if (c->ps) c->ps->upg_bytes -= budget;
-    free(data);
+    free(mem);
     free(w);
     return rc;
   }
-  s->wq += len;
+  s->wq += held;
   if (s == &c->up)
     c->bytes_out += len;
   else
     c->bytes_in += len;
   return 0;
+}
+
+static int send_budget(conn *c, side *s, char *data, size_t len, size_t budget) {
+  return send_mem(c, s, data, data, len, len, budget);
 }
 
 static int send_owned(conn *c, side *s, char *data, size_t len) {
@@ -488,8 +501,35 @@ static int send_copy(conn *c, side *s, const void *data, size_t len) {
   return send_owned(c, s, d, len);
 }
 
-/* Response bytes to the guest, through the mask when secrets are in scope. */
-static int emit(conn *c, const char *p, size_t n) {
+/* data[0..len) lies in the read buffer mem of cap bytes (owned from here
+ * on): passed on without a copy, counted as cap in the write queue, when
+ * it fills a fair part of it. A small piece is copied instead: a trickling
+ * peer is not throttled as if each byte were a whole buffer. */
+static int send_read(conn *c, side *s, char *mem, size_t cap, char *data, size_t len) {
+  if (len >= cap / 4) return send_mem(c, s, mem, data, len, cap, 0);
+  int rc = send_copy(c, s, data, len);
+  free(mem);
+  return rc;
+}
+
+/* A read buffer, while its bytes are being passed on. */
+typedef struct rbuf {
+  char *mem;  /* NULL once given away */
+  size_t len; /* bytes read into it */
+  size_t cap; /* its size */
+} rbuf;
+
+/* Response bytes to the guest, through the mask when secrets are in scope.
+ * With none in scope (no credential for this host) and nothing held, a
+ * span that runs to the end of the read buffer rb goes on in that buffer:
+ * no copy on the path of a download. */
+static int emit_rb(conn *c, rbuf *rb, const char *p, size_t n) {
+  if (c->nsecrets == 0 && c->hold.len == 0 && rb && rb->mem && n > 0 &&
+      p + n == rb->mem + rb->len) {
+    char *mem = rb->mem;
+    rb->mem = NULL;
+    return send_read(c, &c->guest, mem, rb->cap, (char *)p, n);
+  }
   if (c->nsecrets == 0) return send_copy(c, &c->guest, p, n);
   int rc = hg_buf_append(&c->hold, p, n);
   if (rc < 0) return rc;
@@ -497,6 +537,10 @@ static int emit(conn *c, const char *p, size_t n) {
   rc = send_copy(c, &c->guest, c->hold.data, out);
   hg_buf_consume(&c->hold, out);
   return rc;
+}
+
+static int emit(conn *c, const char *p, size_t n) {
+  return emit_rb(c, NULL, p, n);
 }
 
 static int emit_flush(conn *c) {
@@ -509,7 +553,7 @@ static int emit_flush(conn *c) {
 
 static void on_alloc(uv_handle_t *h, size_t hint, uv_buf_t *buf) {
   conn *c = h->data;
-  size_t n = READ_CHUNK;
+  size_t n = h == (uv_handle_t *)&c->up.tcp ? UP_CHUNK : READ_CHUNK;
   if (h == (uv_handle_t *)&c->guest.tcp && c->mode != M_RELAY && !c->finishing) {
     size_t room = c->in.max - c->in.len;
     if (room < n) n = room;
@@ -980,8 +1024,11 @@ static void bad_gateway(conn *c, const char *reason) {
   http_reply_close(c, 502, "Bad Gateway", reason);
 }
 
-/* Upstream bytes of the response to the one request in flight. */
-static void http_up_data(conn *c, const char *p, size_t n) {
+/* Upstream bytes of the response to the one request in flight, in the
+ * read buffer rb: taken over when its end is passed on as it is. */
+static void http_up_data(conn *c, rbuf *rb) {
+  const char *p = rb->mem;
+  size_t n = rb->len;
   while (n > 0) {
     size_t used = 0;
     bool done = false;
@@ -1008,7 +1055,7 @@ static void http_up_data(conn *c, const char *p, size_t n) {
       case RESP_LENGTH:
         used = n < c->resp_left ? n : (size_t)c->resp_left;
         c->resp_left -= used;
-        if (emit(c, p, used) < 0) {
+        if (emit_rb(c, rb, p, used) < 0) {
           conn_close(c);
           return;
         }
@@ -1016,7 +1063,7 @@ static void http_up_data(conn *c, const char *p, size_t n) {
         break;
       case RESP_CHUNKED: {
         long r = chunked_feed(&c->resp_ck, p, n, NULL, &done);
-        if (r < 0 || emit(c, p, (size_t)r) < 0) {
+        if (r < 0 || emit_rb(c, rb, p, (size_t)r) < 0) {
           conn_close(c);
           return;
         }
@@ -1026,7 +1073,7 @@ static void http_up_data(conn *c, const char *p, size_t n) {
       }
       case RESP_CLOSE:
         used = n;
-        if (emit(c, p, n) < 0) {
+        if (emit_rb(c, rb, p, n) < 0) {
           conn_close(c);
           return;
         }
@@ -1758,7 +1805,7 @@ static void on_guest_read(uv_stream_t *st, ssize_t nread, const uv_buf_t *buf) {
       free(buf->base);
       break;
     case M_RELAY:
-      if (send_owned(c, &c->up, buf->base, (size_t)nread) < 0)
+      if (send_read(c, &c->up, buf->base, buf->len, buf->base, (size_t)nread) < 0)
         conn_close(c);
       else
         update_reading(c);
@@ -1783,14 +1830,15 @@ static void on_up_read(uv_stream_t *st, ssize_t nread, const uv_buf_t *buf) {
     return;
   }
   if (c->mode == M_RELAY) {
-    if (send_owned(c, &c->guest, buf->base, (size_t)nread) < 0)
+    if (send_read(c, &c->guest, buf->base, buf->len, buf->base, (size_t)nread) < 0)
       conn_close(c);
     else
       update_reading(c);
     return;
   }
-  http_up_data(c, buf->base, (size_t)nread);
-  free(buf->base);
+  rbuf rb = {.mem = buf->base, .len = (size_t)nread, .cap = buf->len};
+  http_up_data(c, &rb);
+  free(rb.mem);
   if (!c->closing) update_reading(c);
 }
 

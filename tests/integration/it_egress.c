@@ -975,8 +975,8 @@ static void row21_redirects(void) {
   row_begin(21, &b);
   const char *a[] = {
       "http allowed.test 80 --path /redirect --header 'Authorization: HANGAR_SECRET_1'",
-      "http 169.254.169.254 80 --host 169.254.169.254 --path /latest/ "
-      "--header 'Authorization: HANGAR_SECRET_1'",
+      ("http 169.254.169.254 80 --host 169.254.169.254 --path /latest/ "
+       "--header 'Authorization: HANGAR_SECRET_1'"),
       "http up.test 80 --path /redirect --header 'X-Api-Key: HANGAR_SECRET_2'"};
   json_t *r[3];
   probes(a, 3, r);

@@ -1,13 +1,17 @@
-/* proc_util: what the VM and shim tests read from /proc about processes
- * they started. Header-only; shared by test_qemu.c and test_shim.c. */
+/* proc_util: what the VM, shim and nft tests read from /proc about processes
+ * they started, and how they run a shell command. Header-only; shared by
+ * test_qemu.c, test_shim.c and test_nft.c. */
 #ifndef HG_TESTS_PROC_UTIL_H
 #define HG_TESTS_PROC_UTIL_H
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -44,6 +48,19 @@ static inline bool wait_stopped(int pid, int ms) {
 static inline bool proc_alive(int pid) {
   char st = proc_state(pid);
   return st != 0 && st != 'Z' && st != 'X';
+}
+
+/* Runs a printf-formatted command under sh -c: its exit status, -1 if it
+ * did not exit. */
+static inline int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static inline int sh(const char *fmt, ...) {
+  char cmd[8192];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(cmd, sizeof cmd, fmt, ap);
+  va_end(ap);
+  int st = system(cmd);
+  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
 #endif

@@ -40,6 +40,7 @@
 #include "node/core/buf.h"
 #include "node/core/log.h"
 #include "node/core/util.h"
+#include "tests/unit/netns_util.h"
 
 #define SB "sb-test"
 #define SB2 "sb-two"
@@ -162,53 +163,6 @@ typedef struct fixture {
   int fds;      /* open before the test */
 } fixture;
 
-static int mounts_under(const char *prefix) {
-  FILE *f = fopen("/proc/self/mountinfo", "r");
-  char line[4096];
-  int n = 0;
-  size_t len = strlen(prefix);
-  if (!f) return -1;
-  while (fgets(line, sizeof line, f)) {
-    char mp[PATH_MAX];
-    if (sscanf(line, "%*s %*s %*s %*s %4095s", mp) == 1 &&
-        strncmp(mp, prefix, len) == 0 && (mp[len] == '\0' || mp[len] == '/'))
-      n++;
-  }
-  fclose(f);
-  return n;
-}
-
-/* Namespaces left mounted by a test that crashed (no teardown after a
- * signal), of processes that are gone. */
-static void sweep_stale(void) {
-  glob_t g;
-  if (glob("/tmp/hg-gw-*-*", GLOB_ONLYDIR, NULL, &g) != 0) return;
-  for (size_t i = 0; i < g.gl_pathc; i++) {
-    int pid = atoi(g.gl_pathv[i] + strlen("/tmp/hg-gw-"));
-    if (pid <= 0 || kill(pid, 0) == 0 || errno != ESRCH) continue;
-    char dir[PATH_MAX], sub[2 * PATH_MAX];
-    snprintf(dir, sizeof dir, "%s/netns", g.gl_pathv[i]);
-    DIR *d = opendir(dir);
-    for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
-      snprintf(sub, sizeof sub, "%s/%s", dir, e->d_name);
-      if (e->d_name[0] != '.') umount2(sub, MNT_DETACH);
-    }
-    if (d) closedir(d);
-    umount2(dir, MNT_DETACH);
-    if (mounts_under(g.gl_pathv[i]) == 0) hg_rm_rf(g.gl_pathv[i]);
-  }
-  globfree(&g);
-}
-
-static int count_fds(void) {
-  DIR *d = opendir("/proc/self/fd");
-  int n = 0;
-  if (!d) return -1;
-  while (readdir(d)) n++;
-  closedir(d);
-  return n;
-}
-
 static int teardown(void **state) {
   fixture *f = *state;
   if (!f) return 0;
@@ -235,11 +189,7 @@ static int teardown(void **state) {
   free(f);
   *state = NULL;
   /* every socket, tap and namespace handle the gateway opened is closed */
-  if (count_fds() != fds) {
-    fprintf(stderr, "fd leak: %d before, %d after\n", fds, count_fds());
-    return -1;
-  }
-  return 0;
+  return check_fds(fds);
 }
 
 static int build(fixture *f) {
@@ -1411,7 +1361,7 @@ static int group_setup(void **state) {
   libuv_warm_up();
   hg_netns_link_default(&link_);
   hg_log_set_level(HG_LOG_WARN);
-  sweep_stale();
+  sweep_stale("hg-gw");
   signal(SIGPIPE, SIG_IGN);
   return 0;
 }

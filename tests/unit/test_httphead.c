@@ -423,8 +423,8 @@ static void rebuild_replaces_one_field(void **state) {
 static void truncation_at_every_length(void **state) {
   const char *heads[] = {
       "GET / HTTP/1.1\r\nHost: a.com\r\n\r\n",
-      "POST http://a.com:8080/x?y HTTP/1.1\r\nHost: a.com:8080\r\nContent-Length: 3\r\n"
-      "Transfer-Encoding-X: 1\r\n\r\n",
+      ("POST http://a.com:8080/x?y HTTP/1.1\r\nHost: a.com:8080\r\nContent-Length: 3\r\n"
+       "Transfer-Encoding-X: 1\r\n\r\n"),
       "CONNECT a.com:443 HTTP/1.1\r\nHost: a.com:443\r\n\r\n",
       "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
   };

@@ -33,6 +33,7 @@
 #include "gateway/netns.h"
 #include "node/core/log.h"
 #include "node/core/util.h"
+#include "tests/unit/netns_util.h"
 
 typedef struct fixture {
   char base[64];
@@ -41,32 +42,6 @@ typedef struct fixture {
 } fixture;
 
 /* ---- helpers --------------------------------------------------------- */
-
-static int count_fds(void) {
-  DIR *d = opendir("/proc/self/fd");
-  int n = 0;
-  if (!d) return -1;
-  while (readdir(d)) n++;
-  closedir(d);
-  return n;
-}
-
-/* Mount points at or under prefix. */
-static int mounts_under(const char *prefix) {
-  FILE *f = fopen("/proc/self/mountinfo", "r");
-  char line[4096];
-  int n = 0;
-  size_t len = strlen(prefix);
-  if (!f) return -1;
-  while (fgets(line, sizeof line, f)) {
-    char mp[PATH_MAX];
-    if (sscanf(line, "%*s %*s %*s %*s %4095s", mp) == 1 &&
-        strncmp(mp, prefix, len) == 0 && (mp[len] == '\0' || mp[len] == '/'))
-      n++;
-  }
-  fclose(f);
-  return n;
-}
 
 static bool exists(const char *path) {
   struct stat st;
@@ -129,12 +104,6 @@ static ino_t ns_inode(int fd) {
   return st.st_ino;
 }
 
-static struct sockaddr_in sin_of(const char *ip, uint16_t port) {
-  struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons(port)};
-  assert_int_equal(inet_pton(AF_INET, ip, &a.sin_addr), 1);
-  return a;
-}
-
 static uint16_t port_of(int fd) {
   struct sockaddr_in a;
   socklen_t len = sizeof a;
@@ -156,11 +125,6 @@ static int connect_ms(int fd, const struct sockaddr_in *to, int ms) {
   return -err;
 }
 
-static bool readable(int fd, int ms) {
-  struct pollfd p = {.fd = fd, .events = POLLIN};
-  return poll(&p, 1, ms) == 1;
-}
-
 static bool link_exists_in(const hg_netns *ns, const char *ifname) {
   struct ifreq ifr = {0};
   return ifreq_in(ns, ifname, SIOCGIFINDEX, &ifr) == 0;
@@ -168,31 +132,6 @@ static bool link_exists_in(const hg_netns *ns, const char *ifname) {
 
 static bool root_link_exists(const char *ifname) {
   return if_nametoindex(ifname) != 0;
-}
-
-/* A test that crashed (cmocka runs no teardown after a signal) leaves its
- * namespaces mounted under /tmp/<prefix>-<pid>-XXXXXX; sweep those whose
- * process is gone. */
-static void sweep_stale(const char *prefix) {
-  char pattern[64];
-  glob_t g;
-  snprintf(pattern, sizeof pattern, "/tmp/%s-*-*", prefix);
-  if (glob(pattern, GLOB_ONLYDIR, NULL, &g) != 0) return;
-  for (size_t i = 0; i < g.gl_pathc; i++) {
-    int pid = atoi(g.gl_pathv[i] + strlen("/tmp/") + strlen(prefix) + 1);
-    if (pid <= 0 || kill(pid, 0) == 0 || errno != ESRCH) continue;
-    char dir[PATH_MAX], sub[2 * PATH_MAX];
-    snprintf(dir, sizeof dir, "%s/netns", g.gl_pathv[i]);
-    DIR *d = opendir(dir);
-    for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
-      snprintf(sub, sizeof sub, "%s/%s", dir, e->d_name);
-      if (e->d_name[0] != '.') umount2(sub, MNT_DETACH);
-    }
-    if (d) closedir(d);
-    umount2(dir, MNT_DETACH);
-    if (mounts_under(g.gl_pathv[i]) == 0) hg_rm_rf(g.gl_pathv[i]);
-  }
-  globfree(&g);
 }
 
 /* ---- fixtures ---------------------------------------------------------- */
@@ -220,23 +159,13 @@ static int teardown(void **state) {
     for (size_t i = 0; i < n; i++) hg_netns_delete(f->dir, names[i]);
     hg_netns_list_free(names);
   }
-  for (int i = 0; i < 4 && mounts_under(f->base) > 0; i++) umount2(f->dir, MNT_DETACH);
-  int rc = mounts_under(f->base) == 0 ? hg_rm_rf(f->base) : -1;
-  int fds = count_fds();
-  if (fds != f->fds) {
-    fprintf(stderr, "fd leak: %d open at setup, %d at teardown\n", f->fds, fds);
-    rc = -1;
-  }
+  int rc = teardown_end(f->base, f->dir, f->fds);
   free(f);
   return rc;
 }
 
 static int group_setup(void **state) {
-  if (!getenv("HG_TEST_LOG")) hg_log_set_fd(open("/dev/null", O_WRONLY | O_CLOEXEC));
-  if (geteuid() != 0) {
-    fprintf(stderr, "test_netns needs root (namespaces, mounts, taps)\n");
-    return -1;
-  }
+  if (quiet_log_need_root("test_netns", "namespaces, mounts, taps") != 0) return -1;
   sweep_stale("hg-netns");
   return 0;
 }
@@ -412,38 +341,6 @@ static void sockets_are_bound_inside_the_namespace(void **state) {
 }
 
 /* ---- the tap: from the guest's side, frames on the fd ------------------ */
-
-static uint16_t ip_checksum(const uint8_t *p, size_t len) {
-  uint32_t sum = 0;
-  for (size_t i = 0; i + 1 < len; i += 2) sum += (uint32_t)(p[i] << 8 | p[i + 1]);
-  while (sum >> 16) sum = (sum & 0xffff) + (sum >> 16);
-  return (uint16_t)~sum;
-}
-
-/* Ethernet + IPv4 + UDP (no UDP checksum) into buf; returns the length. */
-static size_t udp_frame(uint8_t *buf, const uint8_t dst[6], const uint8_t src[6],
-                        struct in_addr sip, struct in_addr dip, uint16_t sport,
-                        uint16_t dport, const char *data) {
-  size_t dlen = strlen(data), iplen = 20 + 8 + dlen;
-  memcpy(buf, dst, 6);
-  memcpy(buf + 6, src, 6);
-  buf[12] = 0x08, buf[13] = 0x00;
-  uint8_t *ip = buf + 14;
-  memset(ip, 0, 20);
-  ip[0] = 0x45, ip[2] = (uint8_t)(iplen >> 8), ip[3] = (uint8_t)iplen;
-  ip[8] = 64, ip[9] = IPPROTO_UDP;
-  memcpy(ip + 12, &sip, 4);
-  memcpy(ip + 16, &dip, 4);
-  uint16_t ck = ip_checksum(ip, 20);
-  ip[10] = (uint8_t)(ck >> 8), ip[11] = (uint8_t)ck;
-  uint8_t *udp = ip + 20;
-  udp[0] = (uint8_t)(sport >> 8), udp[1] = (uint8_t)sport;
-  udp[2] = (uint8_t)(dport >> 8), udp[3] = (uint8_t)dport;
-  udp[4] = (uint8_t)((8 + dlen) >> 8), udp[5] = (uint8_t)(8 + dlen);
-  udp[6] = udp[7] = 0;
-  memcpy(udp + 8, data, dlen);
-  return 14 + iplen;
-}
 
 static void tap_is_up_with_the_gateway_address(void **state) {
   fixture *f = *state;

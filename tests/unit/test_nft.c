@@ -36,6 +36,8 @@
 #include "gateway/nft.h"
 #include "node/core/log.h"
 #include "node/core/util.h"
+#include "tests/unit/netns_util.h"
+#include "tests/unit/proc_util.h"
 
 enum { DNS_PORT = 5353, HTTP_PORT = 8080, HTTPS_PORT = 8443, RELAY_PORT = 7000 };
 #define DROP_WAIT_MS 400 /* a dropped SYN: no answer within this */
@@ -52,42 +54,6 @@ typedef struct fixture {
 } fixture;
 
 /* ---- helpers: processes, files ----------------------------------------- */
-
-static int count_fds(void) {
-  DIR *d = opendir("/proc/self/fd");
-  int n = 0;
-  if (!d) return -1;
-  while (readdir(d)) n++;
-  closedir(d);
-  return n;
-}
-
-static int mounts_under(const char *prefix) {
-  FILE *f = fopen("/proc/self/mountinfo", "r");
-  char line[4096];
-  int n = 0;
-  size_t len = strlen(prefix);
-  if (!f) return -1;
-  while (fgets(line, sizeof line, f)) {
-    char mp[PATH_MAX];
-    if (sscanf(line, "%*s %*s %*s %*s %4095s", mp) == 1 &&
-        strncmp(mp, prefix, len) == 0 && (mp[len] == '\0' || mp[len] == '/'))
-      n++;
-  }
-  fclose(f);
-  return n;
-}
-
-static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int sh(const char *fmt, ...) {
-  char cmd[1024];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(cmd, sizeof cmd, fmt, ap);
-  va_end(ap);
-  int st = system(cmd);
-  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
 
 /* stdout of `nsenter --net=<ns> <cmd>`, NUL-terminated, caller frees. */
 static char *ns_output(const hg_netns *ns, const char *cmd) {
@@ -232,17 +198,6 @@ static const char *mac_str(const uint8_t m[6], char out[18]) {
 
 /* ---- helpers: traffic ---------------------------------------------------- */
 
-static struct sockaddr_in sin_of(const char *ip, uint16_t port) {
-  struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons(port)};
-  assert_int_equal(inet_pton(AF_INET, ip, &a.sin_addr), 1);
-  return a;
-}
-
-static bool readable(int fd, int ms) {
-  struct pollfd p = {.fd = fd, .events = POLLIN};
-  return poll(&p, 1, ms) == 1;
-}
-
 /* A TCP connection from the guest: its fd, or the negative errno. */
 static int guest_connect(fixture *f, const char *ip, uint16_t port, int ms) {
   struct sockaddr_in to = sin_of(ip, port);
@@ -328,41 +283,6 @@ static void echo(int from, int to, const char *msg) {
 
 /* ---- helpers: raw frames from the guest ---------------------------------- */
 
-static uint16_t ip_checksum(const uint8_t *p, size_t len) {
-  uint32_t sum = 0;
-  for (size_t i = 0; i + 1 < len; i += 2) sum += (uint32_t)(p[i] << 8 | p[i + 1]);
-  while (sum >> 16) sum = (sum & 0xffff) + (sum >> 16);
-  return (uint16_t)~sum;
-}
-
-static size_t eth(uint8_t *buf, const uint8_t dst[6], const uint8_t src[6],
-                  uint16_t type) {
-  memcpy(buf, dst, 6);
-  memcpy(buf + 6, src, 6);
-  buf[12] = (uint8_t)(type >> 8), buf[13] = (uint8_t)type;
-  return 14;
-}
-
-static size_t udp_frame(uint8_t *buf, const uint8_t dst[6], const uint8_t src[6],
-                        struct in_addr sip, struct in_addr dip, uint16_t dport,
-                        const char *data) {
-  size_t dlen = strlen(data), iplen = 20 + 8 + dlen, off = eth(buf, dst, src, 0x0800);
-  uint8_t *ip = buf + off;
-  memset(ip, 0, 28);
-  ip[0] = 0x45, ip[2] = (uint8_t)(iplen >> 8), ip[3] = (uint8_t)iplen;
-  ip[8] = 64, ip[9] = IPPROTO_UDP;
-  memcpy(ip + 12, &sip, 4);
-  memcpy(ip + 16, &dip, 4);
-  uint16_t ck = ip_checksum(ip, 20);
-  ip[10] = (uint8_t)(ck >> 8), ip[11] = (uint8_t)ck;
-  uint8_t *udp = ip + 20;
-  udp[0] = 0x0f, udp[1] = 0xa0; /* 4000 */
-  udp[2] = (uint8_t)(dport >> 8), udp[3] = (uint8_t)dport;
-  udp[4] = (uint8_t)((8 + dlen) >> 8), udp[5] = (uint8_t)(8 + dlen);
-  memcpy(udp + 8, data, dlen);
-  return off + iplen;
-}
-
 /* ARP request "who has target? tell sender_ip" from sha. */
 static size_t arp_frame(uint8_t *buf, const uint8_t sha[6], struct in_addr sender_ip,
                         struct in_addr target) {
@@ -412,31 +332,6 @@ static void raw_send(raw *r, const uint8_t *frame, size_t len) {
   memcpy(to.sll_addr, frame, 6);
   assert_int_equal(sendto(r->fd, frame, len, 0, (struct sockaddr *)&to, sizeof to),
                    (ssize_t)len);
-}
-
-/* A test that crashed (cmocka runs no teardown after a signal) leaves its
- * namespaces mounted under /tmp/<prefix>-<pid>-XXXXXX; sweep those whose
- * process is gone. */
-static void sweep_stale(const char *prefix) {
-  char pattern[64];
-  glob_t g;
-  snprintf(pattern, sizeof pattern, "/tmp/%s-*-*", prefix);
-  if (glob(pattern, GLOB_ONLYDIR, NULL, &g) != 0) return;
-  for (size_t i = 0; i < g.gl_pathc; i++) {
-    int pid = atoi(g.gl_pathv[i] + strlen("/tmp/") + strlen(prefix) + 1);
-    if (pid <= 0 || kill(pid, 0) == 0 || errno != ESRCH) continue;
-    char dir[PATH_MAX], sub[2 * PATH_MAX];
-    snprintf(dir, sizeof dir, "%s/netns", g.gl_pathv[i]);
-    DIR *d = opendir(dir);
-    for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
-      snprintf(sub, sizeof sub, "%s/%s", dir, e->d_name);
-      if (e->d_name[0] != '.') umount2(sub, MNT_DETACH);
-    }
-    if (d) closedir(d);
-    umount2(dir, MNT_DETACH);
-    if (mounts_under(g.gl_pathv[i]) == 0) hg_rm_rf(g.gl_pathv[i]);
-  }
-  globfree(&g);
 }
 
 /* ---- fixtures ------------------------------------------------------------ */
@@ -516,24 +411,14 @@ static int teardown(void **state) {
   if (f->base[0] == '/') {
     hg_netns_delete(f->dir, "gw");
     hg_netns_delete(f->dir, "guest");
-    for (int i = 0; i < 4 && mounts_under(f->base) > 0; i++) umount2(f->dir, MNT_DETACH);
   }
-  int rc = mounts_under(f->base) == 0 ? hg_rm_rf(f->base) : -1;
-  int fds_now = count_fds();
-  if (fds_now != f->fds) {
-    fprintf(stderr, "fd leak: %d open at setup, %d at teardown\n", f->fds, fds_now);
-    rc = -1;
-  }
+  int rc = teardown_end(f->base, f->dir, f->fds);
   free(f);
   return rc;
 }
 
 static int group_setup(void **state) {
-  if (!getenv("HG_TEST_LOG")) hg_log_set_fd(open("/dev/null", O_WRONLY | O_CLOEXEC));
-  if (geteuid() != 0) {
-    fprintf(stderr, "test_nft needs root (namespaces, nftables)\n");
-    return -1;
-  }
+  if (quiet_log_need_root("test_nft", "namespaces, nftables") != 0) return -1;
   if (sh("command -v nft >/dev/null && command -v nsenter >/dev/null && "
          "command -v ip >/dev/null") != 0) {
     fprintf(stderr, "test_nft needs nft, nsenter and ip\n");
@@ -790,10 +675,10 @@ static void spoofed_frames_are_dropped_and_counted(void **state) {
    * would answer them. */
   raw_send(&r, frame,
            udp_frame(frame, f->link.gw_mac, f->link.guest_mac, other_ip, f->link.gw_ip,
-                     53, "spoof-ip"));
+                     4000, 53, "spoof-ip"));
   raw_send(&r, frame,
            udp_frame(frame, f->link.gw_mac, other_mac, f->link.guest_ip, f->link.gw_ip,
-                     53, "spoof-mac"));
+                     4000, 53, "spoof-mac"));
   raw_send(&r, frame, arp_frame(frame, f->link.guest_mac, other_ip, f->link.gw_ip));
   raw_send(&r, frame, ipv6_frame(frame, f->link.guest_mac));
   size_t n = eth(frame, f->link.gw_mac, f->link.guest_mac, 0x88b5);
@@ -803,7 +688,7 @@ static void spoofed_frames_are_dropped_and_counted(void **state) {
    * the first thing that does. */
   raw_send(&r, frame,
            udp_frame(frame, f->link.gw_mac, f->link.guest_mac, f->link.guest_ip,
-                     f->link.gw_ip, 53, "genuine"));
+                     f->link.gw_ip, 4000, 53, "genuine"));
   char buf[32];
   assert_true(readable(f->dns_udp, 2000));
   assert_int_equal(recv(f->dns_udp, buf, sizeof buf, 0), 7);
@@ -1019,10 +904,10 @@ static void ingress_filter_holds_after_the_tap_is_recreated(void **state) {
   hg_nft_counters c0 = counters(f->gw);
   raw_send(&r, frame,
            udp_frame(frame, f->link.gw_mac, other_mac, f->link.guest_ip, f->link.gw_ip,
-                     53, "spoof-mac"));
+                     4000, 53, "spoof-mac"));
   raw_send(&r, frame,
            udp_frame(frame, f->link.gw_mac, f->link.guest_mac, f->link.guest_ip,
-                     f->link.gw_ip, 53, "genuine"));
+                     f->link.gw_ip, 4000, 53, "genuine"));
   char buf[32];
   assert_true(readable(f->dns_udp, 2000));
   assert_int_equal(recv(f->dns_udp, buf, sizeof buf, 0), 7);

@@ -61,17 +61,6 @@ typedef struct fixture {
 
 /* ---------------------------------------------------------------- helpers */
 
-static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int sh(const char *fmt, ...) {
-  char cmd[8192];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(cmd, sizeof cmd, fmt, ap);
-  va_end(ap);
-  int st = system(cmd);
-  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
 static void config(const fixture *fx, hg_vm_config *cfg) {
   *cfg = (hg_vm_config){
       .dir = fx->dir,

@@ -56,6 +56,7 @@
 #include "node/core/log.h"
 #include "node/core/util.h"
 #include "tests/integration/fakenet.h"
+#include "tools/bench/bench_util.h"
 
 #define TARGET_ADDED_MS 1.0
 #define TARGET_TPUT 0.70
@@ -82,15 +83,8 @@ typedef struct series {
   int n;
 } series;
 
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
 static double pct(series *s, double p) {
-  if (s->n == 0) return 0;
-  qsort(s->ms, (size_t)s->n, sizeof s->ms[0], cmp_double);
-  return s->ms[(int)(p * (s->n - 1) + 0.5)];
+  return bench_pct(s->ms, s->n, p);
 }
 
 static void die(const char *what, int rc) {
@@ -276,8 +270,8 @@ static void *latency_thread(void *arg) {
       int rc = tls_handshake();
       int64_t t2 = hg_now_ns();
       if (rc < 0) die(mode == PROXY ? "TLS through the proxy" : "TLS direct", rc);
-      l->http[mode].ms[l->http[mode].n++] = (double)(t1 - t0) / 1e6;
-      l->tls[mode].ms[l->tls[mode].n++] = (double)(t2 - t1) / 1e6;
+      l->http[mode].ms[l->http[mode].n++] = bench_ms(t0, t1);
+      l->tls[mode].ms[l->tls[mode].n++] = bench_ms(t1, t2);
     }
   }
   return NULL;
@@ -593,7 +587,7 @@ int main(int argc, char **argv) {
     if ((rc = hg_gateway_attach(gw, name, &tap)) < 0) die("attach", rc);
     close(tap);
     if ((rc = hg_gateway_detach(gw, name)) < 0) die("detach", rc);
-    att.ms[att.n++] = (double)(hg_now_ns() - t0) / 1e6;
+    att.ms[att.n++] = bench_ms(t0, hg_now_ns());
     hg_gateway_forget(gw, name);
   }
   double bn_hangar = 0, bn_ip = 0;

@@ -22,6 +22,7 @@
 #include "node/core/err.h"
 #include "node/core/log.h"
 #include "node/core/util.h"
+#include "tools/bench/bench_util.h"
 
 #define MAX_RUNS 10000
 #define TARGET_MS 20.0
@@ -34,19 +35,12 @@ typedef struct series {
   int n;
 } series;
 
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
 static double pct(series *s, double p) {
-  if (s->n == 0) return 0;
-  qsort(s->ms, (size_t)s->n, sizeof s->ms[0], cmp_double);
-  return s->ms[(int)(p * (s->n - 1) + 0.5)];
+  return bench_pct(s->ms, s->n, p);
 }
 
 static void add(series *s, int64_t t0, int64_t t1) {
-  s->ms[s->n++] = (double)(t1 - t0) / 1e6;
+  s->ms[s->n++] = bench_ms(t0, t1);
 }
 
 static void die(const char *what, int rc) {
@@ -87,15 +81,15 @@ int main(int argc, char **argv) {
 
   enum { NS, TAP, NFT, SETUP, TEARDOWN, TOTAL, IP_ADD, IP_DEL, IP_TOTAL, NSERIES };
   static series s[NSERIES] = {
-      [NS] = {"  netns create (lo up)"},
-      [TAP] = {"  tap create + address"},
-      [NFT] = {"  nft apply (2 tables)"},
-      [SETUP] = {"hangar setup"},
-      [TEARDOWN] = {"hangar teardown"},
-      [TOTAL] = {"hangar setup + teardown"},
-      [IP_ADD] = {"ip netns add (baseline)"},
-      [IP_DEL] = {"ip netns del (baseline)"},
-      [IP_TOTAL] = {"ip netns add + del (baseline)"},
+      [NS] = {.name = "  netns create (lo up)"},
+      [TAP] = {.name = "  tap create + address"},
+      [NFT] = {.name = "  nft apply (2 tables)"},
+      [SETUP] = {.name = "hangar setup"},
+      [TEARDOWN] = {.name = "hangar teardown"},
+      [TOTAL] = {.name = "hangar setup + teardown"},
+      [IP_ADD] = {.name = "ip netns add (baseline)"},
+      [IP_DEL] = {.name = "ip netns del (baseline)"},
+      [IP_TOTAL] = {.name = "ip netns add + del (baseline)"},
   };
   for (int k = 0; k < NSERIES; k++)
     if (!(s[k].ms = calloc((size_t)runs, sizeof(double)))) die("calloc", -ENOMEM);

@@ -22,6 +22,7 @@
 #include "node/core/util.h"
 #include "node/sandbox.h"
 #include "node/template.h"
+#include "tools/bench/bench_util.h"
 
 #define MAX_RUNS 1000
 
@@ -31,20 +32,12 @@ typedef struct series {
   int n;
 } series;
 
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
 static double pct(series *s, double p) {
-  if (s->n == 0) return 0;
-  qsort(s->ms, (size_t)s->n, sizeof s->ms[0], cmp_double);
-  int i = (int)(p * (s->n - 1) + 0.5);
-  return s->ms[i];
+  return bench_pct(s->ms, s->n, p);
 }
 
 static void add(series *s, int64_t t0) {
-  if (s->n < MAX_RUNS) s->ms[s->n++] = (double)(hg_now_ns() - t0) / 1e6;
+  if (s->n < MAX_RUNS) s->ms[s->n++] = bench_ms(t0, hg_now_ns());
 }
 
 static void die(const char *what, int rc) {
