@@ -1189,6 +1189,50 @@ static unsigned pool_count(hg_manager *m) {
   return n;
 }
 
+/* An unclaimed pool entry, referenced for the caller; with stale_for set,
+ * only one restored from another digest than that (a template registered
+ * again leaves entries no create would take). NULL: none. */
+static sandbox *pool_find(hg_manager *m, const char *stale_for) {
+  sandbox *sb = NULL;
+  pthread_mutex_lock(&m->mu);
+  for (unsigned i = 0; i < m->nsbs && !sb; i++) {
+    sandbox *c = m->sbs[i];
+    if (!c->pooled || c->gone) continue;
+    if (stale_for && (c->state != HG_SB_RUNNING || !strcmp(c->tpl_digest, stale_for))) continue;
+    sb = c;
+  }
+  if (sb) sb->refs++;
+  pthread_mutex_unlock(&m->mu);
+  return sb;
+}
+
+static void pool_delete(hg_manager *m, sandbox *sb) {
+  pthread_rwlock_wrlock(&sb->lock);
+  pthread_mutex_lock(&m->mu);
+  bool claimed = !sb->pooled; /* a create took it while we waited for the lock */
+  pthread_mutex_unlock(&m->mu);
+  if (!claimed && delete_locked(m, sb) < 0) {
+    /* Do not spin on it: forget it here, the next start cleans up. */
+    pthread_mutex_lock(&m->mu);
+    table_remove(m, sb);
+    sb->gone = true;
+    pthread_mutex_unlock(&m->mu);
+  }
+  lifecycle_end(m, sb);
+}
+
+/* Retires entries of an older build of the pool's template, so the pool
+ * refills with the one creates now get. */
+static void pool_retire_stale(hg_manager *m) {
+  hg_template_info tpl;
+  if (hg_template_resolve(m->cfg.store, m->cfg.pool_template, &tpl) < 0) return;
+  for (sandbox *sb; (sb = pool_find(m, tpl.digest));) {
+    hg_log_info("pool.retire", "sandbox=%s digest=%.16s now=%.16s", sb->id, sb->tpl_digest,
+                tpl.digest);
+    pool_delete(m, sb);
+  }
+}
+
 void hg_manager_pool_stop(hg_manager *m) {
   pthread_mutex_lock(&m->mu);
   m->closing = true;
@@ -1196,24 +1240,7 @@ void hg_manager_pool_stop(hg_manager *m) {
   pthread_mutex_unlock(&m->mu);
   if (m->pool_running) pthread_join(m->pool_thread, NULL);
   m->pool_running = false;
-  for (;;) {
-    sandbox *sb = NULL;
-    pthread_mutex_lock(&m->mu);
-    for (unsigned i = 0; i < m->nsbs && !sb; i++)
-      if (m->sbs[i]->pooled && !m->sbs[i]->gone) sb = m->sbs[i];
-    if (sb) sb->refs++;
-    pthread_mutex_unlock(&m->mu);
-    if (!sb) return;
-    pthread_rwlock_wrlock(&sb->lock);
-    if (delete_locked(m, sb) < 0) {
-      /* Do not spin on it: forget it here, the next start cleans up. */
-      pthread_mutex_lock(&m->mu);
-      table_remove(m, sb);
-      sb->gone = true;
-      pthread_mutex_unlock(&m->mu);
-    }
-    lifecycle_end(m, sb);
-  }
+  for (sandbox *sb; (sb = pool_find(m, NULL));) pool_delete(m, sb);
 }
 
 unsigned hg_manager_pool_ready(hg_manager *m) {
@@ -1266,6 +1293,9 @@ static void *pool_main(void *arg) {
   hg_manager *m = arg;
   pthread_mutex_lock(&m->mu);
   while (!m->closing) {
+    pthread_mutex_unlock(&m->mu);
+    pool_retire_stale(m);
+    pthread_mutex_lock(&m->mu);
     bool want = pool_count(m) < m->cfg.pool_size &&
                 capacity_check(m, m->cfg.default_memory_mib, false) == 0;
     int rc = -EAGAIN;
