@@ -48,7 +48,8 @@ typedef struct hg_swim_config {
   size_t udp_max;                  /* encoded datagram budget before sealing */
 } hg_swim_config;
 
-/* Fills every knob of a profile: "lan" (memberlist's DefaultLANConfig) or
+/* Fills every knob of a profile: "lan" (memberlist's DefaultLANConfig but
+ * for a 700 ms probe cycle; see hg_swim_profile) or
  * "local" (one machine, tests: probe 200 ms, timeout 100 ms, gossip 50 ms,
  * push-pull 5 s, rejoin 2 s). -EINVAL for another name. id, addr and seed
  * are left alone. */

@@ -50,7 +50,7 @@ typedef struct result {
   size_t n;
   double detect_p50, detect_p99; /* s; NAN: some run never finished */
   int detect_missed;
-  double idle_bps; /* bytes per node per second */
+  double idle_bps;           /* bytes per node per second */
   double susp_min, susp_max; /* s, the profile's at this n */
   uint64_t false_deaths[3], false_views[3];
   double suspicions_per_s[3]; /* false suspicions raised, all nodes */
@@ -301,8 +301,8 @@ static void print_tables(const result *r, int nr, const opts *o) {
     else
       printf("%.2f s | ", r[i].detect_p99);
     printf("%.2f s | %.1f / %.1f s (%.1f / %.1f s) | %.0f | %.0f |\n", r[i].ml_detect,
-           r[i].susp_min, r[i].susp_max, r[i].ml_susp_min, r[i].ml_susp_max, r[i].idle_bps,
-           r[i].ml_idle_bps);
+           r[i].susp_min, r[i].susp_max, r[i].ml_susp_min, r[i].ml_susp_max,
+           r[i].idle_bps, r[i].ml_idle_bps);
   }
   printf("\n## False positives over %d simulated seconds of datagram loss\n\n",
          o->duration_s);
