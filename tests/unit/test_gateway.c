@@ -5,8 +5,7 @@
  * attach returns (guest MAC + 10.0.2.15, through the anti-spoofing filter
  * and the redirects), and ordinary sockets opened inside the sandbox's
  * namespace (for TCP). Needs root and nft(8) (for one look at the allow
- * set). The proxy side (hg_proxy_*) is stubbed here unless proxy.c is
- * linked: weak definitions, so the library's own win when present. */
+ * set). The proxy side (hg_proxy_*) is faked below. */
 #include <arpa/inet.h>
 #include <dirent.h>
 #include <errno.h>
@@ -46,7 +45,10 @@
 #define SB2 "sb-two"
 #define WAIT_MS 3000
 
-/* ---- proxy stand-ins ------------------------------------------------------- */
+/* ---- proxy stand-ins ------------------------------------------------------- *
+ * This test is about gateway.c; the proxy's side of gw.h is faked so the
+ * test can see that connections reach it and that a policy change asks it to
+ * recheck. proxy.c itself: test_proxy, and it_egress end to end. */
 
 static atomic_int stub_accepts, stub_rechecks;
 
@@ -54,7 +56,7 @@ static void stub_closed(uv_handle_t *h) {
   free(h);
 }
 
-__attribute__((weak)) void hg_proxy_accept(hg_gw_sandbox *sb, uv_stream_t *listener,
+void hg_proxy_accept(hg_gw_sandbox *sb, uv_stream_t *listener,
                                            hg_proxy_kind kind) {
   uv_tcp_t *t = malloc(sizeof *t);
   uv_tcp_init(listener->loop, t);
@@ -62,17 +64,17 @@ __attribute__((weak)) void hg_proxy_accept(hg_gw_sandbox *sb, uv_stream_t *liste
   uv_close((uv_handle_t *)t, stub_closed);
   stub_accepts++;
 }
-__attribute__((weak)) void hg_proxy_recheck(hg_gw_sandbox *sb) {
+void hg_proxy_recheck(hg_gw_sandbox *sb) {
   stub_rechecks++;
 }
-__attribute__((weak)) void hg_proxy_close_all(hg_gw_sandbox *sb, void (*done)(void *ud),
+void hg_proxy_close_all(hg_gw_sandbox *sb, void (*done)(void *ud),
                                               void *ud) {
   done(ud);
 }
-__attribute__((weak)) hg_proxy_set *hg_proxy_set_new(void) {
+hg_proxy_set *hg_proxy_set_new(void) {
   return calloc(1, 64);
 }
-__attribute__((weak)) void hg_proxy_set_free(hg_proxy_set *ps) {
+void hg_proxy_set_free(hg_proxy_set *ps) {
   free(ps);
 }
 
