@@ -202,37 +202,17 @@ static void copy_str(char *dst, size_t cap, const char *src) {
 
 /* ---- addresses ---- */
 
-/* "a.b.c.d:port" or "[v6]:port", numeric only. */
+/* "a.b.c.d:port" or "[v6]:port", numeric only, port not 0. */
 static int addr_parse(const char *s, struct sockaddr_storage *out) {
   char host[HG_WIRE_ADDR_MAX];
-  const char *port;
-  bool v6 = false;
-  if (!s || strnlen(s, HG_WIRE_ADDR_MAX) >= HG_WIRE_ADDR_MAX) return -EINVAL;
-  if (s[0] == '[') {
-    const char *end = strchr(s, ']');
-    if (!end || end[1] != ':') return -EINVAL;
-    memcpy(host, s + 1, (size_t)(end - s - 1));
-    host[end - s - 1] = '\0';
-    port = end + 2;
-    v6 = true;
-  } else {
-    const char *colon = strrchr(s, ':');
-    if (!colon || colon == s) return -EINVAL;
-    memcpy(host, s, (size_t)(colon - s));
-    host[colon - s] = '\0';
-    if (strchr(host, ':')) return -EINVAL; /* a v6 literal needs brackets */
-    port = colon + 1;
-  }
-  unsigned long p = 0;
-  if (!*port || strlen(port) > 5) return -EINVAL;
-  for (const char *q = port; *q; q++) {
-    if (*q < '0' || *q > '9') return -EINVAL;
-    p = p * 10 + (unsigned long)(*q - '0');
-  }
-  if (p == 0 || p > 65535) return -EINVAL;
+  int port;
+  if (!s || strnlen(s, HG_WIRE_ADDR_MAX) >= HG_WIRE_ADDR_MAX ||
+      hg_hostport_split(s, host, sizeof host, -1, &port) < 0 || port == 0)
+    return -EINVAL;
   memset(out, 0, sizeof *out);
-  if (v6) return uv_ip6_addr(host, (int)p, (struct sockaddr_in6 *)out) < 0 ? -EINVAL : 0;
-  return uv_ip4_addr(host, (int)p, (struct sockaddr_in *)out) < 0 ? -EINVAL : 0;
+  if (strchr(host, ':'))
+    return uv_ip6_addr(host, port, (struct sockaddr_in6 *)out) < 0 ? -EINVAL : 0;
+  return uv_ip4_addr(host, port, (struct sockaddr_in *)out) < 0 ? -EINVAL : 0;
 }
 
 static bool addr_unspecified(const struct sockaddr_storage *sa) {

@@ -1797,17 +1797,12 @@ int hg_gw_run(hg_gateway *gw, const char *name, void (*fn)(hg_gw_sandbox *sb, vo
 
 /* "a.b.c.d:port" or "a.b.c.d" (port 53). */
 static int upstream_parse(const char *s, struct sockaddr_in *out) {
-  const char *colon = strrchr(s, ':');
-  size_t hlen = colon ? (size_t)(colon - s) : strlen(s);
+  char host[64];
+  int port;
   uint32_t ip;
-  unsigned long port = 53;
-  if (hg_ipv4_parse(s, hlen, &ip) < 0) return -EINVAL;
-  if (colon) {
-    char *end;
-    errno = 0;
-    port = strtoul(colon + 1, &end, 10);
-    if (errno || end == colon + 1 || *end || port == 0 || port > 65535) return -EINVAL;
-  }
+  if (hg_hostport_split(s, host, sizeof host, 53, &port) < 0 || port == 0 ||
+      hg_ipv4_parse(host, strlen(host), &ip) < 0)
+    return -EINVAL;
   memset(out, 0, sizeof *out);
   out->sin_family = AF_INET;
   out->sin_port = htons((uint16_t)port);

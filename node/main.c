@@ -2,10 +2,10 @@
  * sandbox manager, the operation journal, the HTTP API and (with --gossip)
  * the cluster, and wires them to one libuv loop. Blocking work runs on the
  * loop's thread pool. */
+#include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <arpa/inet.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <signal.h>
@@ -76,8 +76,8 @@ typedef struct hg_node {
   hg_ops *ops;
   hg_api *api;
   hg_http_server *http;
-  hg_gateway *gateway;  /* NULL with --no-network */
-  hg_net_ops net;       /* the manager's view of it */
+  hg_gateway *gateway; /* NULL with --no-network */
+  hg_net_ops net;      /* the manager's view of it */
   char guest_mac[18];
   uv_signal_t sigint, sigterm;
   uv_timer_t tick;
@@ -93,8 +93,8 @@ typedef struct hg_node {
   hg_cluster *cl;
   pthread_mutex_t cl_mu;
   hg_api_peers peers;
-  hg_node_meta meta_base;   /* what does not change: ids, addresses, totals */
-  hg_node_meta meta_last;   /* the last full load sent, under cl_mu */
+  hg_node_meta meta_base; /* what does not change: ids, addresses, totals */
+  hg_node_meta meta_last; /* the last full load sent, under cl_mu */
   uv_timer_t meta_timer;
   uv_work_t meta_work;
   bool meta_busy;
@@ -115,33 +115,64 @@ static void config_defaults(hg_config *c) {
 
 static int config_load(hg_config *c, int argc, char **argv) {
   const hg_opt opts[] = {
-      {"config", HG_OPT_STR, c->config, sizeof c->config, "config file (key = value lines)"},
-      {"data", HG_OPT_STR, c->data, sizeof c->data, "data dir; made a btrfs loop image when not on btrfs (/var/lib/hangar)"},
-      {"listen", HG_OPT_STR, c->listen, sizeof c->listen, "API address HOST:PORT (127.0.0.1:7070)"},
-      {"api-key", HG_OPT_STR, c->api_key, sizeof c->api_key, "admin API key (default: <data>/state/api-key, made at first start)"},
-      {"node-id", HG_OPT_STR, c->node_id, sizeof c->node_id, "node id (default: <data>/state/node-id, made at first start)"},
-      {"template-dir", HG_OPT_STR, c->template_dir, sizeof c->template_dir, "register this mkimage output dir as --template-name at start if missing"},
-      {"template-name", HG_OPT_STR, c->template_name, sizeof c->template_name, "name:tag for --template-dir (default:latest)"},
-      {"max-sandboxes", HG_OPT_INT, &c->max_sandboxes, 0, "most sandboxes on this node (0: no limit)"},
-      {"max-memory-mib", HG_OPT_INT, &c->max_memory_mib, 0, "most guest memory of live sandboxes, MiB (0: no limit)"},
-      {"idle-suspend-s", HG_OPT_INT, &c->idle_suspend_s, 0, "default idle time before a sandbox is suspended (21600)"},
-      {"image-size-gib", HG_OPT_INT, &c->image_size_gib, 0, "size of the sparse btrfs image when one is made (64)"},
-      {"pool-size", HG_OPT_INT, &c->pool_size, 0, "warm sandboxes of the default template kept ready for creates (2; 0: off)"},
-      {"shim", HG_OPT_STR, c->shim, sizeof c->shim, "hangar-shim binary (default: next to hangard)"},
-      {"log-level", HG_OPT_STR, c->log_level, sizeof c->log_level, "debug, info, warn or error (info)"},
-      {"gossip", HG_OPT_STR, c->gossip, sizeof c->gossip, "cluster gossip address HOST:PORT, UDP+TCP (unset: no cluster)"},
-      {"advertise", HG_OPT_STR, c->advertise, sizeof c->advertise, "gossip address peers use (default: --gossip; required when it is 0.0.0.0)"},
-      {"api-advertise", HG_OPT_STR, c->api_advertise, sizeof c->api_advertise, "API address peers and clients use (default: --listen)"},
-      {"join", HG_OPT_STR, c->join, sizeof c->join, "seed nodes' gossip addresses HOST:PORT[,HOST:PORT...] (unset: start a new cluster)"},
-      {"cluster-key", HG_OPT_STR, c->cluster_key, sizeof c->cluster_key, "64 hex digits[,more for rotation] sealing gossip (default: <data>/state/cluster-key; made only when starting a new cluster)"},
-      {"cluster-name", HG_OPT_STR, c->cluster_name, sizeof c->cluster_name, "cluster name; nodes of another name are ignored (hangar)"},
-      {"zone", HG_OPT_STR, c->zone, sizeof c->zone, "zone label; replicas spread across zones"},
-      {"labels", HG_OPT_STR, c->labels, sizeof c->labels, "node labels k=v[,k=v...] for placement"},
-      {"gossip-profile", HG_OPT_STR, c->gossip_profile, sizeof c->gossip_profile, "gossip timing: lan, or local for one machine (lan)"},
-      {"upstream-dns", HG_OPT_STR, c->upstream_dns, sizeof c->upstream_dns, "resolver the egress gateway asks, IP:PORT (default: first nameserver in /etc/resolv.conf)"},
-      {"deny-cidrs", HG_OPT_STR, c->deny_cidrs, sizeof c->deny_cidrs, "more ranges the gateway never dials, a.b.c.d/p[,...] (private, loopback, link-local, metadata always)"},
-      {"egress-log-max", HG_OPT_INT, &c->egress_log_max, 0, "egress log entries kept per sandbox (1000)"},
-      {"no-network", HG_OPT_FLAG, &c->no_network, 0, "no gateway: sandboxes get no NIC (hosts without network namespaces)"},
+      {"config", HG_OPT_STR, c->config, sizeof c->config,
+       "config file (key = value lines)"},
+      {"data", HG_OPT_STR, c->data, sizeof c->data,
+       "data dir; made a btrfs loop image when not on btrfs (/var/lib/hangar)"},
+      {"listen", HG_OPT_STR, c->listen, sizeof c->listen,
+       "API address HOST:PORT (127.0.0.1:7070)"},
+      {"api-key", HG_OPT_STR, c->api_key, sizeof c->api_key,
+       "admin API key (default: <data>/state/api-key, made at first start)"},
+      {"node-id", HG_OPT_STR, c->node_id, sizeof c->node_id,
+       "node id (default: <data>/state/node-id, made at first start)"},
+      {"template-dir", HG_OPT_STR, c->template_dir, sizeof c->template_dir,
+       "register this mkimage output dir as --template-name at start if missing"},
+      {"template-name", HG_OPT_STR, c->template_name, sizeof c->template_name,
+       "name:tag for --template-dir (default:latest)"},
+      {"max-sandboxes", HG_OPT_INT, &c->max_sandboxes, 0,
+       "most sandboxes on this node (0: no limit)"},
+      {"max-memory-mib", HG_OPT_INT, &c->max_memory_mib, 0,
+       "most guest memory of live sandboxes, MiB (0: no limit)"},
+      {"idle-suspend-s", HG_OPT_INT, &c->idle_suspend_s, 0,
+       "default idle time before a sandbox is suspended (21600)"},
+      {"image-size-gib", HG_OPT_INT, &c->image_size_gib, 0,
+       "size of the sparse btrfs image when one is made (64)"},
+      {"pool-size", HG_OPT_INT, &c->pool_size, 0,
+       "warm sandboxes of the default template kept ready for creates (2; 0: off)"},
+      {"shim", HG_OPT_STR, c->shim, sizeof c->shim,
+       "hangar-shim binary (default: next to hangard)"},
+      {"log-level", HG_OPT_STR, c->log_level, sizeof c->log_level,
+       "debug, info, warn or error (info)"},
+      {"gossip", HG_OPT_STR, c->gossip, sizeof c->gossip,
+       "cluster gossip address HOST:PORT, UDP+TCP (unset: no cluster)"},
+      {"advertise", HG_OPT_STR, c->advertise, sizeof c->advertise,
+       "gossip address peers use (default: --gossip; required when it is 0.0.0.0)"},
+      {"api-advertise", HG_OPT_STR, c->api_advertise, sizeof c->api_advertise,
+       "API address peers and clients use (default: --listen)"},
+      {"join", HG_OPT_STR, c->join, sizeof c->join,
+       "seed nodes' gossip addresses HOST:PORT[,HOST:PORT...] (unset: start a new "
+       "cluster)"},
+      {"cluster-key", HG_OPT_STR, c->cluster_key, sizeof c->cluster_key,
+       "64 hex digits[,more for rotation] sealing gossip (default: "
+       "<data>/state/cluster-key; made only when starting a new cluster)"},
+      {"cluster-name", HG_OPT_STR, c->cluster_name, sizeof c->cluster_name,
+       "cluster name; nodes of another name are ignored (hangar)"},
+      {"zone", HG_OPT_STR, c->zone, sizeof c->zone,
+       "zone label; replicas spread across zones"},
+      {"labels", HG_OPT_STR, c->labels, sizeof c->labels,
+       "node labels k=v[,k=v...] for placement"},
+      {"gossip-profile", HG_OPT_STR, c->gossip_profile, sizeof c->gossip_profile,
+       "gossip timing: lan, or local for one machine (lan)"},
+      {"upstream-dns", HG_OPT_STR, c->upstream_dns, sizeof c->upstream_dns,
+       "resolver the egress gateway asks, IP:PORT (default: first nameserver in "
+       "/etc/resolv.conf)"},
+      {"deny-cidrs", HG_OPT_STR, c->deny_cidrs, sizeof c->deny_cidrs,
+       "more ranges the gateway never dials, a.b.c.d/p[,...] (private, loopback, "
+       "link-local, metadata always)"},
+      {"egress-log-max", HG_OPT_INT, &c->egress_log_max, 0,
+       "egress log entries kept per sandbox (1000)"},
+      {"no-network", HG_OPT_FLAG, &c->no_network, 0,
+       "no gateway: sandboxes get no NIC (hosts without network namespaces)"},
   };
   return hg_config_load(opts, HG_ARRAY_SIZE(opts), argc, argv, "hangard");
 }
@@ -193,7 +224,9 @@ static int net_attach(void *ud, const char *name, int *tap_fd) {
   return hg_gateway_attach(ud, name, tap_fd);
 }
 
-static int net_detach(void *ud, const char *name) { return hg_gateway_detach(ud, name); }
+static int net_detach(void *ud, const char *name) {
+  return hg_gateway_detach(ud, name);
+}
 
 /* Before the manager opens: its recovery and its warm pool start VMs, and
  * every VM start asks for a tap. The gateway finds the namespaces of VMs
@@ -211,15 +244,19 @@ static int gateway_open(hg_node *n) {
   char netns_dir[4096], state_dir[4096];
   int rc = hg_path(netns_dir, sizeof netns_dir, "%s/netns", hg_store_root(n->store));
   if (rc == 0)
-    rc = hg_path(state_dir, sizeof state_dir, "%s/state/gateway", hg_store_root(n->store));
+    rc =
+        hg_path(state_dir, sizeof state_dir, "%s/state/gateway", hg_store_root(n->store));
   if (rc < 0) return rc;
-  hg_gateway_config gc = {.netns_dir = netns_dir, .state_dir = state_dir,
+  hg_gateway_config gc = {.netns_dir = netns_dir,
+                          .state_dir = state_dir,
                           .upstream_dns = c->upstream_dns[0] ? c->upstream_dns : NULL,
                           .deny = c->deny_cidrs[0] ? c->deny_cidrs : NULL,
                           .log_max = (unsigned)c->egress_log_max};
   if ((rc = hg_gateway_start(&gc, &n->gateway)) < 0) {
-    fprintf(stderr, "hangard: cannot start the egress gateway: %s (a host without network "
-                    "namespaces runs with --no-network)\n", hg_err_str(rc));
+    fprintf(stderr,
+            "hangard: cannot start the egress gateway: %s (a host without network "
+            "namespaces runs with --no-network)\n",
+            hg_err_str(rc));
     return rc;
   }
   hg_netns_link link;
@@ -227,8 +264,8 @@ static int gateway_open(hg_node *n) {
   const uint8_t *m = link.guest_mac;
   snprintf(n->guest_mac, sizeof n->guest_mac, "%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1],
            m[2], m[3], m[4], m[5]);
-  n->net = (hg_net_ops){.ud = n->gateway, .attach = net_attach, .detach = net_detach,
-                        .mac = n->guest_mac};
+  n->net = (hg_net_ops){
+      .ud = n->gateway, .attach = net_attach, .detach = net_detach, .mac = n->guest_mac};
   /* A template build cut short by a crash left its namespace ("tpl-…"):
    * no VM uses it any more (the staging dir is gone too). */
   char **names;
@@ -241,7 +278,9 @@ static int gateway_open(hg_node *n) {
   return 0;
 }
 
-static const hg_net_ops *node_net(hg_node *n) { return n->gateway ? &n->net : NULL; }
+static const hg_net_ops *node_net(hg_node *n) {
+  return n->gateway ? &n->net : NULL;
+}
 
 /* --- template import at start ------------------------------------------------ */
 
@@ -254,11 +293,11 @@ static void template_work(uv_work_t *w) {
   hg_node *n = w->data;
   hg_template_info info;
   int rc = hg_template_build(n->store, &hg_vmm_qemu, n->cfg.shim, node_net(n),
-                             n->cfg.template_name, n->cfg.template_dir, template_progress, n,
-                             &info);
-  hg_op_finish(n->ops, n->template_op, rc,
-               rc == 0 ? json_pack("{s:s, s:s}", "name", info.name, "digest", info.digest)
-                       : NULL);
+                             n->cfg.template_name, n->cfg.template_dir, template_progress,
+                             n, &info);
+  hg_op_finish(
+      n->ops, n->template_op, rc,
+      rc == 0 ? json_pack("{s:s, s:s}", "name", info.name, "digest", info.digest) : NULL);
 }
 
 static void template_done(uv_work_t *w, int status) {}
@@ -302,18 +341,6 @@ static void on_tick(uv_timer_t *t) {
 
 /* --- cluster: flags ------------------------------------------------------------ */
 
-static int parse_listen(const char *listen, char host[256], int *port) {
-  const char *colon = strrchr(listen, ':');
-  if (!colon || colon == listen || (size_t)(colon - listen) >= 256) return -EINVAL;
-  memcpy(host, listen, (size_t)(colon - listen));
-  host[colon - listen] = '\0';
-  char *end;
-  long p = strtol(colon + 1, &end, 10);
-  if (!colon[1] || *end || p < 0 || p > 65535) return -EINVAL;
-  *port = (int)p;
-  return 0;
-}
-
 static bool is_wildcard(const char *host) {
   return !host[0] || strcmp(host, "0.0.0.0") == 0 || strcmp(host, "::") == 0 ||
          strcmp(host, "[::]") == 0;
@@ -341,7 +368,8 @@ static bool is_ip(const char *host) {
 static bool dialable(const char *addr, bool ip) {
   char host[256];
   int port;
-  return strlen(addr) < HG_WIRE_ADDR_MAX && parse_listen(addr, host, &port) == 0 && port > 0 &&
+  return strlen(addr) < HG_WIRE_ADDR_MAX &&
+         hg_hostport_split(addr, host, sizeof host, -1, &port) == 0 && port > 0 &&
          !is_wildcard(host) && (!ip || is_ip(host));
 }
 
@@ -350,7 +378,8 @@ static int check_join(const char *join) {
   snprintf(copy, sizeof copy, "%s", join);
   for (char *a = strtok_r(copy, ",", &save); a; a = strtok_r(NULL, ",", &save)) {
     if (dialable(a, true)) continue;
-    fprintf(stderr, "hangard: bad --join address \"%s\" (want IP:PORT[,IP:PORT...])\n", a);
+    fprintf(stderr, "hangard: bad --join address \"%s\" (want IP:PORT[,IP:PORT...])\n",
+            a);
     return -EINVAL;
   }
   return 0;
@@ -381,14 +410,16 @@ static int cluster_key(hg_node *n) {
   char path[4096], *text;
   int rc = hg_path(path, sizeof path, "%s/state/cluster-key", hg_store_root(n->store));
   if (rc < 0) return rc;
-  if (!c->cluster_key[0] && hg_read_file(path, sizeof c->cluster_key - 1, &text, NULL) == 0) {
+  if (!c->cluster_key[0] &&
+      hg_read_file(path, sizeof c->cluster_key - 1, &text, NULL) == 0) {
     snprintf(c->cluster_key, sizeof c->cluster_key, "%s", text);
     c->cluster_key[strcspn(c->cluster_key, "\r\n")] = '\0';
     free(text);
   }
   if (!c->cluster_key[0] && c->join[0]) {
-    fprintf(stderr, "hangard: --join needs --cluster-key (the key of the cluster it joins, "
-                    "in <data>/state/cluster-key on its first node)\n");
+    fprintf(stderr,
+            "hangard: --join needs --cluster-key (the key of the cluster it joins, "
+            "in <data>/state/cluster-key on its first node)\n");
     return -EINVAL;
   }
   if (!c->cluster_key[0]) {
@@ -399,13 +430,15 @@ static int cluster_key(hg_node *n) {
       fprintf(stderr, "hangard: cannot write %s: %s\n", path, hg_err_str(rc));
       return rc;
     }
-    fprintf(stderr, "hangard: generated cluster key (kept in %s); other nodes join with\n"
-                    "  --join %s --cluster-key %s\n",
+    fprintf(stderr,
+            "hangard: generated cluster key (kept in %s); other nodes join with\n"
+            "  --join %s --cluster-key %s\n",
             path, c->advertise[0] ? c->advertise : c->gossip, c->cluster_key);
   }
   if (!key_list_ok(c->cluster_key)) {
-    fprintf(stderr, "hangard: bad cluster key (want 64 hex digits, comma-separated when "
-                    "rotating)\n");
+    fprintf(stderr,
+            "hangard: bad cluster key (want 64 hex digits, comma-separated when "
+            "rotating)\n");
     return -EINVAL;
   }
   return 0;
@@ -417,8 +450,10 @@ static int meta_labels(const char *labels, hg_node_meta *m) {
   for (char *l = strtok_r(copy, ",", &save); l; l = strtok_r(NULL, ",", &save)) {
     const char *eq = strchr(l, '=');
     if (!eq || eq == l || strlen(l) >= HG_META_NAME_MAX || m->nlabels == HG_META_LABELS) {
-      fprintf(stderr, "hangard: bad --labels entry \"%s\" (want k=v, at most %d, each "
-                      "under %d bytes)\n", l, HG_META_LABELS, HG_META_NAME_MAX);
+      fprintf(stderr,
+              "hangard: bad --labels entry \"%s\" (want k=v, at most %d, each "
+              "under %d bytes)\n",
+              l, HG_META_LABELS, HG_META_NAME_MAX);
       return -EINVAL;
     }
     snprintf(m->labels[m->nlabels++], HG_META_NAME_MAX, "%s", l);
@@ -437,32 +472,40 @@ static int cluster_flags_ok(hg_config *c) {
     }
     return 0;
   }
-  if (parse_listen(c->gossip, host, &port) < 0 || port == 0 || !is_ip(host)) {
+  if (hg_hostport_split(c->gossip, host, sizeof host, -1, &port) < 0 || port == 0 ||
+      !is_ip(host)) {
     fprintf(stderr, "hangard: bad --gossip \"%s\" (want IP:PORT)\n", c->gossip);
     return -EINVAL;
   }
   if (!c->advertise[0] && is_wildcard(host)) {
-    fprintf(stderr, "hangard: --gossip %s listens everywhere: say with --advertise HOST:PORT "
-                    "where peers reach it\n", c->gossip);
+    fprintf(stderr,
+            "hangard: --gossip %s listens everywhere: say with --advertise HOST:PORT "
+            "where peers reach it\n",
+            c->gossip);
     return -EINVAL;
   }
   const char *adv = c->advertise[0] ? c->advertise : c->gossip;
   if (!dialable(adv, true)) {
-    fprintf(stderr, "hangard: bad --advertise \"%s\" (want IP:PORT peers can dial)\n", adv);
+    fprintf(stderr, "hangard: bad --advertise \"%s\" (want IP:PORT peers can dial)\n",
+            adv);
     return -EINVAL;
   }
   if (c->api_advertise[0] && !dialable(c->api_advertise, false)) {
-    fprintf(stderr, "hangard: bad --api-advertise \"%s\" (want HOST:PORT)\n", c->api_advertise);
+    fprintf(stderr, "hangard: bad --api-advertise \"%s\" (want HOST:PORT)\n",
+            c->api_advertise);
     return -EINVAL;
   }
   /* Peers forward requests to our API: one on loopback only reaches
    * peers on this host (a cluster on one machine). */
   char api_host[256];
   int api_port;
-  if (!c->api_advertise[0] && parse_listen(c->listen, api_host, &api_port) == 0 &&
-      is_loopback(api_host) && parse_listen(adv, host, &port) == 0 && !is_loopback(host)) {
-    fprintf(stderr, "hangard: --listen %s is loopback but peers reach us at %s: listen where "
-                    "they can reach the API, or say where with --api-advertise\n",
+  if (!c->api_advertise[0] &&
+      hg_hostport_split(c->listen, api_host, sizeof api_host, -1, &api_port) == 0 &&
+      is_loopback(api_host) &&
+      hg_hostport_split(adv, host, sizeof host, -1, &port) == 0 && !is_loopback(host)) {
+    fprintf(stderr,
+            "hangard: --listen %s is loopback but peers reach us at %s: listen where "
+            "they can reach the API, or say where with --api-advertise\n",
             c->listen, adv);
     return -EINVAL;
   }
@@ -511,7 +554,8 @@ static int first_line_of(const char *const argv[], char *out, size_t cap) {
   out[strcspn(out, "\n")] = '\0';
   close(fds[0]);
   int status;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
   return len ? 0 : -ENOENT;
 }
 
@@ -519,7 +563,8 @@ static int first_line_of(const char *const argv[], char *out, size_t cap) {
  * only between nodes whose VMM can load them. */
 static void vmm_version(char out[32]) {
   const char *bin = getenv("HANGAR_QEMU");
-  const char *const argv[] = {bin && *bin ? bin : "qemu-system-x86_64", "--version", NULL};
+  const char *const argv[] = {bin && *bin ? bin : "qemu-system-x86_64", "--version",
+                              NULL};
   char line[256];
   snprintf(out, 32, "unknown");
   if (first_line_of(argv, line, sizeof line) < 0) return;
@@ -554,11 +599,14 @@ static int meta_base(hg_node *n, int api_port) {
   int port;
   if (c->api_advertise[0]) {
     snprintf(m->api_addr, sizeof m->api_addr, "%.63s", c->api_advertise);
-  } else if (parse_listen(c->listen, host, &port) == 0 && !is_wildcard(host)) {
-    snprintf(m->api_addr, sizeof m->api_addr, "%.50s:%d", host, api_port);
-  } else if (parse_listen(m->gossip_addr, host, &port) == 0) {
+  } else if (hg_hostport_split(c->listen, host, sizeof host, -1, &port) == 0 &&
+             !is_wildcard(host)) {
+    snprintf(m->api_addr, sizeof m->api_addr,
+             strchr(host, ':') ? "[%.48s]:%d" : "%.50s:%d", host, api_port);
+  } else if (hg_hostport_split(m->gossip_addr, host, sizeof host, -1, &port) == 0) {
     /* The API listens everywhere: peers reach it where they reach gossip. */
-    snprintf(m->api_addr, sizeof m->api_addr, "%.50s:%d", host, api_port);
+    snprintf(m->api_addr, sizeof m->api_addr,
+             strchr(host, ':') ? "[%.48s]:%d" : "%.50s:%d", host, api_port);
   }
   snprintf(m->zone, sizeof m->zone, "%s", c->zone);
   snprintf(m->vmm_kind, sizeof m->vmm_kind, "qemu");
@@ -573,7 +621,8 @@ static int meta_base(hg_node *n, int api_port) {
 }
 
 static bool holds_memory(const char *state) {
-  static const char *const live[] = {"creating", "running", "paused", "resuming", "suspending"};
+  static const char *const live[] = {"creating", "running", "paused", "resuming",
+                                     "suspending"};
   for (size_t i = 0; state && i < HG_ARRAY_SIZE(live); i++)
     if (strcmp(state, live[i]) == 0) return true;
   return false;
@@ -590,7 +639,8 @@ static void meta_templates(hg_node *n, hg_node_meta *m) {
     if (strcmp(name, n->cfg.template_name) == 0)
       pool_mib = (unsigned)json_integer_value(json_object_get(t, "memory_mib"));
     bool seen = false;
-    for (unsigned k = 0; k < m->ntemplates && !seen; k++) seen = !strcmp(m->templates[k], name);
+    for (unsigned k = 0; k < m->ntemplates && !seen; k++)
+      seen = !strcmp(m->templates[k], name);
     if (!seen && m->ntemplates < HG_META_TEMPLATES)
       snprintf(m->templates[m->ntemplates++], HG_META_NAME_MAX, "%s", name);
   }
@@ -684,7 +734,8 @@ static void on_sandbox_change(void *ud, const char *id, const char *state, uint6
   int rc = n->cl ? hg_cluster_dir_put(n->cl, &e) : 0;
   pthread_mutex_unlock(&n->cl_mu);
   if (rc < 0)
-    hg_log_warn("cluster.dir_put", "sandbox=%s state=%s err=\"%s\"", id, state, hg_err_str(rc));
+    hg_log_warn("cluster.dir_put", "sandbox=%s state=%s err=\"%s\"", id, state,
+                hg_err_str(rc));
 }
 
 /* --- cluster: the API's view (hg_api_peers; loop thread) ---------------------------- */
@@ -695,20 +746,24 @@ static int peers_locate(void *ud, const char *sandbox, char owner[64], char addr
   char a[HG_WIRE_ADDR_MAX];
   if (!n->cluster || hg_cluster_dir_get(n->cluster, sandbox, &e) < 0) return 0;
   if (strcmp(e.owner, n->cfg.node_id) == 0 || strcmp(e.state, "deleted") == 0) return 0;
-  if (hg_cluster_api_addr(n->cluster, e.owner, a) < 0) return 0; /* unknown or not alive */
+  if (hg_cluster_api_addr(n->cluster, e.owner, a) < 0)
+    return 0; /* unknown or not alive */
   snprintf(owner, 64, "%s", e.owner);
   snprintf(addr, 64, "%s", a);
   return 1;
 }
 
-static int peers_place(void *ud, const char *template_ref, unsigned vcpus, unsigned memory_mib,
-                       const char *zone, const char *label, char owner[64], char addr[64],
-                       char reason[256]) {
+static int peers_place(void *ud, const char *template_ref, unsigned vcpus,
+                       unsigned memory_mib, const char *zone, const char *label,
+                       char owner[64], char addr[64], char reason[256]) {
   hg_node *n = ud;
   if (!n->cluster) return 1;
   meta_counts_now(n);
-  hg_place_req req = {.template_ref = template_ref, .vcpus = vcpus, .memory_mib = memory_mib,
-                      .zone = zone, .label = label};
+  hg_place_req req = {.template_ref = template_ref,
+                      .vcpus = vcpus,
+                      .memory_mib = memory_mib,
+                      .zone = zone,
+                      .label = label};
   return hg_cluster_place(n->cluster, &req, owner, addr, reason);
 }
 
@@ -732,41 +787,58 @@ static void peers_metrics(void *ud, hg_buf *out) {
   if (!n->cluster) return;
   hg_cluster_stats st;
   hg_cluster_get_stats(n->cluster, &st);
-  hg_buf_printf(out,
+  hg_buf_printf(
+      out,
       "# HELP hangar_cluster_members Cluster members by state, as this node sees them.\n"
       "# TYPE hangar_cluster_members gauge\n"
       "hangar_cluster_members{state=\"alive\"} %zu\n"
       "hangar_cluster_members{state=\"suspect\"} %zu\n"
       "hangar_cluster_members{state=\"dead\"} %zu\n"
-      "# HELP hangar_cluster_dropped_total Cluster packets dropped before gossip saw them.\n"
+      "# HELP hangar_cluster_dropped_total Cluster packets dropped before gossip saw "
+      "them.\n"
       "# TYPE hangar_cluster_dropped_total counter\n"
-      "hangar_cluster_dropped_total{reason=\"auth\"} %" PRIu64 "\n"
-      "hangar_cluster_dropped_total{reason=\"replay\"} %" PRIu64 "\n"
-      "hangar_cluster_dropped_total{reason=\"malformed\"} %" PRIu64 "\n"
+      "hangar_cluster_dropped_total{reason=\"auth\"} %" PRIu64
+      "\n"
+      "hangar_cluster_dropped_total{reason=\"replay\"} %" PRIu64
+      "\n"
+      "hangar_cluster_dropped_total{reason=\"malformed\"} %" PRIu64
+      "\n"
       "# HELP hangar_cluster_bytes_total Cluster bytes on the wire (UDP and push-pull).\n"
       "# TYPE hangar_cluster_bytes_total counter\n"
-      "hangar_cluster_bytes_total{dir=\"sent\"} %" PRIu64 "\n"
-      "hangar_cluster_bytes_total{dir=\"received\"} %" PRIu64 "\n"
+      "hangar_cluster_bytes_total{dir=\"sent\"} %" PRIu64
+      "\n"
+      "hangar_cluster_bytes_total{dir=\"received\"} %" PRIu64
+      "\n"
       "# HELP hangar_cluster_push_pulls_total Full state exchanges over TCP.\n"
       "# TYPE hangar_cluster_push_pulls_total counter\n"
-      "hangar_cluster_push_pulls_total %" PRIu64 "\n"
+      "hangar_cluster_push_pulls_total %" PRIu64
+      "\n"
       "# HELP hangar_cluster_swim_events_total Failure detector events.\n"
       "# TYPE hangar_cluster_swim_events_total counter\n"
-      "hangar_cluster_swim_events_total{event=\"probe\"} %" PRIu64 "\n"
-      "hangar_cluster_swim_events_total{event=\"indirect_probe\"} %" PRIu64 "\n"
-      "hangar_cluster_swim_events_total{event=\"nack\"} %" PRIu64 "\n"
-      "hangar_cluster_swim_events_total{event=\"suspect\"} %" PRIu64 "\n"
-      "hangar_cluster_swim_events_total{event=\"refute\"} %" PRIu64 "\n"
-      "hangar_cluster_swim_events_total{event=\"dead\"} %" PRIu64 "\n"
+      "hangar_cluster_swim_events_total{event=\"probe\"} %" PRIu64
+      "\n"
+      "hangar_cluster_swim_events_total{event=\"indirect_probe\"} %" PRIu64
+      "\n"
+      "hangar_cluster_swim_events_total{event=\"nack\"} %" PRIu64
+      "\n"
+      "hangar_cluster_swim_events_total{event=\"suspect\"} %" PRIu64
+      "\n"
+      "hangar_cluster_swim_events_total{event=\"refute\"} %" PRIu64
+      "\n"
+      "hangar_cluster_swim_events_total{event=\"dead\"} %" PRIu64
+      "\n"
       "hangar_cluster_swim_events_total{event=\"false_suspicion\"} %" PRIu64 "\n",
-      st.members_alive, st.members_suspect, st.members_dead, st.dropped_auth, st.dropped_replay,
-      st.dropped_malformed, st.bytes_sent, st.bytes_received, st.push_pulls, st.swim.probes,
-      st.swim.indirect_probes, st.swim.nacks, st.swim.suspects_raised, st.swim.refutes,
-      st.swim.deaths_declared, st.swim.false_suspicions);
-  hg_buf_printf(out,
+      st.members_alive, st.members_suspect, st.members_dead, st.dropped_auth,
+      st.dropped_replay, st.dropped_malformed, st.bytes_sent, st.bytes_received,
+      st.push_pulls, st.swim.probes, st.swim.indirect_probes, st.swim.nacks,
+      st.swim.suspects_raised, st.swim.refutes, st.swim.deaths_declared,
+      st.swim.false_suspicions);
+  hg_buf_printf(
+      out,
       "# HELP hangar_cluster_health Lifeguard local health score (0: healthy).\n"
       "# TYPE hangar_cluster_health gauge\n"
-      "hangar_cluster_health %u\n", st.health);
+      "hangar_cluster_health %u\n",
+      st.health);
 }
 
 /* --- cluster: life ------------------------------------------------------------------ */
@@ -779,16 +851,21 @@ static int cluster_open(hg_node *n) {
   if ((rc = cluster_key(n)) < 0) return rc;
   char host[256];
   int port = 0;
-  parse_listen(c->listen, host, &port);
+  hg_hostport_split(c->listen, host, sizeof host, -1, &port);
   if ((rc = meta_base(n, port)) < 0) return rc;
   char state_dir[4096];
-  if ((rc = hg_path(state_dir, sizeof state_dir, "%s/state", hg_store_root(n->store))) < 0)
+  if ((rc = hg_path(state_dir, sizeof state_dir, "%s/state", hg_store_root(n->store))) <
+      0)
     return rc;
-  hg_cluster_config cc = {.node_id = c->node_id, .gossip = c->gossip,
+  hg_cluster_config cc = {.node_id = c->node_id,
+                          .gossip = c->gossip,
                           .advertise = c->advertise[0] ? c->advertise : NULL,
-                          .join = c->join, .cluster_key = c->cluster_key,
-                          .cluster_name = c->cluster_name, .zone = c->zone,
-                          .profile = c->gossip_profile, .state_dir = state_dir,
+                          .join = c->join,
+                          .cluster_key = c->cluster_key,
+                          .cluster_name = c->cluster_name,
+                          .zone = c->zone,
+                          .profile = c->gossip_profile,
+                          .state_dir = state_dir,
                           .self = n->meta_base};
   if ((rc = hg_cluster_new(n->loop, &cc, &n->cluster)) < 0) {
     fprintf(stderr, "hangard: cannot set up the cluster: %s\n", hg_err_str(rc));
@@ -797,9 +874,13 @@ static int cluster_open(hg_node *n) {
   pthread_mutex_lock(&n->cl_mu);
   n->cl = n->cluster;
   pthread_mutex_unlock(&n->cl_mu);
-  n->peers = (hg_api_peers){.ud = n, .locate = peers_locate, .place = peers_place,
-                            .members = peers_members, .directory = peers_directory,
-                            .decommission = peers_decommission, .metrics = peers_metrics};
+  n->peers = (hg_api_peers){.ud = n,
+                            .locate = peers_locate,
+                            .place = peers_place,
+                            .members = peers_members,
+                            .directory = peers_directory,
+                            .decommission = peers_decommission,
+                            .metrics = peers_metrics};
   return 0;
 }
 
@@ -809,7 +890,8 @@ static int cluster_start(hg_node *n) {
   /* --listen :0 gets its port only now. */
   char host[256];
   int port;
-  if (!n->cfg.api_advertise[0] && parse_listen(n->meta_base.api_addr, host, &port) == 0 &&
+  if (!n->cfg.api_advertise[0] &&
+      hg_hostport_split(n->meta_base.api_addr, host, sizeof host, -1, &port) == 0 &&
       port != hg_http_port(n->http))
     snprintf(n->meta_base.api_addr, sizeof n->meta_base.api_addr, "%.50s:%d", host,
              hg_http_port(n->http));
@@ -818,7 +900,8 @@ static int cluster_start(hg_node *n) {
   hg_cluster_set_meta(n->cluster, &m);
   int rc = hg_cluster_start(n->cluster);
   if (rc < 0) {
-    fprintf(stderr, "hangard: cannot start gossip on %s: %s\n", n->cfg.gossip, hg_err_str(rc));
+    fprintf(stderr, "hangard: cannot start gossip on %s: %s\n", n->cfg.gossip,
+            hg_err_str(rc));
     return rc;
   }
   uv_timer_init(n->loop, &n->meta_timer);
@@ -840,7 +923,8 @@ static void handles_close(void *ud) {
   uv_close((uv_handle_t *)&n->sigint, NULL);
   uv_close((uv_handle_t *)&n->sigterm, NULL);
   uv_close((uv_handle_t *)&n->tick, NULL);
-  if (n->meta_timer.data) uv_close((uv_handle_t *)&n->meta_timer, NULL); /* cluster_start */
+  if (n->meta_timer.data)
+    uv_close((uv_handle_t *)&n->meta_timer, NULL); /* cluster_start */
 }
 
 /* The API is gone; leave the cluster gracefully (peers see "left", not a
@@ -897,8 +981,10 @@ static int node_open(hg_node *n) {
     return rc;
   }
   bool made_id, made_key;
-  if ((rc = state_value(n, "node-id", c->node_id, sizeof c->node_id, 4, "n-", &made_id)) < 0 ||
-      (rc = state_value(n, "api-key", c->api_key, sizeof c->api_key, 24, "hgk_", &made_key)) < 0) {
+  if ((rc = state_value(n, "node-id", c->node_id, sizeof c->node_id, 4, "n-", &made_id)) <
+          0 ||
+      (rc = state_value(n, "api-key", c->api_key, sizeof c->api_key, 24, "hgk_",
+                        &made_key)) < 0) {
     fprintf(stderr, "hangard: cannot write state: %s\n", hg_err_str(rc));
     return rc;
   }
@@ -906,12 +992,15 @@ static int node_open(hg_node *n) {
   snprintf(prefix, sizeof prefix, "node=%s", c->node_id);
   hg_log_set_prefix(prefix);
   if (made_key)
-    fprintf(stderr, "hangard: generated admin API key (kept in %s/state/api-key):\n  %s\n",
+    fprintf(stderr,
+            "hangard: generated admin API key (kept in %s/state/api-key):\n  %s\n",
             hg_store_root(n->store), c->api_key);
   if ((rc = hg_ops_open(hg_store_root(n->store), &n->ops)) < 0) return rc;
   if ((rc = cluster_open(n)) < 0) return rc;
   if ((rc = gateway_open(n)) < 0) return rc;
-  hg_manager_config mcfg = {.store = n->store, .vmm = &hg_vmm_qemu, .shim_path = c->shim,
+  hg_manager_config mcfg = {.store = n->store,
+                            .vmm = &hg_vmm_qemu,
+                            .shim_path = c->shim,
                             .net = node_net(n),
                             .max_sandboxes = (unsigned)c->max_sandboxes,
                             .max_memory_mib = (uint64_t)c->max_memory_mib,
@@ -926,12 +1015,15 @@ static int node_open(hg_node *n) {
 static int node_serve(hg_node *n) {
   char host[256];
   int port, rc;
-  if (parse_listen(n->cfg.listen, host, &port) < 0) {
+  if (hg_hostport_split(n->cfg.listen, host, sizeof host, -1, &port) < 0) {
     fprintf(stderr, "hangard: bad --listen \"%s\" (want HOST:PORT)\n", n->cfg.listen);
     return -EINVAL;
   }
-  hg_api_config acfg = {.manager = n->manager, .ops = n->ops, .gateway = n->gateway,
-                        .admin_key = n->cfg.api_key, .node_id = n->cfg.node_id,
+  hg_api_config acfg = {.manager = n->manager,
+                        .ops = n->ops,
+                        .gateway = n->gateway,
+                        .admin_key = n->cfg.api_key,
+                        .node_id = n->cfg.node_id,
                         .peers = n->cluster ? &n->peers : NULL};
   if ((rc = hg_api_new(n->loop, &acfg, &n->api)) < 0) return rc;
   hg_http_options hopt = {.host = host, .port = port};
@@ -974,7 +1066,8 @@ int main(int argc, char **argv) {
   maybe_import_template(n);
   uv_run(n->loop, UV_RUN_DEFAULT);
   hg_manager_close(n->manager);
-  if (n->gateway) hg_gateway_stop(n->gateway); /* namespaces and rules stay: the VMs run on */
+  if (n->gateway)
+    hg_gateway_stop(n->gateway); /* namespaces and rules stay: the VMs run on */
   hg_ops_close(n->ops);
   hg_store_close(n->store, false);
   hg_log_info("node.stopped", "data=%s", n->cfg.data);

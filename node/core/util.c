@@ -20,9 +20,15 @@ static int64_t clock_ns(clockid_t id) {
   return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-int64_t hg_now_ns(void) { return clock_ns(CLOCK_MONOTONIC); }
-int64_t hg_now_ms(void) { return clock_ns(CLOCK_MONOTONIC) / 1000000; }
-int64_t hg_wall_ns(void) { return clock_ns(CLOCK_REALTIME); }
+int64_t hg_now_ns(void) {
+  return clock_ns(CLOCK_MONOTONIC);
+}
+int64_t hg_now_ms(void) {
+  return clock_ns(CLOCK_MONOTONIC) / 1000000;
+}
+int64_t hg_wall_ns(void) {
+  return clock_ns(CLOCK_REALTIME);
+}
 
 void hg_iso_time(int64_t wall_ms, char out[32]) {
   time_t s = (time_t)(wall_ms / 1000);
@@ -81,8 +87,7 @@ bool hg_id_valid(const char *prefix, const char *id) {
   if (!id || strncmp(id, prefix, pl) != 0 || id[pl] != '-') return false;
   const char *h = id + pl + 1;
   for (int i = 0; i < HG_ID_HEX; i++)
-    if (!((h[i] >= '0' && h[i] <= '9') || (h[i] >= 'a' && h[i] <= 'f')))
-      return false;
+    if (!((h[i] >= '0' && h[i] <= '9') || (h[i] >= 'a' && h[i] <= 'f'))) return false;
   return h[HG_ID_HEX] == '\0';
 }
 
@@ -107,9 +112,12 @@ static int fsync_dir_of(const char *path) {
   int rc = hg_path(dir, sizeof dir, "%s", path);
   if (rc < 0) return rc;
   char *slash = strrchr(dir, '/');
-  if (!slash) strcpy(dir, ".");
-  else if (slash == dir) dir[1] = '\0';
-  else *slash = '\0';
+  if (!slash)
+    strcpy(dir, ".");
+  else if (slash == dir)
+    dir[1] = '\0';
+  else
+    *slash = '\0';
   return hg_fsync_path(dir);
 }
 
@@ -205,8 +213,7 @@ int hg_fsync_path(const char *path) {
   return rc;
 }
 
-static int rm_entry(const char *path, const struct stat *sb, int flag,
-                    struct FTW *ftw) {
+static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw) {
   return remove(path) < 0 ? -1 : 0;
 }
 
@@ -216,5 +223,39 @@ static int rm_entry(const char *path, const struct stat *sb, int flag,
 int hg_rm_rf(const char *path) {
   if (nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT) < 0)
     return errno == ENOENT ? 0 : -errno;
+  return 0;
+}
+
+int hg_hostport_split(const char *s, char *host, size_t cap, int default_port,
+                      int *port) {
+  const char *h = s, *hend, *colon;
+  if (!s) return -EINVAL;
+  if (s[0] == '[') {
+    h = s + 1;
+    if (!(hend = strchr(h, ']'))) return -EINVAL;
+    colon = hend[1] == ':' ? hend + 1 : NULL;
+    if (!colon && hend[1]) return -EINVAL;
+  } else {
+    colon = strrchr(s, ':');
+    hend = colon ? colon : s + strlen(s);
+    if (memchr(s, ':', (size_t)(hend - s))) return -EINVAL; /* v6 needs brackets */
+  }
+  size_t len = (size_t)(hend - h);
+  if (len == 0) return -EINVAL;
+  if (len >= cap) return -ENAMETOOLONG;
+  long p = default_port;
+  if (colon) {
+    const char *q = colon + 1;
+    if (!*q || strlen(q) > 5) return -EINVAL;
+    p = 0;
+    for (; *q; q++) {
+      if (*q < '0' || *q > '9') return -EINVAL;
+      p = p * 10 + (*q - '0');
+    }
+  }
+  if (p < 0 || p > 65535) return -EINVAL;
+  memcpy(host, h, len);
+  host[len] = '\0';
+  *port = (int)p;
   return 0;
 }

@@ -42,6 +42,11 @@ int hg_fsync_path(const char *path);
 /* Removes a directory tree that holds no subvolumes (plain rm -rf). */
 int hg_rm_rf(const char *path);
 
+/* Splits "host:port" or "[v6]:port" into host (brackets stripped) and a
+ * port 0-65535. Without ":port", *port = default_port when that is >= 0,
+ * else -EINVAL; -EINVAL also for an empty host, a bad port, or a v6
+ * literal without brackets; -ENAMETOOLONG when host does not fit. */
+int hg_hostport_split(const char *s, char *host, size_t cap, int default_port, int *port);
 /* snprintf into a fixed buffer; -ENAMETOOLONG when it does not fit. */
 int hg_path(char *out, size_t cap, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

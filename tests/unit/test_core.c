@@ -124,6 +124,27 @@ static void buf_consume_drops_prefix(void **state) {
 
 /* ---- ids and secrets ------------------------------------------------- */
 
+static void hostport_split_takes_v4_names_and_bracketed_v6(void **state) {
+  char host[16];
+  int port = -2;
+  assert_int_equal(hg_hostport_split("10.0.0.1:7946", host, sizeof host, -1, &port), 0);
+  assert_string_equal(host, "10.0.0.1");
+  assert_int_equal(port, 7946);
+  assert_int_equal(hg_hostport_split("[::1]:0", host, sizeof host, -1, &port), 0);
+  assert_string_equal(host, "::1");
+  assert_int_equal(port, 0);
+  assert_int_equal(hg_hostport_split("1.2.3.4", host, sizeof host, 53, &port), 0);
+  assert_int_equal(port, 53);
+  assert_int_equal(hg_hostport_split("[::1]", host, sizeof host, 53, &port), 0);
+  assert_string_equal(host, "::1");
+  const char *bad[] = {"1.2.3.4", ":80", "h:", "h:65536", "h:8x", "h:-1", "::1:80",
+                       "[::1", "[::1]x", "[]:80", "h:123456"};
+  for (size_t i = 0; i < HG_ARRAY_SIZE(bad); i++)
+    assert_int_equal(hg_hostport_split(bad[i], host, sizeof host, -1, &port), -EINVAL);
+  assert_int_equal(hg_hostport_split("a-very-long-host-name:1", host, sizeof host, -1, &port),
+                   -ENAMETOOLONG);
+}
+
 static void id_new_is_prefix_dash_16_lowercase_hex(void **state) {
   char a[HG_ID_MAX], b[HG_ID_MAX];
   assert_int_equal(hg_id_new("sb", a), 0);
@@ -564,6 +585,7 @@ static void mp_get_ignores_non_string_keys_and_non_maps(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(hostport_split_takes_v4_names_and_bracketed_v6),
       cmocka_unit_test(buf_append_keeps_nul_and_grows),
       cmocka_unit_test(buf_limit_is_exact_and_enobufs_leaves_buffer_alone),
       cmocka_unit_test(buf_zero_max_refuses_everything_but_nothing),
