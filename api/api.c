@@ -107,6 +107,7 @@ typedef struct hg_lc {
   hg_policy *policy;     /* create: "network", in force before the VM starts */
   uint64_t gen;          /* fork */
   char snapshot[64];     /* fork from a disk snapshot; "" for a generation */
+  char durability[16];   /* suspend: ?durability=, "" for the default */
   char *tmpl_name, *tmpl_dir;
   char op[HG_ID_MAX];
   char id[HG_ID_MAX];    /* the sandbox; create: the new one */
@@ -218,6 +219,7 @@ struct hg_opjob {
   char id[HG_ID_MAX];
   uint64_t gen;
   char snapshot[64];
+  char durability[16];
   char *tmpl_name, *tmpl_dir;
   char new_id[HG_ID_MAX], new_token[65];
   int rc;
@@ -266,6 +268,8 @@ struct hg_api {
   size_t openapi_len;
   hg_api_peers peers;                /* valid when have_peers */
   bool have_peers;
+  hg_api_repl repl;                  /* valid when have_repl */
+  bool have_repl;
   hg_forward *fwd;                   /* with peers: the forwarder */
   uint64_t misdirected;              /* 421s we answered */
   hg_gateway *gw;                    /* NULL: networking is off */
@@ -283,6 +287,7 @@ static void h_delete(hg_call *c);
 static void h_pause(hg_call *c);
 static void h_resume(hg_call *c);
 static void h_suspend(hg_call *c);
+static void h_replicas(hg_call *c);
 static void h_snapshot(hg_call *c);
 static void h_fork(hg_call *c);
 static void h_exec(hg_call *c);
@@ -329,8 +334,9 @@ static const hg_route hg_routes[] = {
   {"GET", SB, SCOPE_SANDBOX, h_get, BODY_NONE, 0, 200, "", "Describe a sandbox"},
   {"DELETE", SB, SCOPE_SANDBOX, h_delete, BODY_NONE, 0, 202, "wait", "Delete a sandbox"},
   {"POST", SB "/pause", SCOPE_SANDBOX, h_pause, BODY_NONE, 0, 202, "wait", "Pause (memory stays on the node)"},
-  {"POST", SB "/resume", SCOPE_SANDBOX, h_resume, BODY_NONE, 0, 202, "wait", "Resume a paused or suspended sandbox"},
-  {"POST", SB "/suspend", SCOPE_SANDBOX, h_suspend, BODY_NONE, 0, 202, "wait", "Suspend to a new generation"},
+  {"POST", SB "/resume", SCOPE_SANDBOX, h_resume, BODY_NONE, 0, 202, "wait,node", "Resume a paused or suspended sandbox (on ?node=, which must hold its newest generation)"},
+  {"POST", SB "/suspend", SCOPE_SANDBOX, h_suspend, BODY_NONE, 0, 202, "wait,durability", "Suspend to a new generation (replicated to the sandbox's holders, or ?durability=local)"},
+  {"GET", SB "/replicas", SCOPE_SANDBOX, h_replicas, BODY_NONE, 0, 200, "", "Every holder's generations of the sandbox"},
   {"POST", SB "/snapshot", SCOPE_SANDBOX, h_snapshot, BODY_NONE, 0, 202, "wait", "Disk-only snapshot"},
   {"POST", SB "/fork", SCOPE_SANDBOX, h_fork, BODY_JSON, 0, 202, "wait", "Fork a new sandbox from a generation (restored) or a disk snapshot (booted)"},
   {"POST", SB "/commands", SCOPE_SANDBOX, h_exec, BODY_JSON, 0, 201, "wait", "Start a command"},
@@ -988,13 +994,14 @@ static int path_check(const char *what, const char *p, char *msg) {
 }
 
 static int create_parse(const json_t *b, hg_sandbox_spec *s, char *msg) {
-  int64_t vcpus = 0, mem = 0, idle = 0;
+  int64_t vcpus = 0, mem = 0, idle = 0, replicas = 0;
   int rc;
   memset(s, 0, sizeof *s);
   if ((rc = get_str(b, "template", 128, &s->template_ref, msg)) < 0 ||
       (rc = get_int(b, "vcpus", 1, 64, &vcpus, msg)) < 0 ||
       (rc = get_int(b, "memory_mib", 64, 1024 * 1024, &mem, msg)) < 0 ||
       (rc = get_int(b, "idle_suspend_s", -1, 10ll * 365 * 86400, &idle, msg)) < 0 ||
+      (rc = get_int(b, "replicas", 1, 8, &replicas, msg)) < 0 ||
       (rc = get_str_map(b, "env", HG_API_MAX_ENV, true, &s->env, msg)) < 0 ||
       (rc = get_str_map(b, "metadata", HG_API_MAX_META, false, &s->metadata, msg)) < 0)
     return rc;
@@ -1003,6 +1010,7 @@ static int create_parse(const json_t *b, hg_sandbox_spec *s, char *msg) {
   s->vcpus = (unsigned)vcpus;
   s->memory_mib = (unsigned)mem;
   s->idle_suspend_s = idle;
+  s->replicas = (unsigned)replicas;
   return 0;
 }
 
@@ -1153,7 +1161,20 @@ static int run_create(hg_opjob *j, json_t **res) {
 }
 
 static int run_pause(hg_opjob *j, json_t **res) { return hg_sandbox_pause(j->api->m, j->id); }
-static int run_resume(hg_opjob *j, json_t **res) { return hg_sandbox_resume(j->api->m, j->id); }
+/* A resume sent to a node that is not the owner makes it the owner first
+ * (adopt), from its newest generation of the sandbox. */
+static int run_resume(hg_opjob *j, json_t **res) {
+  hg_api *api = j->api;
+  if (api->have_repl) {
+    char msg[256] = "";
+    int rc = api->repl.adopt(api->repl.ud, j->id, msg);
+    if (rc < 0) {
+      *res = json_pack("{s:s}", "message", msg[0] ? msg : hg_err_str(rc));
+      return rc;
+    }
+  }
+  return hg_sandbox_resume(api->m, j->id);
+}
 
 static int run_delete(hg_opjob *j, json_t **res) {
   int rc = hg_sandbox_delete(j->api->m, j->id);
@@ -1161,10 +1182,29 @@ static int run_delete(hg_opjob *j, json_t **res) {
   return rc;
 }
 
+static void suspend_progress(void *ud, const char *text) {
+  hg_opjob *j = ud;
+  hg_op_progress(j->api->ops, j->op, text);
+}
+
+/* Suspend, then copy the new generation to the sandbox's holders: with
+ * durability "replicated" the operation succeeds only once they have it. */
 static int run_suspend(hg_opjob *j, json_t **res) {
+  hg_api *api = j->api;
   uint64_t gen = 0;
-  int rc = hg_sandbox_suspend(j->api->m, j->id, &gen);
-  if (rc == 0) *res = json_pack("{s:I}", "gen", (json_int_t)gen);
+  int rc = hg_sandbox_suspend(api->m, j->id, &gen);
+  if (rc < 0) return rc;
+  json_t *report = NULL;
+  char msg[256] = "";
+  const char *dur = j->durability[0] ? j->durability : NULL;
+  if (api->have_repl)
+    rc = api->repl.after_suspend(api->repl.ud, j->id, gen, dur, suspend_progress, j, &report, msg);
+  *res = json_pack("{s:I,s:s}", "gen", (json_int_t)gen, "durability",
+                   report && json_object_get(report, "durability")
+                       ? json_string_value(json_object_get(report, "durability"))
+                       : "local");
+  if (report) json_object_set_new(*res, "replication", report);
+  if (rc < 0 && *res) json_object_set_new(*res, "message", json_string(msg[0] ? msg : hg_err_str(rc)));
   return rc;
 }
 
@@ -1220,7 +1260,7 @@ static void on_job_work(uv_work_t *w) {
   hg_opjob *j = w->data;
   json_t *res = NULL;
   j->rc = hg_kinds[j->kind].run(j, &res);
-  if (j->rc < 0) {
+  if (j->rc < 0 && !json_object_get(res, "message")) { /* a message says why it failed */
     json_decref(res);
     res = NULL;
   }
@@ -1322,6 +1362,9 @@ static void w_lc_begin(hg_call *c) {
     json_t *d = NULL;
     c->rc = hg_sandbox_describe(api->m, l->id, &d);
     json_decref(d);
+    if (c->rc == -ENOENT && l->kind == K_RESUME && api->have_repl &&
+        api->repl.holds(api->repl.ud, l->id))
+      c->rc = 0; /* a replica here: the resume adopts it */
     if (c->rc < 0) return;
   }
   c->rc = hg_op_begin(api->ops, hg_kinds[l->kind].name, l->kind == K_TEMPLATE ? "" : l->id, l->op);
@@ -1360,6 +1403,7 @@ static hg_opjob *job_new(hg_call *c) {
   j->kind = l->kind;
   j->gen = l->gen;
   memcpy(j->snapshot, l->snapshot, sizeof j->snapshot);
+  memcpy(j->durability, l->durability, sizeof j->durability);
   memcpy(j->op, l->op, sizeof j->op);
   memcpy(j->id, l->id, sizeof j->id);
   j->tmpl_name = l->tmpl_name; /* moved */
@@ -1463,7 +1507,19 @@ static void lc_start(hg_call *c, hg_kind kind) {
 
 static void h_pause(hg_call *c) { lc_start(c, K_PAUSE); }
 static void h_resume(hg_call *c) { lc_start(c, K_RESUME); }
-static void h_suspend(hg_call *c) { lc_start(c, K_SUSPEND); }
+
+static void h_suspend(hg_call *c) {
+  char *d = c->u.lc.durability;
+  int rc = q_get(c, "durability", d, sizeof c->u.lc.durability);
+  if (rc == -ENOENT) d[0] = '\0';
+  else if (rc == 0 && strcmp(d, "local") && strcmp(d, "replicated"))
+    rc = bad(c->msg, "query parameter \"durability\": \"local\" or \"replicated\"");
+  if (rc < 0 && rc != -ENOENT) {
+    call_error(c, rc, "%s", c->msg);
+    return;
+  }
+  lc_start(c, K_SUSPEND);
+}
 static void h_snapshot(hg_call *c) { lc_start(c, K_SNAPSHOT); }
 static void h_delete(hg_call *c) { lc_start(c, K_DELETE); }
 
@@ -1758,9 +1814,13 @@ static void fwd_begin(hg_call *c, hg_fwd_why why, const char *owner, const char 
 
 /* Routes with a sandbox in the path: true when c left (forwarded) or got
  * its 421 here; false: serve it locally. */
+static bool route_resume(hg_call *c);
+
 static bool route_remote(hg_call *c) {
   hg_api *api = c->api;
   if (!api->have_peers || !strstr(c->rt->pattern, "{id}")) return false;
+  if (c->rt->handle == h_replicas) return false; /* any node asks the holders */
+  if (c->rt->handle == h_resume && api->have_repl) return route_resume(c);
   char owner[HG_FWD_ID_MAX] = "", addr[HG_FWD_ADDR_MAX] = "";
   if (api->peers.locate(api->peers.ud, c->p.id, owner, addr) != 1) return false;
   owner[sizeof owner - 1] = addr[sizeof addr - 1] = '\0';
@@ -1776,6 +1836,30 @@ static bool route_remote(hg_call *c) {
     return true;
   }
   fwd_begin(c, FWD_SANDBOX, owner, addr, 0);
+  return true;
+}
+
+/* A resume goes to ?node=, or to the owner, or (the owner down) to a holder
+ * of the newest generation, where it adopts the sandbox. A forwarded one
+ * is served here: the front node chose us. */
+static bool route_resume(hg_call *c) {
+  hg_api *api = c->api;
+  char node[HG_FWD_ID_MAX] = "", target[HG_FWD_ID_MAX] = "", addr[HG_FWD_ADDR_MAX] = "";
+  char msg[256] = "";
+  if (c->forwarded) return false;
+  int rc = q_get(c, "node", node, sizeof node);
+  if (rc < 0 && rc != -ENOENT) {
+    call_error(c, rc, "%s", c->msg);
+    return true;
+  }
+  rc = api->repl.resume_at(api->repl.ud, c->p.id, node[0] ? node : NULL, target, addr, msg);
+  if (rc < 0) {
+    call_error(c, rc == -EHOSTDOWN ? -EHOSTUNREACH : rc, "%s", msg[0] ? msg : hg_err_str(rc));
+    return true;
+  }
+  if (rc == 0) return false;
+  target[sizeof target - 1] = addr[sizeof addr - 1] = '\0';
+  fwd_begin(c, FWD_SANDBOX, target, addr, 0);
   return true;
 }
 
@@ -2617,6 +2701,32 @@ static void h_net_get(hg_call *c) {
   if (net_on(c)) call_queue(c, w_net_get, a_net);
 }
 
+/* GET …/replicas: asks every holder (a worker: peers answer over the
+ * replication port). */
+static void w_replicas(hg_call *c) {
+  char msg[256] = "";
+  c->rc = c->api->repl.replicas(c->api->repl.ud, c->p.id, &c->out, msg);
+  if (c->rc < 0) snprintf(c->msg, sizeof c->msg, "%s", msg[0] ? msg : hg_err_str(c->rc));
+}
+
+static void a_replicas(hg_call *c) {
+  if (c->rc < 0) {
+    call_error(c, c->rc, "%s", c->msg);
+    return;
+  }
+  json_t *o = c->out;
+  c->out = NULL;
+  call_json(c, 200, o, NULL);
+}
+
+static void h_replicas(hg_call *c) {
+  if (!c->api->have_repl) {
+    call_error(c, -ENOENT, "replication is off on this node");
+    return;
+  }
+  call_queue(c, w_replicas, a_replicas);
+}
+
 static void net_put_cleanup(hg_call *c) {
   if (c->u.policy) hg_policy_free(c->u.policy);
 }
@@ -2902,6 +3012,7 @@ static void metrics_cluster(const hg_api *api, hg_buf *b) {
                 st.ok, st.unreachable, st.broken, st.cancelled, st.declined, st.retried, st.paused,
                 st.active, api->misdirected);
   if (api->have_peers && api->peers.metrics) api->peers.metrics(api->peers.ud, b);
+  if (api->have_repl && api->repl.metrics) api->repl.metrics(api->repl.ud, b);
 }
 
 static void a_metrics(hg_call *c) {
@@ -2944,6 +3055,9 @@ static const hg_param_doc hg_query_docs[] = {
   {"recursive", "boolean", "Remove directories with their contents"},
   {"parents", "boolean", "Make missing parents (default 1)"},
   {"sandbox", "string", "Only this sandbox's operations"},
+  {"node", "string", "Resume on this node, which must hold the newest generation"},
+  {"durability", "string", "replicated (default with peers): done once the copies are "
+                           "acknowledged; local: done once on disk here"},
 };
 
 static const hg_param_doc hg_path_docs[] = {
@@ -3100,6 +3214,15 @@ static void w_auth(hg_call *c) {
   if (!sb || !hg_id_valid("sb", sb)) return;
   memcpy(c->authsb, sb, strlen(sb) + 1);
   c->ok = hg_sandbox_token_ok(api->m, c->authsb, c->cred);
+  /* a sandbox that is only a replica here (a resume that moves it, its
+   * replicas): its token is in our newest generation of it */
+  if (!c->ok && api->have_repl && c->rt->scope == SCOPE_SANDBOX &&
+      (c->rt->handle == h_resume || c->rt->handle == h_replicas)) {
+    json_t *d = NULL;
+    bool local = hg_sandbox_describe(api->m, c->authsb, &d) == 0;
+    json_decref(d);
+    if (!local) c->ok = api->repl.token_ok(api->repl.ud, c->authsb, c->cred);
+  }
 }
 
 static void a_auth(hg_call *c) {
@@ -3225,6 +3348,12 @@ static int api_budget(hg_api *api, const hg_api_config *cfg) {
   return 0;
 }
 
+static bool repl_valid(const hg_api_config *cfg) {
+  const hg_api_repl *r = cfg->repl;
+  return !r || (r->after_suspend && r->adopt && r->holds && r->token_ok && r->replicas &&
+                r->resume_at && cfg->peers);
+}
+
 static bool peers_valid(const hg_api_config *cfg) {
   const hg_api_peers *p = cfg->peers;
   if (!p) return true;
@@ -3241,7 +3370,7 @@ static void on_forward_closed(void *ud) {
 
 int hg_api_new(uv_loop_t *loop, const hg_api_config *cfg, hg_api **out) {
   if (!loop || !cfg || !cfg->manager || !cfg->ops || !cfg->admin_key || !*cfg->admin_key ||
-      strlen(cfg->admin_key) > HG_API_TOKEN_MAX || !peers_valid(cfg))
+      strlen(cfg->admin_key) > HG_API_TOKEN_MAX || !peers_valid(cfg) || !repl_valid(cfg))
     return -EINVAL;
   hg_api *api = calloc(1, sizeof *api);
   if (!api) return -ENOMEM;
@@ -3263,6 +3392,10 @@ int hg_api_new(uv_loop_t *loop, const hg_api_config *cfg, hg_api **out) {
       !api->counts || !api->openapi || rc < 0) {
     api_release(api);
     return rc < 0 ? rc : -ENOMEM;
+  }
+  if (cfg->repl) {
+    api->repl = *cfg->repl;
+    api->have_repl = true;
   }
   if (cfg->peers) {
     api->peers = *cfg->peers;

@@ -72,6 +72,41 @@ typedef struct hg_api_peers {
   void (*metrics)(void *ud, hg_buf *out);
 } hg_api_peers;
 
+/* Replication as the API sees it (DESIGN §10); NULL: none. The calls run on
+ * workers (they block on peers and btrfs), except where marked. */
+typedef struct hg_api_repl {
+  void *ud;
+  /* After a suspend took generation gen: copies it to the sandbox's
+   * holders. durability "replicated", "local" or NULL (the default: the
+   * sandbox's replica count, when peers can hold copies). progress(pud,
+   * text) shows how far it is. *report (new reference, may be set on
+   * failure too) goes into the operation's result as "replication".
+   * -EREMOTEIO when fewer peers acknowledged than wanted (msg says who). */
+  int (*after_suspend)(void *ud, const char *id, uint64_t gen, const char *durability,
+                       void (*progress)(void *pud, const char *text), void *pud,
+                       json_t **report, char msg[256]);
+  /* Before resuming a sandbox this node does not own (it was sent here):
+   * makes it ours from our newest generation of it. 0: it is ours now (or
+   * was). -ENODATA: we hold no generation of it, or not the newest (msg).
+   * -EBUSY: it runs elsewhere. */
+  int (*adopt)(void *ud, const char *id, char msg[256]);
+  /* True when we hold a generation of a sandbox the manager does not have:
+   * a resume sent here is then accepted (and adopts). */
+  bool (*holds)(void *ud, const char *id);
+  /* A sandbox token checked against our newest generation of it. */
+  bool (*token_ok)(void *ud, const char *id, const char *token);
+  /* GET …/replicas: every holder's generations; new reference. */
+  int (*replicas)(void *ud, const char *id, json_t **out, char msg[256]);
+  /* Where a resume goes (loop thread): node is ?node= or NULL. 1: forward
+   * to target at addr; 0: serve it here; < 0 with msg: -EHOSTDOWN the node
+   * named is not alive, -ENOENT unknown node, -EHOSTUNREACH the owner is
+   * down and no alive node holds the newest generation. */
+  int (*resume_at)(void *ud, const char *id, const char *node, char target[64],
+                   char addr[64], char msg[256]);
+  /* Appends Prometheus lines (hangar_repl_*); may be NULL. Loop thread. */
+  void (*metrics)(void *ud, hg_buf *out);
+} hg_api_repl;
+
 typedef struct hg_api_config {
   hg_manager *manager;
   hg_ops *ops;
@@ -83,6 +118,7 @@ typedef struct hg_api_config {
   const hg_api_peers *peers; /* NULL: no cluster (copied; all but metrics
                               * required, and node_id must be a node id:
                               * 1-63 of [a-z0-9-]) */
+  const hg_api_repl *repl; /* NULL: no replication (copied; all but metrics required) */
   hg_gateway *gateway;   /* egress policies, egress log, inbound ports; NULL:
                           * networking is off (those routes answer 404) */
 } hg_api_config;

@@ -24,6 +24,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <netinet/in.h>
+#include <openssl/evp.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,6 +67,16 @@ typedef struct member_info {
   uint8_t raw[HG_WIRE_META_MAX];
   size_t raw_len;
 } member_info;
+
+/* A member as other threads see it (hg_cluster_peer). compatible is left
+ * false here and decided when read, against our metadata at that time. */
+typedef struct peer_snap {
+  hg_cluster_peer p;
+  hg_member_state state;
+  bool has_meta;
+  char vmm_kind[16];
+  char cpu_class[64];
+} peer_snap;
 
 typedef struct roster_ent {
   char id[HG_WIRE_ID_MAX];
@@ -114,6 +125,8 @@ struct hg_cluster {
 
   member_info *minfo;
   size_t nminfo, minfo_cap;
+  peer_snap *peers_build; /* the next copy for mu, swapped with peers */
+  size_t peers_build_cap;
   roster_ent *roster;
   size_t nroster, roster_cap;
   bool roster_dirty;
@@ -147,6 +160,8 @@ struct hg_cluster {
   bool meta_changed;
   uint8_t meta_sent[HG_WIRE_META_MAX]; /* last published, updated_ms zeroed */
   size_t meta_sent_len;
+  peer_snap *peers; /* every member but us, and roster members swim forgot; by id */
+  size_t npeers, peers_cap;
 };
 
 struct pp {
@@ -439,6 +454,112 @@ static void minfo_prune(hg_cluster *c) {
     else
       i++;
   }
+}
+
+/* ---- peers, copied for other threads ----
+ *
+ * swim and member_info are the loop's. Each swim event about a member
+ * updates its copy under mu (io_on_member); every housekeeping tick the
+ * whole copy is rebuilt, which also drops members swim has forgotten. */
+
+/* m: the member's metadata, NULL when it has none yet. */
+static void snap_fill(peer_snap *s, const char *id, hg_member_state st,
+                      const hg_node_meta *m) {
+  memset(s, 0, sizeof *s);
+  copy_str(s->p.id, sizeof s->p.id, id);
+  s->state = st;
+  s->p.alive = st == HG_MEMBER_ALIVE || st == HG_MEMBER_SUSPECT;
+  s->p.suspect = st == HG_MEMBER_SUSPECT;
+  if (!m) return;
+  s->has_meta = true;
+  copy_str(s->p.api_addr, sizeof s->p.api_addr, m->api_addr);
+  copy_str(s->p.repl_addr, sizeof s->p.repl_addr, m->repl_addr);
+  copy_str(s->p.zone, sizeof s->p.zone, m->zone);
+  s->p.draining = m->draining;
+  s->p.memory_free_mib = m->memory_total_mib > m->memory_used_mib
+                             ? m->memory_total_mib - m->memory_used_mib
+                             : 0;
+  copy_str(s->vmm_kind, sizeof s->vmm_kind, m->vmm_kind);
+  copy_str(s->cpu_class, sizeof s->cpu_class, m->cpu_class);
+}
+
+/* Index of id in the sorted copy, or where it would go (caller holds mu). */
+static size_t snap_find(const hg_cluster *c, const char *id, bool *found) {
+  size_t lo = 0, hi = c->npeers;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    int d = strcmp(c->peers[mid].p.id, id);
+    if (d == 0) {
+      *found = true;
+      return mid;
+    }
+    if (d < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  *found = false;
+  return lo;
+}
+
+/* One member changed (loop). On ENOMEM the next rebuild catches up. */
+static void snap_update(hg_cluster *c, const peer_snap *s) {
+  bool found;
+  pthread_mutex_lock(&c->mu);
+  size_t i = snap_find(c, s->p.id, &found);
+  if (!found && c->npeers == c->peers_cap) {
+    size_t cap = c->peers_cap ? 2 * c->peers_cap : 16;
+    peer_snap *a = realloc(c->peers, cap * sizeof *a);
+    if (a) {
+      c->peers = a;
+      c->peers_cap = cap;
+    }
+  }
+  if (found) {
+    c->peers[i] = *s;
+  } else if (c->npeers < c->peers_cap) {
+    memmove(&c->peers[i + 1], &c->peers[i], (c->npeers - i) * sizeof *c->peers);
+    c->peers[i] = *s;
+    c->npeers++;
+  }
+  pthread_mutex_unlock(&c->mu);
+}
+
+static int snap_cmp(const void *a, const void *b) {
+  return strcmp(((const peer_snap *)a)->p.id, ((const peer_snap *)b)->p.id);
+}
+
+/* The whole copy from swim, member_info and the roster (loop). The roster
+ * members swim no longer knows are dead, as in members_json. */
+static void peers_rebuild(hg_cluster *c) {
+  size_t need = c->nminfo + c->nroster, k = 0;
+  if (need > c->peers_build_cap) {
+    peer_snap *a = realloc(c->peers_build, need * sizeof *a);
+    if (!a) return; /* the per-event updates keep the old copy going */
+    c->peers_build = a;
+    c->peers_build_cap = need;
+  }
+  for (size_t i = 0; i < c->nminfo; i++) {
+    const hg_swim_member *m = hg_swim_member_get(c->swim, c->minfo[i].id);
+    if (m && strcmp(m->id, c->id) != 0)
+      snap_fill(&c->peers_build[k++], m->id, m->state,
+                c->minfo[i].has_meta ? &c->minfo[i].meta : NULL);
+  }
+  for (size_t i = 0; i < c->nroster; i++) {
+    const char *id = c->roster[i].id;
+    if (strcmp(id, c->id) != 0 && !hg_swim_member_get(c->swim, id))
+      snap_fill(&c->peers_build[k++], id, HG_MEMBER_DEAD, NULL);
+  }
+  if (k > 1) qsort(c->peers_build, k, sizeof *c->peers_build, snap_cmp);
+  pthread_mutex_lock(&c->mu);
+  peer_snap *old = c->peers;
+  size_t old_cap = c->peers_cap;
+  c->peers = c->peers_build;
+  c->peers_cap = c->peers_build_cap;
+  c->npeers = k;
+  pthread_mutex_unlock(&c->mu);
+  c->peers_build = old;
+  c->peers_build_cap = old_cap;
 }
 
 /* ---- roster ---- */
@@ -1260,6 +1381,11 @@ static void io_on_member(void *ud, const hg_swim_member *m, hg_member_state old,
   }
   if (m->state == HG_MEMBER_ALIVE)
     roster_note(c, m->id, m->addr, mi && mi->has_meta ? mi->meta.api_addr : NULL);
+  if (strcmp(m->id, c->id) != 0) {
+    peer_snap s;
+    snap_fill(&s, m->id, m->state, mi && mi->has_meta ? &mi->meta : NULL);
+    snap_update(c, &s);
+  }
   if (is_new || old != m->state)
     hg_log_info("cluster.member",
                 "node=%s state=%s was=%s incarnation=%" PRIu64 " addr=%s", m->id,
@@ -1326,6 +1452,7 @@ static void on_house_timer(uv_timer_t *t) {
     dir_sweep(c);
     minfo_prune(c);
   }
+  peers_rebuild(c);
   drop_log(c, false);
   persist_schedule(c);
 }
@@ -1384,6 +1511,8 @@ static void cluster_free(hg_cluster *c) {
   dir_free(c);
   free(c->pending);
   free(c->minfo);
+  free(c->peers);
+  free(c->peers_build);
   free(c->roster);
   free(c->join);
   free(c->state_dir);
@@ -1529,6 +1658,7 @@ int hg_cluster_start(hg_cluster *c) {
   c->started = true;
   c->sweep_ms = hg_now_ms();
   meta_publish(c, true);
+  peers_rebuild(c);
   uv_timer_start(&c->house_timer, on_house_timer, CL_HOUSEKEEP_MS, CL_HOUSEKEEP_MS);
   hg_log_info("cluster.start",
               "node=%s gossip=%s advertise=%s incarnation=%" PRIu64 " roster=%zu", c->id,
@@ -1708,6 +1838,148 @@ int hg_cluster_api_addr(hg_cluster *c, const char *node_id, char addr[HG_WIRE_AD
   if (!meta_of(c, node_id, &meta) || !meta.api_addr[0]) return -ENOENT;
   copy_str(addr, HG_WIRE_ADDR_MAX, meta.api_addr);
   return 0;
+}
+
+/* ---- peers and replica targets (thread-safe) ---- */
+
+/* Caller holds mu: compatibility is judged against our metadata now. */
+static hg_cluster_peer snap_peer(const hg_cluster *c, const peer_snap *s) {
+  hg_cluster_peer p = s->p;
+  p.compatible = s->has_meta && strcmp(s->vmm_kind, c->meta.vmm_kind) == 0 &&
+                 strcmp(s->cpu_class, c->meta.cpu_class) == 0;
+  return p;
+}
+
+size_t hg_cluster_peers(hg_cluster *c, hg_cluster_peer *out, size_t cap) {
+  size_t k = 0;
+  pthread_mutex_lock(&c->mu);
+  for (size_t i = 0; i < c->npeers && k < cap; i++)
+    if (c->peers[i].has_meta && c->peers[i].p.alive)
+      out[k++] = snap_peer(c, &c->peers[i]);
+  pthread_mutex_unlock(&c->mu);
+  return k;
+}
+
+int hg_cluster_peer_get(hg_cluster *c, const char *id, hg_cluster_peer *out) {
+  if (!id) return -EINVAL;
+  int rc = -ENOENT;
+  pthread_mutex_lock(&c->mu);
+  if (strcmp(id, c->id) == 0) {
+    peer_snap s;
+    snap_fill(&s, c->id, HG_MEMBER_ALIVE, &c->meta);
+    *out = s.p;
+    out->compatible = true;
+    rc = 0;
+  } else {
+    bool found;
+    size_t i = snap_find(c, id, &found);
+    if (found && !c->peers[i].p.alive) {
+      rc = -EHOSTDOWN;
+    } else if (found && c->peers[i].has_meta) {
+      *out = snap_peer(c, &c->peers[i]);
+      rc = 0;
+    }
+  }
+  pthread_mutex_unlock(&c->mu);
+  return rc;
+}
+
+typedef struct target_cand {
+  hg_cluster_peer p;
+  uint64_t w;
+  bool taken;
+} target_cand;
+
+/* The first 8 bytes of SHA-256(key | 0x00 | id), big-endian. */
+static int rendezvous_weight(EVP_MD_CTX *md, const char *key, const char *id,
+                             uint64_t *w) {
+  uint8_t h[EVP_MAX_MD_SIZE];
+  unsigned len = 0;
+  if (!EVP_DigestInit_ex(md, EVP_sha256(), NULL) ||
+      !EVP_DigestUpdate(md, key, strlen(key)) || !EVP_DigestUpdate(md, "", 1) ||
+      !EVP_DigestUpdate(md, id, strlen(id)) || !EVP_DigestFinal_ex(md, h, &len) ||
+      len < 8)
+    return -EIO;
+  uint64_t v = 0;
+  for (int i = 0; i < 8; i++) v = v << 8 | h[i];
+  *w = v;
+  return 0;
+}
+
+static int cand_cmp(const void *a, const void *b) {
+  const target_cand *x = a, *y = b;
+  if (x->w != y->w) return x->w > y->w ? -1 : 1;
+  return strcmp(x->p.id, y->p.id);
+}
+
+static bool str_in(const char *s, const char *const *v, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (v[i] && strcmp(v[i], s) == 0) return true;
+  return false;
+}
+
+typedef char zone_name[32];
+
+static bool zone_in(zone_name *zones, size_t n, const char *z) {
+  for (size_t i = 0; i < n; i++)
+    if (strcmp(zones[i], z) == 0) return true;
+  return false;
+}
+
+/* Under mu: the eligible peers into cand, and into zones our zone and those
+ * of the excluded peers still alive (a dead holder keeps no zone safe).
+ * zones holds npeers + 1. */
+static size_t targets_collect(hg_cluster *c, const char *const *exclude, size_t nexclude,
+                              target_cand *cand, zone_name *zones, size_t *nzones) {
+  size_t k = 0;
+  copy_str(zones[(*nzones)++], sizeof *zones, c->meta.zone);
+  for (size_t i = 0; i < c->npeers; i++) {
+    const peer_snap *s = &c->peers[i];
+    if (!s->has_meta) continue;
+    if (str_in(s->p.id, exclude, nexclude)) {
+      if (s->p.alive && !zone_in(zones, *nzones, s->p.zone))
+        copy_str(zones[(*nzones)++], sizeof *zones, s->p.zone);
+      continue;
+    }
+    hg_cluster_peer p = snap_peer(c, s);
+    if (s->state == HG_MEMBER_ALIVE && p.compatible && !p.draining && p.repl_addr[0])
+      cand[k++] = (target_cand){.p = p};
+  }
+  return k;
+}
+
+size_t hg_cluster_replica_targets(hg_cluster *c, const char *key,
+                                  const char *const *exclude, size_t nexclude, size_t n,
+                                  hg_cluster_peer *out) {
+  if (!key || !n || !out) return 0;
+  size_t ncand = 0, nzones = 0, k = 0;
+  pthread_mutex_lock(&c->mu);
+  target_cand *cand = malloc((c->npeers ? c->npeers : 1) * sizeof *cand);
+  zone_name *zones = malloc((c->npeers + 1) * sizeof *zones);
+  if (cand && zones) ncand = targets_collect(c, exclude, nexclude, cand, zones, &nzones);
+  pthread_mutex_unlock(&c->mu);
+  EVP_MD_CTX *md = cand && zones ? EVP_MD_CTX_new() : NULL;
+  int rc = md ? 0 : -ENOMEM;
+  for (size_t i = 0; rc == 0 && i < ncand; i++)
+    rc = rendezvous_weight(md, key, cand[i].p.id, &cand[i].w);
+  if (rc < 0) {
+    hg_log_error("cluster.replica_targets", "key=%s err=%s", key, uv_strerror(rc));
+    ncand = 0;
+  }
+  if (ncand > 1) qsort(cand, ncand, sizeof *cand, cand_cmp);
+  /* First the best of each zone no copy is in yet, then by weight alone. */
+  for (size_t i = 0; i < ncand && k < n; i++) {
+    if (zone_in(zones, nzones, cand[i].p.zone)) continue;
+    copy_str(zones[nzones++], sizeof *zones, cand[i].p.zone);
+    cand[i].taken = true;
+    out[k++] = cand[i].p;
+  }
+  for (size_t i = 0; i < ncand && k < n; i++)
+    if (!cand[i].taken) out[k++] = cand[i].p;
+  EVP_MD_CTX_free(md);
+  free(cand);
+  free(zones);
+  return k;
 }
 
 static json_t *strs_json(const char *strs, size_t stride, unsigned n) {

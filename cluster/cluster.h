@@ -11,6 +11,7 @@
 
 #include <jansson.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <uv.h>
 
@@ -58,6 +59,42 @@ int hg_cluster_dir_get(hg_cluster *c, const char *sandbox, hg_dirent *out);
 /* A member's API address ("host:port"); -ENOENT unknown (or no metadata
  * yet), -EHOSTDOWN not alive. */
 int hg_cluster_api_addr(hg_cluster *c, const char *node_id, char addr[HG_WIRE_ADDR_MAX]);
+
+/* Peers as worker threads see them: a copy the loop keeps current on every
+ * membership or metadata change and rebuilds every housekeeping tick. */
+typedef struct hg_cluster_peer {
+  char id[HG_WIRE_ID_MAX];
+  char api_addr[HG_WIRE_ADDR_MAX];
+  char repl_addr[HG_WIRE_ADDR_MAX]; /* "" when the peer advertises none */
+  char zone[32];
+  bool alive;      /* alive or suspect: suspects count as alive for reads, */
+  bool suspect;    /* not as replica targets */
+  bool compatible; /* same vmm kind and cpu_class as our latest metadata */
+  bool draining;
+  uint64_t memory_free_mib; /* total - used, saturating at 0 */
+} hg_cluster_peer;
+
+/* Members other than us that have metadata and are alive or suspect,
+ * sorted by id; returns how many were written (<= cap). Thread-safe. */
+size_t hg_cluster_peers(hg_cluster *c, hg_cluster_peer *out, size_t cap);
+/* One member by id (our own id gives our own entry): 0, -EHOSTDOWN dead or
+ * left (roster members swim forgot too), -ENOENT unknown or no metadata
+ * yet, -EINVAL for a NULL id. Thread-safe. */
+int hg_cluster_peer_get(hg_cluster *c, const char *id, hg_cluster_peer *out);
+/* Replica holders for key (DESIGN §8): rendezvous hashing (weight: the
+ * first 8 bytes, big-endian, of SHA-256(key | 0x00 | node id); ties by id)
+ * over peers that are alive (not suspect), compatible, not draining and
+ * advertise a replication address, other than us and the exclude ids.
+ * Spread across zones: first the best peer of each zone not yet used, in
+ * weight order, where our own zone and the zones of the excluded ids still
+ * alive or suspect (current holders, typically) count as used; then the
+ * remaining peers by weight. Writes up to n peers in that order and returns
+ * the count (0 also when out of memory). Deterministic for the same
+ * membership. Thread-safe; worker threads must stop calling these before
+ * hg_cluster_close. */
+size_t hg_cluster_replica_targets(hg_cluster *c, const char *key,
+                                  const char *const *exclude, size_t nexclude, size_t n,
+                                  hg_cluster_peer *out);
 
 typedef struct hg_place_req {
   const char *template_ref;  /* "name:tag" or "name" (":latest") or NULL ("default") */

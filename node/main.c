@@ -30,8 +30,11 @@
 #include "node/op.h"
 #include "node/sandbox.h"
 #include "node/template.h"
+#include "replication/repl.h"
+#include "replication/replicator.h"
 
 #define TICK_MS 10000
+#define REPL_PORT 7947 /* replication's default port, beside gossip's */
 #define META_MS 1000 /* load and capacity to the cluster (it gossips at most 1/s) */
 #define THREADPOOL_SIZE "64"
 #define CLUSTER_KEY_HEX 64
@@ -66,6 +69,12 @@ typedef struct hg_config {
   char deny_cidrs[1024];
   int64_t egress_log_max;
   int no_network;
+  /* replication (DESIGN §10) */
+  char repl[256];
+  char repl_advertise[256];
+  int64_t replicas;
+  int64_t repl_zstd_level;
+  int64_t repl_keep;
 } hg_config;
 
 typedef struct hg_node {
@@ -93,6 +102,9 @@ typedef struct hg_node {
   hg_cluster *cl;
   pthread_mutex_t cl_mu;
   hg_api_peers peers;
+  hg_repl *repl;          /* with a cluster: the replication service */
+  hg_replicator *replicator;
+  hg_api_repl api_repl;
   hg_node_meta meta_base; /* what does not change: ids, addresses, totals */
   hg_node_meta meta_last; /* the last full load sent, under cl_mu */
   uv_timer_t meta_timer;
@@ -111,6 +123,9 @@ static void config_defaults(hg_config *c) {
   c->pool_size = 2;
   strcpy(c->cluster_name, "hangar");
   strcpy(c->gossip_profile, "lan");
+  c->replicas = 2;
+  c->repl_zstd_level = 1;
+  c->repl_keep = 3;
 }
 
 static int config_load(hg_config *c, int argc, char **argv) {
@@ -173,6 +188,16 @@ static int config_load(hg_config *c, int argc, char **argv) {
        "egress log entries kept per sandbox (1000)"},
       {"no-network", HG_OPT_FLAG, &c->no_network, 0,
        "no gateway: sandboxes get no NIC (hosts without network namespaces)"},
+      {"repl", HG_OPT_STR, c->repl, sizeof c->repl,
+       "replication address HOST:PORT, TCP (default: the --gossip host, port 7947)"},
+      {"repl-advertise", HG_OPT_STR, c->repl_advertise, sizeof c->repl_advertise,
+       "replication address peers use (default: --repl, or the --advertise host)"},
+      {"replicas", HG_OPT_INT, &c->replicas, 0,
+       "copies of each suspended generation, this node's included (2; 1: none)"},
+      {"repl-zstd-level", HG_OPT_INT, &c->repl_zstd_level, 0,
+       "zstd level of replication streams, 1-19 (1)"},
+      {"repl-keep", HG_OPT_INT, &c->repl_keep, 0,
+       "generations of each sandbox a replica holder keeps (3)"},
   };
   return hg_config_load(opts, HG_ARRAY_SIZE(opts), argc, argv, "hangard");
 }
@@ -520,6 +545,15 @@ static int cluster_flags_ok(hg_config *c) {
   }
   hg_node_meta scratch = {0};
   if (meta_labels(c->labels, &scratch) < 0) return -EINVAL;
+  if (c->replicas < 1 || c->replicas > 8 || c->repl_zstd_level < 1 || c->repl_zstd_level > 19 ||
+      c->repl_keep < 1 || c->repl_keep > 1000) {
+    fprintf(stderr, "hangard: --replicas is 1-8, --repl-zstd-level 1-19, --repl-keep 1-1000\n");
+    return -EINVAL;
+  }
+  if (c->repl_advertise[0] && !dialable(c->repl_advertise, false)) {
+    fprintf(stderr, "hangard: bad --repl-advertise \"%s\" (want HOST:PORT)\n", c->repl_advertise);
+    return -EINVAL;
+  }
   return c->join[0] ? check_join(c->join) : 0;
 }
 
@@ -717,24 +751,32 @@ static void on_meta_timer(uv_timer_t *t) {
 }
 
 /* The manager's on_change: our sandboxes into the directory. From any
- * thread. Epoch 1 until leases exist (DESIGN §9). */
-static void on_sandbox_change(void *ud, const char *id, const char *state, uint64_t gen,
-                              const char *template_ref) {
+ * thread. The holders of a generation stay as long as the generation does:
+ * the replicator adds them as peers acknowledge it. */
+static void on_sandbox_change(void *ud, const hg_sb_change *ch) {
   hg_node *n = ud;
-  hg_dirent e;
+  hg_dirent e, old;
   memset(&e, 0, sizeof e);
-  snprintf(e.sandbox, sizeof e.sandbox, "%s", id);
+  snprintf(e.sandbox, sizeof e.sandbox, "%s", ch->id);
   snprintf(e.owner, sizeof e.owner, "%s", n->cfg.node_id);
-  snprintf(e.state, sizeof e.state, "%s", state);
-  snprintf(e.template_ref, sizeof e.template_ref, "%s", template_ref ? template_ref : "");
-  e.epoch = 1;
-  e.gen = gen;
+  snprintf(e.state, sizeof e.state, "%s", ch->state);
+  snprintf(e.template_ref, sizeof e.template_ref, "%s", ch->template_ref ? ch->template_ref : "");
+  e.epoch = ch->epoch ? ch->epoch : 1;
+  e.gen = ch->gen;
   e.updated_ms = hg_wall_ns() / 1000000;
   pthread_mutex_lock(&n->cl_mu);
-  int rc = n->cl ? hg_cluster_dir_put(n->cl, &e) : 0;
+  int rc = 0;
+  if (n->cl) {
+    if (hg_cluster_dir_get(n->cl, ch->id, &old) == 0 && old.gen == e.gen &&
+        old.epoch == e.epoch) {
+      memcpy(e.holders, old.holders, sizeof e.holders);
+      e.nholders = old.nholders;
+    }
+    rc = hg_cluster_dir_put(n->cl, &e);
+  }
   pthread_mutex_unlock(&n->cl_mu);
   if (rc < 0)
-    hg_log_warn("cluster.dir_put", "sandbox=%s state=%s err=\"%s\"", id, state,
+    hg_log_warn("cluster.dir_put", "sandbox=%s state=%s err=\"%s\"", ch->id, ch->state,
                 hg_err_str(rc));
 }
 
@@ -841,6 +883,111 @@ static void peers_metrics(void *ud, hg_buf *out) {
       st.health);
 }
 
+/* --- replication (DESIGN §10) ------------------------------------------------------ */
+
+/* "host:port", bracketing a v6 host. */
+static void join_hostport(char *out, size_t cap, const char *host, int port) {
+  snprintf(out, cap, strchr(host, ':') ? "[%.200s]:%d" : "%.200s:%d", host, port);
+}
+
+/* The highest epoch the directory knows: streams below it are refused. */
+static uint64_t repl_known_epoch(void *ud, const char *sandbox) {
+  hg_node *n = ud;
+  hg_dirent e;
+  pthread_mutex_lock(&n->cl_mu);
+  int rc = n->cl ? hg_cluster_dir_get(n->cl, sandbox, &e) : -ENOENT;
+  pthread_mutex_unlock(&n->cl_mu);
+  return rc == 0 ? e.epoch : 0;
+}
+
+/* Binds the replication service (default: the gossip host, REPL_PORT) and
+ * puts where peers reach it into our metadata. */
+static int repl_open(hg_node *n) {
+  hg_config *c = &n->cfg;
+  char bind[256], host[256], adv_host[256];
+  int port, rc;
+  if (c->repl[0]) {
+    snprintf(bind, sizeof bind, "%s", c->repl);
+  } else {
+    hg_hostport_split(c->gossip, host, sizeof host, -1, &port);
+    join_hostport(bind, sizeof bind, host, REPL_PORT);
+  }
+  if (hg_hostport_split(bind, host, sizeof host, -1, &port) < 0 || !is_ip(host)) {
+    fprintf(stderr, "hangard: bad --repl \"%s\" (want IP:PORT)\n", bind);
+    return -EINVAL;
+  }
+  hg_repl_config rc_ = {.store = n->store,
+                        .node_id = c->node_id,
+                        .cluster_name = c->cluster_name,
+                        .cluster_keys = c->cluster_key,
+                        .listen = bind,
+                        .zstd_level = (int)c->repl_zstd_level,
+                        .keep = (unsigned)c->repl_keep,
+                        .known_epoch = repl_known_epoch,
+                        .ud = n};
+  if ((rc = hg_repl_open(&rc_, &n->repl)) < 0) {
+    fprintf(stderr, "hangard: cannot listen for replication on %s: %s\n", bind,
+            hg_err_str(rc));
+    return rc;
+  }
+  /* the bound port (a :0 gets its real one), on a host peers can dial */
+  hg_hostport_split(hg_repl_addr(n->repl), host, sizeof host, -1, &port);
+  char *adv = n->meta_base.repl_addr;
+  size_t cap = sizeof n->meta_base.repl_addr;
+  if (c->repl_advertise[0]) snprintf(adv, cap, "%.63s", c->repl_advertise);
+  else if (!is_wildcard(host)) join_hostport(adv, cap, host, port);
+  else if (hg_hostport_split(n->meta_base.gossip_addr, adv_host, sizeof adv_host, -1, &rc) == 0)
+    join_hostport(adv, cap, adv_host, port);
+  hg_log_info("repl.listen", "bind=%s advertise=%s", hg_repl_addr(n->repl), adv);
+  return 0;
+}
+
+/* The API's view of the replicator (hg_api_repl). */
+static int repl_after_suspend(void *ud, const char *id, uint64_t gen, const char *durability,
+                              void (*progress)(void *, const char *), void *pud,
+                              json_t **report, char msg[256]) {
+  return hg_replicator_after_suspend(((hg_node *)ud)->replicator, id, gen, durability, progress, pud, report, msg);
+}
+static int repl_adopt(void *ud, const char *id, char msg[256]) {
+  return hg_replicator_adopt(((hg_node *)ud)->replicator, id, msg);
+}
+static bool repl_holds(void *ud, const char *id) { return hg_replicator_holds(((hg_node *)ud)->replicator, id); }
+static bool repl_token_ok(void *ud, const char *id, const char *token) {
+  return hg_replicator_token_ok(((hg_node *)ud)->replicator, id, token);
+}
+static int repl_replicas(void *ud, const char *id, json_t **out, char msg[256]) {
+  return hg_replicator_replicas(((hg_node *)ud)->replicator, id, out, msg);
+}
+static int repl_resume_at(void *ud, const char *id, const char *node, char target[64],
+                          char addr[64], char msg[256]) {
+  return hg_replicator_resume_at(((hg_node *)ud)->replicator, id, node, target, addr, msg);
+}
+static void repl_metrics(void *ud, hg_buf *out) {
+  hg_node *n = ud;
+  hg_repl_metrics(n->repl, out);
+}
+
+/* After the manager: the replicator moves its sandboxes. */
+static int replicator_start(hg_node *n) {
+  if (!n->repl) return 0;
+  hg_replicator_config rc_ = {.repl = n->repl,
+                              .manager = n->manager,
+                              .cluster = n->cluster,
+                              .store = n->store,
+                              .node_id = n->cfg.node_id};
+  int rc = hg_replicator_start(&rc_, &n->replicator);
+  if (rc < 0) return rc;
+  n->api_repl = (hg_api_repl){.ud = n,
+                              .after_suspend = repl_after_suspend,
+                              .adopt = repl_adopt,
+                              .holds = repl_holds,
+                              .token_ok = repl_token_ok,
+                              .replicas = repl_replicas,
+                              .resume_at = repl_resume_at,
+                              .metrics = repl_metrics};
+  return 0;
+}
+
 /* --- cluster: life ------------------------------------------------------------------ */
 
 /* Before the manager opens, so its first on_change calls reach the directory. */
@@ -853,6 +1000,7 @@ static int cluster_open(hg_node *n) {
   int port = 0;
   hg_hostport_split(c->listen, host, sizeof host, -1, &port);
   if ((rc = meta_base(n, port)) < 0) return rc;
+  if ((rc = repl_open(n)) < 0) return rc;
   char state_dir[4096];
   if ((rc = hg_path(state_dir, sizeof state_dir, "%s/state", hg_store_root(n->store))) <
       0)
@@ -941,6 +1089,7 @@ static void http_closed(void *ud) {
   pthread_mutex_lock(&n->cl_mu);
   n->cl = NULL;
   pthread_mutex_unlock(&n->cl_mu);
+  if (n->replicator) hg_replicator_detach(n->replicator);
   hg_cluster_close(n->cluster, handles_close, n);
 }
 
@@ -1008,8 +1157,10 @@ static int node_open(hg_node *n) {
                             .pool_size = c->pool_size > 0 ? (unsigned)c->pool_size : 0,
                             .pool_template = c->template_name,
                             .on_change = n->cluster ? on_sandbox_change : NULL,
-                            .on_change_ud = n};
-  return hg_manager_open(&mcfg, &n->manager);
+                            .on_change_ud = n,
+                            .default_replicas = (unsigned)c->replicas};
+  if ((rc = hg_manager_open(&mcfg, &n->manager)) < 0) return rc;
+  return replicator_start(n);
 }
 
 static int node_serve(hg_node *n) {
@@ -1024,7 +1175,8 @@ static int node_serve(hg_node *n) {
                         .gateway = n->gateway,
                         .admin_key = n->cfg.api_key,
                         .node_id = n->cfg.node_id,
-                        .peers = n->cluster ? &n->peers : NULL};
+                        .peers = n->cluster ? &n->peers : NULL,
+                        .repl = n->replicator ? &n->api_repl : NULL};
   if ((rc = hg_api_new(n->loop, &acfg, &n->api)) < 0) return rc;
   hg_http_options hopt = {.host = host, .port = port};
   hg_api_http_options(n->api, &hopt);
@@ -1065,6 +1217,8 @@ int main(int argc, char **argv) {
   node_signals(n);
   maybe_import_template(n);
   uv_run(n->loop, UV_RUN_DEFAULT);
+  hg_replicator_stop(n->replicator);
+  if (n->repl) hg_repl_close(n->repl);
   hg_manager_close(n->manager);
   if (n->gateway)
     hg_gateway_stop(n->gateway); /* namespaces and rules stay: the VMs run on */

@@ -74,6 +74,8 @@ static json_t *op_json(const op *o) {
     hg_err_class cls = hg_err_classify(o->err);
     json_object_set_new(j, "error", json_pack("{s:s, s:s}", "code", cls.code,
                                               "message", o->message));
+    /* what a failed operation did do (a suspend that replicated in part) */
+    if (o->result) json_object_set(j, "result", o->result);
   }
   return j;
 }
@@ -147,6 +149,7 @@ static op *op_load(hg_ops *ops, const char *path) {
     const char *msg = json_string_value(
         json_object_get(json_object_get(j, "error"), "message"));
     snprintf(o->message, sizeof o->message, "%s", msg ? msg : "");
+    o->result = json_incref(json_object_get(j, "result"));
   } else {
     o->status = HG_OP_FAILED;
     o->err = -EINTR;
@@ -322,7 +325,9 @@ void hg_op_finish(hg_ops *ops, const char *id, int rc, json_t *result) {
     o->err = rc;
     const char *msg = result ? json_string_value(json_object_get(result, "message")) : NULL;
     snprintf(o->message, sizeof o->message, "%s", msg ? msg : hg_err_str(rc));
-    json_decref(result);
+    if (result) json_object_del(result, "message"); /* it is the error's message */
+    o->result = result && json_object_size(result) ? result : NULL;
+    if (!o->result) json_decref(result);
   }
   hist_add(ops, o);
   char *text = op_journal_text(o);

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "node/core/err.h"
@@ -23,6 +24,7 @@
 #define AGENT_TIMEOUT_MS 10000
 #define BOOT_TIMEOUT_MS 120000 /* a cold boot under TCG takes seconds */
 #define MAX_GENERATIONS 4096
+#define MAX_REPLICAS 8
 
 typedef struct sandbox {
   char id[HG_ID_MAX];
@@ -36,6 +38,8 @@ typedef struct sandbox {
   int64_t idle_suspend_s;
   int64_t created_ms, updated_ms;
   uint64_t gen;       /* newest generation; 0: none */
+  uint64_t epoch;     /* ownership epoch: 1 at create, raised by each move */
+  unsigned replicas;  /* copies of each generation, this node's included */
   unsigned next_snap; /* number of the next disk snapshot */
   char hostname[64], machine_id[33];
   char pending[32];   /* step of a half-done transition, for recovery */
@@ -61,6 +65,10 @@ struct hg_manager {
   pthread_t pool_thread;
   pthread_cond_t pool_cv;
   bool pool_running, closing;
+  /* Orders adopts and disowns, so two of them never race over one id
+   * between the table check and the subvolume work. Taken before any
+   * sandbox's lock. */
+  pthread_mutex_t move_mu;
 };
 
 static const char *const state_names[] = {"creating", "running",  "paused",
@@ -113,6 +121,7 @@ static sandbox *sb_new(void) {
   sb->snapshots = json_array();
   sb->env = json_object();
   sb->metadata = json_object();
+  sb->epoch = 1;
   return sb;
 }
 
@@ -138,6 +147,8 @@ static json_t *sb_to_json(const sandbox *sb, bool with_secrets) {
       sb->metadata, "generations", sb->generations, "snapshots", sb->snapshots,
       "idle_suspend_s", (json_int_t)sb->idle_suspend_s, "gen", (json_int_t)sb->gen,
       "hostname", sb->hostname, "nic", sb->nic);
+  json_object_set_new(j, "epoch", json_integer((json_int_t)sb->epoch));
+  json_object_set_new(j, "replicas", json_integer(sb->replicas));
   if (sb->error[0]) json_object_set_new(j, "error", json_string(sb->error));
   if (with_secrets) {
     json_object_set_new(j, "token", json_string(sb->token));
@@ -156,7 +167,9 @@ static const char *jstr(json_t *j, const char *key) {
   return s ? s : "";
 }
 
-static int sb_from_json(sandbox *sb, json_t *j) {
+/* Absent fields take what records made before them meant: epoch 1, the
+ * manager's default replica count. */
+static int sb_from_json(sandbox *sb, json_t *j, unsigned default_replicas) {
   const char *id = jstr(j, "id");
   if (!hg_id_valid("sb", id) || hg_sb_state_parse(jstr(j, "state"), &sb->state) < 0)
     return -EPROTO;
@@ -179,6 +192,13 @@ static int sb_from_json(sandbox *sb, json_t *j) {
   sb->created_ms = hg_iso_parse(jstr(j, "created_at"));
   sb->updated_ms = hg_iso_parse(jstr(j, "updated_at"));
   if (strlen(sb->token) != 64 || sb->memory_mib == 0) return -EPROTO;
+  json_t *epoch = json_object_get(j, "epoch"), *replicas = json_object_get(j, "replicas");
+  if (epoch && (!json_is_integer(epoch) || json_integer_value(epoch) < 1)) return -EPROTO;
+  if (replicas && (!json_is_integer(replicas) || json_integer_value(replicas) < 1 ||
+                   json_integer_value(replicas) > MAX_REPLICAS))
+    return -EPROTO;
+  sb->epoch = epoch ? (uint64_t)json_integer_value(epoch) : 1;
+  sb->replicas = replicas ? (unsigned)json_integer_value(replicas) : default_replicas;
   json_t *arr;
   if (json_is_object(arr = json_object_get(j, "env"))) json_object_update(sb->env, arr);
   if (json_is_object(arr = json_object_get(j, "metadata")))
@@ -190,28 +210,50 @@ static int sb_from_json(sandbox *sb, json_t *j) {
   return 0;
 }
 
-/* Writes sandbox.json inside the subvolume (so it travels with every
- * snapshot and replica) before the change is reported to anyone. */
-static int sb_persist(hg_manager *m, sandbox *sb) {
-  char path[4096];
-  int rc = sb_file(m, sb, "sandbox.json", path);
-  if (rc < 0) return rc;
+/* What on_change is told of sb now (state NULL: its own). The strings stay
+ * valid while the caller holds a reference. Caller holds m->mu, or is the
+ * only thread. */
+static hg_sb_change change_of(const sandbox *sb, const char *state) {
+  return (hg_sb_change){.id = sb->id,
+                        .state = state ? state : hg_sb_state_name(sb->state),
+                        .gen = sb->gen,
+                        .epoch = sb->epoch,
+                        .template_ref = sb->tpl_name};
+}
+
+static void report(hg_manager *m, const hg_sb_change *ch) {
+  if (m->cfg.on_change) m->cfg.on_change(m->cfg.on_change_ud, ch);
+}
+
+/* Writes sb's record (secrets included) to path; *ch gets what it says. */
+static int sb_write(hg_manager *m, sandbox *sb, const char *path, hg_sb_change *ch,
+                    bool *pooled) {
   pthread_mutex_lock(&m->mu);
   sb->updated_ms = hg_wall_ns() / 1000000;
   json_t *j = sb_to_json(sb, true);
-  hg_sb_state st = sb->state;
-  uint64_t gen = sb->gen;
-  bool pooled = sb->pooled;
+  *ch = change_of(sb, NULL);
+  *pooled = sb->pooled;
   pthread_mutex_unlock(&m->mu);
   char *text = json_dumps(j, JSON_INDENT(2));
   json_decref(j);
   if (!text) return -ENOMEM;
-  rc = hg_write_file_atomic(path, text, strlen(text));
+  int rc = hg_write_file_atomic(path, text, strlen(text));
   free(text);
   if (rc < 0)
-    hg_log_error("sandbox.persist", "sandbox=%s err=\"%s\"", sb->id, hg_err_str(rc));
-  else if (!pooled && m->cfg.on_change)
-    m->cfg.on_change(m->cfg.on_change_ud, sb->id, hg_sb_state_name(st), gen, sb->tpl_name);
+    hg_log_error("sandbox.persist", "sandbox=%s path=%s err=\"%s\"", sb->id, path,
+                 hg_err_str(rc));
+  return rc;
+}
+
+/* Writes sandbox.json inside the subvolume (so it travels with every
+ * snapshot and replica) before the change is reported to anyone. */
+static int sb_persist(hg_manager *m, sandbox *sb) {
+  char path[4096];
+  hg_sb_change ch;
+  bool pooled;
+  int rc = sb_file(m, sb, "sandbox.json", path);
+  if (rc == 0) rc = sb_write(m, sb, path, &ch, &pooled);
+  if (rc == 0 && !pooled) report(m, &ch);
   return rc;
 }
 
@@ -250,19 +292,24 @@ static void table_remove(hg_manager *m, sandbox *sb) {
     }
 }
 
+/* A caller-visible sandbox (not deleted, not a warm one); caller holds m->mu. */
+static sandbox *find_locked(hg_manager *m, const char *id) {
+  for (unsigned i = 0; i < m->nsbs; i++)
+    if (!m->sbs[i]->gone && !m->sbs[i]->pooled && strcmp(m->sbs[i]->id, id) == 0)
+      return m->sbs[i];
+  return NULL;
+}
+
 /* Finds a sandbox and takes a reference; -ENOENT when unknown or deleted. */
 static int sb_get(hg_manager *m, const char *id, sandbox **out) {
   if (!hg_id_valid("sb", id)) return -ENOENT;
   pthread_mutex_lock(&m->mu);
-  for (unsigned i = 0; i < m->nsbs; i++)
-    if (!m->sbs[i]->gone && !m->sbs[i]->pooled && strcmp(m->sbs[i]->id, id) == 0) {
-      m->sbs[i]->refs++;
-      *out = m->sbs[i];
-      pthread_mutex_unlock(&m->mu);
-      return 0;
-    }
+  sandbox *sb = find_locked(m, id);
+  if (sb) sb->refs++;
   pthread_mutex_unlock(&m->mu);
-  return -ENOENT;
+  if (!sb) return -ENOENT;
+  *out = sb;
+  return 0;
 }
 
 static void sb_put(hg_manager *m, sandbox *sb) {
@@ -461,11 +508,24 @@ static int capacity_check(hg_manager *m, unsigned memory_mib, bool new_sandbox) 
   return 0;
 }
 
-/* Takes a sandbox for lifecycle work: reference + write lock. */
+/* Takes a sandbox for lifecycle work: reference + write lock. One deleted
+ * or disowned while we waited for the lock is gone: -ENOENT, so no call
+ * works on (or reports) a sandbox that has left the table. */
 static int lifecycle_begin(hg_manager *m, const char *id, sandbox **out) {
-  int rc = sb_get(m, id, out);
-  if (rc == 0) pthread_rwlock_wrlock(&(*out)->lock);
-  return rc;
+  sandbox *sb;
+  int rc = sb_get(m, id, &sb);
+  if (rc < 0) return rc;
+  pthread_rwlock_wrlock(&sb->lock);
+  pthread_mutex_lock(&m->mu);
+  bool gone = sb->gone;
+  pthread_mutex_unlock(&m->mu);
+  if (gone) {
+    pthread_rwlock_unlock(&sb->lock);
+    sb_put(m, sb);
+    return -ENOENT;
+  }
+  *out = sb;
+  return 0;
 }
 
 static void lifecycle_end(hg_manager *m, sandbox *sb) {
@@ -508,6 +568,7 @@ static int spec_apply(hg_manager *m, const hg_sandbox_spec *spec,
    * count are fixed by the saved state. */
   if (spec->memory_mib && spec->memory_mib != tpl->memory_mib) return -EINVAL;
   if (spec->vcpus && spec->vcpus != tpl->vcpus) return -EINVAL;
+  if (spec->replicas > MAX_REPLICAS) return -EINVAL;
   snprintf(sb->tpl_name, sizeof sb->tpl_name, "%s", tpl->name);
   snprintf(sb->tpl_digest, sizeof sb->tpl_digest, "%s", tpl->digest);
   snprintf(sb->cmdline, sizeof sb->cmdline, "%s", tpl->cmdline);
@@ -518,6 +579,7 @@ static int spec_apply(hg_manager *m, const hg_sandbox_spec *spec,
   if (spec->metadata) json_object_update(sb->metadata, spec->metadata);
   sb->idle_suspend_s =
       spec->idle_suspend_s ? spec->idle_suspend_s : m->cfg.default_idle_suspend_s;
+  sb->replicas = spec->replicas ? spec->replicas : m->cfg.default_replicas;
   sb->created_ms = sb->updated_ms = hg_wall_ns() / 1000000;
   sb->state = HG_SB_CREATING;
   return 0;
@@ -578,6 +640,7 @@ static sandbox *pool_claim(hg_manager *m, const hg_template_info *tpl, sandbox *
     json_object_update(got->env, fresh->env);
     json_object_update(got->metadata, fresh->metadata);
     got->idle_suspend_s = fresh->idle_suspend_s;
+    got->replicas = fresh->replicas;
     got->created_ms = got->updated_ms = hg_wall_ns() / 1000000;
     memcpy(got->token, fresh->token, sizeof got->token);
     pthread_cond_signal(&m->pool_cv);
@@ -826,10 +889,22 @@ static int checkpoint_locked(hg_manager *m, sandbox *sb, uint64_t *gen) {
   return rc;
 }
 
+/* Where generation gen of sandbox id is: one taken here
+ * (snapshots/<id>/<gen>), else a replica (replicas/<id>/<gen>): a sandbox
+ * moved here starts from a replica, and its older generations may exist
+ * here only as replicas. -ENOENT: neither. */
+static int gen_find(hg_manager *m, const char *id, uint64_t gen, char out[96]) {
+  static const char *const dirs[] = {"snapshots", "replicas"};
+  for (size_t i = 0; i < HG_ARRAY_SIZE(dirs); i++)
+    if (hg_path(out, 96, "%s/%s/%llu", dirs[i], id, (unsigned long long)gen) == 0 &&
+        hg_store_is_subvol(m->cfg.store, out))
+      return 0;
+  return -ENOENT;
+}
+
 static bool has_generation(hg_manager *m, sandbox *sb, uint64_t gen) {
   char rel[96];
-  hg_path(rel, sizeof rel, "snapshots/%s/%llu", sb->id, (unsigned long long)gen);
-  return hg_store_is_subvol(m->cfg.store, rel);
+  return gen_find(m, sb->id, gen, rel) == 0;
 }
 
 /* Makes the child's record from the parent's, with a new identity. */
@@ -842,6 +917,7 @@ static int fork_record(hg_manager *m, sandbox *parent, sandbox *child) {
   child->memory_mib = parent->memory_mib;
   child->nic = parent->nic;
   child->idle_suspend_s = parent->idle_suspend_s;
+  child->replicas = parent->replicas;
   json_object_update(child->env, parent->env);
   json_object_update(child->metadata, parent->metadata);
   json_object_set_new(child->metadata, "forked_from", json_string(parent->id));
@@ -854,17 +930,17 @@ static int fork_record(hg_manager *m, sandbox *parent, sandbox *child) {
   return rc;
 }
 
-/* The child starts from snapshots/<parent>/<point>: restored when the point
- * is a generation (memory + devices), booted when it is a disk snapshot. */
-static int fork_from(hg_manager *m, sandbox *parent, const char *point, bool boot,
-                     sandbox *child) {
-  char src[128], dst[64];
+/* The child starts from the subvolume src (point names it for the log):
+ * restored when it is a generation (memory + devices), booted when it is a
+ * disk snapshot. */
+static int fork_from(hg_manager *m, sandbox *parent, const char *src, const char *point,
+                     bool boot, sandbox *child) {
+  char dst[64];
   int rc = fork_record(m, parent, child);
   /* A cold boot owes no saved machine its device set: networking if on. */
   if (boot) child->nic = m->cfg.net != NULL;
   if (rc == 0) rc = admit(m, child);
   if (rc < 0) return rc;
-  hg_path(src, sizeof src, "snapshots/%s/%s", parent->id, point);
   sb_rel(child, dst, sizeof dst);
   pthread_rwlock_wrlock(&child->lock);
   rc = hg_store_snapshot(m->cfg.store, src, dst, false);
@@ -896,20 +972,19 @@ int hg_sandbox_fork(hg_manager *m, const char *id, uint64_t gen, const char *sna
   sandbox *sb;
   int rc = lifecycle_begin(m, id, &sb);
   if (rc < 0) return rc;
-  char point[64];
+  char point[64], src[128];
   if (snapshot) {
     rc = has_snapshot(m, sb, snapshot) ? 0 : -ENOENT;
     snprintf(point, sizeof point, "%s", snapshot);
+    if (rc == 0) rc = hg_path(src, sizeof src, "snapshots/%s/%s", sb->id, snapshot);
   } else {
-    if (gen == 0)
-      rc = checkpoint_locked(m, sb, &gen);
-    else if (!has_generation(m, sb, gen))
-      rc = -ENOENT;
+    if (gen == 0) rc = checkpoint_locked(m, sb, &gen);
+    if (rc == 0) rc = gen_find(m, sb->id, gen, src);
     snprintf(point, sizeof point, "%llu", (unsigned long long)gen);
   }
   sandbox *child = rc == 0 ? sb_new() : NULL;
   if (rc == 0 && !child) rc = -ENOMEM;
-  if (rc == 0) rc = fork_from(m, sb, point, snapshot != NULL, child);
+  if (rc == 0) rc = fork_from(m, sb, src, point, snapshot != NULL, child);
   if (rc == 0) {
     memcpy(new_id, child->id, HG_ID_MAX);
     memcpy(new_token, child->token, 65);
@@ -919,30 +994,45 @@ int hg_sandbox_fork(hg_manager *m, const char *id, uint64_t gen, const char *sna
   return rc;
 }
 
+/* Drops a sandbox from the table; the last reference frees it. */
+static void table_forget(hg_manager *m, sandbox *sb, hg_sb_state st) {
+  pthread_mutex_lock(&m->mu);
+  sb->state = st;
+  sb->gone = true;
+  table_remove(m, sb);
+  pthread_mutex_unlock(&m->mu);
+}
+
+/* Deletes store paths of sandbox id under each of dirs ("snapshots" ->
+ * snapshots/<id>: the generations and the dir holding them). */
+static int delete_dirs(hg_manager *m, const char *id, const char *const *dirs, size_t n) {
+  int rc = 0;
+  char rel[96];
+  for (size_t i = 0; i < n && rc == 0; i++) {
+    rc = hg_path(rel, sizeof rel, "%s/%s", dirs[i], id);
+    if (rc == 0) rc = hg_store_subvol_delete(m->cfg.store, rel);
+  }
+  return rc;
+}
+
 static int delete_locked(hg_manager *m, sandbox *sb) {
   if (sb->state != HG_SB_DELETING) sb_set_state(m, sb, HG_SB_DELETING, NULL);
   vm_release(m, sb, true);
-  char rel[96];
-  hg_path(rel, sizeof rel, "snapshots/%s", sb->id);
-  int rc = hg_store_subvol_delete(m->cfg.store, rel);
-  if (rc == 0) {
-    char dir[4096];
-    if (hg_store_abs(m->cfg.store, rel, dir, sizeof dir) == 0) hg_rm_rf(dir);
-    sb_rel(sb, rel, sizeof rel);
-    rc = hg_store_subvol_delete(m->cfg.store, rel);
-  }
+  /* Generations first, the record last: a crash in between leaves a
+   * "deleting" sandbox that recovery deletes again. A deleted sandbox's
+   * replicas held here go too (every holder drops its own). */
+  static const char *const dirs[] = {"snapshots", "replicas", "sandboxes"};
+  int rc = delete_dirs(m, sb->id, dirs, HG_ARRAY_SIZE(dirs));
   if (rc < 0) {
     hg_log_error("sandbox.delete", "sandbox=%s err=\"%s\"", sb->id, hg_err_str(rc));
     return rc;
   }
-  pthread_mutex_lock(&m->mu);
-  sb->state = HG_SB_DELETED;
-  sb->gone = true;
-  table_remove(m, sb);
-  pthread_mutex_unlock(&m->mu);
+  table_forget(m, sb, HG_SB_DELETED);
   hg_log_info("sandbox.deleted", "sandbox=%s", sb->id);
-  if (!sb->pooled && m->cfg.on_change)
-    m->cfg.on_change(m->cfg.on_change_ud, sb->id, "deleted", sb->gen, sb->tpl_name);
+  if (!sb->pooled) {
+    hg_sb_change ch = change_of(sb, "deleted");
+    report(m, &ch);
+  }
   return 0;
 }
 
@@ -953,6 +1043,259 @@ int hg_sandbox_delete(hg_manager *m, const char *id) {
   rc = delete_locked(m, sb);
   /* Out of the table now: the last reference frees it. */
   lifecycle_end(m, sb);
+  return rc;
+}
+
+/* --- moves between nodes ------------------------------------------------------- */
+
+int hg_sandbox_info(hg_manager *m, const char *id, hg_sb_info *out) {
+  if (!hg_id_valid("sb", id)) return -ENOENT;
+  hg_sb_info info = {0};
+  char name[HG_TEMPLATE_NAME_MAX];
+  pthread_mutex_lock(&m->mu);
+  sandbox *sb = find_locked(m, id);
+  if (sb) {
+    info.state = sb->state;
+    info.gen = sb->gen;
+    info.epoch = sb->epoch;
+    info.replicas = sb->replicas;
+    /* templates/<name:tag>@<digest16>, as hg_template_build names it. */
+    if (hg_template_name(sb->tpl_name, name) < 0)
+      snprintf(name, sizeof name, "%s", sb->tpl_name);
+    hg_path(info.tpl_dir, sizeof info.tpl_dir, "%s@%.16s", name, sb->tpl_digest);
+    hg_path(info.template_ref, sizeof info.template_ref, "%s", name);
+  }
+  pthread_mutex_unlock(&m->mu);
+  if (!sb) return -ENOENT;
+  *out = info;
+  return 0;
+}
+
+/* Moves the generations taken here (snapshots/<id>/<gen>) to
+ * replicas/<id>/<gen>; one already held as a replica stays where it is. */
+static int generations_to_replicas(hg_manager *m, const char *id) {
+  char rel[96], dir[4096], src[128], dst[128];
+  int rc = hg_path(rel, sizeof rel, "snapshots/%s", id);
+  if (rc == 0) rc = hg_store_abs(m->cfg.store, rel, dir, sizeof dir);
+  if (rc < 0) return rc;
+  DIR *d = opendir(dir);
+  if (!d) return errno == ENOENT ? 0 : -errno;
+  struct dirent *e;
+  while (rc == 0 && (e = readdir(d))) {
+    char *end;
+    unsigned long long gen = strtoull(e->d_name, &end, 10);
+    if (e->d_name[0] < '1' || e->d_name[0] > '9' || *end || gen == 0) continue;
+    rc = hg_path(src, sizeof src, "%s/%s", rel, e->d_name);
+    if (rc == 0) rc = hg_path(dst, sizeof dst, "replicas/%s/%llu", id, gen);
+    if (rc < 0 || !hg_store_is_subvol(m->cfg.store, src) ||
+        hg_store_is_subvol(m->cfg.store, dst))
+      continue;
+    rc = hg_store_move(m->cfg.store, src, dst);
+  }
+  closedir(d);
+  return rc;
+}
+
+/* The sandbox leaves this node: its generations stay as replicas, its
+ * writable subvolume, disk snapshots and record go. Generations move first
+ * and the record goes last, so a crash at any step leaves either the whole
+ * sandbox (recovery finds it suspended, a new disown finishes) or none. */
+static int disown_locked(hg_manager *m, sandbox *sb) {
+  vm_release(m, sb, true);
+  static const char *const dirs[] = {"snapshots", "sandboxes"};
+  int rc = generations_to_replicas(m, sb->id);
+  if (rc == 0) rc = delete_dirs(m, sb->id, dirs, HG_ARRAY_SIZE(dirs));
+  if (rc < 0) {
+    hg_log_error("sandbox.disown", "sandbox=%s err=\"%s\"", sb->id, hg_err_str(rc));
+    return rc;
+  }
+  /* No on_change: the sandbox lives on, owned elsewhere. */
+  table_forget(m, sb, sb->state);
+  return 0;
+}
+
+int hg_sandbox_disown(hg_manager *m, const char *id, uint64_t epoch) {
+  sandbox *sb;
+  pthread_mutex_lock(&m->move_mu);
+  int rc = lifecycle_begin(m, id, &sb);
+  if (rc == 0) {
+    if (epoch <= sb->epoch)
+      rc = -ESTALE;
+    else if (sb->state != HG_SB_SUSPENDED && sb->state != HG_SB_FAILED)
+      rc = -EBUSY;
+    else
+      rc = disown_locked(m, sb);
+    if (rc == 0)
+      hg_log_info("sandbox.disowned", "sandbox=%s epoch=%llu gen=%llu", id,
+                  (unsigned long long)epoch, (unsigned long long)sb->gen);
+    lifecycle_end(m, sb);
+  }
+  pthread_mutex_unlock(&m->move_mu);
+  return rc;
+}
+
+/* The files the VMM opens must be the subvolume's own regular files: a
+ * replica came over the network, and a symlink there would hand the VMM
+ * (or a later write) a file of the host. */
+static int check_files(const char *dir) {
+  static const char *const names[] = {"sandbox.json", "vmstate", "mem",
+                                      "rootfs.img",   "vmlinuz", "initrd.img"};
+  for (size_t i = 0; i < HG_ARRAY_SIZE(names); i++) {
+    char path[4096];
+    struct stat st;
+    if (hg_path(path, sizeof path, "%s/%s", dir, names[i]) < 0) return -ENAMETOOLONG;
+    if (lstat(path, &st) < 0 || !S_ISREG(st.st_mode)) {
+      hg_log_warn("sandbox.adopt", "dir=%s file=%s err=\"missing or not a regular file\"",
+                  dir, names[i]);
+      return -EPROTO;
+    }
+  }
+  return 0;
+}
+
+/* gen_rel's last component, when it is a number, names the generation. */
+static bool gen_matches_path(const char *gen_rel, uint64_t gen) {
+  const char *base = strrchr(gen_rel, '/');
+  base = base ? base + 1 : gen_rel;
+  char *end;
+  unsigned long long n = strtoull(base, &end, 10);
+  if (base[0] < '0' || base[0] > '9' || *end) return true;
+  return n == gen;
+}
+
+/* The record in a staged copy: it must be sandbox id's, at a generation,
+ * built from a template this node can name. */
+static int staged_record(hg_manager *m, const char *dir, const char *id,
+                         const char *gen_rel, sandbox *sb) {
+  char path[4096], *text, name[HG_TEMPLATE_NAME_MAX];
+  int rc = hg_path(path, sizeof path, "%s/sandbox.json", dir);
+  if (rc == 0) rc = hg_read_file(path, SANDBOX_JSON_MAX, &text, NULL);
+  if (rc < 0) return rc == -EFBIG ? -EPROTO : rc;
+  json_t *j = json_loads(text, 0, NULL);
+  free(text);
+  rc = j ? sb_from_json(sb, j, m->cfg.default_replicas) : -EPROTO;
+  json_decref(j);
+  if (rc == 0 &&
+      (strcmp(sb->id, id) != 0 || sb->gen == 0 || !gen_matches_path(gen_rel, sb->gen) ||
+       hg_template_name(sb->tpl_name, name) < 0 || strlen(sb->tpl_digest) != 64))
+    rc = -EPROTO;
+  if (rc < 0)
+    hg_log_warn("sandbox.adopt",
+                "sandbox=%s from=%s err=\"not this sandbox's generation\"", id, gen_rel);
+  return rc;
+}
+
+/* Makes staging/adopt-<id>, a writable copy of gen_rel whose sandbox.json
+ * already says "suspended at this epoch": moved into place in one rename,
+ * a crash leaves either nothing (staging is cleared at start) or the whole
+ * sandbox. *out gets its record. */
+static int adopt_stage(hg_manager *m, const char *id, const char *gen_rel, uint64_t epoch,
+                       const char *stage, sandbox **out) {
+  char dir[4096];
+  hg_subvol_info info;
+  int rc = hg_store_abs(m->cfg.store, gen_rel, dir, sizeof dir);
+  if (rc < 0) return rc;
+  if (!hg_store_is_subvol(m->cfg.store, gen_rel)) return -ENOENT;
+  if ((rc = hg_store_subvol_info(m->cfg.store, gen_rel, &info)) < 0) return rc;
+  if (!info.readonly) return -EPROTO; /* a generation never changes */
+  rc = hg_store_subvol_delete(m->cfg.store, stage);
+  if (rc == 0) rc = hg_store_snapshot(m->cfg.store, gen_rel, stage, false);
+  if (rc == 0) rc = hg_store_abs(m->cfg.store, stage, dir, sizeof dir);
+  if (rc < 0) return rc;
+  /* The source node's shim files name its processes, not ours. */
+  m->cfg.vmm->clear(dir);
+  sandbox *sb = sb_new();
+  if (!sb) return -ENOMEM;
+  rc = check_files(dir);
+  if (rc == 0) rc = staged_record(m, dir, id, gen_rel, sb);
+  if (rc == 0) {
+    hg_sb_change ch;
+    bool pooled;
+    sb->state = HG_SB_SUSPENDED;
+    sb->pending[0] = sb->error[0] = '\0';
+    sb->epoch = epoch;
+    sb->pooled = false;
+    /* Disk snapshots stay on the node that took them. */
+    json_array_clear(sb->snapshots);
+    rc = hg_path(dir + strlen(dir), sizeof dir - strlen(dir), "/sandbox.json");
+    if (rc == 0) rc = sb_write(m, sb, dir, &ch, &pooled);
+  }
+  if (rc < 0) {
+    sb_free(sb);
+    return rc;
+  }
+  *out = sb;
+  return 0;
+}
+
+/* Takes the sandbox already here as id, if any, for adopt: *old (locked)
+ * when it is to be disowned first. */
+static int adopt_check(hg_manager *m, const char *id, uint64_t epoch, sandbox **old) {
+  sandbox *sb;
+  *old = NULL;
+  int rc = lifecycle_begin(m, id, &sb);
+  if (rc == -ENOENT) return 0;
+  if (rc < 0) return rc;
+  if (sb->epoch >= epoch)
+    rc = -EEXIST;
+  else if (sb->state != HG_SB_SUSPENDED && sb->state != HG_SB_FAILED)
+    rc = -EBUSY;
+  if (rc < 0) {
+    lifecycle_end(m, sb);
+    return rc;
+  }
+  *old = sb;
+  return 0;
+}
+
+/* Moves the staged copy to sandboxes/<id> and enters sb in the table. A
+ * sandboxes/<id> that no record claims (left by an older crash) goes
+ * first. */
+static int adopt_place(hg_manager *m, const char *stage, sandbox *sb) {
+  char rel[64];
+  hg_sb_change ch;
+  sb_rel(sb, rel, sizeof rel);
+  if (hg_store_is_subvol(m->cfg.store, rel))
+    hg_log_warn("sandbox.adopt", "sandbox=%s stale=%s", sb->id, rel);
+  int rc = hg_store_subvol_delete(m->cfg.store, rel);
+  if (rc == 0) rc = hg_store_move(m->cfg.store, stage, rel);
+  if (rc < 0) return rc;
+  pthread_mutex_lock(&m->mu);
+  rc = capacity_check(m, 0, true); /* suspended: no memory held yet */
+  if (rc == 0) rc = table_add(m, sb);
+  if (rc == 0) ch = change_of(sb, NULL);
+  pthread_mutex_unlock(&m->mu);
+  if (rc < 0) {
+    hg_store_subvol_delete(m->cfg.store, rel);
+    return rc;
+  }
+  report(m, &ch);
+  return 0;
+}
+
+int hg_sandbox_adopt(hg_manager *m, const char *id, const char *gen_rel, uint64_t epoch) {
+  char stage[64];
+  if (!hg_id_valid("sb", id) || !gen_rel || epoch == 0) return -EINVAL;
+  hg_path(stage, sizeof stage, "staging/adopt-%s", id);
+  pthread_mutex_lock(&m->move_mu);
+  sandbox *old, *sb = NULL;
+  int rc = adopt_check(m, id, epoch, &old);
+  if (rc == 0) rc = adopt_stage(m, id, gen_rel, epoch, stage, &sb);
+  if (rc == 0 && old) rc = disown_locked(m, old);
+  if (old) lifecycle_end(m, old);
+  /* Once in the table sb is the table's: what the log needs, copied first. */
+  unsigned long long gen = sb ? sb->gen : 0;
+  if (rc == 0) rc = adopt_place(m, stage, sb);
+  if (rc < 0) {
+    hg_store_subvol_delete(m->cfg.store, stage);
+    if (sb) sb_free(sb);
+    hg_log_warn("sandbox.adopt", "sandbox=%s from=%s epoch=%llu err=\"%s\"", id, gen_rel,
+                (unsigned long long)epoch, hg_err_str(rc));
+  } else {
+    hg_log_info("sandbox.adopted", "sandbox=%s from=%s epoch=%llu gen=%llu", id, gen_rel,
+                (unsigned long long)epoch, gen);
+  }
+  pthread_mutex_unlock(&m->move_mu);
   return rc;
 }
 
@@ -1053,9 +1396,10 @@ int hg_template_register(hg_manager *m, const char *name_tag, const char *src_di
  * device state may not belong together, the generation's always do. */
 static int rollback_to(hg_manager *m, sandbox *sb, uint64_t gen) {
   char src[96], dst[64];
-  hg_path(src, sizeof src, "snapshots/%s/%llu", sb->id, (unsigned long long)gen);
+  int rc = gen_find(m, sb->id, gen, src);
+  if (rc < 0) return rc;
   sb_rel(sb, dst, sizeof dst);
-  int rc = hg_store_subvol_delete(m->cfg.store, dst);
+  rc = hg_store_subvol_delete(m->cfg.store, dst);
   if (rc == 0) rc = hg_store_snapshot(m->cfg.store, src, dst, false);
   if (rc == 0) {
     pthread_mutex_lock(&m->mu);
@@ -1149,7 +1493,8 @@ static sandbox *load_one(hg_manager *m, const char *name) {
   json_t *j = json_loads(text, 0, NULL);
   free(text);
   sandbox *sb = sb_new();
-  if (sb && (!j || sb_from_json(sb, j) < 0 || strcmp(sb->id, name) != 0)) {
+  if (sb && (!j || sb_from_json(sb, j, m->cfg.default_replicas) < 0 ||
+             strcmp(sb->id, name) != 0)) {
     hg_log_warn("sandbox.load", "dir=%s err=\"unreadable sandbox.json\"", name);
     sb_free(sb);
     sb = NULL;
@@ -1323,14 +1668,18 @@ int hg_manager_open(const hg_manager_config *cfg, hg_manager **out) {
   if (!m->cfg.default_memory_mib) m->cfg.default_memory_mib = 256;
   if (!m->cfg.default_idle_suspend_s) m->cfg.default_idle_suspend_s = 6 * 3600;
   if (!m->cfg.pool_template) m->cfg.pool_template = "default";
+  if (!m->cfg.default_replicas) m->cfg.default_replicas = 2;
+  if (m->cfg.default_replicas > MAX_REPLICAS) m->cfg.default_replicas = MAX_REPLICAS;
   pthread_mutex_init(&m->mu, NULL);
+  pthread_mutex_init(&m->move_mu, NULL);
   pthread_cond_init(&m->pool_cv, NULL);
   load_all(m);
   /* No other thread runs yet: the table is ours to read without the lock. */
-  for (unsigned i = 0; m->cfg.on_change && i < m->nsbs; i++)
-    if (!m->sbs[i]->pooled && !m->sbs[i]->gone)
-      m->cfg.on_change(m->cfg.on_change_ud, m->sbs[i]->id, hg_sb_state_name(m->sbs[i]->state),
-                       m->sbs[i]->gen, m->sbs[i]->tpl_name);
+  for (unsigned i = 0; i < m->nsbs; i++)
+    if (!m->sbs[i]->pooled && !m->sbs[i]->gone) {
+      hg_sb_change ch = change_of(m->sbs[i], NULL);
+      report(m, &ch);
+    }
   if (m->cfg.pool_size)
     m->pool_running = pthread_create(&m->pool_thread, NULL, pool_main, m) == 0;
   hg_log_info("manager.open", "sandboxes=%u pool=%u", m->nsbs, m->cfg.pool_size);
@@ -1352,6 +1701,7 @@ void hg_manager_close(hg_manager *m) {
   }
   free(m->sbs);
   pthread_cond_destroy(&m->pool_cv);
+  pthread_mutex_destroy(&m->move_mu);
   pthread_mutex_destroy(&m->mu);
   free(m);
 }

@@ -29,6 +29,7 @@
 #include "node/agentcli.h"
 #include "node/core/util.h"
 #include "node/store.h"
+#include "node/template.h"
 #include "node/vmm.h"
 
 typedef struct hg_manager hg_manager;
@@ -47,6 +48,15 @@ typedef enum hg_sb_state {
 
 const char *hg_sb_state_name(hg_sb_state s);
 int hg_sb_state_parse(const char *name, hg_sb_state *out);
+
+/* What on_change reports. */
+typedef struct hg_sb_change {
+  const char *id;
+  const char *state;          /* hg_sb_state_name(), or "deleted" */
+  uint64_t gen;               /* newest generation; 0: none */
+  uint64_t epoch;             /* ownership epoch (1 at create, +1 per move to another node) */
+  const char *template_ref;   /* "name:tag" */
+} hg_sb_change;
 
 typedef struct hg_manager_config {
   hg_store *store;
@@ -71,11 +81,12 @@ typedef struct hg_manager_config {
   /* Told after a sandbox's change is durable (sandbox.json written), with
    * state "deleted" once it is gone, and once per sandbox at the end of
    * hg_manager_open (after recovery), so a directory can mirror this node.
-   * Never for unclaimed warm-pool sandboxes. Called from any thread, with
-   * no manager lock held; it must not call back into the manager. NULL: off. */
-  void (*on_change)(void *ud, const char *id, const char *state, uint64_t gen,
-                    const char *template_ref);
+   * Never for unclaimed warm-pool sandboxes, nor for a disowned one. Called
+   * from any thread, with no manager lock held; it must not call back into
+   * the manager. NULL: off. */
+  void (*on_change)(void *ud, const struct hg_sb_change *ch);
   void *on_change_ud;
+  unsigned default_replicas;  /* copies of each generation, this node's included; 0: 2 */
 } hg_manager_config;
 
 int hg_manager_open(const hg_manager_config *cfg, hg_manager **out);
@@ -91,6 +102,7 @@ typedef struct hg_sandbox_spec {
   json_t *env;                /* object of strings, may be NULL */
   json_t *metadata;           /* object of strings, may be NULL */
   int64_t idle_suspend_s;     /* 0: default; -1: never */
+  unsigned replicas;          /* copies of each generation, 1..8; 0: default_replicas */
 } hg_sandbox_spec;
 
 /* Reserves an id and token and writes the sandbox as "creating"; the caller
@@ -122,6 +134,35 @@ int hg_sandbox_snapshot(hg_manager *m, const char *id, char name[64]);
 int hg_sandbox_fork(hg_manager *m, const char *id, uint64_t gen, const char *snapshot,
                     char new_id[HG_ID_MAX], char new_token[65]);
 int hg_sandbox_delete(hg_manager *m, const char *id);
+
+/* What replication needs to know of a sandbox; only takes the lock (event
+ * loop safe). tpl_dir is the template's directory under templates/
+ * ("name@digest16"). */
+typedef struct hg_sb_info {
+  hg_sb_state state;
+  uint64_t gen, epoch;
+  unsigned replicas;
+  char tpl_dir[HG_TEMPLATE_NAME_MAX + 20];
+  char template_ref[HG_TEMPLATE_NAME_MAX + 8];
+} hg_sb_info;
+int hg_sandbox_info(hg_manager *m, const char *id, hg_sb_info *out);
+
+/* Moving a sandbox between nodes (DESIGN §10, manual path).
+ * adopt: makes the sandbox here from a read-only generation subvolume
+ * (store-relative, e.g. "replicas/<id>/<gen>", holding sandbox.json): a
+ * writable snapshot becomes sandboxes/<id>, the sandbox is "suspended" at
+ * that generation with the given epoch (written before it is reported).
+ * The VM is not started: hg_sandbox_resume does that. -EEXIST when the
+ * sandbox is here already with an epoch >= epoch, -ENOENT no such
+ * subvolume, -EPROTO its sandbox.json is not this sandbox's.
+ * A sandbox here at a lower epoch that is suspended is disowned first.
+ * disown: another node owns the sandbox now at a higher epoch: a suspended
+ * (or failed) sandbox leaves this node's table, its writable subvolume is
+ * deleted and its generations move from snapshots/<id>/ to replicas/<id>/,
+ * where they stay as replicas. -EBUSY while it runs or is paused (that is
+ * fencing's job), -ESTALE when epoch is not above ours. */
+int hg_sandbox_adopt(hg_manager *m, const char *id, const char *gen_rel, uint64_t epoch);
+int hg_sandbox_disown(hg_manager *m, const char *id, uint64_t epoch);
 
 /* Commands. The agent handle is borrowed: the manager keeps the sandbox
  * busy (no suspend, pause or delete) until hg_sandbox_agent_put. Commands

@@ -30,6 +30,9 @@ static const struct {
     {EPIPE, {"guest_error", 502}},
     {ENOTCONN, {"guest_error", 502}},
     {EHOSTUNREACH, {"owner_unreachable", 502}}, /* a peer node did not answer */
+    {EREMOTEIO, {"replication_incomplete", 503}}, /* fewer peers acknowledged than wanted */
+    {ENODATA, {"not_a_holder", 409}},   /* resume where no replica of the newest gen is */
+    {ESTALE, {"stale_epoch", 409}},     /* another node owns it at a higher epoch */
     {EACCES, {"forbidden", 403}},
     {EPERM, {"forbidden", 403}},
 };

@@ -387,6 +387,41 @@ json_t *hg_itc_json(hg_itc *c, int i, const char *token, const char *method,
   return j;
 }
 
+bool hg_itc_expect(hg_itc *c, int i, const char *token, const char *method, const char *path,
+                   json_t *body, long want, int timeout_ms, json_t **out) {
+  long status;
+  json_t *j = hg_itc_json(c, i, token, method, path, body, timeout_ms, &status);
+  if (status != want) {
+    char *d = j ? json_dumps(j, JSON_COMPACT) : NULL;
+    fprintf(stderr, "n%d %s %s: status %ld, want %ld: %s\n", i, method, path, status, want,
+            d ? d : "(no JSON)");
+    free(d);
+  }
+  if (out) *out = j;
+  else json_decref(j);
+  return status == want;
+}
+
+char *hg_itc_sh(hg_itc *c, int i, const char *token, const char *id, const char *cmd,
+                int timeout_ms) {
+  char path[128];
+  snprintf(path, sizeof path, "/v1/sandboxes/%s/commands?wait=%d", id, timeout_ms / 1000);
+  json_t *body = json_pack("{s:[s,s,s]}", "cmd", "sh", "-c", cmd), *j = NULL;
+  bool ok = hg_itc_expect(c, i, token, "POST", path, body, 201, timeout_ms + 30000, &j);
+  json_decref(body);
+  const char *out = json_string_value(json_object_get(j, "stdout"));
+  ok = ok && json_is_true(json_object_get(j, "exited")) &&
+       json_integer_value(json_object_get(j, "exit_code")) == 0 && out;
+  if (!ok && j) {
+    char *d = json_dumps(j, JSON_COMPACT);
+    fprintf(stderr, "n%d: `%s` in %s did not exit 0: %s\n", i, cmd, id, d ? d : "?");
+    free(d);
+  }
+  char *text = ok ? strdup(out) : NULL;
+  json_decref(j);
+  return text;
+}
+
 char *hg_itc_metrics(hg_itc *c, int i) {
   hg_it_resp r;
   char *text = NULL;

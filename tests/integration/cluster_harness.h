@@ -80,6 +80,14 @@ int hg_itc_http(hg_itc *c, int i, const char *method, const char *path, const ch
  * the status (0 when the request itself failed). */
 json_t *hg_itc_json(hg_itc *c, int i, const char *token, const char *method,
                     const char *path, json_t *body, int timeout_ms, long *status);
+/* hg_itc_json that expects status want: false (the answer printed) when
+ * the status differs. *out gets the answer (may be NULL); out NULL: freed. */
+bool hg_itc_expect(hg_itc *c, int i, const char *token, const char *method, const char *path,
+                   json_t *body, long want, int timeout_ms, json_t **out);
+/* sh -c cmd in sandbox id through node i (?wait): its stdout (free it), or
+ * NULL, printed, when it could not run or did not exit 0. */
+char *hg_itc_sh(hg_itc *c, int i, const char *token, const char *id, const char *cmd,
+                int timeout_ms);
 /* GET /metrics of node i (text to free, or NULL). */
 char *hg_itc_metrics(hg_itc *c, int i);
 

@@ -120,29 +120,15 @@ static const char *jstr(json_t *j, const char *key) {
 /* JSON request to node i as token (NULL: admin); fails unless status is want. */
 static json_t *req(int i, const char *token, const char *method, const char *path,
                    json_t *body, long want) {
-  long status;
-  json_t *j = hg_itc_json(&C, i, token, method, path, body, VM_TIMEOUT_MS, &status);
-  if (status != want) {
-    char *d = j ? json_dumps(j, JSON_COMPACT) : NULL;
-    fprintf(stderr, "n%d %s %s: status %ld, want %ld: %s\n", i, method, path, status,
-            want, d ? d : "(no JSON)");
-    free(d);
-  }
-  assert_int_equal(status, want);
+  json_t *j = NULL;
+  assert_true(hg_itc_expect(&C, i, token, method, path, body, want, VM_TIMEOUT_MS, &j));
   return j;
 }
 
 /* sh -c cmd through node i ?wait, as token; returns stdout (free it). */
 static char *run_via(int i, const char *token, const char *id, const char *cmd) {
-  char path[128];
-  snprintf(path, sizeof path, "/v1/sandboxes/%s/commands?wait=" WAIT, id);
-  json_t *body = json_pack("{s:[s,s,s]}", "cmd", "sh", "-c", cmd);
-  json_t *j = req(i, token, "POST", path, body, 201);
-  json_decref(body);
-  assert_true(json_is_true(json_object_get(j, "exited")));
-  assert_int_equal(json_integer_value(json_object_get(j, "exit_code")), 0);
-  char *out = strdup(jstr(j, "stdout"));
-  json_decref(j);
+  char *out = hg_itc_sh(&C, i, token, id, cmd, 300000);
+  assert_non_null(out);
   return out;
 }
 

@@ -99,6 +99,34 @@ static void options_may_follow_positionals(void **state) {
   hg_cli_args_free(&a);
 }
 
+static void replication_options_belong_to_their_commands(void **state) {
+  hg_cli_args a;
+  assert_int_equal(PARSE(&a, "create", "--replicas", "3"), 0);
+  assert_int_equal(a.replicas, 3);
+  hg_cli_args_free(&a);
+  assert_int_equal(PARSE(&a, "create"), 0);
+  assert_int_equal(a.replicas, 0); /* not sent: the node's --replicas applies */
+  hg_cli_args_free(&a);
+
+  assert_int_equal(PARSE(&a, "suspend", "sb-1", "--durability=local", "sb-2"), 0);
+  assert_string_equal(a.durability, "local");
+  assert_int_equal(a.n_args, 2);
+  hg_cli_args_free(&a);
+  assert_int_equal(PARSE(&a, "suspend", "--durability", "replicated", "sb-1"), 0);
+  assert_string_equal(a.durability, "replicated");
+  hg_cli_args_free(&a);
+
+  assert_int_equal(PARSE(&a, "resume", "sb-1", "--node", "n2"), 0);
+  assert_string_equal(a.node, "n2");
+  assert_null(a.durability);
+  hg_cli_args_free(&a);
+
+  assert_int_equal(PARSE(&a, "replicas", "sb-1", "--json"), 0);
+  assert_string_equal(a.cmd->name, "replicas");
+  assert_true(a.json);
+  hg_cli_args_free(&a);
+}
+
 static void exec_splits_id_from_command_at_double_dash(void **state) {
   hg_cli_args a;
   assert_int_equal(PARSE(&a, "exec", "-i", "--cwd", "/w", "--timeout", "5m", "-e", "K=V",
@@ -186,6 +214,14 @@ static void bad_command_lines_say_why(void **state) {
       {{"create", "--no-wait=1"}, 2, "takes no value"},
       {{"exec", "--timeout", "soon", "sb-1"}, 4, "--timeout wants seconds"},
       {{"--version", "x"}, 2, "unknown command"},
+      {{"create", "--replicas", "0"}, 3, "--replicas wants a number from 1 to 8"},
+      {{"create", "--replicas", "9"}, 3, "--replicas wants a number from 1 to 8"},
+      {{"suspend", "sb-1", "--durability", "fast"}, 4, "--durability wants local or replicated"},
+      {{"resume", "sb-1", "--durability", "local"}, 4, "unknown option '--durability'"},
+      {{"suspend", "sb-1", "--node", "n2"}, 4, "unknown option '--node'"},
+      {{"resume", "sb-1", "--node", "n2/../x"}, 4, "--node wants a node id"},
+      {{"replicas"}, 1, "missing argument"},
+      {{"replicas", "a", "b"}, 3, "too many arguments"},
   };
   for (size_t i = 0; i < HG_ARRAY_SIZE(cases); i++) {
     hg_cli_args a;
@@ -441,7 +477,30 @@ typedef struct fake_server {
   size_t nroutes;
   volatile int stop;
   int requests;
+  char log[8192]; /* "METHOD PATH BODY\n" per request, read after fake_stop */
 } fake_server;
+
+/* Reads the rest of a request's body (Content-Length) into req. */
+static void fake_read_body(int conn, char *req, size_t *len, size_t cap) {
+  const char *end = strstr(req, "\r\n\r\n");
+  const char *cl = strcasestr(req, "\r\ncontent-length:");
+  if (!end || !cl || cl > end) return;
+  size_t want = (size_t)(end + 4 - req) + strtoul(cl + 17, NULL, 10);
+  while (*len < want && *len < cap - 1) {
+    ssize_t r = read(conn, req + *len, cap - 1 - *len);
+    if (r <= 0) return;
+    *len += (size_t)r;
+    req[*len] = '\0';
+  }
+}
+
+static void fake_log(fake_server *s, const char *req, const char *path) {
+  char method[16] = "";
+  const char *end = strstr(req, "\r\n\r\n");
+  size_t n = strlen(s->log);
+  sscanf(req, "%15s", method);
+  snprintf(s->log + n, sizeof s->log - n, "%s %s %s\n", method, path, end ? end + 4 : "");
+}
 
 static void fake_answer(fake_server *s, int conn) {
   char req[16384];
@@ -453,8 +512,10 @@ static void fake_answer(fake_server *s, int conn) {
     req[len] = '\0';
     if (strstr(req, "\r\n\r\n")) break;
   }
+  fake_read_body(conn, req, &len, sizeof req);
   char path[1024] = "";
   sscanf(req, "%*s %1023s", path);
+  fake_log(s, req, path);
   int status = 404;
   const char *body = "{\"error\":{\"code\":\"not_found\",\"message\":\"no such route\"}}";
   for (size_t i = 0; i < s->nroutes; i++)
@@ -754,6 +815,340 @@ static void status_of_a_lone_node_has_no_cluster_lines(void **state) {
   }
 }
 
+/* ---- replication: the suspend report, the replicas table ------------------------ */
+
+static json_t *load(const char *text) {
+  json_error_t e;
+  json_t *j = json_loads(text, 0, &e);
+  if (!j) fail_msg("bad canned JSON: %s", e.text);
+  return j;
+}
+
+static void peer_lines_tell_bytes_parent_and_time(void **state) {
+  static const struct {
+    const char *peer;
+    const char *line;
+  } cases[] = {
+      {"{\"node\":\"n2\",\"parent\":\"gen 3\",\"raw_bytes\":125952,\"zstd_bytes\":46080,"
+       "\"ratio\":2.73,\"ms\":120.1}",
+       "replicated gen 4 to n2: 45 KiB (zstd, 2.7x of 123 KiB) against gen 3 in 120 ms"},
+      {"{\"node\":\"n3\",\"parent\":\"template\",\"raw_bytes\":56623104,"
+       "\"zstd_bytes\":10485760,\"ms\":2400}", /* no ratio given: computed */
+       "replicated gen 4 to n3: 10 MiB (zstd, 5.4x of 54 MiB) against the template in 2.4 s"},
+      {"{\"node\":\"n2\",\"parent\":\"full\",\"raw_bytes\":2048,\"zstd_bytes\":512,"
+       "\"ratio\":4,\"ms\":0.4}",
+       "replicated gen 4 to n2: 512 B (zstd, 4.0x of 2 KiB) as a full stream in 0 ms"},
+      {"{\"node\":\"n2\",\"parent\":\"had\",\"raw_bytes\":0,\"zstd_bytes\":0,\"ms\":3}",
+       "replicated gen 4 to n2: already there, nothing sent (3 ms)"},
+      {"{\"node\":\"n3\",\"parent\":\"gen 3\",\"ms\":31,\"error\":{\"code\":"
+       "\"insufficient_capacity\",\"message\":\"no space left on n3\"}}",
+       "failed to replicate gen 4 to n3: insufficient_capacity: no space left on n3 (after 31 ms)"},
+      {"{\"node\":\"n3\",\"error\":{\"message\":\"connection refused\"}}",
+       "failed to replicate gen 4 to n3: connection refused"},
+      /* Numbers no real stream has are clamped, not undefined behaviour. */
+      {"{\"node\":\"n2\",\"parent\":\"gen 3\",\"raw_bytes\":1e300,\"zstd_bytes\":1e299,"
+       "\"ms\":-1}",
+       "replicated gen 4 to n2: 8192 PiB (zstd, 10.0x of 8192 PiB) against gen 3"},
+      {"{\"node\":\"n2\",\"parent\":\"gen 3\",\"raw_bytes\":2048}", /* no zstd figure */
+       "replicated gen 4 to n2: 2 KiB against gen 3"},
+      /* A peer's name and message cannot drive the terminal. */
+      {"{\"node\":\"n\\u001b[2J\",\"error\":{\"code\":\"x\",\"message\":\"a\\nb\"}}",
+       "failed to replicate gen 4 to n?[2J: x: a?b"},
+  };
+  for (size_t i = 0; i < HG_ARRAY_SIZE(cases); i++) {
+    json_t *p = load(cases[i].peer);
+    char line[512];
+    hg_repl_peer_line(p, 4, line, sizeof line);
+    if (strcmp(line, cases[i].line) != 0)
+      fail_msg("case %zu:\n got  '%s'\n want '%s'", i, line, cases[i].line);
+    json_decref(p);
+  }
+}
+
+static void repl_report_has_a_line_per_peer_or_none(void **state) {
+  json_t *op = load(
+      "{\"status\":\"succeeded\",\"result\":{\"gen\":7,\"durability\":\"replicated\","
+      "\"replication\":{\"wanted\":2,\"acked\":2,\"ms\":130,\"peers\":["
+      "{\"node\":\"n2\",\"parent\":\"gen 6\",\"raw_bytes\":4096,\"zstd_bytes\":1024,\"ms\":80},"
+      "{\"node\":\"n3\",\"parent\":\"had\",\"ms\":5}]}}}");
+  hg_buf b;
+  hg_buf_init(&b, 1 << 16);
+  assert_int_equal(hg_repl_report(op, NULL, &b), 0);
+  assert_string_equal(b.data,
+                      "replicated gen 7 to n2: 1 KiB (zstd, 4.0x of 4 KiB) against gen 6 "
+                      "in 80 ms\n"
+                      "replicated gen 7 to n3: already there, nothing sent (5 ms)\n");
+  hg_buf_reset(&b);
+  assert_int_equal(hg_repl_report(op, "sb-1", &b), 0);
+  assert_int_equal(strncmp(b.data, "sb-1: replicated gen 7 to n2", 28), 0);
+  json_decref(op);
+
+  /* local durability, or a node alone: nothing to tell */
+  hg_buf_reset(&b);
+  op = load("{\"status\":\"succeeded\",\"result\":{\"gen\":7,\"durability\":\"local\"}}");
+  assert_int_equal(hg_repl_report(op, NULL, &b), 0);
+  assert_int_equal(b.len, 0);
+  json_decref(op);
+  hg_buf_free(&b);
+}
+
+/* As the contract in docs/api.md has it: n1 owns, n2 is a replica, n3 was
+ * asked and did not answer. Generations arrive in no particular order. */
+static const char replicas_json[] =
+    "{\"sandbox\":\"sb-00000000000000a1\",\"owner\":\"n1\",\"epoch\":2,\"gen\":4,\"replicas\":3,"
+    "\"holders\":["
+    "{\"node\":\"n2\",\"owner\":false,\"state\":\"alive\",\"epoch\":2,\"generations\":["
+    "{\"gen\":3,\"bytes\":1048576,\"created_at\":\"2026-12-02T22:30:00Z\",\"age_s\":612},"
+    "{\"gen\":4,\"bytes\":1572864,\"created_at\":\"2026-12-02T22:40:00Z\",\"age_s\":12}]},"
+    "{\"node\":\"n1\",\"owner\":true,\"state\":\"alive\",\"epoch\":2,\"generations\":["
+    "{\"gen\":2,\"bytes\":900,\"created_at\":\"2026-12-02T20:40:00Z\",\"age_s\":7212},"
+    "{\"gen\":4,\"bytes\":1572864,\"created_at\":\"2026-12-02T22:40:00Z\",\"age_s\":12},"
+    "{\"gen\":3,\"bytes\":1048576,\"created_at\":\"2026-12-02T22:30:00Z\",\"age_s\":612}]},"
+    "{\"node\":\"n3\",\"owner\":false,\"state\":\"unreachable\",\"epoch\":1,"
+    "\"generations\":[],\"error\":\"connect: Connection refused\"}]}";
+
+/* The rows of a rendered table, each cut to its first n words. */
+static void row_words(const char *line, int n, char *out, size_t cap) {
+  char copy[512], *save = NULL;
+  snprintf(copy, sizeof copy, "%s", line);
+  out[0] = '\0';
+  int i = 0;
+  for (char *w = strtok_r(copy, " ", &save); w && i < n; w = strtok_r(NULL, " ", &save), i++) {
+    size_t len = strlen(out);
+    snprintf(out + len, cap - len, "%s%s", i ? " " : "", w);
+  }
+}
+
+static void replicas_table_lists_owner_first_newest_first(void **state) {
+  json_t *j = load(replicas_json);
+  hg_buf out, notes;
+  hg_buf_init(&out, 1 << 16);
+  hg_buf_init(&notes, 1 << 16);
+  assert_int_equal(hg_replicas_render(j, &out, &notes), 0);
+  json_decref(j);
+  const char *want[] = {
+      "sb-00000000000000a1: owner n1 (epoch 2), gen 4 on 2 nodes of 3 wanted",
+      "NODE ROLE STATE GEN SIZE AGE",
+      "n1 owner alive 4 1.5 MiB 12s",
+      "n1 owner alive 3 1 MiB 10m",
+      "n1 owner alive 2 900 B 2h",
+      "n2 replica alive 4 1.5 MiB 12s",
+      "n2 replica alive 3 1 MiB 10m",
+      "n3 replica unreachable - - -",
+  };
+  char *save = NULL, got[512];
+  size_t i = 0;
+  for (char *line = strtok_r(out.data, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+    assert_true(i < HG_ARRAY_SIZE(want));
+    if (i == 0) {
+      assert_string_equal(line, want[0]);
+    } else {
+      row_words(line, 16, got, sizeof got);
+      if (strcmp(got, want[i]) != 0) fail_msg("row %zu: '%s', want '%s'", i, got, want[i]);
+    }
+    i++;
+  }
+  assert_int_equal(i, HG_ARRAY_SIZE(want));
+  assert_string_equal(notes.data, "n3: could not be asked: connect: Connection refused\n");
+  hg_buf_free(&out);
+  hg_buf_free(&notes);
+}
+
+static void replicas_table_columns_line_up(void **state) {
+  json_t *j = load(replicas_json);
+  hg_buf out, notes;
+  hg_buf_init(&out, 1 << 16);
+  hg_buf_init(&notes, 1 << 16);
+  assert_int_equal(hg_replicas_render(j, &out, &notes), 0);
+  json_decref(j);
+  /* Right-aligned GEN: its last digit sits under the header's N. */
+  const char *head = strstr(out.data, "NODE");
+  const char *row = strstr(out.data, "\nn1 ");
+  assert_non_null(head);
+  assert_non_null(row);
+  row++;
+  size_t gen_end = (size_t)(strstr(head, "GEN") - head) + 2;
+  assert_int_equal(row[gen_end], '4');
+  assert_int_equal(row[gen_end + 1], ' ');
+  hg_buf_free(&out);
+  hg_buf_free(&notes);
+}
+
+static void replicas_of_a_sandbox_without_generations(void **state) {
+  json_t *j = load("{\"sandbox\":\"sb-00000000000000a1\",\"owner\":\"n1\",\"epoch\":1,"
+                   "\"replicas\":2,\"holders\":[{\"node\":\"n1\",\"owner\":true,"
+                   "\"state\":\"alive\",\"generations\":[]}]}");
+  hg_buf out, notes;
+  hg_buf_init(&out, 1 << 16);
+  hg_buf_init(&notes, 1 << 16);
+  assert_int_equal(hg_replicas_render(j, &out, &notes), 0);
+  json_decref(j);
+  char line[512], got[512];
+  line_of(out.data, "sb-", line, sizeof line);
+  assert_string_equal(line, "sb-00000000000000a1: owner n1 (epoch 1), no generation yet");
+  line_of(out.data, "n1 ", line, sizeof line);
+  row_words(line, 16, got, sizeof got);
+  assert_string_equal(got, "n1 owner alive - - -");
+  assert_int_equal(notes.len, 0);
+  hg_buf_free(&out);
+  hg_buf_free(&notes);
+}
+
+#define SB1 "sb-00000000000000a1"
+#define OP1 "op-00000000000000b1"
+
+static const char suspend_done_json[] =
+    "{\"id\":\"" OP1 "\",\"kind\":\"suspend\",\"sandbox\":\"" SB1 "\","
+    "\"status\":\"succeeded\",\"duration_ms\":140.5,\"result\":{\"gen\":4,"
+    "\"durability\":\"replicated\",\"replication\":{\"wanted\":1,\"acked\":1,\"ms\":123.4,"
+    "\"peers\":[{\"node\":\"n2\",\"parent\":\"gen 3\",\"raw_bytes\":125952,"
+    "\"zstd_bytes\":46080,\"ratio\":2.73,\"ms\":120.1}]}}}";
+
+static void suspend_passes_durability_and_prints_each_peer(void **state) {
+  const fake_route routes[] = {
+      {"/v1/sandboxes/" SB1 "/suspend?durability=local", 202, "{\"operation\":\"" OP1 "\"}"},
+      {"/v1/operations/" OP1 "?wait=10", 200, suspend_done_json},
+  };
+  fake_server s;
+  ran r;
+  fake_start(&s, routes, HG_ARRAY_SIZE(routes));
+  RUN(&s, &r, "suspend", SB1, "--durability", "local");
+  fake_stop(&s);
+  assert_int_equal(r.code, 0);
+  assert_string_equal(r.out, "replicated gen 4 to n2: 45 KiB (zstd, 2.7x of 123 KiB) "
+                             "against gen 3 in 120 ms\n");
+  assert_non_null(strstr(r.err, "done"));
+  assert_non_null(strstr(s.log, "POST /v1/sandboxes/" SB1 "/suspend?durability=local"));
+}
+
+static void suspend_json_prints_the_operation_not_lines(void **state) {
+  const fake_route routes[] = {
+      {"/v1/sandboxes/" SB1 "/suspend", 202, "{\"operation\":\"" OP1 "\"}"},
+      {"/v1/operations/" OP1 "?wait=10", 200, suspend_done_json},
+  };
+  fake_server s;
+  ran r;
+  fake_start(&s, routes, HG_ARRAY_SIZE(routes));
+  RUN(&s, &r, "--json", "suspend", SB1);
+  fake_stop(&s);
+  assert_int_equal(r.code, 0);
+  json_t *j = json_loads(r.out, 0, NULL);
+  assert_non_null(j);
+  json_t *repl = json_object_get(json_object_get(j, "result"), "replication");
+  assert_int_equal(hg_json_int(repl, "acked", -1), 1);
+  json_decref(j);
+  assert_null(strstr(r.out, "replicated gen"));
+  /* without --durability the server chooses: no query */
+  assert_non_null(strstr(s.log, "POST /v1/sandboxes/" SB1 "/suspend \n"));
+}
+
+/* replication_incomplete: the error, the peer that failed, and what state
+ * that leaves, all on stderr; exit 1. */
+static void suspend_short_of_copies_says_which_peer_failed(void **state) {
+  const fake_route routes[] = {
+      {"/v1/sandboxes/" SB1 "/suspend?durability=replicated", 202,
+       "{\"operation\":\"" OP1 "\"}"},
+      {"/v1/operations/" OP1 "?wait=10", 200,
+       "{\"id\":\"" OP1 "\",\"kind\":\"suspend\",\"sandbox\":\"" SB1 "\",\"status\":\"failed\","
+       "\"duration_ms\":30050,\"error\":{\"code\":\"replication_incomplete\",\"message\":"
+       "\"0 of 1 peers acknowledged gen 4\"},\"result\":{\"gen\":4,\"replication\":"
+       "{\"wanted\":1,\"acked\":0,\"peers\":[{\"node\":\"n2\",\"parent\":\"gen 3\",\"ms\":"
+       "30000,\"error\":{\"code\":\"timeout\",\"message\":\"no progress for 30 s\"}}]}}}"},
+  };
+  fake_server s;
+  ran r;
+  fake_start(&s, routes, HG_ARRAY_SIZE(routes));
+  RUN(&s, &r, "suspend", SB1, "--durability", "replicated");
+  fake_stop(&s);
+  assert_int_equal(r.code, HG_CLI_EXIT_ERROR);
+  assert_int_equal(strlen(r.out), 0);
+  assert_non_null(strstr(r.err, "replication_incomplete: 0 of 1 peers acknowledged gen 4"));
+  assert_non_null(strstr(r.err, "failed to replicate gen 4 to n2: timeout: no progress for 30 s "
+                                "(after 30.0 s)\n"));
+  assert_non_null(strstr(r.err, "hangar replicas " SB1));
+}
+
+static void resume_passes_the_node(void **state) {
+  const fake_route routes[] = {
+      {"/v1/sandboxes/" SB1 "/resume?node=n2", 202, "{\"operation\":\"" OP1 "\"}"},
+  };
+  fake_server s;
+  ran r;
+  fake_start(&s, routes, HG_ARRAY_SIZE(routes));
+  RUN(&s, &r, "resume", SB1, "--node", "n2", "--no-wait");
+  fake_stop(&s);
+  assert_int_equal(r.code, 0);
+  assert_string_equal(r.out, OP1 "\n");
+}
+
+static void resume_elsewhere_refused_shows_the_code(void **state) {
+  const fake_route routes[] = {
+      {"/v1/sandboxes/" SB1 "/resume?node=n3", 409,
+       "{\"error\":{\"code\":\"not_a_holder\",\"message\":\"n3 does not hold gen 4\"}}"},
+  };
+  fake_server s;
+  ran r;
+  fake_start(&s, routes, HG_ARRAY_SIZE(routes));
+  RUN(&s, &r, "resume", SB1, "--node", "n3");
+  fake_stop(&s);
+  assert_int_equal(r.code, HG_CLI_EXIT_ERROR);
+  assert_non_null(strstr(r.err, "not_a_holder: n3 does not hold gen 4"));
+}
+
+static void create_sends_replicas(void **state) {
+  const fake_route routes[] = {
+      {"/v1/sandboxes", 202,
+       "{\"id\":\"" SB1 "\",\"token\":\"t\",\"operation\":\"" OP1 "\"}"},
+  };
+  fake_server s;
+  ran r;
+  fake_start(&s, routes, HG_ARRAY_SIZE(routes));
+  RUN(&s, &r, "create", "--replicas", "3", "--no-wait");
+  fake_stop(&s);
+  assert_int_equal(r.code, 0);
+  assert_string_equal(r.out, SB1 "\n");
+  const char *body = strstr(s.log, "POST /v1/sandboxes ");
+  assert_non_null(body);
+  json_t *j = json_loads(body + strlen("POST /v1/sandboxes "), JSON_DISABLE_EOF_CHECK, NULL);
+  assert_non_null(j);
+  assert_int_equal(hg_json_int(j, "replicas", -1), 3);
+  json_decref(j);
+}
+
+static void replicas_prints_the_table_or_the_answer(void **state) {
+  const fake_route routes[] = {{"/v1/sandboxes/" SB1 "/replicas", 200, replicas_json}};
+  fake_server s;
+  ran r;
+  char line[512];
+  fake_start(&s, routes, HG_ARRAY_SIZE(routes));
+  RUN(&s, &r, "replicas", SB1);
+  assert_int_equal(r.code, 0);
+  line_of(r.out, "NODE", line, sizeof line);
+  line_of(r.out, "n2 ", line, sizeof line);
+  assert_non_null(strstr(line, "replica"));
+  assert_non_null(strstr(r.err, "n3: could not be asked"));
+
+  RUN(&s, &r, "replicas", SB1, "--json");
+  fake_stop(&s);
+  assert_int_equal(r.code, 0);
+  json_t *j = json_loads(r.out, 0, NULL);
+  assert_non_null(j);
+  assert_int_equal(json_array_size(json_object_get(j, "holders")), 3);
+  assert_int_equal(hg_json_int(j, "epoch", -1), 2);
+  json_decref(j);
+}
+
+static void replicas_of_an_unknown_sandbox_fails(void **state) {
+  fake_server s;
+  ran r;
+  fake_start(&s, NULL, 0);
+  RUN(&s, &r, "replicas", SB1);
+  fake_stop(&s);
+  assert_int_equal(r.code, HG_CLI_EXIT_ERROR);
+  assert_int_equal(strlen(r.out), 0);
+  assert_non_null(strstr(r.err, "not_found"));
+}
+
 static int curl_setup(void **state) { return curl_global_init(CURL_GLOBAL_DEFAULT) ? -1 : 0; }
 static int curl_teardown(void **state) {
   curl_global_cleanup();
@@ -766,6 +1161,7 @@ int main(void) {
       cmocka_unit_test(create_takes_a_network_policy),
       cmocka_unit_test(global_options_go_before_or_after_the_command),
       cmocka_unit_test(options_may_follow_positionals),
+      cmocka_unit_test(replication_options_belong_to_their_commands),
       cmocka_unit_test(exec_splits_id_from_command_at_double_dash),
       cmocka_unit_test(exec_without_double_dash_keeps_the_commands_options),
       cmocka_unit_test(exec_without_a_command_is_a_usage_error),
@@ -795,6 +1191,19 @@ int main(void) {
       cmocka_unit_test(status_sums_up_the_cluster),
       cmocka_unit_test(status_json_carries_the_cluster),
       cmocka_unit_test(status_of_a_lone_node_has_no_cluster_lines),
+      cmocka_unit_test(peer_lines_tell_bytes_parent_and_time),
+      cmocka_unit_test(repl_report_has_a_line_per_peer_or_none),
+      cmocka_unit_test(replicas_table_lists_owner_first_newest_first),
+      cmocka_unit_test(replicas_table_columns_line_up),
+      cmocka_unit_test(replicas_of_a_sandbox_without_generations),
+      cmocka_unit_test(suspend_passes_durability_and_prints_each_peer),
+      cmocka_unit_test(suspend_json_prints_the_operation_not_lines),
+      cmocka_unit_test(suspend_short_of_copies_says_which_peer_failed),
+      cmocka_unit_test(resume_passes_the_node),
+      cmocka_unit_test(resume_elsewhere_refused_shows_the_code),
+      cmocka_unit_test(create_sends_replicas),
+      cmocka_unit_test(replicas_prints_the_table_or_the_answer),
+      cmocka_unit_test(replicas_of_an_unknown_sandbox_fails),
   };
   return cmocka_run_group_tests(tests, curl_setup, curl_teardown);
 }

@@ -2,7 +2,8 @@
  * sealed UDP and TCP on 127.0.0.1 with the "local" swim profile. Covers
  * joining through one seed, metadata and directory propagation, crash
  * detection, graceful leave, wrong keys, garbage, replays (captured by a
- * UDP relay in front of one node), placement, the roster and restarts. */
+ * UDP relay in front of one node), placement, the roster and restarts,
+ * and the peers and replica targets worker threads read. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <openssl/evp.h>
 
 #include "cluster/cluster.h"
 #include "cluster/cluster_internal.h"
@@ -598,6 +601,297 @@ static void restart_raises_incarnation_and_rejoins_from_roster(void **state) {
   assert_null(x);
 }
 
+/* ---- peers and replica targets ---- */
+
+/* Replication metadata: repl port = gossip port + 2, 4096 MiB with 1024 used. */
+static void set_repl_meta(node *n, const char *zone, const char *cpu, bool draining,
+                          bool repl) {
+  hg_node_meta m;
+  fill_meta(&m, n->id, n->port, "base:1", 0, 0, 4096, 1024);
+  if (repl) snprintf(m.repl_addr, sizeof m.repl_addr, "127.0.0.1:%d", n->port + 2);
+  snprintf(m.zone, sizeof m.zone, "%s", zone);
+  snprintf(m.cpu_class, sizeof m.cpu_class, "%s", cpu);
+  m.draining = draining;
+  hg_cluster_set_meta(n->c, &m);
+}
+
+/* True when n's copy of peer matches what set_repl_meta gave it. */
+static bool peer_shows(node *n, node *peer, const char *zone, bool compatible,
+                       bool draining, bool repl) {
+  hg_cluster_peer p;
+  if (hg_cluster_peer_get(n->c, peer->id, &p) < 0) return false;
+  return strcmp(p.zone, zone) == 0 && p.compatible == compatible &&
+         p.draining == draining && (p.repl_addr[0] != 0) == repl;
+}
+
+/* The model the targets must follow, written from the spec independently
+ * of cluster.c: weight = first 8 bytes (big-endian) of SHA-256(key 0 id). */
+static uint64_t model_weight(const char *key, const char *id) {
+  uint8_t buf[256], h[EVP_MAX_MD_SIZE];
+  unsigned hlen = 0;
+  size_t kl = strlen(key), il = strlen(id);
+  assert_true(kl + il + 1 <= sizeof buf);
+  memcpy(buf, key, kl);
+  buf[kl] = 0;
+  memcpy(buf + kl + 1, id, il);
+  assert_true(EVP_Digest(buf, kl + 1 + il, h, &hlen, EVP_sha256(), NULL));
+  uint64_t w = 0;
+  for (int i = 0; i < 8; i++) w = w << 8 | h[i];
+  return w;
+}
+
+typedef struct model_peer {
+  const char *id, *zone;
+  uint64_t w;
+  bool taken;
+} model_peer;
+
+static int model_cmp(const void *a, const void *b) {
+  const model_peer *x = a, *y = b;
+  return x->w != y->w ? (x->w > y->w ? -1 : 1) : strcmp(x->id, y->id);
+}
+
+/* Eligible peers, the zones already holding a copy; ids out in order. */
+static size_t model_targets(const char *key, model_peer *v, size_t nv, const char **used,
+                            size_t nused, size_t n, const char **out) {
+  const char *zones[16];
+  size_t nz = 0, k = 0;
+  for (size_t i = 0; i < nused; i++) zones[nz++] = used[i];
+  for (size_t i = 0; i < nv; i++) {
+    v[i].w = model_weight(key, v[i].id);
+    v[i].taken = false;
+  }
+  qsort(v, nv, sizeof *v, model_cmp);
+  for (size_t i = 0; i < nv && k < n; i++) {
+    bool seen = false;
+    for (size_t j = 0; j < nz && !seen; j++) seen = strcmp(zones[j], v[i].zone) == 0;
+    if (seen) continue;
+    zones[nz++] = v[i].zone;
+    v[i].taken = true;
+    out[k++] = v[i].id;
+  }
+  for (size_t i = 0; i < nv && k < n; i++)
+    if (!v[i].taken) out[k++] = v[i].id;
+  return k;
+}
+
+static void assert_targets(node *n, const char *key, const char *const *ex, size_t nex,
+                           size_t want_n, model_peer *v, size_t nv, const char **used,
+                           size_t nused) {
+  hg_cluster_peer t[8], again[8];
+  const char *want[8];
+  size_t k = hg_cluster_replica_targets(n->c, key, ex, nex, want_n, t);
+  size_t wk = model_targets(key, v, nv, used, nused, want_n, want);
+  assert_int_equal(k, wk);
+  for (size_t i = 0; i < k; i++) assert_string_equal(t[i].id, want[i]);
+  /* Same membership, same answer. */
+  assert_int_equal(hg_cluster_replica_targets(n->c, key, ex, nex, want_n, again), k);
+  for (size_t i = 0; i < k; i++) assert_string_equal(again[i].id, t[i].id);
+}
+
+/* A worker thread reading peers and targets while the loop changes them. */
+typedef struct watcher {
+  pthread_t th;
+  hg_cluster *c;
+  const char *self;
+  bool running, stop, full, bad;
+  char why[160];
+  unsigned long calls;
+  hg_cluster_peer last[4];
+} watcher;
+
+static watcher watch; /* static: teardown stops it after a failed assert */
+
+static void watch_fail(watcher *w, const char *why, const char *id) {
+  if (!__atomic_load_n(&w->bad, __ATOMIC_ACQUIRE))
+    snprintf(w->why, sizeof w->why, "%.80s: %.63s", why, id);
+  __atomic_store_n(&w->bad, true, __ATOMIC_RELEASE);
+}
+
+static void watch_round(watcher *w) {
+  hg_cluster_peer p[8], t[8];
+  size_t n = hg_cluster_peers(w->c, p, 8);
+  for (size_t i = 0; i < n; i++) {
+    if (strcmp(p[i].id, w->self) == 0) watch_fail(w, "self listed", p[i].id);
+    if (i && strcmp(p[i - 1].id, p[i].id) >= 0) watch_fail(w, "unsorted", p[i].id);
+    if (!p[i].alive) watch_fail(w, "not alive", p[i].id);
+  }
+  if (hg_cluster_peers(w->c, p + 4, 1) > 1) watch_fail(w, "past cap", "");
+  bool full = n == 3;
+  for (size_t i = 0; full && i < n; i++) full = p[i].repl_addr[0] != 0;
+  if (full && !__atomic_load_n(&w->full, __ATOMIC_ACQUIRE)) {
+    memcpy(w->last, p, 3 * sizeof *p);
+    __atomic_store_n(&w->full, true, __ATOMIC_RELEASE);
+  }
+  size_t k = hg_cluster_replica_targets(w->c, "sb-watched", NULL, 0, 8, t);
+  for (size_t i = 0; i < k; i++) {
+    if (strcmp(t[i].id, w->self) == 0) watch_fail(w, "self a target", t[i].id);
+    if (!t[i].alive || t[i].suspect || !t[i].compatible || t[i].draining ||
+        !t[i].repl_addr[0])
+      watch_fail(w, "ineligible target", t[i].id);
+    for (size_t j = 0; j < i; j++)
+      if (strcmp(t[i].id, t[j].id) == 0) watch_fail(w, "target twice", t[i].id);
+  }
+  w->calls++;
+}
+
+static void *watch_main(void *arg) {
+  watcher *w = arg;
+  while (!__atomic_load_n(&w->stop, __ATOMIC_ACQUIRE)) {
+    watch_round(w);
+    usleep(200);
+  }
+  return NULL;
+}
+
+static void watch_start(hg_cluster *c, const char *self) {
+  watch = (watcher){.c = c, .self = self};
+  assert_int_equal(pthread_create(&watch.th, NULL, watch_main, &watch), 0);
+  watch.running = true;
+}
+
+static void watch_stop(void) {
+  if (!watch.running) return;
+  __atomic_store_n(&watch.stop, true, __ATOMIC_RELEASE);
+  pthread_join(watch.th, NULL);
+  watch.running = false;
+}
+
+/* Four nodes in two zones announce replication addresses. A worker thread
+ * lists the three others once metadata arrived; targets follow the
+ * rendezvous model, spread into the other zone first, honour exclusions,
+ * skip draining, incompatible and repl-less peers, and drop a crashed peer
+ * once it is declared dead. */
+static void replica_targets_follow_rendezvous_zones_and_liveness(void **state) {
+  static node a, b, c, d;
+  a = b = c = d = (node){0};
+  node_start_ex(&a, "n-a", NULL, KEY, 0, "z1");
+  watch_start(a.c, "n-a"); /* reads while members arrive and change */
+  node_start_ex(&b, "n-b", a.gossip, KEY, 0, "z1");
+  node_start_ex(&c, "n-c", a.gossip, KEY, 0, "z2");
+  node_start_ex(&d, "n-d", a.gossip, KEY, 0, "z2");
+  set_repl_meta(&a, "z1", "tcg", false, true);
+  set_repl_meta(&b, "z1", "tcg", false, true);
+  set_repl_meta(&c, "z2", "tcg", false, true);
+  set_repl_meta(&d, "z2", "tcg", false, true);
+  assert_true(WAIT_UNTIL(
+      alive(&a) == 4 && alive(&b) == 4 && alive(&c) == 4 && alive(&d) == 4, 8000));
+  assert_true(WAIT_UNTIL(__atomic_load_n(&watch.full, __ATOMIC_ACQUIRE), 5000));
+  assert_false(__atomic_load_n(&watch.bad, __ATOMIC_ACQUIRE));
+  const char *ids[] = {"n-b", "n-c", "n-d"};
+  node *peers[] = {&b, &c, &d};
+  for (int i = 0; i < 3; i++) { /* what the worker thread saw */
+    hg_cluster_peer *p = &watch.last[i];
+    char want[64];
+    assert_string_equal(p->id, ids[i]);
+    snprintf(want, sizeof want, "127.0.0.1:%d", peers[i]->port + 2);
+    assert_string_equal(p->repl_addr, want);
+    snprintf(want, sizeof want, "127.0.0.1:%d", peers[i]->port + 1);
+    assert_string_equal(p->api_addr, want);
+    assert_string_equal(p->zone, i == 0 ? "z1" : "z2");
+    assert_true(p->alive && !p->suspect && p->compatible && !p->draining);
+    assert_int_equal(p->memory_free_mib, 3072);
+  }
+  hg_cluster_peer p;
+  assert_int_equal(hg_cluster_peer_get(a.c, "n-zz", &p), -ENOENT);
+  assert_int_equal(hg_cluster_peer_get(a.c, "n-a", &p), 0); /* ourselves */
+  assert_true(p.alive && p.compatible);
+  json_t *m = member(&a, "n-c");
+  char want[64];
+  snprintf(want, sizeof want, "127.0.0.1:%d", c.port + 2);
+  assert_string_equal(
+      json_string_value(json_object_get(json_object_get(m, "addresses"), "replication")),
+      want);
+  json_decref(m);
+
+  /* The model, for many keys: the best of z2 first (z1 holds our copy). */
+  model_peer v[3] = {{.id = "n-b", .zone = "z1"},
+                     {.id = "n-c", .zone = "z2"},
+                     {.id = "n-d", .zone = "z2"}};
+  const char *z1[] = {"z1"}, *z12[] = {"z1", "z2"};
+  unsigned first_c = 0, first_d = 0;
+  for (int i = 0; i < 64; i++) {
+    char key[32];
+    hg_cluster_peer t[4];
+    snprintf(key, sizeof key, "sb-%016x", 0x5000 + i);
+    assert_targets(&a, key, NULL, 0, 3, v, 3, z1, 1);
+    assert_targets(&a, key, NULL, 0, 1, v, 3, z1, 1);
+    assert_int_equal(hg_cluster_replica_targets(a.c, key, NULL, 0, 3, t), 3);
+    assert_string_equal(t[0].zone, "z2");
+    first_c += strcmp(t[0].id, "n-c") == 0;
+    first_d += strcmp(t[0].id, "n-d") == 0;
+    /* Excluding a z2 holder: z2 counts as used, the rest by weight. */
+    const char *ex[] = {"n-c", NULL, "n-a"};
+    model_peer bd[2] = {{.id = "n-b", .zone = "z1"}, {.id = "n-d", .zone = "z2"}};
+    assert_targets(&a, key, ex, 3, 3, bd, 2, z12, 2);
+    const char *ex2[] = {"n-c", "n-d"};
+    model_peer bonly[1] = {{.id = "n-b", .zone = "z1"}};
+    assert_targets(&a, key, ex2, 2, 3, bonly, 1, z12, 2);
+  }
+  print_message("first target n-c %u, n-d %u of 64 keys\n", first_c, first_d);
+  assert_true(first_c > 0 && first_d > 0 && first_c + first_d == 64);
+  hg_cluster_peer none[1];
+  assert_int_equal(hg_cluster_replica_targets(a.c, "k", NULL, 0, 0, none), 0);
+
+  /* Draining, another CPU class, no replication address: not targets. */
+  set_repl_meta(&b, "z1", "tcg", true, true);
+  set_repl_meta(&c, "z2", "kvm-epyc", false, true);
+  set_repl_meta(&d, "z2", "tcg", false, false);
+  assert_true(WAIT_UNTIL(peer_shows(&a, &b, "z1", true, true, true) &&
+                             peer_shows(&a, &c, "z2", false, false, true) &&
+                             peer_shows(&a, &d, "z2", true, false, false),
+                         5000));
+  hg_cluster_peer t[4];
+  assert_int_equal(hg_cluster_replica_targets(a.c, "sb-x", NULL, 0, 3, t), 0);
+  assert_int_equal(hg_cluster_peers(a.c, t, 4), 3); /* still listed */
+  /* Our own class decides compatibility, at once. */
+  set_repl_meta(&a, "z1", "kvm-epyc", false, true);
+  assert_int_equal(hg_cluster_replica_targets(a.c, "sb-x", NULL, 0, 3, t), 1);
+  assert_string_equal(t[0].id, "n-c");
+  assert_int_equal(hg_cluster_peer_get(a.c, "n-b", &p), 0);
+  assert_false(p.compatible);
+
+  /* All eligible again, then d crashes: gone from targets once dead,
+   * never a target while suspect. */
+  set_repl_meta(&a, "z1", "tcg", false, true);
+  set_repl_meta(&b, "z1", "tcg", false, true);
+  set_repl_meta(&c, "z2", "tcg", false, true);
+  set_repl_meta(&d, "z2", "tcg", false, true);
+  assert_true(WAIT_UNTIL(peer_shows(&a, &b, "z1", true, false, true) &&
+                             peer_shows(&a, &c, "z2", true, false, true) &&
+                             peer_shows(&a, &d, "z2", true, false, true),
+                         5000));
+  assert_targets(&a, "sb-y", NULL, 0, 3, v, 3, z1, 1);
+  int64_t t0 = hg_now_ms();
+  node_crash(&d);
+  bool seen_suspect = false;
+  while (hg_cluster_peer_get(a.c, "n-d", &p) == 0 && hg_now_ms() - t0 < 10000) {
+    if (p.suspect) {
+      seen_suspect = true;
+      size_t k = hg_cluster_replica_targets(a.c, "sb-y", NULL, 0, 3, t);
+      for (size_t i = 0; i < k; i++) assert_string_not_equal(t[i].id, "n-d");
+    }
+    uv_run(&loop, UV_RUN_ONCE);
+  }
+  print_message("n-d dead after %lld ms (suspect seen: %d)\n",
+                (long long)(hg_now_ms() - t0), seen_suspect);
+  assert_int_equal(hg_cluster_peer_get(a.c, "n-d", &p), -EHOSTDOWN);
+  model_peer bc[2] = {{.id = "n-b", .zone = "z1"}, {.id = "n-c", .zone = "z2"}};
+  assert_targets(&a, "sb-y", NULL, 0, 3, bc, 2, z1, 1);
+  assert_int_equal(hg_cluster_peers(a.c, t, 4), 2);
+  run_ms(1100); /* a housekeeping rebuild keeps it so */
+  assert_int_equal(hg_cluster_peer_get(a.c, "n-d", &p), -EHOSTDOWN);
+  assert_targets(&a, "sb-y", NULL, 0, 3, bc, 2, z1, 1);
+
+  watch_stop();
+  print_message("worker thread: %lu rounds\n", watch.calls);
+  if (watch.bad) fail_msg("worker thread: %s", watch.why);
+  assert_true(watch.calls > 10);
+  node_close(&c);
+  node_close(&b);
+  node_close(&a);
+}
+
 /* ---- setup ---- */
 
 static int test_setup(void **state) {
@@ -611,6 +905,7 @@ static void close_stray(uv_handle_t *h, void *arg) {
 
 /* After a failed assert: crash what still runs, close raw sockets. */
 static int test_teardown(void **state) {
+  watch_stop();
   for (size_t i = 0; i < nstarted; i++) {
     node *n = started[i];
     if (!n->c) continue;
@@ -650,6 +945,7 @@ int main(void) {
       T(strangers_garbage_and_replays_are_dropped),
       T(placement_prefers_local_then_peers),
       T(restart_raises_incarnation_and_rejoins_from_roster),
+      T(replica_targets_follow_rendezvous_zones_and_liveness),
   };
   return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

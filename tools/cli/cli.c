@@ -37,6 +37,9 @@ static const opt_spec opt_specs[HG_OPT_COUNT] = {
     [HG_OPT_INTERACTIVE] = {"interactive", 'i', false},
     [HG_OPT_GEN] = {"gen", 0, true},
     [HG_OPT_NETWORK] = {"network", 0, true},
+    [HG_OPT_REPLICAS] = {"replicas", 0, true},
+    [HG_OPT_DURABILITY] = {"durability", 0, true},
+    [HG_OPT_NODE] = {"node", 0, true},
 };
 
 #define GLOBAL_OPTS \
@@ -120,6 +123,18 @@ static int set_opt(hg_cli_args *a, int id, const char *v) {
     break;
   case HG_OPT_GEN:
     if ((rc = int_arg(a, name, v, 0, INT64_MAX, &n)) == 0) a->gen = n;
+    break;
+  case HG_OPT_REPLICAS:
+    if ((rc = int_arg(a, name, v, 1, HG_CLI_REPLICAS_MAX, &n)) == 0) a->replicas = (int)n;
+    break;
+  case HG_OPT_DURABILITY:
+    if (strcmp(v, "local") != 0 && strcmp(v, "replicated") != 0)
+      return fail(a, "%s: --durability wants local or replicated, got '%s'", who(a), v);
+    a->durability = v;
+    break;
+  case HG_OPT_NODE:
+    if (!hg_cli_id_ok(v)) return fail(a, "%s: --node wants a node id, got '%s'", who(a), v);
+    a->node = v;
     break;
   case HG_OPT_MEMORY:
     if (hg_cli_parse_mib(v, &a->memory_mib) < 0)

@@ -21,6 +21,7 @@
 #define HG_CLI_EXIT_SIGNAL 128   /* + signal number, as a shell reports a killed child */
 
 #define HG_CLI_ID_MAX 64 /* longest id accepted on the command line */
+#define HG_CLI_REPLICAS_MAX 8 /* copies of a generation a sandbox may ask for */
 
 /* Options a command may take: bit HG_OPT(o) of hg_cli_cmd.opts. --url,
  * --key, --json and --help are accepted everywhere. */
@@ -43,6 +44,9 @@ enum hg_cli_opt {
   HG_OPT_INTERACTIVE,
   HG_OPT_GEN,
   HG_OPT_NETWORK,
+  HG_OPT_REPLICAS,
+  HG_OPT_DURABILITY,
+  HG_OPT_NODE,
   HG_OPT_COUNT
 };
 #define HG_OPT(o) (1u << (o))
@@ -72,6 +76,9 @@ struct hg_cli_args {
   bool no_wait, wait, interactive;
   const char *template_name, *state, *cwd;
   const char *network;    /* create: egress policy, JSON text or @FILE */
+  const char *durability; /* suspend: "local" or "replicated"; NULL: server default */
+  const char *node;       /* resume: on this node; NULL: the server chooses */
+  int replicas;   /* create: copies kept in the cluster; 0: server default */
   int vcpus;      /* 0: server default */
   int memory_mib; /* 0: server default */
   int timeout_s;  /* 0: none */

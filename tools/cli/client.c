@@ -470,7 +470,7 @@ static int poll_op(op_wait *w, const char *path, int *retries, json_t **final) {
       hg_client_print_error(w->c, 0, op); /* op.error is {code, message} */
     else
       fprintf(stderr, "hangar: %s %s failed\n", w->verb, w->target);
-    json_decref(op);
+    *final = op; /* the caller may have more to tell of it (a suspend's peers) */
     rc = -EPROTO;
   } else {
     set_progress(w, op);
@@ -501,7 +501,7 @@ int hg_client_wait_op(hg_client *c, const char *verb, const char *target, const 
   while ((rc = poll_op(&w, path, &retries, &op)) == 1) {
   }
   untrap_interrupt(&w);
-  if (rc == 0 && final)
+  if (final)
     *final = op;
   else
     json_decref(op);
@@ -517,7 +517,9 @@ const char *hg_json_str(const json_t *obj, const char *key) {
 int64_t hg_json_int(const json_t *obj, const char *key, int64_t dflt) {
   const json_t *v = json_object_get(obj, key);
   if (json_is_integer(v)) return json_integer_value(v);
-  if (json_is_real(v)) return (int64_t)json_real_value(v);
+  /* A real beyond int64_t would convert to undefined behaviour. */
+  double d = json_real_value(v);
+  if (json_is_real(v) && d > -0x1p63 && d < 0x1p63) return (int64_t)d;
   return dflt;
 }
 

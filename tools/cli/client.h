@@ -100,8 +100,9 @@ void hg_client_print_error(hg_client *c, long status, const json_t *body);
 /* Follows an operation to its end with a progress line on stderr —
  * "suspend sb-… … 0.4s", redrawn in place on a tty, one plain line at the
  * end otherwise. start_ms (hg_now_ms) is when the request was sent. Returns
- * 0 when it succeeded (*final, if given, gets the operation JSON), -EPROTO
- * when it failed (printed), or a transport error. */
+ * 0 when it succeeded, -EPROTO when it failed (printed), or a transport
+ * error. *final, if given, gets the operation JSON when the operation ended
+ * either way (NULL after a transport error); the caller frees it. */
 int hg_client_wait_op(hg_client *c, const char *verb, const char *target, const char *op_id,
                       int64_t start_ms, json_t **final);
 

@@ -224,6 +224,7 @@ static json_t *create_body(const hg_cli_args *a) {
   if (a->template_name) json_object_set_new(req, "template", json_string(a->template_name));
   if (a->vcpus) json_object_set_new(req, "vcpus", json_integer(a->vcpus));
   if (a->memory_mib) json_object_set_new(req, "memory_mib", json_integer(a->memory_mib));
+  if (a->replicas) json_object_set_new(req, "replicas", json_integer(a->replicas));
   const struct {
     const char *name;
     const char *const *kvs;
@@ -429,15 +430,29 @@ typedef struct pending_op {
   int64_t t0;
 } pending_op;
 
+/* "?durability=local", "?node=n2": the options a verb passes on. Both
+ * values were checked by the parser (a fixed word, an id of URL-safe
+ * characters), so they need no escaping. */
+static void lifecycle_query(const hg_cli_args *a, const char *verb, char *out, size_t cap) {
+  if (strcmp(verb, "suspend") == 0 && a->durability)
+    snprintf(out, cap, "?durability=%s", a->durability);
+  else if (strcmp(verb, "resume") == 0 && a->node)
+    snprintf(out, cap, "?node=%s", a->node);
+  else
+    out[0] = '\0';
+}
+
 /* Sends one lifecycle request; the operation id goes into p->op. */
-static int start_op(hg_client *c, const char *verb, const char *arg, pending_op *p,
-                    json_t *out) {
-  char path[160];
+static int start_op(hg_client *c, const hg_cli_args *a, const char *verb, const char *arg,
+                    pending_op *p, json_t *out) {
+  char path[256], query[HG_CLI_ID_MAX + 32];
   json_t *resp = NULL;
   int rc = hg_cmd_sandbox_id(c, arg, p->id);
   if (rc < 0) return rc;
   bool rm = strcmp(verb, "rm") == 0;
-  hg_path(path, sizeof path, rm ? "/v1/sandboxes/%s" : "/v1/sandboxes/%s/%s", p->id, verb);
+  lifecycle_query(a, verb, query, sizeof query);
+  hg_path(path, sizeof path, rm ? "/v1/sandboxes/%s" : "/v1/sandboxes/%s/%s%s", p->id, verb,
+          query);
   p->t0 = hg_now_ms();
   rc = hg_client_json(c, rm ? "DELETE" : "POST", path, NULL, &resp);
   const char *op = hg_json_str(resp, "operation");
@@ -453,10 +468,39 @@ static int start_op(hg_client *c, const char *verb, const char *arg, pending_op 
   return rc;
 }
 
-/* What a person wants on stdout after the wait: a snapshot's name. */
-static void print_result(const char *verb, const json_t *op) {
+/* A suspend's copies, one line per peer: on stdout when it succeeded, on
+ * stderr under the error when it did not. With several sandboxes each line
+ * names its own. */
+static void print_replication(const hg_cli_args *a, const char *id, const json_t *op,
+                              FILE *f) {
+  hg_buf b;
+  hg_buf_init(&b, 1u << 20);
+  if (hg_repl_report(op, a->n_args > 1 ? id : NULL, &b) == 0 && b.len)
+    fwrite(b.data, 1, b.len, f);
+  hg_buf_free(&b);
+}
+
+/* A suspend that kept its generation but not enough copies of it: say what
+ * state that leaves, and where to watch the rest happen. */
+static void replication_hint(const char *id, const json_t *op) {
+  const char *code = hg_json_str(json_object_get(op, "error"), "code");
+  if (!code || strcmp(code, "replication_incomplete") != 0) return;
+  fprintf(stderr,
+          "hangar: %s is suspended and safe on its node, which keeps copying it "
+          "to peers (see hangar replicas %s)\n",
+          id, id);
+}
+
+/* What a person wants after the wait: a snapshot's name, a suspend's copies. */
+static void print_result(const hg_cli_args *a, const char *verb, const char *id,
+                         const json_t *op, int rc) {
+  if (strcmp(verb, "suspend") == 0 && op) {
+    print_replication(a, id, op, rc == 0 ? stdout : stderr);
+    if (rc < 0) replication_hint(id, op);
+    return;
+  }
   const char *snap = hg_json_str(json_object_get(op, "result"), "snapshot");
-  if (strcmp(verb, "snapshot") == 0 && snap) printf("%s\n", snap);
+  if (rc == 0 && strcmp(verb, "snapshot") == 0 && snap) printf("%s\n", snap);
 }
 
 static int print_ops(hg_client *c, const json_t *list) {
@@ -476,7 +520,7 @@ static int lifecycle(hg_client *c, const hg_cli_args *a, const char *verb) {
     goto out;
   }
   for (int i = 0; i < a->n_args; i++) {
-    int rc = start_op(c, verb, a->args[i], &p[n], started);
+    int rc = start_op(c, a, verb, a->args[i], &p[n], started);
     if (rc == 0) n++;
     if (rc < 0 && worst != -EINVAL) worst = rc;
   }
@@ -489,7 +533,7 @@ static int lifecycle(hg_client *c, const hg_cli_args *a, const char *verb) {
     json_t *op = NULL;
     int rc = hg_client_wait_op(c, verb, p[i].id, p[i].op, p[i].t0, &op);
     if (rc < 0 && worst != -EINVAL) worst = rc;
-    if (rc == 0 && !c->json) print_result(verb, op);
+    if (!c->json) print_result(a, verb, p[i].id, op, rc);
     if (rc == 0) json_array_append(finished, op);
     json_decref(op);
   }
@@ -620,6 +664,8 @@ static int follow_op(hg_client *c, const char *id, json_t **op) {
   if (rc == 0) {
     json_decref(*op);
     *op = final;
+  } else {
+    json_decref(final);
   }
   return rc;
 }
@@ -820,9 +866,11 @@ static int cmd_help(hg_client *c, const hg_cli_args *a) {
 
 const hg_cli_cmd hg_cli_commands[] = {
     {"create", NULL, cmd_create,
-     O(TEMPLATE) | O(VCPUS) | O(MEMORY) | O(ENV) | O(LABEL) | O(NETWORK) | O(NO_WAIT), 0, 0, false,
+     O(TEMPLATE) | O(VCPUS) | O(MEMORY) | O(ENV) | O(LABEL) | O(NETWORK) | O(REPLICAS) |
+         O(NO_WAIT),
+     0, 0, false,
      "create [--template T] [--vcpus N] [--memory MiB] [--env K=V]... [--label k=v]... "
-     "[--network JSON|@FILE] [--no-wait]",
+     "[--network JSON|@FILE] [--replicas N] [--no-wait]",
      "create a sandbox and print its id, once it runs",
      "  --template T       template (default: the server's `default`)\n"
      "  --vcpus N          virtual CPUs\n"
@@ -830,7 +878,9 @@ const hg_cli_cmd hg_cli_commands[] = {
      "  -e, --env K=V      environment for commands run in it (repeatable)\n"
      "  -l, --label k=v    metadata, to find it with `ls --label` (repeatable)\n"
      "  --network P        egress policy, JSON or @FILE: {\"allow\": [...], \"credentials\": [...]}\n"
-     "                     (without it the sandbox reaches nothing)\n"
+"                     (without it the sandbox reaches nothing)\n"
+     "  --replicas N       copies of each generation kept in the cluster, its own\n"
+     "                     node's included, 1-8 (default: the node's --replicas, 2)\n"
      "  --no-wait          print the id at once, without waiting until it runs\n"
      "  --json             print the sandbox as JSON, with its access token\n"},
     {"ls", "list", cmd_ls, O(STATE) | O(LABEL), 0, 0, false, "ls [--state S] [--label k=v]...",
@@ -856,10 +906,20 @@ const hg_cli_cmd hg_cli_commands[] = {
      "    tar c src | hangar cp - sb-3f2a:/src.tar\n"},
     {"pause", NULL, cmd_pause, O(NO_WAIT), 1, -1, false, "pause ID... [--no-wait]",
      "pause sandboxes (memory stays on the node)", NULL},
-    {"resume", NULL, cmd_resume, O(NO_WAIT), 1, -1, false, "resume ID... [--no-wait]",
-     "resume paused or suspended sandboxes", NULL},
-    {"suspend", NULL, cmd_suspend, O(NO_WAIT), 1, -1, false, "suspend ID... [--no-wait]",
-     "save sandboxes to disk (and peers) and free their memory", NULL},
+    {"resume", NULL, cmd_resume, O(NODE) | O(NO_WAIT), 1, -1, false,
+     "resume ID... [--node N] [--no-wait]", "resume paused or suspended sandboxes",
+     "  --node N           resume on node N, which must hold the newest generation\n"
+     "                     (see `hangar replicas ID`); the sandbox moves there.\n"
+     "                     Default: its node while that is alive, else a node that\n"
+     "                     holds the newest generation\n"},
+    {"suspend", NULL, cmd_suspend, O(DURABILITY) | O(NO_WAIT), 1, -1, false,
+     "suspend ID... [--durability local|replicated] [--no-wait]",
+     "save sandboxes to disk (and peers) and free their memory",
+     "  --durability D     replicated: done once its copies are on the peers that\n"
+     "                     keep them (the default in a cluster); local: done once\n"
+     "                     it is on this node's disk, the copies follow\n"
+     "after the wait, one line per peer: what was sent, against which parent,\n"
+     "how long it took, or why it failed.\n"},
     {"snapshot", NULL, cmd_snapshot, O(NO_WAIT), 1, -1, false, "snapshot ID... [--no-wait]",
      "take a disk snapshot and print its name; the sandbox keeps running", NULL},
     {"fork", NULL, cmd_fork, O(GEN) | O(NO_WAIT), 1, 1, false, "fork ID [--gen N] [--no-wait]",
@@ -867,6 +927,11 @@ const hg_cli_cmd hg_cli_commands[] = {
      "  --gen N            from generation N (default: a new one, taken now)\n"},
     {"rm", "delete", cmd_rm, O(NO_WAIT), 1, -1, false, "rm ID... [--no-wait]",
      "delete sandboxes", NULL},
+    {"replicas", NULL, hg_cmd_replicas, 0, 1, 1, false, "replicas ID",
+     "show which nodes hold a sandbox's generations",
+     "  one row per generation per node, the owner first and newest first:\n"
+     "  ROLE owner or replica, STATE how the cluster sees that node (alive,\n"
+     "  suspect, unreachable), GEN, SIZE on disk, AGE. Any node answers.\n"},
     {"ops", NULL, cmd_ops, 0, 0, 1, false, "ops [ID]", "list operations, all or one sandbox's",
      NULL},
     {"op", NULL, cmd_op, O(WAIT), 1, 1, false, "op OPID [--wait]", "show an operation",

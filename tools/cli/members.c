@@ -31,7 +31,8 @@ static const json_t *member_get(const json_t *m, const char *path) {
 static int64_t member_num(const json_t *m, const char *path) {
   const json_t *v = member_get(m, path);
   if (json_is_integer(v)) return json_integer_value(v);
-  if (json_is_real(v)) return (int64_t)json_real_value(v);
+  double d = json_real_value(v); /* beyond int64_t the conversion is undefined */
+  if (json_is_real(v) && d > -0x1p63 && d < 0x1p63) return (int64_t)d;
   return -1;
 }
 

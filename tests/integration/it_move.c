@@ -1,0 +1,451 @@
+/* Integration: moving a sandbox between nodes, the manager's side
+ * (hg_sandbox_disown, hg_sandbox_adopt). One manager in this process on a
+ * real btrfs loop image, real microVMs restored from the test template. A
+ * received replica is simulated with a read-only snapshot of a generation
+ * into replicas/<id>/<gen> (the wire is replication's tests' business): a
+ * move is then disown here at the new epoch, adopt from the replica, resume. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "node/core/log.h"
+#include "node/core/util.h"
+#include "node/sandbox.h"
+#include "node/store.h"
+#include "tests/integration/harness.h"
+
+#define COUNTER "i=0; while :; do i=$((i+1)); echo $i; sleep 0.2; done"
+#define MAX_CHANGES 256
+
+/* What on_change said, in order. */
+typedef struct change {
+  char id[HG_ID_MAX];
+  char state[16];
+  uint64_t gen, epoch;
+} change;
+
+static struct {
+  hg_it_node node; /* only for its cleanup: kills our VMs, unmounts, removes the dir */
+  hg_store *st;
+  hg_manager *m;
+  pthread_mutex_t mu;
+  change changes[MAX_CHANGES];
+  unsigned nchanges;
+  char a[HG_ID_MAX]; /* the sandbox moved by the first test, used by the last */
+  char a_token[65];
+} fx = {.mu = PTHREAD_MUTEX_INITIALIZER};
+
+static void on_change(void *ud, const hg_sb_change *ch) {
+  (void)ud;
+  pthread_mutex_lock(&fx.mu);
+  if (fx.nchanges < MAX_CHANGES) {
+    change *c = &fx.changes[fx.nchanges++];
+    snprintf(c->id, sizeof c->id, "%s", ch->id);
+    snprintf(c->state, sizeof c->state, "%s", ch->state);
+    c->gen = ch->gen;
+    c->epoch = ch->epoch;
+  }
+  pthread_mutex_unlock(&fx.mu);
+}
+
+/* The last change reported for id (zeroed when none); *count gets how many. */
+static change last_change(const char *id, unsigned *count) {
+  change last;
+  memset(&last, 0, sizeof last);
+  unsigned n = 0;
+  pthread_mutex_lock(&fx.mu);
+  for (unsigned i = 0; i < fx.nchanges; i++)
+    if (strcmp(fx.changes[i].id, id) == 0) {
+      last = fx.changes[i];
+      n++;
+    }
+  pthread_mutex_unlock(&fx.mu);
+  if (count) *count = n;
+  return last;
+}
+
+static int manager_open(void) {
+  hg_manager_config cfg = {.store = fx.st,
+                           .vmm = &hg_vmm_qemu,
+                           .shim_path = HG_SHIM_PATH,
+                           .on_change = on_change,
+                           .default_replicas = 3};
+  return hg_manager_open(&cfg, &fx.m);
+}
+
+static int setup(void **state) {
+  (void)state;
+  const char *tpl_dir = getenv("HANGAR_TEST_TEMPLATE_DIR");
+  if (!tpl_dir) {
+    fprintf(stderr,
+            "it_move: HANGAR_TEST_TEMPLATE_DIR must be set (tools/test builds it)\n");
+    return -1;
+  }
+  hg_log_set_level(HG_LOG_WARN);
+  hg_it_node *n = &fx.node;
+  snprintf(n->dir, sizeof n->dir, "/tmp/hgmv-XXXXXX");
+  if (!mkdtemp(n->dir)) return -1;
+  snprintf(n->data, sizeof n->data, "%s/data", n->dir);
+  hg_store_options so = {.image_size = 8ull << 30};
+  hg_template_info tpl;
+  int rc = hg_store_open(n->data, &so, &fx.st);
+  if (rc == 0)
+    rc = hg_template_build(fx.st, &hg_vmm_qemu, HG_SHIM_PATH, NULL, "default", tpl_dir,
+                           NULL, NULL, &tpl);
+  if (rc == 0) rc = manager_open();
+  if (rc < 0) fprintf(stderr, "it_move: setup: %s\n", strerror(-rc));
+  return rc < 0 ? -1 : 0;
+}
+
+static int teardown(void **state) {
+  (void)state;
+  hg_manager_close(fx.m);
+  if (fx.st) hg_store_close(fx.st, false);
+  hg_it_node_stop(&fx.node);
+  return 0;
+}
+
+/* --- helpers ------------------------------------------------------------------- */
+
+static bool exists(const char *fmt, const char *id) {
+  char rel[128], path[4096];
+  struct stat st;
+  snprintf(rel, sizeof rel, fmt, id);
+  assert_int_equal(hg_store_abs(fx.st, rel, path, sizeof path), 0);
+  return lstat(path, &st) == 0;
+}
+
+static void snapshot(const char *src_fmt, const char *src_id, const char *dst_fmt,
+                     const char *dst_id, bool readonly) {
+  char src[128], dst[128];
+  snprintf(src, sizeof src, src_fmt, src_id);
+  snprintf(dst, sizeof dst, dst_fmt, dst_id);
+  assert_int_equal(hg_store_snapshot(fx.st, src, dst, readonly), 0);
+}
+
+static uint64_t described_int(const char *id, const char *key) {
+  json_t *j;
+  assert_int_equal(hg_sandbox_describe(fx.m, id, &j), 0);
+  json_t *v = json_object_get(j, key);
+  assert_true(json_is_integer(v));
+  uint64_t n = (uint64_t)json_integer_value(v);
+  json_decref(j);
+  return n;
+}
+
+/* Reads what command cid wrote to stdout so far. */
+static char *output(const char *id, uint64_t cid) {
+  hg_agent *a;
+  hg_buf b;
+  hg_read_res res;
+  assert_int_equal(hg_sandbox_agent_get(fx.m, id, &a), 0);
+  hg_buf_init(&b, 1u << 20);
+  int rc = hg_agent_read(a, cid, 1, 0, 1u << 20, 0, &b, &res);
+  hg_sandbox_agent_put(fx.m, id);
+  assert_int_equal(rc, 0);
+  char *text = strndup(b.data ? b.data : "", b.len);
+  hg_buf_free(&b);
+  return text;
+}
+
+static uint64_t start(const char *id, const char *sh, int *pid) {
+  const char *argv[] = {"sh", "-c", sh, NULL};
+  hg_exec_req req = {.argv = argv};
+  uint64_t cid;
+  assert_int_equal(hg_sandbox_exec(fx.m, id, &req, &cid, pid), 0);
+  return cid;
+}
+
+/* Runs sh to completion; returns its stdout (free it). */
+static char *run(const char *id, const char *sh) {
+  int pid;
+  hg_agent *a;
+  hg_cmd_status st;
+  uint64_t cid = start(id, sh, &pid);
+  assert_int_equal(hg_sandbox_agent_get(fx.m, id, &a), 0);
+  int rc = hg_agent_wait(a, cid, 60000, &st);
+  hg_sandbox_agent_put(fx.m, id);
+  assert_int_equal(rc, 0);
+  assert_true(st.exited);
+  assert_int_equal(st.code, 0);
+  return output(id, cid);
+}
+
+/* The numbers a counter printed, one per line, must run 1,2,3,… unbroken. */
+static long counter_last(const char *text) {
+  long expect = 1, last = 0;
+  for (const char *p = text; *p;) {
+    long v = strtol(p, (char **)&p, 10);
+    if (v != expect) fprintf(stderr, "counter output broken at %ld:\n%s\n", expect, text);
+    assert_int_equal(v, expect);
+    last = v++;
+    expect = v;
+    while (*p == '\n') p++;
+  }
+  return last;
+}
+
+/* Writes a generation subvolume by hand (no VM): a read-only
+ * replicas/<id>/<gen> holding a sandbox.json that says record_id, and the
+ * files a restore opens. */
+static void fake_generation(const char *id, unsigned gen, const char *record_id,
+                            unsigned record_gen, bool readonly) {
+  char rel[128], dir[4096], path[4200];
+  snprintf(rel, sizeof rel, "replicas/%s/%u", id, gen);
+  assert_int_equal(hg_store_abs(fx.st, rel, dir, sizeof dir), 0);
+  assert_int_equal(hg_store_subvol_create(fx.st, rel), 0);
+  static const char *const files[] = {"vmstate", "mem", "rootfs.img", "vmlinuz",
+                                      "initrd.img"};
+  for (size_t i = 0; i < HG_ARRAY_SIZE(files); i++) {
+    snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+    assert_int_equal(hg_write_file_atomic(path, "x", 1), 0);
+  }
+  json_t *j = json_pack(
+      "{s:s, s:s, s:s, s:s, s:s, s:i, s:i, s:I, s:I, s:s, s:s, s:s, s:[{s:I, s:s}]}",
+      "id", record_id, "state", "suspending", "pending", "saving", "template",
+      "default:latest", "template_digest",
+      "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef", "vcpus", 1,
+      "memory_mib", 128, "gen", (json_int_t)record_gen, "epoch", (json_int_t)4, "token",
+      "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "hostname",
+      record_id, "machine_id", "0123456789abcdef0123456789abcdef", "generations", "gen",
+      (json_int_t)record_gen, "kind", "suspend");
+  char *text = json_dumps(j, 0);
+  json_decref(j);
+  snprintf(path, sizeof path, "%s/sandbox.json", dir);
+  assert_int_equal(hg_write_file_atomic(path, text, strlen(text)), 0);
+  free(text);
+  if (readonly) assert_int_equal(hg_store_set_readonly(fx.st, rel, true), 0);
+}
+
+/* --- tests --------------------------------------------------------------------- */
+
+/* The whole manual move on one node: suspend (gen 1), a replica of gen 1,
+ * disown at epoch 2, adopt from the replica at epoch 2, resume. The guest
+ * goes on where it stopped: files, and the very process that was counting. */
+static void moved_sandbox_resumes_its_process_and_files(void **state) {
+  (void)state;
+  char *out, *a = fx.a;
+  hg_sandbox_spec spec = {0};
+  spec.replicas = 9;
+  assert_int_equal(hg_sandbox_create_begin(fx.m, &spec, a, fx.a_token), -EINVAL);
+  spec.replicas = 0;
+  assert_int_equal(hg_sandbox_create_begin(fx.m, &spec, a, fx.a_token), 0);
+  assert_int_equal(hg_sandbox_create_finish(fx.m, a), 0);
+  assert_int_equal(described_int(a, "epoch"), 1);
+  assert_int_equal(described_int(a, "replicas"), 3); /* the manager's default */
+  hg_sb_info info;
+  assert_int_equal(hg_sandbox_info(fx.m, a, &info), 0);
+  assert_int_equal(info.state, HG_SB_RUNNING);
+  assert_int_equal(info.epoch, 1);
+  assert_int_equal(info.replicas, 3);
+  assert_string_equal(info.template_ref, "default:latest");
+  assert_int_equal(strncmp(info.tpl_dir, "default:latest@", 15), 0);
+  assert_int_equal(strlen(info.tpl_dir), 15 + 16);
+  char tpl_rel[160];
+  snprintf(tpl_rel, sizeof tpl_rel, "templates/%s", info.tpl_dir);
+  assert_true(hg_store_is_subvol(fx.st, tpl_rel));
+
+  free(run(a, "echo kept > /root/file; sync"));
+  int pid;
+  uint64_t cid = start(a, COUNTER, &pid);
+  char stat_cmd[96];
+  snprintf(stat_cmd, sizeof stat_cmd, "cut -d' ' -f22 /proc/%d/stat", pid);
+  char *started = run(a, stat_cmd);
+  sleep(2);
+  out = output(a, cid);
+  long before = counter_last(out);
+  free(out);
+  assert_true(before >= 3);
+  uint64_t gen;
+  assert_int_equal(hg_sandbox_suspend(fx.m, a, &gen), 0);
+  assert_int_equal(gen, 1);
+  change last = last_change(a, NULL);
+  assert_string_equal(last.state, "suspended");
+  assert_int_equal(last.epoch, 1);
+  assert_int_equal(last.gen, 1);
+  /* What replication would have received on the new owner. */
+  snapshot("snapshots/%s/1", a, "replicas/%s/1", a, true);
+
+  assert_int_equal(hg_sandbox_disown(fx.m, a, 1), -ESTALE);
+  unsigned reported;
+  last_change(a, &reported);
+  assert_int_equal(hg_sandbox_disown(fx.m, a, 2), 0);
+  json_t *j;
+  assert_int_equal(hg_sandbox_describe(fx.m, a, &j), -ENOENT);
+  assert_false(hg_sandbox_token_ok(fx.m, a, fx.a_token));
+  assert_int_equal(hg_sandbox_info(fx.m, a, &info), -ENOENT);
+  assert_false(exists("sandboxes/%s", a));
+  assert_false(exists("snapshots/%s", a));
+  assert_true(exists("replicas/%s/1", a));
+  unsigned now;
+  last_change(a, &now);
+  assert_int_equal(now, reported); /* a disowned sandbox is not reported */
+
+  /* A crash halfway through an adopt that snapshotted straight into place
+   * leaves the replica's record ("suspending", "saving"): recovery lands
+   * on suspended from the generation, which exists here only as a replica. */
+  snapshot("replicas/%s/1", a, "sandboxes/%s", a, false);
+  hg_manager_close(fx.m);
+  fx.m = NULL;
+  assert_int_equal(manager_open(), 0);
+  assert_int_equal(hg_sandbox_info(fx.m, a, &info), 0);
+  assert_int_equal(info.state, HG_SB_SUSPENDED);
+  assert_int_equal(info.gen, 1);
+  assert_int_equal(info.epoch, 1);
+
+  /* The move proper: the stale epoch-1 sandbox is disowned on the way. */
+  assert_int_equal(hg_sandbox_adopt(fx.m, a, "replicas/sb-ffffffffffffffff/1", 2),
+                   -ENOENT);
+  assert_int_equal(hg_sandbox_adopt(fx.m, a, "replicas/../sandboxes", 2), -EINVAL);
+  char from[96];
+  snprintf(from, sizeof from, "replicas/%s/1", a);
+  assert_int_equal(hg_sandbox_adopt(fx.m, a, from, 1), -EEXIST);
+  assert_int_equal(hg_sandbox_adopt(fx.m, a, from, 2), 0);
+  assert_int_equal(hg_sandbox_adopt(fx.m, a, from, 2), -EEXIST);
+  assert_int_equal(described_int(a, "epoch"), 2);
+  assert_int_equal(described_int(a, "gen"), 1);
+  assert_int_equal(described_int(a, "replicas"), 3);
+  last = last_change(a, NULL);
+  assert_string_equal(last.state, "suspended");
+  assert_int_equal(last.epoch, 2);
+  assert_int_equal(last.gen, 1);
+  assert_true(hg_sandbox_token_ok(fx.m, a, fx.a_token));
+  assert_false(exists("staging/adopt-%s", a));
+
+  assert_int_equal(hg_sandbox_resume(fx.m, a), 0);
+  assert_int_equal(last_change(a, NULL).epoch, 2);
+  sleep(2);
+  out = output(a, cid);
+  long after = counter_last(out);
+  free(out);
+  assert_true(after > before);
+  char *started_again = run(a, stat_cmd);
+  assert_string_equal(started_again, started); /* the same process, not a new one */
+  free(started_again);
+  free(started);
+  out = run(a, "cat /root/file");
+  assert_string_equal(out, "kept\n");
+  free(out);
+
+  /* Fencing stops a running sandbox, not disown; and epochs only go up. */
+  assert_int_equal(hg_sandbox_disown(fx.m, a, 3), -EBUSY);
+  assert_int_equal(hg_sandbox_disown(fx.m, a, 2), -ESTALE);
+  assert_int_equal(hg_sandbox_disown(fx.m, "sb-ffffffffffffffff", 9), -ENOENT);
+  assert_int_equal(hg_sandbox_info(fx.m, a, &info), 0);
+  assert_int_equal(info.state, HG_SB_RUNNING);
+}
+
+/* A fork may start from a generation held here only as a replica; a
+ * second move carries the generations taken since (gen 2) and clears a
+ * leftover sandboxes/<id>; delete removes the replicas too. */
+static void replica_generations_fork_move_again_and_go_with_delete(void **state) {
+  (void)state;
+  char *a = fx.a, child[HG_ID_MAX], child_token[65], *out;
+  assert_true(hg_id_valid("sb", a));
+  assert_false(exists("snapshots/%s/1", a));
+  assert_int_equal(hg_sandbox_fork(fx.m, a, 1, NULL, child, child_token), 0);
+  out = run(child, "cat /root/file");
+  assert_string_equal(out, "kept\n");
+  free(out);
+  assert_int_equal(described_int(child, "epoch"), 1);
+  assert_int_equal(described_int(child, "replicas"), 3);
+  assert_int_equal(hg_sandbox_delete(fx.m, child), 0);
+
+  free(run(a, "echo two > /root/two; sync"));
+  uint64_t gen;
+  assert_int_equal(hg_sandbox_suspend(fx.m, a, &gen), 0);
+  assert_int_equal(gen, 2);
+  assert_int_equal(hg_sandbox_disown(fx.m, a, 3), 0);
+  assert_true(exists("replicas/%s/1", a));
+  assert_true(exists("replicas/%s/2", a)); /* moved from snapshots/ */
+  assert_false(exists("snapshots/%s", a));
+  /* Left by an adopt that crashed before this node restarted: not ours. */
+  snapshot("replicas/%s/1", a, "sandboxes/%s", a, false);
+  char from[96];
+  snprintf(from, sizeof from, "replicas/%s/2", a);
+  assert_int_equal(hg_sandbox_adopt(fx.m, a, from, 3), 0);
+  assert_int_equal(described_int(a, "gen"), 2);
+  assert_int_equal(described_int(a, "epoch"), 3);
+  assert_int_equal(hg_sandbox_resume(fx.m, a), 0);
+  out = run(a, "cat /root/file /root/two");
+  assert_string_equal(out, "kept\ntwo\n");
+  free(out);
+
+  assert_int_equal(hg_sandbox_delete(fx.m, a), 0);
+  assert_false(exists("replicas/%s", a));
+  assert_false(exists("snapshots/%s", a));
+  assert_false(exists("sandboxes/%s", a));
+  change last = last_change(a, NULL);
+  assert_string_equal(last.state, "deleted");
+  assert_int_equal(last.epoch, 3);
+  assert_int_equal(hg_it_count_vms(&fx.node), 0);
+}
+
+/* Hand-made generations (no VM): adopt takes only a read-only generation
+ * of this very sandbox whose files are its own. */
+static void adopt_refuses_what_is_not_this_sandboxs_generation(void **state) {
+  (void)state;
+  const char *x = "sb-00000000000000aa", *y = "sb-00000000000000bb";
+  char from[96];
+  fake_generation(x, 1, y, 1, true);
+  snprintf(from, sizeof from, "replicas/%s/1", x);
+  assert_int_equal(hg_sandbox_adopt(fx.m, x, from, 5), -EPROTO); /* names another */
+  fake_generation(x, 2, x, 1, true);
+  snprintf(from, sizeof from, "replicas/%s/2", x);
+  assert_int_equal(hg_sandbox_adopt(fx.m, x, from, 5), -EPROTO); /* says gen 1 */
+  fake_generation(x, 3, x, 3, false);
+  snprintf(from, sizeof from, "replicas/%s/3", x);
+  assert_int_equal(hg_sandbox_adopt(fx.m, x, from, 5), -EPROTO); /* writable */
+  fake_generation(x, 4, x, 4, false);
+  char path[4096], target[4200];
+  snprintf(from, sizeof from, "replicas/%s/4", x);
+  assert_int_equal(hg_store_abs(fx.st, from, path, sizeof path), 0);
+  snprintf(target, sizeof target, "%s/mem", path);
+  assert_int_equal(unlink(target), 0);
+  assert_int_equal(symlink("/etc/passwd", target), 0);
+  assert_int_equal(hg_store_set_readonly(fx.st, from, true), 0);
+  assert_int_equal(hg_sandbox_adopt(fx.m, x, from, 5), -EPROTO); /* a host file */
+  assert_int_equal(hg_sandbox_adopt(fx.m, "not-an-id", from, 5), -EINVAL);
+  assert_int_equal(hg_sandbox_adopt(fx.m, x, from, 0), -EINVAL);
+  assert_false(exists("sandboxes/%s", x));
+  assert_false(exists("staging/adopt-%s", x));
+  unsigned n;
+  last_change(x, &n);
+  assert_int_equal(n, 0);
+
+  /* A good one: suspended at its generation and our epoch; the record's
+   * replica count (absent) is the manager's default. */
+  fake_generation(x, 5, x, 5, true);
+  snprintf(from, sizeof from, "replicas/%s/5", x);
+  assert_int_equal(hg_sandbox_adopt(fx.m, x, from, 5), 0);
+  hg_sb_info info;
+  assert_int_equal(hg_sandbox_info(fx.m, x, &info), 0);
+  assert_int_equal(info.state, HG_SB_SUSPENDED);
+  assert_int_equal(info.gen, 5);
+  assert_int_equal(info.epoch, 5);
+  assert_int_equal(info.replicas, 3);
+  assert_string_equal(info.tpl_dir, "default:latest@0123456789abcdef");
+  assert_true(exists("sandboxes/%s/sandbox.json", x));
+  assert_int_equal(hg_sandbox_delete(fx.m, x), 0);
+  assert_false(exists("replicas/%s", x));
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(moved_sandbox_resumes_its_process_and_files),
+      cmocka_unit_test(replica_generations_fork_move_again_and_go_with_delete),
+      cmocka_unit_test(adopt_refuses_what_is_not_this_sandboxs_generation),
+  };
+  return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,569 @@
+/* Integration: replication (DESIGN §10) end to end, as issue 5 asks for it,
+ * on three real hangards (tools/cluster, one network namespace each, real
+ * btrfs loop images, real VMs). Node 1 builds the template; nodes 2 and 3
+ * receive it by replication when they join, so generations travel as
+ * increments against it.
+ *
+ * The tests run in order on one sandbox with three copies:
+ *  1. created on n1, a file written and a counter started, a command left
+ *     running; a replicated suspend is acknowledged by n2 and n3; resumed
+ *     on n2: the file is there, the counter goes on (the same process: its
+ *     memory was restored), the command's earlier output is readable.
+ *  2. work and a second suspend on n2 send increments against gen 1 to n1
+ *     and to n3, which never ran the sandbox.
+ *  3. forged streams at n3's replication port (wrong key, other cluster,
+ *     replayed, corrupt, cut off, stale epoch) are refused and leave
+ *     nothing behind.
+ *  4. n2 (the owner) is SIGKILLed after its acknowledged suspend: the
+ *     sandbox resumes on a holder with nothing lost; n2 comes back and
+ *     hands the sandbox over; deleting it removes every replica.
+ * The cluster goes down at the end, on failure, on a signal and on the
+ * harness's watchdog. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h> /* after the four above, which it needs */
+
+#include <arpa/inet.h>
+#include <curl/curl.h>
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "node/core/buf.h"
+#include "node/core/util.h"
+#include "replication/frame.h"
+#include "replication/stream.h"
+#include "tests/integration/cluster_harness.h"
+
+#define NODES 3
+#define VM_TIMEOUT_MS 330000 /* above ?wait=300: TCG on two shared cores is slow */
+#define WAIT "300"
+#define REPL_PORT 7947
+#define DEAD_WAIT_MS 15000   /* the local profile declares a death in ~1-5 s */
+#define KEEPER_WAIT_MS 20000 /* a few keeper ticks (2 s) and a push-pull (5 s) */
+
+static hg_itc C;
+static char SB[32], TOKEN[80], CID[32], COUNTER_PID[32];
+static uint64_t first_zstd; /* the largest stream of the first suspend */
+
+static int setup(void **state) {
+  if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) return -1;
+  json_object_seed(0);
+  hg_itc_opts o = {
+      .with_template = true,
+      .pool_size = 0,
+      .ready_timeout_s = 360, /* n1 builds the template, n2 and n3 receive it */
+      .deadline_s = 1200,
+  };
+  if (hg_itc_up(&C, NODES, &o) < 0) return -1;
+  return hg_itc_wait_converged(&C, hg_itc_all(&C), 60000) >= 0 ? 0 : -1;
+}
+
+static int teardown(void **state) {
+  hg_itc_down(&C);
+  curl_global_cleanup();
+  return 0;
+}
+
+/* --- helpers ---------------------------------------------------------------------- */
+
+static const char *jstr(json_t *j, const char *key) {
+  const char *s = json_string_value(json_object_get(j, key));
+  return s ? s : "";
+}
+
+static json_t *call(int i, const char *method, const char *path, json_t *body, long want) {
+  json_t *j = NULL;
+  assert_true(hg_itc_expect(&C, i, NULL, method, path, body, want, VM_TIMEOUT_MS, &j));
+  return j;
+}
+
+static char *sh(int i, const char *cmd) {
+  char *out = hg_itc_sh(&C, i, NULL, SB, cmd, 300000);
+  assert_non_null(out);
+  return out;
+}
+
+/* A lifecycle call ?wait through node i: its "result". */
+static json_t *lifecycle(int i, const char *verb, const char *query) {
+  char path[256];
+  snprintf(path, sizeof path, "/v1/sandboxes/%s/%s?wait=" WAIT "%s", SB, verb, query);
+  json_t *j = call(i, "POST", path, NULL, 200);
+  json_t *res = json_incref(json_object_get(j, "result"));
+  json_decref(j);
+  assert_non_null(res);
+  return res;
+}
+
+static void describe(int i, char node[64], uint64_t *epoch) {
+  char path[96];
+  snprintf(path, sizeof path, "/v1/sandboxes/%s", SB);
+  json_t *j = call(i, "GET", path, NULL, 200);
+  snprintf(node, 64, "%s", jstr(j, "node"));
+  *epoch = (uint64_t)json_integer_value(json_object_get(j, "epoch"));
+  json_decref(j);
+}
+
+/* The replication report of a suspend: every peer acknowledged, none sent
+ * a full stream; the largest compressed stream. */
+static uint64_t check_replicated(json_t *res, size_t want_peers, const char *want_parent) {
+  json_t *r = json_object_get(res, "replication"), *p;
+  char *d = json_dumps(res, JSON_COMPACT);
+  fprintf(stderr, "suspend result: %s\n", d ? d : "?");
+  free(d);
+  assert_string_equal(jstr(res, "durability"), "replicated");
+  assert_int_equal(json_integer_value(json_object_get(r, "acked")), want_peers);
+  assert_int_equal(json_array_size(json_object_get(r, "peers")), want_peers);
+  uint64_t most = 0;
+  size_t k;
+  json_array_foreach(json_object_get(r, "peers"), k, p) {
+    assert_null(json_object_get(p, "error"));
+    if (want_parent) assert_string_equal(jstr(p, "parent"), want_parent);
+    assert_string_not_equal(jstr(p, "parent"), "full");
+    uint64_t z = (uint64_t)json_integer_value(json_object_get(p, "zstd_bytes"));
+    if (z > most) most = z;
+  }
+  return most;
+}
+
+/* Generations node `holder` has of SB, as GET …/replicas through node i
+ * reports them, newest first; returns how many (0: not a holder). */
+static size_t holder_gens(int i, const char *holder, uint64_t gens[8]) {
+  char path[96];
+  snprintf(path, sizeof path, "/v1/sandboxes/%s/replicas", SB);
+  json_t *j = call(i, "GET", path, NULL, 200), *h, *g;
+  size_t k, m, n = 0;
+  json_array_foreach(json_object_get(j, "holders"), k, h) {
+    if (strcmp(jstr(h, "node"), holder)) continue;
+    json_array_foreach(json_object_get(h, "generations"), m, g) {
+      if (n < 8) gens[n++] = (uint64_t)json_integer_value(json_object_get(g, "gen"));
+    }
+  }
+  json_decref(j);
+  return n;
+}
+
+static long counter(int i) {
+  char *out = sh(i, "cat /tmp/count");
+  long v = atol(out);
+  free(out);
+  return v;
+}
+
+/* The counter started before the first suspend is still the same process
+ * and still counting: the guest's memory travelled, it was not rebooted. */
+static void counter_goes_on(int i, long before) {
+  char cmd[160];
+  snprintf(cmd, sizeof cmd, "kill -0 %s && cat /tmp/counter.pid", COUNTER_PID);
+  char *out = sh(i, cmd);
+  assert_int_equal(atol(out), atol(COUNTER_PID));
+  free(out);
+  long a = counter(i);
+  usleep(1500 * 1000);
+  long b = counter(i);
+  fprintf(stderr, "counter: %ld before, %ld then %ld after\n", before, a, b);
+  assert_true(a >= before);
+  assert_true(b > a);
+}
+
+static char *node_data(int i, const char *sub) {
+  char *p = NULL;
+  assert_true(asprintf(&p, "%s/n%d/data/%s", C.dir, i, sub) > 0);
+  return p;
+}
+
+static size_t dir_entries(const char *path) {
+  DIR *d = opendir(path);
+  size_t n = 0;
+  struct dirent *de;
+  while (d && (de = readdir(d)))
+    if (de->d_name[0] != '.') n++;
+  if (d) closedir(d);
+  return n;
+}
+
+/* --- 1: replicated suspend, resume on another node --------------------------------- */
+
+static void suspend_replicates_and_resume_on_n2_continues(void **state) {
+  json_t *body = json_pack("{s:i}", "replicas", 3);
+  json_t *j = call(1, "POST", "/v1/sandboxes?wait=" WAIT, body, 201);
+  json_decref(body);
+  snprintf(SB, sizeof SB, "%s", jstr(j, "id"));
+  snprintf(TOKEN, sizeof TOKEN, "%s", jstr(j, "token"));
+  json_decref(j);
+  char node[64];
+  uint64_t epoch;
+  describe(1, node, &epoch);
+  assert_string_equal(node, "n1");
+  assert_int_equal(epoch, 1);
+
+  char *out = sh(1, "echo hello-from-n1 > /root/note; "
+                    "(i=0; while :; do i=$((i+1)); echo $i > /tmp/count; sleep 0.2; done) "
+                    "> /dev/null 2>&1 & echo $! > /tmp/counter.pid; sleep 1; cat /tmp/counter.pid");
+  snprintf(COUNTER_PID, sizeof COUNTER_PID, "%ld", atol(out));
+  free(out);
+  char path[256];
+  snprintf(path, sizeof path, "/v1/sandboxes/%s/commands", SB);
+  body = json_pack("{s:[s,s,s]}", "cmd", "sh", "-c", "echo before-suspend; sleep 3600");
+  j = call(1, "POST", path, body, 201);
+  json_decref(body);
+  snprintf(CID, sizeof CID, "%s", jstr(j, "id"));
+  json_decref(j);
+  long before = counter(1);
+
+  json_t *res = lifecycle(1, "suspend", "");
+  first_zstd = check_replicated(res, 2, "template");
+  assert_int_equal(json_integer_value(json_object_get(res, "gen")), 1);
+  json_decref(res);
+  uint64_t gens[8];
+  assert_int_equal(holder_gens(3, "n2", gens), 1);
+  assert_int_equal(gens[0], 1);
+  assert_int_equal(holder_gens(3, "n3", gens), 1);
+
+  /* through n3, onto n2 */
+  json_decref(lifecycle(3, "resume", "&node=n2"));
+  describe(1, node, &epoch);
+  assert_string_equal(node, "n2");
+  assert_int_equal(epoch, 2);
+  out = sh(1, "cat /root/note");
+  assert_string_equal(out, "hello-from-n1\n");
+  free(out);
+  counter_goes_on(1, before);
+
+  hg_it_resp r;
+  snprintf(path, sizeof path, "/v1/sandboxes/%s/commands/%s/output?stream=stdout", SB, CID);
+  assert_int_equal(hg_itc_http(&C, 3, "GET", path, TOKEN, NULL, 0, 30000, &r), 0);
+  assert_int_equal(r.status, 200);
+  assert_non_null(memmem(r.body.data, r.body.len, "before-suspend", 14));
+  hg_it_resp_free(&r);
+}
+
+/* --- 2: the next suspend sends increments -------------------------------------------- */
+
+static void second_suspend_on_n2_sends_increments_to_n1_and_n3(void **state) {
+  free(sh(2, "echo second > /root/note2; head -c 262144 /dev/urandom > /root/blob; sync"));
+  json_t *res = lifecycle(2, "suspend", "");
+  assert_int_equal(json_integer_value(json_object_get(res, "gen")), 2);
+  uint64_t most = check_replicated(res, 2, "gen 1");
+  json_decref(res);
+  fprintf(stderr, "first suspend: %" PRIu64 " B zstd at most; increment: %" PRIu64 " B\n",
+          first_zstd, most);
+  assert_true(most < first_zstd);
+  uint64_t gens[8];
+  /* n3 never ran it, and holds both generations */
+  assert_int_equal(holder_gens(1, "n3", gens), 2);
+  assert_int_equal(gens[0], 2);
+  assert_int_equal(gens[1], 1);
+  assert_true(holder_gens(1, "n1", gens) >= 1);
+  assert_int_equal(gens[0], 2);
+}
+
+/* --- 3: forged streams ---------------------------------------------------------------- */
+
+typedef struct peer {
+  int fd;
+  hg_rframe_keys keys;
+  hg_rframe_session s;
+  uint8_t *buf;
+} peer;
+
+static int connect_repl(int i) {
+  int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  assert_true(fd >= 0);
+  struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons(REPL_PORT)};
+  char host[48];
+  snprintf(host, sizeof host, "%s.%d", C.subnet, i);
+  inet_pton(AF_INET, host, &sa.sin_addr);
+  assert_int_equal(connect(fd, (struct sockaddr *)&sa, sizeof sa), 0);
+  return fd;
+}
+
+static void peer_open(peer *p, int i, const char *keys, const char *cluster) {
+  memset(p, 0, sizeof *p);
+  assert_int_equal(hg_rframe_keys_derive(keys, cluster, &p->keys), 0);
+  assert_int_equal(hg_rframe_session_initiator(&p->s, &p->keys), 0);
+  p->buf = malloc(HG_RFRAME_HDR + HG_RFRAME_MAX + HG_RFRAME_MAC);
+  assert_non_null(p->buf);
+  p->fd = connect_repl(i);
+}
+
+static void peer_close(peer *p) {
+  close(p->fd);
+  free(p->buf);
+}
+
+/* An OFFER of gen 3 of SB as node "n9" would make it, at epoch. */
+static void offer(peer *p, const char *cluster, uint64_t epoch) {
+  hg_repl_offer *o = calloc(1, sizeof *o);
+  assert_non_null(o);
+  memcpy(o->nonce, p->s.nonce, sizeof o->nonce);
+  snprintf(o->cluster, sizeof o->cluster, "%s", cluster);
+  snprintf(o->from, sizeof o->from, "n9");
+  snprintf(o->sandbox, sizeof o->sandbox, "%s", SB);
+  o->epoch = epoch;
+  o->gen = 3;
+  snprintf(o->uuid, sizeof o->uuid, "0badc0de-0000-4000-8000-000000000003");
+  hg_buf b;
+  hg_buf_init(&b, HG_RFRAME_MAX);
+  assert_int_equal(hg_repl_offer_encode(o, &b), 0);
+  assert_int_equal(hg_rframe_write(p->fd, &p->s, HG_RF_OFFER, b.data, b.len, 10000), 0);
+  hg_buf_free(&b);
+  free(o);
+}
+
+/* The responder's answer to the first frame: its type, or < 0 when it
+ * closed without one (what it does to frames that do not authenticate). */
+static int answer(peer *p, hg_repl_reply *rep, hg_repl_error *err) {
+  hg_rframe_type t;
+  const uint8_t *pl;
+  size_t len;
+  int rc = hg_rframe_read(p->fd, &p->s, p->buf, HG_RFRAME_HDR + HG_RFRAME_MAX + HG_RFRAME_MAC, &t,
+                         &pl, &len, 30000);
+  if (rc < 0) return rc;
+  if (t == HG_RF_REPLY && rep) assert_int_equal(hg_repl_reply_decode(pl, len, rep), 0);
+  if (t == HG_RF_ERROR && err) assert_int_equal(hg_repl_error_decode(pl, len, err), 0);
+  return (int)t;
+}
+
+static double refused(int i, const char *code) {
+  char *m = hg_itc_metrics(&C, i), series[96];
+  snprintf(series, sizeof series, "hangar_repl_refused_total{code=\"%s\"}", code);
+  double v = m ? hg_it_metric(m, series) : 0;
+  free(m);
+  return v;
+}
+
+static void random_keys(char hex[65]) {
+  uint8_t k[32];
+  assert_int_equal(hg_random_bytes(k, sizeof k), 0);
+  for (int i = 0; i < 32; i++) snprintf(hex + 2 * i, 3, "%02x", k[i]);
+}
+
+/* Frames of a real stream: gen 2 of SB (n1 holds it) against gen 1. */
+typedef struct recorded {
+  hg_buf wire;   /* DATA frames then END, as the session encoded them */
+  size_t ndata;
+} recorded;
+
+typedef struct rec_ctx {
+  peer *p;
+  recorded *r;
+  bool corrupt; /* flip a byte of the second chunk before it is MACed */
+} rec_ctx;
+
+static int record_emit(void *ud, const void *z, size_t len) {
+  rec_ctx *x = ud;
+  uint8_t *copy = malloc(len);
+  assert_non_null(copy);
+  memcpy(copy, z, len);
+  if (x->corrupt && x->r->ndata == 1) copy[len / 2] ^= 0x20;
+  x->r->ndata++;
+  int rc = hg_rframe_encode(&x->p->s, HG_RF_DATA, copy, len, &x->r->wire);
+  free(copy);
+  return rc;
+}
+
+/* corrupt: an authenticated peer that sends a damaged stream. */
+static void record_stream(peer *p, recorded *r, bool corrupt) {
+  char *gen2 = NULL, *gen1 = NULL;
+  /* n1 holds gens 1 and 2 of SB as replicas now (it handed it over) */
+  assert_true(asprintf(&gen2, "%s/n1/data/replicas/%s/2", C.dir, SB) > 0);
+  assert_true(asprintf(&gen1, "%s/n1/data/replicas/%s/1", C.dir, SB) > 0);
+  if (access(gen1, F_OK) != 0) {
+    free(gen1);
+    assert_true(asprintf(&gen1, "%s/n1/data/snapshots/%s/1", C.dir, SB) > 0);
+  }
+  hg_buf_init(&r->wire, 256u << 20);
+  rec_ctx x = {p, r, corrupt};
+  hg_stream_stats st;
+  assert_int_equal(hg_stream_send(gen2, gen1, 1, record_emit, NULL, &x, &st), 0);
+  hg_repl_end end = {.raw_bytes = st.raw_bytes, .zstd_bytes = st.zstd_bytes, .chunks = st.chunks};
+  hg_buf b;
+  hg_buf_init(&b, 4096);
+  assert_int_equal(hg_repl_end_encode(&end, &b), 0);
+  assert_int_equal(hg_rframe_encode(&p->s, HG_RF_END, b.data, b.len, &r->wire), 0);
+  hg_buf_free(&b);
+  free(gen1);
+  free(gen2);
+}
+
+static void send_all(int fd, const void *data, size_t len) {
+  const uint8_t *d = data;
+  while (len) {
+    ssize_t w = send(fd, d, len, MSG_NOSIGNAL);
+    if (w <= 0) return; /* the receiver hung up: that is allowed */
+    d += w;
+    len -= (size_t)w;
+  }
+}
+
+static void forged_streams_leave_nothing(void **state) {
+  const char *keys = C.cluster_key;
+  char wrong[65];
+  random_keys(wrong);
+  peer p;
+  hg_repl_reply rep;
+  hg_repl_error err;
+
+  /* a wrong key and another cluster's name: no answer at all */
+  peer_open(&p, 3, wrong, "hangar");
+  offer(&p, "hangar", 2);
+  assert_true(answer(&p, NULL, NULL) < 0);
+  peer_close(&p);
+  peer_open(&p, 3, keys, "other");
+  offer(&p, "other", 2);
+  assert_true(answer(&p, NULL, NULL) < 0);
+  peer_close(&p);
+
+  /* a stale epoch: refused before any data */
+  double stale0 = refused(3, "stale_epoch");
+  peer_open(&p, 3, keys, "hangar");
+  offer(&p, "hangar", 1);
+  assert_int_equal(answer(&p, &rep, NULL), HG_RF_REPLY);
+  assert_int_equal(rep.verdict, HG_REPL_REFUSE);
+  assert_string_equal(rep.code, "stale_epoch");
+  peer_close(&p);
+  assert_true(refused(3, "stale_epoch") > stale0);
+
+  /* a real stream cut off half-way; the same bytes replayed into a new
+   * exchange; one byte flipped on the wire; a damaged stream with good MACs */
+  peer_open(&p, 3, keys, "hangar");
+  offer(&p, "hangar", 2);
+  assert_int_equal(answer(&p, &rep, NULL), HG_RF_REPLY);
+  assert_int_equal(rep.verdict, HG_REPL_SEND);
+  hg_rframe_session_challenge(&p.s, rep.challenge);
+  recorded r = {0};
+  record_stream(&p, &r, false);
+  send_all(p.fd, r.wire.data, r.wire.len / 2);
+  peer_close(&p);
+
+  peer_open(&p, 3, keys, "hangar");
+  offer(&p, "hangar", 2);
+  assert_int_equal(answer(&p, &rep, NULL), HG_RF_REPLY);
+  send_all(p.fd, r.wire.data, r.wire.len);
+  int t = answer(&p, NULL, &err);
+  assert_true(t < 0 || t == HG_RF_ERROR);
+  peer_close(&p);
+
+  peer_open(&p, 3, keys, "hangar");
+  offer(&p, "hangar", 2);
+  assert_int_equal(answer(&p, &rep, NULL), HG_RF_REPLY);
+  hg_rframe_session_challenge(&p.s, rep.challenge);
+  hg_buf_free(&r.wire);
+  r.ndata = 0;
+  record_stream(&p, &r, false);
+  r.wire.data[r.wire.len / 3] ^= 0x20;
+  send_all(p.fd, r.wire.data, r.wire.len);
+  t = answer(&p, NULL, &err);
+  assert_true(t < 0 || t == HG_RF_ERROR);
+  peer_close(&p);
+  hg_buf_free(&r.wire);
+
+  peer_open(&p, 3, keys, "hangar");
+  offer(&p, "hangar", 2);
+  assert_int_equal(answer(&p, &rep, NULL), HG_RF_REPLY);
+  hg_rframe_session_challenge(&p.s, rep.challenge);
+  r.ndata = 0;
+  record_stream(&p, &r, true);
+  send_all(p.fd, r.wire.data, r.wire.len);
+  assert_int_equal(answer(&p, NULL, &err), HG_RF_ERROR);
+  fprintf(stderr, "damaged stream: %s: %s\n", err.code, err.message);
+  assert_string_equal(err.code, "corrupt_stream");
+  peer_close(&p);
+  hg_buf_free(&r.wire);
+
+
+  /* nothing staged, nothing promoted: n3 still has gens 2 and 1 only */
+  usleep(500 * 1000);
+  char *staging = node_data(3, "staging");
+  assert_int_equal(dir_entries(staging), 0);
+  free(staging);
+  char sub[96];
+  snprintf(sub, sizeof sub, "replicas/%s", SB);
+  char *replicas = node_data(3, sub);
+  char *gen3 = NULL;
+  assert_true(asprintf(&gen3, "%s/3", replicas) > 0);
+  assert_int_not_equal(access(gen3, F_OK), 0);
+  free(gen3);
+  free(replicas);
+  uint64_t gens[8];
+  assert_int_equal(holder_gens(3, "n3", gens), 2);
+  assert_int_equal(gens[0], 2);
+}
+
+/* --- 4: the owner dies ------------------------------------------------------------------ */
+
+static double sandboxes_in(int i, const char *st) {
+  char *m = hg_itc_metrics(&C, i), series[64];
+  snprintf(series, sizeof series, "hangar_sandboxes{state=\"%s\"}", st);
+  double v = m ? hg_it_metric(m, series) : -1;
+  free(m);
+  return v;
+}
+
+static void killed_owner_resumes_on_a_holder_and_hands_over(void **state) {
+  assert_int_equal(hg_itc_signal(&C, 2, SIGKILL), 0);
+  int64_t at[NODES + 1];
+  assert_int_equal(hg_itc_wait_state(&C, (1u << 1) | (1u << 3), "n2", "dead", hg_now_ms(),
+                                     DEAD_WAIT_MS, 100, at),
+                   0);
+  json_decref(lifecycle(1, "resume", ""));
+  char node[64];
+  uint64_t epoch;
+  describe(1, node, &epoch);
+  fprintf(stderr, "after n2 died, %s resumed it at epoch %" PRIu64 "\n", node, epoch);
+  assert_true(!strcmp(node, "n1") || !strcmp(node, "n3"));
+  assert_int_equal(epoch, 3);
+  char *out = sh(1, "cat /root/note /root/note2; wc -c < /root/blob");
+  assert_string_equal(out, "hello-from-n1\nsecond\n262144\n");
+  free(out);
+  counter_goes_on(1, 1);
+
+  /* n2 comes back with its old copy (suspended, epoch 2) and hands it over */
+  assert_int_equal(hg_itc_tool(&C, "start", "2", NULL), 0);
+  assert_true(hg_itc_wait_converged(&C, hg_itc_all(&C), 60000) >= 0);
+  int64_t t0 = hg_now_ms();
+  while (sandboxes_in(2, "suspended") != 0) {
+    assert_true(hg_now_ms() - t0 < KEEPER_WAIT_MS);
+    usleep(200 * 1000);
+  }
+  double running = 0;
+  for (int i = 1; i <= NODES; i++) running += sandboxes_in(i, "running");
+  assert_true(running == 1);
+
+  /* deleting it removes every copy */
+  char path[96];
+  snprintf(path, sizeof path, "/v1/sandboxes/%s?wait=" WAIT, SB);
+  json_decref(call(2, "DELETE", path, NULL, 200));
+  t0 = hg_now_ms();
+  for (int i = 1; i <= NODES; i++) {
+    char sub[96];
+    snprintf(sub, sizeof sub, "replicas/%s", SB);
+    char *d = node_data(i, sub);
+    while (access(d, F_OK) == 0) {
+      assert_true(hg_now_ms() - t0 < KEEPER_WAIT_MS);
+      usleep(200 * 1000);
+    }
+    free(d);
+  }
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(suspend_replicates_and_resume_on_n2_continues),
+      cmocka_unit_test(second_suspend_on_n2_sends_increments_to_n1_and_n3),
+      cmocka_unit_test(forged_streams_leave_nothing),
+      cmocka_unit_test(killed_owner_resumes_on_a_holder_and_hands_over),
+  };
+  return cmocka_run_group_tests(tests, setup, teardown);
+}

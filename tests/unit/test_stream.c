@@ -1,0 +1,720 @@
+/* stream on a real loop-mounted btrfs: real BTRFS_IOC_SEND, real zstd, a
+ * real `btrfs receive` child. One store (1 GiB sparse image) serves the
+ * group: a subvolume with random, zero and sparse files, its read-only
+ * snapshots gen 1 and gen 2 (modified in between). Each test receives into
+ * a fresh empty dir under staging/; the ENOSPC and missing-parent tests add
+ * a 128 MiB store of their own. Every teardown kills what a failed test
+ * left running and unmounts what it made. Needs root. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <linux/magic.h>
+#include <zstd.h>
+
+#include "node/core/buf.h"
+#include "node/core/log.h"
+#include "node/core/util.h"
+#include "node/store.h"
+#include "replication/stream.h"
+
+#define IMAGE_SIZE (1ULL << 30)
+#define TINY_SIZE (128ULL << 20) /* about the smallest mkfs.btrfs takes */
+#define RANDOM_SIZE (3u << 20)
+#define ZEROS_SIZE (2u << 20)
+#define SPARSE_SIZE (64u << 20)
+#define CAPTURE_MAX (64u << 20)
+
+/* A data dir and its store; made by the group or by one test. */
+typedef struct place {
+  char base[64];
+  char data[128];
+  hg_store *s;
+} place;
+
+typedef struct group {
+  place main;
+  char gen1[PATH_MAX], gen2[PATH_MAX], work[PATH_MAX];
+  hg_subvol_info gen1_info, gen2_info;
+  int next_dir;
+} group;
+
+typedef struct fixture {
+  group *g;
+  char rx[PATH_MAX]; /* empty receive dir of this test */
+  hg_stream_recv *r; /* still open when a test failed half-way */
+  place tiny;        /* base[0] != 0 when the test made one */
+} fixture;
+
+/* ---- places ------------------------------------------------------------ */
+
+static bool is_btrfs(const char *path) {
+  struct statfs fs;
+  return statfs(path, &fs) == 0 && fs.f_type == BTRFS_SUPER_MAGIC;
+}
+
+static int place_open(place *p, const char *tag, uint64_t size) {
+  snprintf(p->base, sizeof p->base, "/tmp/hg-stream-%s-XXXXXX", tag);
+  if (!mkdtemp(p->base)) return -errno;
+  snprintf(p->data, sizeof p->data, "%s/data", p->base);
+  hg_store_options opt = {.image_size = size};
+  return hg_store_open(p->data, &opt, &p->s);
+}
+
+static int place_close(place *p) {
+  if (!p->base[0]) return 0;
+  char image[160];
+  hg_store_close(p->s, false);
+  p->s = NULL;
+  hg_store_destroy(p->data);
+  for (int i = 0; i < 8 && is_btrfs(p->data); i++) umount2(p->data, MNT_DETACH);
+  snprintf(image, sizeof image, "%s.img", p->data);
+  unlink(image);
+  /* Never rm -rf through a mount that refused to go. */
+  int rc = is_btrfs(p->data) ? -1 : hg_rm_rf(p->base);
+  p->base[0] = '\0';
+  return rc;
+}
+
+/* ---- files ------------------------------------------------------------- */
+
+static void write_at(const char *path, const void *data, size_t len, off_t off,
+                     int flags) {
+  int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | flags, 0644);
+  assert_true(fd >= 0);
+  assert_int_equal(pwrite(fd, data, len, off), (ssize_t)len);
+  assert_int_equal(close(fd), 0);
+}
+
+static void write_random(const char *path, size_t len) {
+  char *b = malloc(len);
+  assert_non_null(b);
+  assert_int_equal(hg_random_bytes(b, len), 0);
+  write_at(path, b, len, 0, O_TRUNC);
+  free(b);
+}
+
+static void write_zeros(const char *path, size_t len) {
+  char *b = calloc(1, len);
+  assert_non_null(b);
+  write_at(path, b, len, 0, O_TRUNC);
+  free(b);
+}
+
+static void write_sparse(const char *path) {
+  write_at(path, "middle", 6, SPARSE_SIZE / 2, O_TRUNC);
+  assert_int_equal(truncate(path, SPARSE_SIZE), 0);
+}
+
+static void put(const char *dir, const char *rel, char *out) {
+  assert_int_equal(hg_path(out, PATH_MAX, "%s/%s", dir, rel), 0);
+}
+
+static bool same_file(const char *a, const char *b) {
+  FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
+  bool same = fa && fb;
+  static char ba[1 << 16], bb[1 << 16];
+  while (same) {
+    size_t na = fread(ba, 1, sizeof ba, fa), nb = fread(bb, 1, sizeof bb, fb);
+    same = na == nb && memcmp(ba, bb, na) == 0;
+    if (na == 0) break;
+  }
+  if (fa) fclose(fa);
+  if (fb) fclose(fb);
+  return same;
+}
+
+static int count_entries(const char *dir) {
+  DIR *d = opendir(dir);
+  if (!d) return -1;
+  int n = 0;
+  struct dirent *e;
+  while ((e = readdir(d)))
+    if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) n++;
+  closedir(d);
+  return n;
+}
+
+/* a and b hold the same names, types, modes, sizes, bytes and links. */
+static void assert_same_tree(const char *a, const char *b) {
+  assert_int_equal(count_entries(a), count_entries(b));
+  DIR *d = opendir(a);
+  assert_non_null(d);
+  struct dirent *e;
+  while ((e = readdir(d))) {
+    if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+    char pa[PATH_MAX], pb[PATH_MAX];
+    struct stat sa, sb;
+    put(a, e->d_name, pa);
+    put(b, e->d_name, pb);
+    assert_int_equal(lstat(pa, &sa), 0);
+    assert_int_equal(lstat(pb, &sb), 0);
+    assert_int_equal(sa.st_mode, sb.st_mode);
+    if (S_ISDIR(sa.st_mode)) {
+      assert_same_tree(pa, pb);
+      continue;
+    }
+    assert_int_equal(sa.st_size, sb.st_size);
+    if (S_ISREG(sa.st_mode)) assert_true(same_file(pa, pb));
+    if (S_ISLNK(sa.st_mode)) {
+      char la[PATH_MAX] = "", lb[PATH_MAX] = "";
+      assert_true(readlink(pa, la, sizeof la - 1) > 0);
+      assert_true(readlink(pb, lb, sizeof lb - 1) > 0);
+      assert_string_equal(la, lb);
+    }
+  }
+  closedir(d);
+}
+
+/* ---- processes and threads -------------------------------------------- */
+
+static bool no_children(void) {
+  return waitpid(-1, NULL, WNOHANG) < 0 && errno == ECHILD;
+}
+
+static int thread_count(void) {
+  return count_entries("/proc/self/task");
+}
+
+/* ---- stream plumbing ---------------------------------------------------- */
+
+typedef struct capture {
+  hg_buf z;
+  uint64_t calls, progress_calls, max_chunk;
+  uint64_t fail_at; /* emit returns -ECONNRESET on this call (1-based); 0 never */
+  hg_stream_recv *feed_to;
+  int feed_rc;
+} capture;
+
+static int capture_emit(void *ud, const void *z, size_t len) {
+  capture *c = ud;
+  c->calls++;
+  if (len > c->max_chunk) c->max_chunk = len;
+  if (c->fail_at && c->calls == c->fail_at) return -ECONNRESET;
+  if (c->feed_to) {
+    c->feed_rc = hg_stream_recv_feed(c->feed_to, z, len);
+    return c->feed_rc;
+  }
+  return hg_buf_append(&c->z, z, len);
+}
+
+static void capture_progress(void *ud, const hg_stream_stats *st) {
+  capture *c = ud;
+  c->progress_calls++;
+  assert_true(st->raw_bytes > 0);
+}
+
+static void capture_init(capture *c) {
+  memset(c, 0, sizeof *c);
+  hg_buf_init(&c->z, CAPTURE_MAX);
+}
+
+/* Sends subvol (against parent) into memory. */
+static void send_to_buf(const char *subvol, const char *parent, capture *c,
+                        hg_stream_stats *st) {
+  capture_init(c);
+  assert_int_equal(
+      hg_stream_send(subvol, parent, 3, capture_emit, capture_progress, c, st), 0);
+  assert_int_equal(st->zstd_bytes, c->z.len);
+  assert_int_equal(st->chunks, c->calls);
+  assert_true(c->max_chunk <= HG_STREAM_CHUNK);
+}
+
+/* Feeds z in pieces of step bytes; the first feed error, or 0. */
+static int feed_all(hg_stream_recv *r, const void *z, size_t len, size_t step) {
+  const char *p = z;
+  int first = 0;
+  for (size_t off = 0; off < len; off += step) {
+    size_t n = len - off < step ? len - off : step;
+    int rc = hg_stream_recv_feed(r, p + off, n);
+    if (rc < 0 && first == 0) first = rc;
+  }
+  return first;
+}
+
+static int finish(fixture *f, char name[256], uint64_t *raw, char *msg, size_t cap) {
+  hg_stream_recv *r = f->r;
+  f->r = NULL;
+  return hg_stream_recv_finish(r, name, raw, msg, cap);
+}
+
+static void begin(fixture *f, const char *dir) {
+  assert_int_equal(hg_stream_recv_begin(dir, &f->r), 0);
+  assert_non_null(f->r);
+  assert_string_equal(hg_stream_recv_error(f->r), "");
+}
+
+/* Receives a whole in-memory stream into f->rx; 0 and the name, or the error. */
+static int receive_buf(fixture *f, const hg_buf *z, size_t step, char name[256],
+                       uint64_t *raw, char *msg, size_t cap) {
+  begin(f, f->rx);
+  feed_all(f->r, z->data, z->len, step);
+  return finish(f, name, raw, msg, cap);
+}
+
+static void assert_left_nothing(const char *dir) {
+  assert_int_equal(count_entries(dir), 0);
+  assert_true(no_children());
+}
+
+/* ---- fixtures ------------------------------------------------------------ */
+
+static void make_sources(group *g) {
+  hg_store *s = g->main.s;
+  char p[PATH_MAX];
+  assert_int_equal(hg_store_subvol_create(s, "sandboxes/sb"), 0);
+  assert_int_equal(hg_store_abs(s, "sandboxes/sb", g->work, sizeof g->work), 0);
+  put(g->work, "random.bin", p);
+  write_random(p, RANDOM_SIZE);
+  put(g->work, "zeros.bin", p);
+  write_zeros(p, ZEROS_SIZE);
+  put(g->work, "sparse.bin", p);
+  write_sparse(p);
+  put(g->work, "dir", p);
+  assert_int_equal(mkdir(p, 0750), 0);
+  put(g->work, "dir/small.txt", p);
+  write_at(p, "first\n", 6, 0, O_TRUNC);
+  put(g->work, "link", p);
+  assert_int_equal(symlink("dir/small.txt", p), 0);
+  assert_int_equal(hg_store_snapshot(s, "sandboxes/sb", "snapshots/sb/1", true), 0);
+
+  /* gen 2: a few small changes */
+  char block[64 * 1024];
+  assert_int_equal(hg_random_bytes(block, sizeof block), 0);
+  put(g->work, "random.bin", p);
+  write_at(p, block, sizeof block, 1 << 20, 0);
+  put(g->work, "dir/small.txt", p);
+  write_at(p, "second\n", 7, 6, 0);
+  put(g->work, "zeros.bin", p);
+  assert_int_equal(unlink(p), 0);
+  put(g->work, "new.txt", p);
+  write_at(p, "new\n", 4, 0, O_TRUNC);
+  assert_int_equal(hg_store_snapshot(s, "sandboxes/sb", "snapshots/sb/2", true), 0);
+
+  assert_int_equal(hg_store_abs(s, "snapshots/sb/1", g->gen1, sizeof g->gen1), 0);
+  assert_int_equal(hg_store_abs(s, "snapshots/sb/2", g->gen2, sizeof g->gen2), 0);
+  assert_int_equal(hg_store_subvol_info(s, "snapshots/sb/1", &g->gen1_info), 0);
+  assert_int_equal(hg_store_subvol_info(s, "snapshots/sb/2", &g->gen2_info), 0);
+}
+
+static int group_setup(void **state) {
+  /* The failure paths log on purpose; HG_TEST_LOG=1 shows them. */
+  if (!getenv("HG_TEST_LOG")) hg_log_set_fd(open("/dev/null", O_WRONLY | O_CLOEXEC));
+  if (geteuid() != 0) {
+    fprintf(stderr, "test_stream needs root (loop devices, mount, btrfs send)\n");
+    return -1;
+  }
+  group *g = calloc(1, sizeof *g);
+  if (!g) return -1;
+  *state = g;
+  if (place_open(&g->main, "main", IMAGE_SIZE) < 0) return -1;
+  make_sources(g);
+  return 0;
+}
+
+static int group_teardown(void **state) {
+  group *g = *state;
+  int rc = place_close(&g->main);
+  free(g);
+  return rc;
+}
+
+static int setup(void **state) {
+  group *g = *state;
+  fixture *f = calloc(1, sizeof *f);
+  if (!f) return -1;
+  f->g = g;
+  char rel[64];
+  snprintf(rel, sizeof rel, "staging/rx%d", ++g->next_dir);
+  if (hg_store_abs(g->main.s, rel, f->rx, sizeof f->rx) < 0 || mkdir(f->rx, 0700) < 0) {
+    free(f);
+    return -1;
+  }
+  *state = f;
+  return 0;
+}
+
+static int teardown(void **state) {
+  fixture *f = *state;
+  hg_stream_recv_abort(f->r); /* a test that failed half-way */
+  int rc = place_close(&f->tiny);
+  *state = f->g;
+  free(f);
+  return rc;
+}
+
+/* ---- sending ----------------------------------------------------------- */
+
+static void full_stream_round_trips(void **state) {
+  fixture *f = *state;
+  group *g = f->g;
+  capture c;
+  hg_stream_stats st;
+  send_to_buf(g->gen1, NULL, &c, &st);
+  /* random data does not compress, zeros and metadata do */
+  assert_true(st.raw_bytes > RANDOM_SIZE + ZEROS_SIZE);
+  assert_true(st.zstd_bytes < st.raw_bytes);
+  assert_true(st.zstd_bytes < RANDOM_SIZE + ZEROS_SIZE / 2);
+  assert_true(st.chunks >= RANDOM_SIZE / HG_STREAM_CHUNK);
+  assert_true(c.progress_calls >= 1); /* more than 4 MiB of send stream */
+
+  char name[256], msg[256] = "x";
+  uint64_t raw = 0;
+  /* odd feed sizes: frame headers and blocks split anywhere */
+  assert_int_equal(receive_buf(f, &c.z, 77777, name, &raw, msg, sizeof msg), 0);
+  assert_string_equal(name, "1");
+  assert_string_equal(msg, "");
+  assert_int_equal(raw, st.raw_bytes);
+
+  char got[PATH_MAX], p[PATH_MAX], rel[PATH_MAX];
+  put(f->rx, name, got);
+  assert_same_tree(g->gen1, got);
+  /* the hole stayed a hole */
+  struct stat sb;
+  put(got, "sparse.bin", p);
+  assert_int_equal(stat(p, &sb), 0);
+  assert_true((uint64_t)sb.st_blocks * 512 < SPARSE_SIZE / 8);
+
+  hg_subvol_info info;
+  snprintf(rel, sizeof rel, "%s", got + strlen(hg_store_root(g->main.s)) + 1);
+  assert_int_equal(hg_store_subvol_info(g->main.s, rel, &info), 0);
+  assert_true(info.readonly);
+  assert_string_equal(info.received_uuid, g->gen1_info.uuid);
+  assert_true(no_children());
+  hg_buf_free(&c.z);
+}
+
+/* The sender's emit feeds the receiver directly, as over a socket. */
+static void incremental_stream_is_small_and_applies(void **state) {
+  fixture *f = *state;
+  group *g = f->g;
+  capture full;
+  hg_stream_stats full_st, st;
+  send_to_buf(g->gen1, NULL, &full, &full_st);
+  hg_buf_free(&full.z);
+
+  capture c;
+  capture_init(&c);
+  begin(f, f->rx);
+  c.feed_to = f->r;
+  assert_int_equal(hg_stream_send(g->gen2, g->gen1, 1, capture_emit, NULL, &c, &st), 0);
+  assert_int_equal(c.feed_rc, 0);
+  char name[256], msg[256];
+  uint64_t raw = 0;
+  assert_int_equal(finish(f, name, &raw, msg, sizeof msg), 0);
+  assert_string_equal(name, "2");
+  assert_int_equal(raw, st.raw_bytes);
+  /* a 64 KiB overwrite, a few small files, a deletion */
+  assert_true(st.raw_bytes * 10 < full_st.raw_bytes);
+  assert_true(st.raw_bytes < 512 * 1024);
+  assert_true(st.zstd_bytes < 256 * 1024);
+
+  char got[PATH_MAX], rel[PATH_MAX];
+  put(f->rx, name, got);
+  assert_same_tree(g->gen2, got);
+  hg_subvol_info info;
+  snprintf(rel, sizeof rel, "%s", got + strlen(hg_store_root(g->main.s)) + 1);
+  assert_int_equal(hg_store_subvol_info(g->main.s, rel, &info), 0);
+  assert_string_equal(info.received_uuid, g->gen2_info.uuid);
+  assert_true(info.readonly);
+}
+
+static void emit_error_stops_send(void **state) {
+  fixture *f = *state;
+  group *g = f->g;
+  int threads = thread_count();
+  capture c;
+  capture_init(&c);
+  c.fail_at = 3;
+  hg_stream_stats st;
+  assert_int_equal(hg_stream_send(g->gen1, NULL, 1, capture_emit, NULL, &c, &st),
+                   -ECONNRESET);
+  assert_int_equal(c.calls, 3);
+  assert_int_equal(st.chunks, 2);
+  assert_int_equal(st.zstd_bytes, c.z.len);
+  assert_true(st.raw_bytes > 0);
+  assert_int_equal(thread_count(), threads); /* the ioctl thread is gone */
+  hg_buf_free(&c.z);
+
+  /* and the subvolume can be sent again right away */
+  capture_init(&c);
+  assert_int_equal(hg_stream_send(g->gen1, NULL, 1, capture_emit, NULL, &c, &st), 0);
+  hg_buf_free(&c.z);
+}
+
+static void send_refuses_what_is_not_a_readonly_subvolume(void **state) {
+  fixture *f = *state;
+  group *g = f->g;
+  capture c;
+  capture_init(&c);
+  hg_stream_stats st;
+  assert_int_equal(hg_stream_send(g->work, NULL, 1, capture_emit, NULL, &c, &st),
+                   -EINVAL);
+  assert_int_equal(hg_stream_send(f->rx, NULL, 1, capture_emit, NULL, &c, &st), -EINVAL);
+  assert_int_equal(hg_stream_send(g->gen2, g->work, 1, capture_emit, NULL, &c, &st),
+                   -EINVAL);
+  char p[PATH_MAX];
+  put(g->gen1, "random.bin", p);
+  assert_int_equal(hg_stream_send(p, NULL, 1, capture_emit, NULL, &c, &st), -EINVAL);
+  put(f->rx, "missing", p);
+  assert_int_equal(hg_stream_send(p, NULL, 1, capture_emit, NULL, &c, &st), -ENOENT);
+  assert_int_equal(hg_stream_send(g->gen1, NULL, 0, capture_emit, NULL, &c, &st),
+                   -EINVAL);
+  assert_int_equal(hg_stream_send(g->gen1, NULL, 20, capture_emit, NULL, &c, &st),
+                   -EINVAL);
+  assert_int_equal(c.calls, 0);
+  assert_int_equal(st.raw_bytes, 0);
+}
+
+/* ---- receiving: failures leave nothing ------------------------------- */
+
+static void corrupt_byte_fails_and_leaves_nothing(void **state) {
+  fixture *f = *state;
+  capture c;
+  hg_stream_stats st;
+  send_to_buf(f->g->gen1, NULL, &c, &st);
+  /* one flip early (in compressed blocks) and one late */
+  c.z.data[c.z.len / 3] ^= 0x10;
+  char name[256] = "untouched", msg[256] = "";
+  int rc = receive_buf(f, &c.z, HG_STREAM_CHUNK, name, NULL, msg, sizeof msg);
+  assert_true(rc < 0);
+  assert_string_equal(name, "untouched");
+  assert_true(strstr(msg, "corrupt zstd stream") || strstr(msg, "btrfs receive"));
+  assert_left_nothing(f->rx);
+  hg_buf_free(&c.z);
+}
+
+static void flipped_checksum_fails_and_leaves_nothing(void **state) {
+  fixture *f = *state;
+  capture c;
+  hg_stream_stats st;
+  send_to_buf(f->g->gen1, NULL, &c, &st);
+  /* the last 4 bytes are the frame's checksum: the data all went through
+   * (btrfs receive may well have finished) before the mismatch shows */
+  c.z.data[c.z.len - 2] ^= 0x01;
+  char name[256], msg[256] = "";
+  assert_int_equal(receive_buf(f, &c.z, 4096, name, NULL, msg, sizeof msg), -EPROTO);
+  assert_non_null(strstr(msg, "corrupt zstd stream"));
+  assert_left_nothing(f->rx);
+  hg_buf_free(&c.z);
+}
+
+static void truncated_stream_fails_and_leaves_nothing(void **state) {
+  fixture *f = *state;
+  capture c;
+  hg_stream_stats st;
+  send_to_buf(f->g->gen1, NULL, &c, &st);
+  begin(f, f->rx);
+  assert_int_equal(feed_all(f->r, c.z.data, c.z.len - 1, 65536), 0);
+  char name[256], msg[256] = "";
+  assert_int_equal(finish(f, name, NULL, msg, sizeof msg), -EPROTO);
+  assert_string_equal(msg, "stream truncated");
+  assert_left_nothing(f->rx);
+
+  /* nothing at all is truncated too */
+  begin(f, f->rx);
+  assert_int_equal(finish(f, name, NULL, msg, sizeof msg), -EPROTO);
+  assert_string_equal(msg, "stream truncated");
+  assert_left_nothing(f->rx);
+  hg_buf_free(&c.z);
+}
+
+static void abort_mid_stream_kills_child_and_leaves_nothing(void **state) {
+  fixture *f = *state;
+  capture c;
+  hg_stream_stats st;
+  send_to_buf(f->g->gen1, NULL, &c, &st);
+  begin(f, f->rx);
+  assert_int_equal(feed_all(f->r, c.z.data, c.z.len / 2, 65536), 0);
+  /* the child is working on the subvolume by now */
+  for (int i = 0; i < 200 && count_entries(f->rx) == 0; i++) usleep(10000);
+  assert_int_equal(count_entries(f->rx), 1);
+  assert_false(no_children());
+  hg_stream_recv_abort(f->r);
+  f->r = NULL;
+  assert_left_nothing(f->rx);
+  hg_buf_free(&c.z);
+}
+
+static void stream_without_checksum_is_refused(void **state) {
+  fixture *f = *state;
+  static char plain[4096], z[8192];
+  size_t n = ZSTD_compress(z, sizeof z, plain, sizeof plain, 3); /* no checksum */
+  assert_false(ZSTD_isError(n));
+  begin(f, f->rx);
+  /* header split across feeds, checked before any byte reaches the child */
+  assert_int_equal(hg_stream_recv_feed(f->r, z, 3), 0);
+  assert_int_equal(hg_stream_recv_feed(f->r, z + 3, n - 3), -EPROTO);
+  assert_string_equal(hg_stream_recv_error(f->r), "zstd stream without a checksum");
+  assert_int_equal(hg_stream_recv_feed(f->r, z, n), -EPROTO); /* sticky */
+  char name[256], msg[256];
+  assert_int_equal(finish(f, name, NULL, msg, sizeof msg), -EPROTO);
+  assert_string_equal(msg, "zstd stream without a checksum");
+  assert_left_nothing(f->rx);
+
+  begin(f, f->rx);
+  assert_int_equal(hg_stream_recv_feed(f->r, "hello, world", 12), -EPROTO);
+  assert_string_equal(hg_stream_recv_error(f->r), "not a zstd stream");
+  hg_stream_recv_abort(f->r);
+  f->r = NULL;
+  assert_left_nothing(f->rx);
+}
+
+static void data_after_the_frame_is_refused(void **state) {
+  fixture *f = *state;
+  capture c;
+  hg_stream_stats st;
+  send_to_buf(f->g->gen1, NULL, &c, &st);
+  begin(f, f->rx);
+  assert_int_equal(feed_all(f->r, c.z.data, c.z.len, HG_STREAM_CHUNK), 0);
+  assert_int_equal(hg_stream_recv_feed(f->r, c.z.data, 16), -EPROTO);
+  char name[256], msg[256];
+  assert_int_equal(finish(f, name, NULL, msg, sizeof msg), -EPROTO);
+  assert_string_equal(msg, "data after the end of the zstd stream");
+  assert_left_nothing(f->rx);
+  hg_buf_free(&c.z);
+}
+
+/* A valid zstd frame around bytes that are no send stream: the child's
+ * own words come back. */
+static void child_failure_reports_its_stderr(void **state) {
+  fixture *f = *state;
+  static char junk[1 << 20], z[(1 << 20) + 4096];
+  assert_int_equal(hg_random_bytes(junk, sizeof junk), 0);
+  ZSTD_CCtx *cc = ZSTD_createCCtx();
+  assert_non_null(cc);
+  ZSTD_CCtx_setParameter(cc, ZSTD_c_checksumFlag, 1);
+  size_t n = ZSTD_compress2(cc, z, sizeof z, junk, sizeof junk);
+  ZSTD_freeCCtx(cc);
+  assert_false(ZSTD_isError(n));
+  begin(f, f->rx);
+  int rc = feed_all(f->r, z, n, 65536);
+  assert_true(rc == 0 || rc == -EPIPE); /* it may quit before we are done */
+  if (rc == -EPIPE) {
+    assert_non_null(strstr(hg_stream_recv_error(f->r), "btrfs receive failed: "));
+    assert_int_equal(hg_stream_recv_feed(f->r, z, 16), -EPIPE);
+  }
+  char name[256], msg[512];
+  assert_int_equal(finish(f, name, NULL, msg, sizeof msg), -EIO);
+  assert_non_null(strstr(msg, "btrfs receive failed: "));
+  assert_true(strlen(msg) > strlen("btrfs receive failed: ") + 8);
+  assert_null(strstr(msg, "no message"));
+  assert_left_nothing(f->rx);
+}
+
+static void begin_wants_an_empty_dir(void **state) {
+  fixture *f = *state;
+  hg_stream_recv *r = NULL;
+  char p[PATH_MAX];
+  put(f->rx, "missing", p);
+  assert_int_equal(hg_stream_recv_begin(p, &r), -ENOENT);
+  put(f->rx, "file", p);
+  write_at(p, "x", 1, 0, O_TRUNC);
+  assert_int_equal(hg_stream_recv_begin(f->rx, &r), -ENOTEMPTY);
+  assert_int_equal(hg_stream_recv_begin(p, &r), -ENOTDIR);
+  assert_null(r);
+  assert_int_equal(count_entries(f->rx), 1); /* not ours: untouched */
+}
+
+/* ---- receiving on another filesystem -------------------------------- */
+
+static void increment_without_its_parent_fails_cleanly(void **state) {
+  fixture *f = *state;
+  assert_int_equal(place_open(&f->tiny, "other", TINY_SIZE), 0);
+  char rx[PATH_MAX];
+  assert_int_equal(hg_store_abs(f->tiny.s, "staging", rx, sizeof rx), 0);
+  capture c;
+  hg_stream_stats st;
+  send_to_buf(f->g->gen2, f->g->gen1, &c, &st);
+  begin(f, rx);
+  feed_all(f->r, c.z.data, c.z.len, HG_STREAM_CHUNK);
+  char name[256], msg[512];
+  assert_int_equal(finish(f, name, NULL, msg, sizeof msg), -EIO);
+  assert_non_null(strstr(msg, "btrfs receive failed: "));
+  assert_non_null(strstr(msg, "parent"));
+  assert_left_nothing(rx);
+  hg_buf_free(&c.z);
+
+  /* a parent is named by root id: one on another filesystem is refused */
+  char other[PATH_MAX];
+  assert_int_equal(hg_store_subvol_create(f->tiny.s, "sandboxes/x"), 0);
+  assert_int_equal(hg_store_snapshot(f->tiny.s, "sandboxes/x", "snapshots/x/1", true), 0);
+  assert_int_equal(hg_store_abs(f->tiny.s, "snapshots/x/1", other, sizeof other), 0);
+  capture_init(&c);
+  assert_int_equal(hg_stream_send(f->g->gen2, other, 1, capture_emit, NULL, &c, &st),
+                   -EXDEV);
+  assert_int_equal(c.calls, 0);
+}
+
+static void full_disk_fails_cleanly(void **state) {
+  fixture *f = *state;
+  group *g = f->g;
+  assert_int_equal(place_open(&f->tiny, "tiny", TINY_SIZE), 0);
+  uint64_t free_bytes = 0;
+  assert_int_equal(hg_store_free_bytes(f->tiny.s, &free_bytes), 0);
+
+  /* a subvolume bigger than the tiny store's free space; zeros keep the
+   * stream itself small */
+  char big[PATH_MAX], p[PATH_MAX], snap[PATH_MAX], rx[PATH_MAX];
+  assert_int_equal(hg_store_subvol_create(g->main.s, "sandboxes/big"), 0);
+  assert_int_equal(hg_store_abs(g->main.s, "sandboxes/big", big, sizeof big), 0);
+  put(big, "zeros.bin", p);
+  write_zeros(p, (size_t)free_bytes + (32u << 20));
+  assert_int_equal(hg_store_snapshot(g->main.s, "sandboxes/big", "snapshots/big/1", true),
+                   0);
+  assert_int_equal(hg_store_abs(g->main.s, "snapshots/big/1", snap, sizeof snap), 0);
+
+  assert_int_equal(hg_store_abs(f->tiny.s, "staging", rx, sizeof rx), 0);
+  begin(f, rx);
+  capture c;
+  capture_init(&c);
+  c.feed_to = f->r;
+  hg_stream_stats st;
+  int rc = hg_stream_send(snap, NULL, 1, capture_emit, NULL, &c, &st);
+  assert_true(rc == 0 || rc == -EPIPE); /* the child may quit mid-stream */
+  char name[256], msg[512];
+  assert_int_equal(finish(f, name, NULL, msg, sizeof msg), -ENOSPC);
+  assert_non_null(strstr(msg, "btrfs receive failed: "));
+  assert_non_null(strstr(msg, "No space left on device"));
+  assert_left_nothing(rx);
+
+  assert_int_equal(hg_store_subvol_delete(g->main.s, "snapshots/big/1"), 0);
+  assert_int_equal(hg_store_subvol_delete(g->main.s, "sandboxes/big"), 0);
+}
+
+int main(void) {
+#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+  const struct CMUnitTest tests[] = {
+      T(full_stream_round_trips),
+      T(incremental_stream_is_small_and_applies),
+      T(emit_error_stops_send),
+      T(send_refuses_what_is_not_a_readonly_subvolume),
+      T(corrupt_byte_fails_and_leaves_nothing),
+      T(flipped_checksum_fails_and_leaves_nothing),
+      T(truncated_stream_fails_and_leaves_nothing),
+      T(abort_mid_stream_kills_child_and_leaves_nothing),
+      T(stream_without_checksum_is_refused),
+      T(data_after_the_frame_is_refused),
+      T(child_failure_reports_its_stderr),
+      T(begin_wants_an_empty_dir),
+      T(increment_without_its_parent_fails_cleanly),
+      T(full_disk_fails_cleanly),
+  };
+#undef T
+  return cmocka_run_group_tests(tests, group_setup, group_teardown);
+}
