@@ -1461,11 +1461,18 @@ static void a_lc_describe(hg_call *c) {
   call_json(c, 201, o, NULL);
 }
 
-static void call_error_op(hg_call *c, int rc, const char *op) {
+/* A failed operation: its message, and what it did do ("result": a
+ * suspend that was replicated in part says where). */
+static void call_error_op(hg_call *c, int rc, const char *op, json_t *result) {
   char msg[HG_API_MSG];
-  snprintf(msg, sizeof msg, "operation %s failed: %s", op, err_text(rc));
+  const char *why = json_string_value(json_object_get(result, "message"));
+  snprintf(msg, sizeof msg, "operation %s failed: %s", op, why ? why : err_text(rc));
   json_t *b = error_body(rc, msg);
   json_object_set_new(b, "operation", json_string(op));
+  json_t *res = json_deep_copy(result);
+  json_object_del(res, "message");
+  if (json_object_size(res)) json_object_set(b, "result", res);
+  json_decref(res);
   call_json(c, err_class(rc).status, b, NULL);
 }
 
@@ -1475,7 +1482,7 @@ static void lc_job_done(hg_call *c, hg_opjob *j) {
   l->job = NULL;
   if (c->timer_state == TIMER_OPEN) uv_timer_stop(&c->timer);
   if (j->rc < 0) {
-    call_error_op(c, j->rc, j->op);
+    call_error_op(c, j->rc, j->op, j->result);
     return;
   }
   if (l->kind == K_FORK) { /* 202 as documented, or 200 like the other ?waits */

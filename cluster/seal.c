@@ -104,40 +104,26 @@ static int hexval(char c) {
   return -1;
 }
 
-/* Replaces the ring only when the whole list is good: a typo in the flag
- * must not leave a node half keyed. The log names the key's position,
- * never its bytes. */
-int hg_keyring_parse(hg_keyring *kr, const char *keys) {
-  hg_keyring tmp;
-  memset(&tmp, 0, sizeof tmp);
-  memcpy(tmp.name, kr->name, sizeof tmp.name);
-  tmp.name_len = kr->name_len;
+int hg_seal_keys_parse(const char *keys, uint8_t out[][HG_SEAL_KEY_LEN], size_t cap,
+                       size_t *n) {
   const char *p = keys ? keys : "";
-  size_t idx = 0;
-  int rc = 0;
   const char *why = NULL;
+  size_t idx = 0;
   for (;;) {
-    uint8_t key[HG_SEAL_KEY_LEN];
     size_t len = strcspn(p, ",");
-    if (len != 2 * HG_SEAL_KEY_LEN) {
+    if (idx == cap)
+      why = "too many keys";
+    else if (len != 2 * HG_SEAL_KEY_LEN)
       why = "want 64 hex digits";
-      break;
-    }
     for (size_t j = 0; j < HG_SEAL_KEY_LEN && !why; j++) {
       int hi = hexval(p[2 * j]), lo = hexval(p[2 * j + 1]);
-      if (hi < 0 || lo < 0) why = "not hex";
-      key[j] = (uint8_t)(hi << 4 | lo);
+      if (hi < 0 || lo < 0)
+        why = "not hex";
+      else
+        out[idx][j] = (uint8_t)(hi << 4 | lo);
     }
-    if (!why) {
-      rc = hg_keyring_add(&tmp, key);
-      if (rc == -EEXIST)
-        why = "duplicate";
-      else if (rc == -ENOSPC)
-        why = "too many keys";
-      else if (rc < 0)
-        why = "digest failed";
-    }
-    OPENSSL_cleanse(key, sizeof key);
+    for (size_t j = 0; j < idx && !why; j++)
+      if (CRYPTO_memcmp(out[j], out[idx], HG_SEAL_KEY_LEN) == 0) why = "duplicate";
     if (why) break;
     idx++;
     p += len;
@@ -146,12 +132,33 @@ int hg_keyring_parse(hg_keyring *kr, const char *keys) {
   }
   if (why) {
     hg_log_error("cluster.key", "err=invalid index=%zu reason=\"%s\"", idx, why);
-    OPENSSL_cleanse(&tmp, sizeof tmp);
     return -EINVAL;
   }
-  memcpy(kr, &tmp, sizeof tmp);
-  OPENSSL_cleanse(&tmp, sizeof tmp);
+  *n = idx;
   return 0;
+}
+
+/* Replaces the ring only when the whole list is good: a typo in the flag
+ * must not leave a node half keyed. */
+int hg_keyring_parse(hg_keyring *kr, const char *keys) {
+  uint8_t raw[HG_SEAL_KEYS_MAX][HG_SEAL_KEY_LEN];
+  size_t n = 0;
+  hg_keyring tmp;
+  memset(&tmp, 0, sizeof tmp);
+  memcpy(tmp.name, kr->name, sizeof tmp.name);
+  tmp.name_len = kr->name_len;
+  int rc = hg_seal_keys_parse(keys, raw, HG_SEAL_KEYS_MAX, &n);
+  for (size_t i = 0; rc == 0 && i < n; i++) {
+    /* the list has no duplicates and fits: only the key id's digest can fail */
+    if (hg_keyring_add(&tmp, raw[i]) < 0) {
+      hg_log_error("cluster.key", "err=invalid index=%zu reason=\"digest failed\"", i);
+      rc = -EINVAL;
+    }
+  }
+  if (rc == 0) memcpy(kr, &tmp, sizeof tmp);
+  OPENSSL_cleanse(raw, sizeof raw);
+  OPENSSL_cleanse(&tmp, sizeof tmp);
+  return rc;
 }
 
 static size_t make_aad(const hg_keyring *kr, uint8_t ver, uint8_t id,

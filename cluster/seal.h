@@ -44,6 +44,13 @@ void hg_keyring_free(hg_keyring *kr);
 /* Parses "hex64[,hex64…]" (the --cluster-key flag); the first is primary.
  * -EINVAL names nothing secret in the log. */
 int hg_keyring_parse(hg_keyring *kr, const char *keys);
+/* The one reader of that list, for whoever derives keys of its own from
+ * it (the replication wire): out[0..*n) in order, hex case-blind, at most
+ * cap keys, none twice. -EINVAL for a malformed list, logged with the
+ * key's position, never its bytes. out may hold key bytes either way: the
+ * caller wipes it. */
+int hg_seal_keys_parse(const char *keys, uint8_t out[][HG_SEAL_KEY_LEN], size_t cap,
+                       size_t *n);
 /* Adds a key (-EEXIST if present, -ENOSPC past HG_SEAL_KEYS_MAX). */
 int hg_keyring_add(hg_keyring *kr, const uint8_t key[HG_SEAL_KEY_LEN]);
 /* Makes a present key the one used for sealing; -ENOENT if absent. */

@@ -474,7 +474,9 @@ static int take_generation(hg_manager *m, sandbox *sb, const char *kind, uint64_
                                   "kind", kind));
   pthread_mutex_unlock(&m->mu);
   rc = sb_persist(m, sb);
-  if (rc == 0) rc = hg_store_snapshot(m->cfg.store, src, dst, true);
+  if (rc == 0) rc = hg_store_snapshot(m->cfg.store, src, dst, false);
+  if (rc == 0 && (rc = hg_store_freeze(m->cfg.store, dst)) < 0)
+    hg_store_subvol_delete(m->cfg.store, dst);
   if (rc < 0) {
     pthread_mutex_lock(&m->mu);
     sb->gen = g - 1;

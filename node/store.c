@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/btrfs.h>
 #include <linux/btrfs_tree.h>
 #include <linux/loop.h>
 #include <linux/magic.h>
@@ -569,6 +570,32 @@ int hg_store_set_readonly(hg_store *s, const char *rel, bool ro) {
   enum btrfs_util_error e = btrfs_util_set_subvolume_read_only(path, ro);
   if (e) return btrfs_fail(e, "store.set_readonly", path, NULL);
   return 0;
+}
+
+/* btrfs receive finds a parent by uuid or received_uuid, but a clone
+ * source (the parent's extents that an increment refers to) only by
+ * received_uuid. Recording a subvolume's own uuid as its received_uuid
+ * makes it findable both ways on this node when another node sends back an
+ * increment against a copy of it. The ioctl refuses read-only subvolumes,
+ * so it comes first. */
+int hg_store_freeze(hg_store *s, const char *rel) {
+  char path[PATH_MAX];
+  int rc = hg_store_abs(s, rel, path, sizeof path);
+  if (rc < 0) return rc;
+  struct btrfs_util_subvolume_info info;
+  enum btrfs_util_error e = btrfs_util_subvolume_info(path, 0, &info);
+  if (e) return btrfs_fail(e, "store.freeze", path, NULL);
+  int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return log_fail(-errno, "store.freeze", path);
+  struct btrfs_ioctl_received_subvol_args args;
+  memset(&args, 0, sizeof args);
+  memcpy(args.uuid, info.uuid, sizeof args.uuid);
+  args.stransid = info.ctransid;
+  rc = ioctl(fd, BTRFS_IOC_SET_RECEIVED_SUBVOL, &args) < 0 ? -errno : 0;
+  if (rc == 0 && fsync(fd) < 0) rc = -errno;
+  close(fd);
+  if (rc < 0) return log_fail(rc, "store.freeze", path);
+  return hg_store_set_readonly(s, rel, true);
 }
 
 bool hg_store_is_subvol(hg_store *s, const char *rel) {

@@ -38,6 +38,11 @@ int hg_store_snapshot(hg_store *s, const char *src, const char *dst, bool readon
 /* Deletes a subvolume and any subvolumes below it; 0 if it does not exist. */
 int hg_store_subvol_delete(hg_store *s, const char *rel);
 int hg_store_set_readonly(hg_store *s, const char *rel, bool ro);
+/* Makes a writable subvolume read-only with its own uuid as its
+ * received_uuid, so that `btrfs receive` on this node finds it as a parent
+ * and as a clone source of an increment made from a copy of it elsewhere
+ * (generations and templates; DESIGN §10). */
+int hg_store_freeze(hg_store *s, const char *rel);
 bool hg_store_is_subvol(hg_store *s, const char *rel);
 /* Moves a subvolume (rename within the filesystem), fsyncs both parents. */
 int hg_store_move(hg_store *s, const char *src, const char *dst);

@@ -357,7 +357,7 @@ int hg_template_build(hg_store *st, const hg_vmm_ops *vmm, const char *shim_path
     vmm->clear(dir);
     rc = write_template_json(dir, name, digest, cmdline, mem, net != NULL);
   }
-  if (rc == 0) rc = hg_store_set_readonly(st, stage_rel, true);
+  if (rc == 0) rc = hg_store_freeze(st, stage_rel);
   if (rc == 0) rc = hg_store_move(st, stage_rel, rel);
   if (rc < 0) {
     hg_log_error("template.build", "template=%s src=%s err=\"%s\"", name, src_dir,

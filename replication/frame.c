@@ -30,6 +30,7 @@
 #include <sys/socket.h>
 #include <sys/uio.h>
 
+#include "cluster/seal.h"
 #include "cluster/wire.h"
 #include "node/core/log.h"
 #include "node/core/mp.h"
@@ -44,50 +45,6 @@
 
 /* ---- keys ------------------------------------------------------------------- */
 
-static int hexval(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-/* "hex64[,hex64…]" as hg_keyring_parse reads it (that ring keeps its keys
- * to itself): at most HG_RFRAME_KEYS_MAX, no duplicates. The log names the
- * key's position, never its bytes. */
-static int parse_keys(const char *list, uint8_t keys[HG_RFRAME_KEYS_MAX][KEY_LEN],
-                      unsigned *n) {
-  const char *p = list ? list : "";
-  const char *why = NULL;
-  unsigned idx = 0;
-  for (;;) {
-    size_t len = strcspn(p, ",");
-    if (idx == HG_RFRAME_KEYS_MAX)
-      why = "too many keys";
-    else if (len != 2 * KEY_LEN)
-      why = "want 64 hex digits";
-    for (size_t j = 0; j < KEY_LEN && !why; j++) {
-      int hi = hexval(p[2 * j]), lo = hexval(p[2 * j + 1]);
-      if (hi < 0 || lo < 0)
-        why = "not hex";
-      else
-        keys[idx][j] = (uint8_t)(hi << 4 | lo);
-    }
-    for (unsigned j = 0; j < idx && !why; j++)
-      if (CRYPTO_memcmp(keys[j], keys[idx], KEY_LEN) == 0) why = "duplicate";
-    if (why) break;
-    idx++;
-    p += len;
-    if (*p == '\0') break;
-    p++; /* the comma; "k1," leaves an empty key, refused above */
-  }
-  if (why) {
-    hg_log_error("repl.key", "err=invalid index=%u reason=\"%s\"", idx, why);
-    return -EINVAL;
-  }
-  *n = idx;
-  return 0;
-}
-
 int hg_rframe_keys_derive(const char *cluster_keys, const char *cluster_name,
                          hg_rframe_keys *out) {
   size_t name_len = cluster_name ? strlen(cluster_name) : 0;
@@ -95,16 +52,18 @@ int hg_rframe_keys_derive(const char *cluster_keys, const char *cluster_name,
     hg_log_error("repl.key", "err=invalid reason=\"cluster name empty or too long\"");
     return -EINVAL;
   }
-  uint8_t raw[HG_RFRAME_KEYS_MAX][KEY_LEN];
+  uint8_t raw[HG_RFRAME_KEYS_MAX][HG_SEAL_KEY_LEN];
   uint8_t info[sizeof DERIVE_LABEL + CLUSTER_NAME_MAX];
   hg_rframe_keys k;
+  size_t n = 0;
   memset(&k, 0, sizeof k);
-  int rc = parse_keys(cluster_keys, raw, &k.n);
+  int rc = hg_seal_keys_parse(cluster_keys, raw, HG_RFRAME_KEYS_MAX, &n);
+  k.n = (unsigned)n;
   memcpy(info, DERIVE_LABEL, sizeof DERIVE_LABEL);
   memcpy(info + sizeof DERIVE_LABEL, cluster_name, name_len);
   for (unsigned i = 0; rc == 0 && i < k.n; i++) {
     unsigned mdlen = 0;
-    if (!HMAC(EVP_sha256(), raw[i], KEY_LEN, info, sizeof DERIVE_LABEL + name_len, k.k[i],
+    if (!HMAC(EVP_sha256(), raw[i], HG_SEAL_KEY_LEN, info, sizeof DERIVE_LABEL + name_len, k.k[i],
               &mdlen) ||
         mdlen != KEY_LEN)
       rc = -EIO;
@@ -513,6 +472,33 @@ static int enc_end(enc *e) {
   return e->err;
 }
 
+typedef void (*pack_fn)(msgpack_packer *pk, const void *elem);
+
+/* key: an array of n maps, fn packing each of elems (size bytes apart). */
+static void pack_list(msgpack_packer *pk, const char *key, unsigned n, pack_fn fn,
+                      const void *elems, size_t size) {
+  hg_mp_pack_str(pk, key);
+  msgpack_pack_array(pk, n);
+  for (unsigned i = 0; i < n; i++) fn(pk, (const char *)elems + i * size);
+}
+
+static void pack_parent(msgpack_packer *pk, const void *elem) {
+  const hg_repl_parent *c = elem;
+  msgpack_pack_map(pk, 3);
+  hg_mp_pack_kv_u64(pk, "g", c->gen);
+  hg_mp_pack_kv_bool(pk, "t", c->tmpl);
+  hg_mp_pack_kv_str(pk, "u", c->uuid);
+}
+
+static void pack_holding(msgpack_packer *pk, const void *elem) {
+  const hg_repl_holding *h = elem;
+  msgpack_pack_map(pk, 4);
+  hg_mp_pack_kv_u64(pk, "g", h->gen);
+  hg_mp_pack_kv_u64(pk, "b", h->bytes);
+  hg_mp_pack_kv_i64(pk, "ms", h->created_ms);
+  hg_mp_pack_kv_str(pk, "u", h->uuid);
+}
+
 int hg_repl_offer_encode(const hg_repl_offer *m, hg_buf *out) {
   if (!offer_ok(m)) return -EINVAL;
   enc e;
@@ -527,14 +513,7 @@ int hg_repl_offer_encode(const hg_repl_offer *m, hg_buf *out) {
   hg_mp_pack_kv_u64(pk, "g", m->gen);
   hg_mp_pack_kv_str(pk, "m", m->name);
   hg_mp_pack_kv_str(pk, "u", m->uuid);
-  hg_mp_pack_str(pk, "p");
-  msgpack_pack_array(pk, m->ncands);
-  for (unsigned i = 0; i < m->ncands; i++) {
-    msgpack_pack_map(pk, 3);
-    hg_mp_pack_kv_u64(pk, "g", m->cands[i].gen);
-    hg_mp_pack_kv_bool(pk, "t", m->cands[i].tmpl);
-    hg_mp_pack_kv_str(pk, "u", m->cands[i].uuid);
-  }
+  pack_list(pk, "p", m->ncands, pack_parent, m->cands, sizeof m->cands[0]);
   return enc_end(&e);
 }
 
@@ -567,15 +546,7 @@ int hg_repl_holdings_encode(const hg_repl_holdings *m, hg_buf *out) {
   hg_mp_pack_kv_str(pk, "s", m->sandbox);
   hg_mp_pack_kv_u64(pk, "g", m->gen);
   hg_mp_pack_kv_u64(pk, "e", m->epoch);
-  hg_mp_pack_str(pk, "h");
-  msgpack_pack_array(pk, m->n);
-  for (unsigned i = 0; i < m->n; i++) {
-    msgpack_pack_map(pk, 4);
-    hg_mp_pack_kv_u64(pk, "g", m->h[i].gen);
-    hg_mp_pack_kv_u64(pk, "b", m->h[i].bytes);
-    hg_mp_pack_kv_i64(pk, "ms", m->h[i].created_ms);
-    hg_mp_pack_kv_str(pk, "u", m->h[i].uuid);
-  }
+  pack_list(pk, "h", m->n, pack_holding, m->h, sizeof m->h[0]);
   return enc_end(&e);
 }
 
@@ -631,26 +602,47 @@ static int get_nonce(const msgpack_object *map, const char *key,
   return 0;
 }
 
-/* An array of at most max maps. */
-static int get_maps(const msgpack_object *map, const char *key, bool required,
-                    unsigned max, const msgpack_object **items, unsigned *n) {
+/* Decodes one map (a message, or an element of a list) into m. */
+typedef int (*decode_fn)(const msgpack_object *o, void *m);
+
+/* key: an array of at most max maps, fn decoding each into elems (size
+ * bytes apart); when absent and not required, none. */
+static int get_list(const msgpack_object *map, const char *key, bool required,
+                    unsigned max, decode_fn fn, void *elems, size_t size, unsigned *n) {
   const msgpack_object *a = hg_mp_get(map, key);
   if (!a && !required) {
-    *items = NULL;
     *n = 0;
     return 0;
   }
   if (!a || a->type != MSGPACK_OBJECT_ARRAY || a->via.array.size > max) return -EPROTO;
-  for (uint32_t i = 0; i < a->via.array.size; i++)
-    if (a->via.array.ptr[i].type != MSGPACK_OBJECT_MAP) return -EPROTO;
-  *items = a->via.array.ptr;
+  for (uint32_t i = 0; i < a->via.array.size; i++) {
+    const msgpack_object *item = &a->via.array.ptr[i];
+    if (item->type != MSGPACK_OBJECT_MAP || fn(item, (char *)elems + i * size) < 0)
+      return -EPROTO;
+  }
   *n = a->via.array.size;
+  return 0;
+}
+
+static int decode_parent(const msgpack_object *o, void *p) {
+  hg_repl_parent *c = p;
+  if (get_u64(o, "g", true, &c->gen) < 0 || get_bool(o, "t", true, &c->tmpl) < 0 ||
+      get_str(o, "u", true, c->uuid, sizeof c->uuid) < 0)
+    return -EPROTO;
+  return 0;
+}
+
+static int decode_holding(const msgpack_object *o, void *p) {
+  hg_repl_holding *h = p;
+  if (get_u64(o, "g", true, &h->gen) < 0 || get_u64(o, "b", true, &h->bytes) < 0 ||
+      get_i64(o, "ms", &h->created_ms) < 0 ||
+      get_str(o, "u", true, h->uuid, sizeof h->uuid) < 0)
+    return -EPROTO;
   return 0;
 }
 
 static int decode_offer(const msgpack_object *o, void *p) {
   hg_repl_offer *m = p;
-  const msgpack_object *cands;
   if (get_nonce(o, "n", m->nonce) < 0 ||
       get_str(o, "c", true, m->cluster, sizeof m->cluster) < 0 ||
       get_str(o, "f", true, m->from, sizeof m->from) < 0 ||
@@ -659,15 +651,9 @@ static int decode_offer(const msgpack_object *o, void *p) {
       get_u64(o, "g", false, &m->gen) < 0 ||
       get_str(o, "m", false, m->name, sizeof m->name) < 0 ||
       get_str(o, "u", false, m->uuid, sizeof m->uuid) < 0 ||
-      get_maps(o, "p", false, HG_REPL_CANDIDATES, &cands, &m->ncands) < 0)
+      get_list(o, "p", false, HG_REPL_CANDIDATES, decode_parent, m->cands,
+               sizeof m->cands[0], &m->ncands) < 0)
     return -EPROTO;
-  for (unsigned i = 0; i < m->ncands; i++) {
-    hg_repl_parent *c = &m->cands[i];
-    if (get_u64(&cands[i], "g", true, &c->gen) < 0 ||
-        get_bool(&cands[i], "t", true, &c->tmpl) < 0 ||
-        get_str(&cands[i], "u", true, c->uuid, sizeof c->uuid) < 0)
-      return -EPROTO;
-  }
   return offer_ok(m) ? 0 : -EPROTO;
 }
 
@@ -697,19 +683,11 @@ static int decode_end(const msgpack_object *o, void *p) {
 
 static int decode_holdings(const msgpack_object *o, void *p) {
   hg_repl_holdings *m = p;
-  const msgpack_object *items;
   if (get_str(o, "s", true, m->sandbox, sizeof m->sandbox) < 0 ||
       get_u64(o, "g", true, &m->gen) < 0 || get_u64(o, "e", true, &m->epoch) < 0 ||
-      get_maps(o, "h", true, HG_REPL_HOLDINGS, &items, &m->n) < 0)
+      get_list(o, "h", true, HG_REPL_HOLDINGS, decode_holding, m->h, sizeof m->h[0],
+               &m->n) < 0)
     return -EPROTO;
-  for (unsigned i = 0; i < m->n; i++) {
-    hg_repl_holding *h = &m->h[i];
-    if (get_u64(&items[i], "g", true, &h->gen) < 0 ||
-        get_u64(&items[i], "b", true, &h->bytes) < 0 ||
-        get_i64(&items[i], "ms", &h->created_ms) < 0 ||
-        get_str(&items[i], "u", true, h->uuid, sizeof h->uuid) < 0)
-      return -EPROTO;
-  }
   return holdings_ok(m) ? 0 : -EPROTO;
 }
 
@@ -723,8 +701,6 @@ static int decode_error(const msgpack_object *o, void *p) {
 }
 
 /* Unpacks, decodes into a zeroed scratch copy, and only then writes out. */
-typedef int (*decode_fn)(const msgpack_object *o, void *m);
-
 static int decode(const void *data, size_t len, size_t max, decode_fn fn, void *scratch,
                   size_t size, void *out) {
   msgpack_unpacked u;

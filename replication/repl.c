@@ -1414,6 +1414,25 @@ typedef struct out_xchg {
   void *progress_ud;
 } out_xchg;
 
+/* One exchange with peer, accounted in res; false when its frame buffer
+ * could not be had (out_end frees what there is either way). */
+static bool out_begin(out_xchg *x, hg_repl *r, const hg_repl_target *peer,
+                      hg_repl_result *res) {
+  memset(x, 0, sizeof *x);
+  x->r = r;
+  x->peer = peer;
+  x->res = res;
+  x->fd = -1;
+  x->t0 = hg_now_ns();
+  x->buf = malloc(HG_REPL_FRAME_BUF);
+  return x->buf != NULL;
+}
+
+static void out_end(out_xchg *x) {
+  if (x->fd >= 0) close(x->fd);
+  free(x->buf);
+}
+
 __attribute__((format(printf, 4, 5))) static int out_fail(out_xchg *x, int rc,
                                                           const char *code,
                                                           const char *fmt, ...) {
@@ -1579,19 +1598,12 @@ static int out_run(hg_repl *r, const hg_repl_target *peer, hg_repl_offer *o,
                    char (*paths)[HG_REPL_REL_MAX], const char *src_rel,
                    hg_stream_progress_fn progress, void *ud, hg_repl_result *res) {
   out_xchg x;
-  memset(&x, 0, sizeof x);
-  x.r = r;
-  x.peer = peer;
-  x.res = res;
-  x.fd = -1;
+  bool ok = out_begin(&x, r, peer, res);
   x.progress = progress;
   x.progress_ud = ud;
-  x.t0 = hg_now_ns();
-  x.buf = malloc(HG_REPL_FRAME_BUF);
-  int rc = x.buf ? out_offer(&x, o, paths, src_rel)
-                 : out_fail(&x, -ENOMEM, local_code(-ENOMEM), "out of memory");
-  if (x.fd >= 0) close(x.fd);
-  free(x.buf);
+  int rc = ok ? out_offer(&x, o, paths, src_rel)
+              : out_fail(&x, -ENOMEM, local_code(-ENOMEM), "out of memory");
+  out_end(&x);
   res->rc = rc;
   res->ms = (double)(hg_now_ns() - x.t0) / 1e6;
   char what[256];
@@ -1705,13 +1717,7 @@ int hg_repl_list(hg_repl *r, const hg_repl_target *peer, const char *sandbox,
   hg_repl_result *res = calloc(1, sizeof *res);
   hg_repl_offer *o = calloc(1, sizeof *o);
   out_xchg x;
-  memset(&x, 0, sizeof x);
-  x.r = r;
-  x.peer = peer;
-  x.res = res;
-  x.fd = -1;
-  x.buf = malloc(HG_REPL_FRAME_BUF);
-  int rc = res && o && x.buf ? 0 : -ENOMEM;
+  int rc = out_begin(&x, r, peer, res) && res && o ? 0 : -ENOMEM;
   const uint8_t *p;
   size_t len;
   if (rc == 0) {
@@ -1730,8 +1736,7 @@ int hg_repl_list(hg_repl *r, const hg_repl_target *peer, const char *sandbox,
     hg_log_warn("repl.list_failed", "sandbox=%s to=%s code=%s msg=\"%s\"", sandbox,
                 peer->node, res->code, res->message);
   }
-  if (x.fd >= 0) close(x.fd);
-  free(x.buf);
+  out_end(&x);
   free(o);
   free(res);
   return rc;

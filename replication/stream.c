@@ -7,6 +7,7 @@
  * Back-pressure is the pipe: a slow emit() stops reading, the full pipe
  * stops the send ioctl; a slow `btrfs receive` blocks feed(). */
 #include "replication/stream.h"
+#include "replication/sendstream.h"
 
 #include "node/core/err.h"
 #include "node/core/log.h"
@@ -289,6 +290,7 @@ struct hg_stream_recv {
   uint8_t head[HG_ZSTD_HEAD];
   size_t head_len;
   bool frame_done; /* the frame ended with its checksum verified */
+  hg_sendstream_check check; /* the decompressed bytes, before the child sees them */
   bool child_quit; /* it stopped reading before the end: feed says -EPIPE */
   int failed;      /* the first error, sticky; what finish returns */
   char err[HG_STREAM_TAIL + 64];
@@ -580,6 +582,8 @@ int hg_stream_recv_feed(hg_stream_recv *r, const void *z, size_t len) {
     size_t ret = ZSTD_decompressStream(r->dctx, &out, &in);
     if (ZSTD_isError(ret))
       return recv_fail(r, -EPROTO, "corrupt zstd stream: %s", ZSTD_getErrorName(ret));
+    if (out.pos > 0 && hg_sendstream_check_feed(&r->check, r->out, out.pos) < 0)
+      return recv_fail(r, -EPROTO, "corrupt send stream: %s", r->check.err);
     if (out.pos > 0 && (rc = write_child(r, r->out, out.pos)) < 0)
       return r->child_quit ? -EPIPE : rc;
     if (ret == 0) { /* frame ended, checksum verified */
@@ -596,6 +600,8 @@ int hg_stream_recv_finish(hg_stream_recv *r, char name[256], uint64_t *raw_bytes
                           char *msg, size_t msgcap) {
   int rc = r->failed;
   if (rc == 0 && !r->frame_done) rc = recv_fail(r, -EPROTO, "stream truncated");
+  if (rc == 0 && hg_sendstream_check_end(&r->check) < 0)
+    rc = recv_fail(r, -EPROTO, "corrupt send stream: %s", r->check.err);
   if (rc == 0) rc = child_wait(r);
   char got[256];
   if (rc == 0) rc = find_received(r, got);

@@ -32,6 +32,7 @@
 
 #include "node/core/util.h"
 #include "replication/frame.h"
+#include "tests/unit/seed_util.h"
 
 #define KA "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff"
 #define KB "ffeeddccbbaa99887766554433221100ffeeddccbbaa99887766554433221100"
@@ -329,6 +330,16 @@ static bool compatible(enum kind k, msgpack_object_type t) {
   return false;
 }
 
+/* valid with key replaced by repl (NULL: dropped, see pack_mut): fn must
+ * refuse it. */
+static void refuse_mut(const hg_buf *valid, dec_fn fn, const char *key,
+                       const msgpack_object *repl) {
+  msgpack_sbuffer sb;
+  mutate(valid, key, repl, &sb);
+  refused(fn, sb.data, sb.size);
+  msgpack_sbuffer_destroy(&sb);
+}
+
 /* Every field of a valid encoding replaced by every wrong type, and every
  * required one dropped: -EPROTO, and the valid encoding still decodes. */
 static void refuse_each_field(const hg_buf *valid, dec_fn fn, const field *fields,
@@ -354,18 +365,10 @@ static void refuse_each_field(const hg_buf *valid, dec_fn fn, const field *field
   wrong[8].via.f64 = 1.5;
   assert_int_equal(fn(valid->data, valid->len, &scratch), 0);
   for (size_t f = 0; f < n; f++) {
-    msgpack_sbuffer sb;
-    for (size_t w = 0; w < HG_ARRAY_SIZE(wrong); w++) {
-      if (compatible(fields[f].kind, wrong[w].type)) continue;
-      mutate(valid, fields[f].key, &wrong[w], &sb);
-      refused(fn, sb.data, sb.size);
-      msgpack_sbuffer_destroy(&sb);
-    }
-    if (fields[f].required) {
-      mutate(valid, fields[f].key, NULL, &sb);
-      refused(fn, sb.data, sb.size);
-      msgpack_sbuffer_destroy(&sb);
-    }
+    for (size_t w = 0; w < HG_ARRAY_SIZE(wrong); w++)
+      if (!compatible(fields[f].kind, wrong[w].type))
+        refuse_mut(valid, fn, fields[f].key, &wrong[w]);
+    if (fields[f].required) refuse_mut(valid, fn, fields[f].key, NULL);
   }
 }
 
@@ -469,23 +472,30 @@ static void decoders_refuse_garbage(void **state) {
   }
 }
 
-/* Encodes an offer after tweak(), bypassing the encoder's checks with a
- * hand-made map, so the decoder alone is tried. */
-static void offer_with(const char *key, const char *str, msgpack_sbuffer *sb) {
+/* A msgpack string of the n bytes at p, NULs and all. */
+static msgpack_object str_obj(const char *p, size_t n) {
+  msgpack_object s;
+  memset(&s, 0, sizeof s);
+  s.type = MSGPACK_OBJECT_STR;
+  s.via.str.ptr = p;
+  s.via.str.size = (uint32_t)n;
+  return s;
+}
+
+/* v as a msgpack string; "#…" stands for 5 bytes with a NUL in the middle. */
+static msgpack_object str_val(const char *v) {
+  return v[0] == '#' ? str_obj("ab\0cd", 5) : str_obj(v, strlen(v));
+}
+
+/* A valid offer with key's value replaced by the string val (str_val),
+ * packed by hand past the encoder's checks, so the decoder alone is tried. */
+static void offer_with(const char *key, const char *val, msgpack_sbuffer *sb) {
   static hg_repl_offer o;
   fill_offer(&o, 2);
   hg_buf b;
   hg_buf_init(&b, 1 << 20);
   assert_int_equal(hg_repl_offer_encode(&o, &b), 0);
-  msgpack_object s;
-  memset(&s, 0, sizeof s);
-  s.type = MSGPACK_OBJECT_STR;
-  s.via.str.ptr = str;
-  s.via.str.size = (uint32_t)strlen(str);
-  if (str[0] == '#') { /* "#n…": n bytes with a NUL in the middle */
-    s.via.str.ptr = "ab\0cd";
-    s.via.str.size = 5;
-  }
+  msgpack_object s = str_val(val);
   mutate(&b, key, &s, sb);
   hg_buf_free(&b);
 }
@@ -559,25 +569,14 @@ static void decoders_refuse_bad_strings_ids_uuids_names(void **state) {
   assert_int_equal(hg_repl_reply_encode(&r, &b), 0);
   const char *bad_codes[] = {long32, "", "Stale", "stale epoch", "#"};
   msgpack_object s;
-  memset(&s, 0, sizeof s);
-  s.type = MSGPACK_OBJECT_STR;
   for (size_t i = 0; i < HG_ARRAY_SIZE(bad_codes); i++) {
-    s.via.str.ptr = bad_codes[i][0] == '#' ? "ab\0cd" : bad_codes[i];
-    s.via.str.size = bad_codes[i][0] == '#' ? 5 : (uint32_t)strlen(bad_codes[i]);
-    mutate(&b, "k", &s, &sb);
-    refused(dec_reply, sb.data, sb.size);
-    msgpack_sbuffer_destroy(&sb);
+    s = str_val(bad_codes[i]);
+    refuse_mut(&b, dec_reply, "k", &s);
   }
-  s.via.str.ptr = long256;
-  s.via.str.size = 256;
-  mutate(&b, "ms", &s, &sb);
-  refused(dec_reply, sb.data, sb.size);
-  msgpack_sbuffer_destroy(&sb);
-  s.via.str.ptr = "a\0b";
-  s.via.str.size = 3;
-  mutate(&b, "ms", &s, &sb);
-  refused(dec_reply, sb.data, sb.size);
-  msgpack_sbuffer_destroy(&sb);
+  s = str_val(long256);
+  refuse_mut(&b, dec_reply, "ms", &s);
+  s = str_obj("a\0b", 3);
+  refuse_mut(&b, dec_reply, "ms", &s);
   /* verdict and parent ranges */
   msgpack_object i;
   memset(&i, 0, sizeof i);
@@ -585,19 +584,13 @@ static void decoders_refuse_bad_strings_ids_uuids_names(void **state) {
   uint64_t bad_verdicts[] = {0, 4, 1ull << 40};
   for (size_t k = 0; k < HG_ARRAY_SIZE(bad_verdicts); k++) {
     i.via.u64 = bad_verdicts[k];
-    mutate(&b, "v", &i, &sb);
-    refused(dec_reply, sb.data, sb.size);
-    msgpack_sbuffer_destroy(&sb);
+    refuse_mut(&b, dec_reply, "v", &i);
   }
   i.via.u64 = HG_REPL_CANDIDATES;
-  mutate(&b, "p", &i, &sb);
-  refused(dec_reply, sb.data, sb.size);
-  msgpack_sbuffer_destroy(&sb);
+  refuse_mut(&b, dec_reply, "p", &i);
   i.type = MSGPACK_OBJECT_NEGATIVE_INTEGER;
   i.via.i64 = -2;
-  mutate(&b, "p", &i, &sb);
-  refused(dec_reply, sb.data, sb.size);
-  msgpack_sbuffer_destroy(&sb);
+  refuse_mut(&b, dec_reply, "p", &i);
   /* a 15- or 17-byte challenge */
   msgpack_object bin;
   memset(&bin, 0, sizeof bin);
@@ -605,14 +598,11 @@ static void decoders_refuse_bad_strings_ids_uuids_names(void **state) {
   bin.via.bin.ptr = "0123456789abcdefg";
   for (uint32_t len = 15; len <= 17; len += 2) {
     bin.via.bin.size = len;
-    mutate(&b, "ch", &bin, &sb);
-    refused(dec_reply, sb.data, sb.size);
-    msgpack_sbuffer_destroy(&sb);
+    refuse_mut(&b, dec_reply, "ch", &bin);
   }
 
   /* control characters in a message arrive as spaces */
-  s.via.str.ptr = "line one\nline\ttwo\x1b[31m";
-  s.via.str.size = (uint32_t)strlen(s.via.str.ptr);
+  s = str_val("line one\nline\ttwo\x1b[31m");
   mutate(&b, "ms", &s, &sb);
   assert_int_equal(hg_repl_reply_decode(sb.data, sb.size, &r), 0);
   assert_string_equal(r.message, "line one line two [31m");
@@ -621,27 +611,18 @@ static void decoders_refuse_bad_strings_ids_uuids_names(void **state) {
   hg_buf_reset(&b);
   fill_error(&x);
   assert_int_equal(hg_repl_error_encode(&x, &b), 0);
-  s.via.str.ptr = "";
-  s.via.str.size = 0;
-  mutate(&b, "k", &s, &sb);
-  refused(dec_error, sb.data, sb.size);
-  msgpack_sbuffer_destroy(&sb);
+  s = str_val("");
+  refuse_mut(&b, dec_error, "k", &s);
 
   /* holdings: a bad uuid, a bad sandbox id */
   static hg_repl_holdings h;
   fill_holdings(&h, 2);
   hg_buf_reset(&b);
   assert_int_equal(hg_repl_holdings_encode(&h, &b), 0);
-  s.via.str.ptr = "not-a-uuid";
-  s.via.str.size = 10;
-  mutate(&b, "h/u", &s, &sb);
-  refused(dec_hold, sb.data, sb.size);
-  msgpack_sbuffer_destroy(&sb);
-  s.via.str.ptr = "sb-../../../etc";
-  s.via.str.size = 15;
-  mutate(&b, "s", &s, &sb);
-  refused(dec_hold, sb.data, sb.size);
-  msgpack_sbuffer_destroy(&sb);
+  s = str_val("not-a-uuid");
+  refuse_mut(&b, dec_hold, "h/u", &s);
+  s = str_val("sb-../../../etc");
+  refuse_mut(&b, dec_hold, "s", &s);
   hg_buf_free(&b);
 }
 
@@ -675,9 +656,7 @@ static void decoders_refuse_over_count_and_inconsistent(void **state) {
   for (int i = 0; i <= HG_REPL_CANDIDATES; i++) items[i] = *cand;
   arr.via.array.ptr = items;
   arr.via.array.size = HG_REPL_CANDIDATES + 1;
-  mutate(&b, "p", &arr, &sb);
-  refused(dec_offer, sb.data, sb.size);
-  msgpack_sbuffer_destroy(&sb);
+  refuse_mut(&b, dec_offer, "p", &arr);
   arr.via.array.size = HG_REPL_CANDIDATES;
   mutate(&b, "p", &arr, &sb);
   assert_int_equal(hg_repl_offer_decode(sb.data, sb.size, &scratch.o), 0);
@@ -692,9 +671,7 @@ static void decoders_refuse_over_count_and_inconsistent(void **state) {
   o.cands[0].gen = 0;
   hg_buf_reset(&b);
   assert_int_equal(hg_repl_offer_encode(&o, &b), 0);
-  mutate(&b, "p/g", &g, &sb);
-  refused(dec_offer, sb.data, sb.size);
-  msgpack_sbuffer_destroy(&sb);
+  refuse_mut(&b, dec_offer, "p/g", &g);
   msgpack_unpacked_destroy(&u);
 
   /* a template offer with a sandbox or an epoch */
@@ -704,28 +681,16 @@ static void decoders_refuse_over_count_and_inconsistent(void **state) {
   o.epoch = o.gen = 0;
   hg_buf_reset(&b);
   assert_int_equal(hg_repl_offer_encode(&o, &b), 0);
-  mutate(&b, "e", &g, &sb);
-  refused(dec_offer, sb.data, sb.size);
-  msgpack_sbuffer_destroy(&sb);
-  msgpack_object s;
-  memset(&s, 0, sizeof s);
-  s.type = MSGPACK_OBJECT_STR;
-  s.via.str.ptr = SB;
-  s.via.str.size = (uint32_t)strlen(SB);
-  mutate(&b, "s", &s, &sb);
-  refused(dec_offer, sb.data, sb.size);
-  msgpack_sbuffer_destroy(&sb);
-  s.via.str.size = 0; /* a template without its name */
-  mutate(&b, "m", &s, &sb);
-  refused(dec_offer, sb.data, sb.size);
-  msgpack_sbuffer_destroy(&sb);
+  refuse_mut(&b, dec_offer, "e", &g);
+  msgpack_object s = str_val(SB);
+  refuse_mut(&b, dec_offer, "s", &s);
+  s = str_val(""); /* a template without its name */
+  refuse_mut(&b, dec_offer, "m", &s);
   /* an offer without uuid that carries more than LIST's fields */
   fill_offer(&o, 0);
   hg_buf_reset(&b);
   assert_int_equal(hg_repl_offer_encode(&o, &b), 0);
-  mutate(&b, "u", NULL, &sb);
-  refused(dec_offer, sb.data, sb.size);
-  msgpack_sbuffer_destroy(&sb);
+  refuse_mut(&b, dec_offer, "u", NULL);
 
   /* holdings: 257 entries */
   fill_holdings(&h, 1);
@@ -741,9 +706,7 @@ static void decoders_refuse_over_count_and_inconsistent(void **state) {
   assert_non_null(entry);
   for (int i = 0; i <= HG_REPL_HOLDINGS; i++) items[i] = *entry;
   arr.via.array.size = HG_REPL_HOLDINGS + 1;
-  mutate(&b, "h", &arr, &sb);
-  refused(dec_hold, sb.data, sb.size);
-  msgpack_sbuffer_destroy(&sb);
+  refuse_mut(&b, dec_hold, "h", &arr);
   msgpack_unpacked_destroy(&u);
 
   /* unknown keys are ignored, but not past the decoder's size bound */
@@ -1504,17 +1467,6 @@ static void read_survives_signals_and_split_writes(void **state) {
 }
 
 /* ---- fuzz seeds ---------------------------------------------------------------- */
-
-static void write_seed(const char *dir, const char *name, uint8_t sel, const void *p,
-                       size_t len) {
-  char path[512];
-  snprintf(path, sizeof path, "%s/%s", dir, name);
-  FILE *f = fopen(path, "wb");
-  assert_non_null(f);
-  fputc(sel, f);
-  fwrite(p, 1, len, f);
-  fclose(f);
-}
 
 /* What the fuzz target's responder (keys: a decoy, then bytes 0..31;
  * cluster "fuzz"; challenge all 0xc5) accepts: an initiator's frames. */

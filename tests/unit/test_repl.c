@@ -287,6 +287,13 @@ static void send_template_ok(node *from, node *to, const char *name) {
   free(res);
 }
 
+/* A new sandbox on A (sandbox_new) whose template B holds: its gen 1 goes
+ * to B as an increment. */
+static void sandbox_for_b(const char *id, uint64_t seed) {
+  send_template_ok(&A, &B, TMPL);
+  sandbox_new(id, seed);
+}
+
 /* Sends gen and asserts it was acknowledged; returns the result (freed
  * by the caller). */
 static hg_repl_result *send_ok(node *from, node *to, const char *id, uint64_t epoch,
@@ -373,6 +380,17 @@ static void raw_offer(raw *c, hg_repl_offer *o, hg_repl_reply *rep) {
   hg_rframe_session_challenge(&c->s, rep->challenge);
 }
 
+/* Opens a raw exchange with to and offers gen of sandbox id (offer_of):
+ * the peer must answer SEND, with rep its reply. */
+static void raw_start(raw *c, const node *to, const char *id, uint64_t epoch, uint64_t gen,
+                      hg_repl_reply *rep) {
+  hg_repl_offer o;
+  raw_open(c, to, "hangar");
+  offer_of(&o, id, epoch, gen);
+  raw_offer(c, &o, rep);
+  assert_int_equal(rep->verdict, HG_REPL_SEND);
+}
+
 /* A real compressed send stream, kept as its chunks. */
 typedef struct chunks {
   uint8_t *z[512];
@@ -401,6 +419,13 @@ static void stream_of(const node *n, const char *rel, chunks *c) {
 static void chunks_free(chunks *c) {
   for (size_t i = 0; i < c->n; i++) free(c->z[i]);
   c->n = 0;
+}
+
+/* The first n chunks of ch as DATA frames. */
+static void raw_data(raw *c, const chunks *ch, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    assert_int_equal(hg_rframe_write(c->fd, &c->s, HG_RF_DATA, ch->z[i], ch->len[i], 5000),
+                     0);
 }
 
 /* ---- fixtures ---------------------------------------------------------------- */
@@ -503,8 +528,7 @@ static void template_replicates_then_have(void **state) {
 static void gens_go_incremental(void **state) {
   const char *id = "sb-00000000000000a1";
   char ua[37], ub[37];
-  send_template_ok(&A, &B, TMPL);
-  sandbox_new(id, 1);
+  sandbox_for_b(id, 1);
   unsigned before = B.received;
   hg_repl_result *res = send_ok(&A, &B, id, 1, 1);
   assert_false(res->had);
@@ -570,8 +594,7 @@ static void gens_go_incremental(void **state) {
 static void resumed_elsewhere_sends_increment_back(void **state) {
   const char *id = "sb-00000000000000a2";
   char ua[37], ub[37];
-  send_template_ok(&A, &B, TMPL);
-  sandbox_new(id, 11);
+  sandbox_for_b(id, 11);
   free(send_ok(&A, &B, id, 1, 1));
   sandbox_next(&A, id, 2, 12);
   free(send_ok(&A, &B, id, 1, 2));
@@ -595,8 +618,7 @@ static void resumed_elsewhere_sends_increment_back(void **state) {
 
 static void wrong_key_or_cluster_is_refused_unanswered(void **state) {
   const char *id = "sb-00000000000000a3";
-  send_template_ok(&A, &B, TMPL);
-  sandbox_new(id, 21);
+  sandbox_for_b(id, 21);
   uint64_t unauth = metric(&B, UNAUTH);
   hg_repl *other = NULL;
   hg_repl_result *res = calloc(1, sizeof *res);
@@ -640,8 +662,7 @@ static void wrong_key_or_cluster_is_refused_unanswered(void **state) {
 
 static void stale_epoch_is_refused_before_data(void **state) {
   const char *id = "sb-00000000000000a4";
-  send_template_ok(&A, &B, TMPL);
-  sandbox_new(id, 31);
+  sandbox_for_b(id, 31);
   hg_repl_result *res = calloc(1, sizeof *res);
 
   /* The directory knows epoch 3. */
@@ -675,8 +696,7 @@ static void stale_epoch_is_refused_before_data(void **state) {
  * higher epoch it supersedes the old one. */
 static void same_gen_other_identity(void **state) {
   const char *id = "sb-00000000000000a5";
-  send_template_ok(&A, &B, TMPL);
-  sandbox_new(id, 41);
+  sandbox_for_b(id, 41);
   free(send_ok(&A, &B, id, 1, 1));
   sandbox_next(&A, id, 2, 42);
   free(send_ok(&A, &B, id, 1, 2));
@@ -717,8 +737,7 @@ static void full_receiver_keeps_what_it_had(void **state) {
 /* A sender that dies half-way: nothing partial on B, gen 1 intact. */
 static void sender_gone_mid_stream_leaves_nothing(void **state) {
   const char *id = "sb-00000000000000a6";
-  send_template_ok(&A, &B, TMPL);
-  sandbox_new(id, 61);
+  sandbox_for_b(id, 61);
   free(send_ok(&A, &B, id, 1, 1));
   sandbox_next(&A, id, 2, 62);
   uint64_t failed = metric(&B, FAILED_IN);
@@ -726,15 +745,10 @@ static void sender_gone_mid_stream_leaves_nothing(void **state) {
   chunks ch;
   stream_of(&A, "snapshots/sb-00000000000000a6/2", &ch);
   raw c;
-  hg_repl_offer o;
   hg_repl_reply rep;
-  raw_open(&c, &B, "hangar");
-  offer_of(&o, id, 1, 2);
-  raw_offer(&c, &o, &rep);
-  assert_int_equal(rep.verdict, HG_REPL_SEND);
+  raw_start(&c, &B, id, 1, 2, &rep);
   assert_int_equal(rep.parent, -1);
-  for (size_t i = 0; i < ch.n / 2; i++)
-    assert_int_equal(hg_rframe_write(c.fd, &c.s, HG_RF_DATA, ch.z[i], ch.len[i], 5000), 0);
+  raw_data(&c, &ch, ch.n / 2);
   raw_close(&c);
   chunks_free(&ch);
 
@@ -752,21 +766,15 @@ static void sender_gone_mid_stream_leaves_nothing(void **state) {
 /* One flipped byte in flight fails that frame's MAC: ERROR, nothing kept. */
 static void corrupt_byte_is_refused(void **state) {
   const char *id = "sb-00000000000000a7";
-  send_template_ok(&A, &B, TMPL);
-  sandbox_new(id, 71);
+  sandbox_for_b(id, 71);
   uint64_t unauth = metric(&B, UNAUTH);
 
   chunks ch;
   stream_of(&A, "snapshots/sb-00000000000000a7/1", &ch);
   raw c;
-  hg_repl_offer o;
   hg_repl_reply rep;
-  raw_open(&c, &B, "hangar");
-  offer_of(&o, id, 1, 1);
-  raw_offer(&c, &o, &rep);
-  assert_int_equal(rep.verdict, HG_REPL_SEND);
-  for (size_t i = 0; i < 2; i++)
-    assert_int_equal(hg_rframe_write(c.fd, &c.s, HG_RF_DATA, ch.z[i], ch.len[i], 5000), 0);
+  raw_start(&c, &B, id, 1, 1, &rep);
+  raw_data(&c, &ch, 2);
   hg_buf b;
   hg_buf_init(&b, FRAME_BUF);
   assert_int_equal(hg_rframe_encode(&c.s, HG_RF_DATA, ch.z[2], ch.len[2], &b), 0);
@@ -850,8 +858,7 @@ static void proxy_start(proxy *px, const char *target) {
 
 static void replayed_exchange_is_refused(void **state) {
   const char *id = "sb-00000000000000a8";
-  send_template_ok(&A, &B, TMPL);
-  sandbox_new(id, 81);
+  sandbox_for_b(id, 81);
   proxy px;
   proxy_start(&px, B.t.addr);
   hg_repl_target via = B.t;
@@ -902,8 +909,7 @@ static void replayed_exchange_is_refused(void **state) {
 
 static void retention_keeps_newest(void **state) {
   const char *id = "sb-00000000000000a9";
-  send_template_ok(&A, &B, TMPL);
-  sandbox_new(id, 91);
+  sandbox_for_b(id, 91);
   free(send_ok(&A, &B, id, 1, 1));
   for (uint64_t g = 2; g <= 4; g++) {
     sandbox_next(&A, id, g, 90 + g);
@@ -937,16 +943,11 @@ static void retention_keeps_newest(void **state) {
 /* While one exchange receives a sandbox, a second is told "busy". */
 static void concurrent_offer_is_busy(void **state) {
   const char *id = "sb-00000000000000aa";
-  send_template_ok(&A, &B, TMPL);
-  sandbox_new(id, 101);
+  sandbox_for_b(id, 101);
   uint64_t failed = metric(&B, FAILED_IN);
   raw c;
-  hg_repl_offer o;
   hg_repl_reply rep;
-  raw_open(&c, &B, "hangar");
-  offer_of(&o, id, 1, 1);
-  raw_offer(&c, &o, &rep);
-  assert_int_equal(rep.verdict, HG_REPL_SEND);
+  raw_start(&c, &B, id, 1, 1, &rep);
 
   hg_repl_result *res = calloc(1, sizeof *res);
   assert_int_equal(hg_repl_send_gen(A.r, &B.t, id, 1, 1, TMPL, NULL, NULL, res), -EBUSY);
@@ -975,12 +976,8 @@ static void receive_slots_are_bounded(void **state) {
   node view = {.id = "nd-b1", .s = B.s, .r = one};
 
   raw c;
-  hg_repl_offer o;
   hg_repl_reply rep;
-  raw_open(&c, &view, "hangar");
-  offer_of(&o, x, 1, 1);
-  raw_offer(&c, &o, &rep);
-  assert_int_equal(rep.verdict, HG_REPL_SEND);
+  raw_start(&c, &view, x, 1, 1, &rep);
   hg_repl_result *res = calloc(1, sizeof *res);
   assert_int_equal(hg_repl_send_gen(A.r, &t, y, 1, 1, TMPL, NULL, NULL, res), -EBUSY);
   assert_non_null(strstr(res->message, "in progress"));
@@ -1047,14 +1044,9 @@ static void close_ends_inbound_exchanges(void **state) {
   chunks ch;
   stream_of(&A, "snapshots/sb-00000000000000ab/1", &ch);
   raw c;
-  hg_repl_offer o;
   hg_repl_reply rep;
-  raw_open(&c, &B, "hangar");
-  offer_of(&o, id, 1, 1);
-  raw_offer(&c, &o, &rep);
-  assert_int_equal(rep.verdict, HG_REPL_SEND);
-  for (size_t i = 0; i < 3; i++)
-    assert_int_equal(hg_rframe_write(c.fd, &c.s, HG_RF_DATA, ch.z[i], ch.len[i], 5000), 0);
+  raw_start(&c, &B, id, 1, 1, &rep);
+  raw_data(&c, &ch, 3);
   chunks_free(&ch);
   for (int i = 0; i < 250 && entries(&B, "staging") < 1; i++) usleep(20000);
   assert_int_equal(entries(&B, "staging"), 1);

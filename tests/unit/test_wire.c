@@ -21,6 +21,7 @@
 #include "cluster/seal.h"
 #include "cluster/wire.h"
 #include "node/core/mp.h"
+#include "tests/unit/seed_util.h"
 
 /* ---- building messages ------------------------------------------------- */
 
@@ -1059,18 +1060,6 @@ static void dirent_cmp_orders_by_epoch_then_version(void **state) {
 }
 
 /* ---- fuzz seeds -------------------------------------------------------- */
-
-/* The fuzz target's input: a selector byte, then the bytes (fuzz_cluster_wire.c). */
-static void write_seed(const char *dir, const char *name, uint8_t sel, const void *p,
-                       size_t len) {
-  char path[512];
-  snprintf(path, sizeof path, "%s/%s", dir, name);
-  FILE *f = fopen(path, "wb");
-  assert_non_null(f);
-  fputc(sel, f);
-  fwrite(p, 1, len, f);
-  fclose(f);
-}
 
 static void write_fuzz_seeds(void **state) {
   const char *dir = getenv("HG_CLUSTER_SEEDS_DIR");

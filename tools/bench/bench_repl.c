@@ -16,13 +16,14 @@
  *   2. throughput: an increment with S MiB of incompressible data written
  *      by the guest, hg_repl_send_gen A -> B over loopback TCP against
  *      `btrfs send -p | zstd -1 | zstd -d | btrfs receive` into store B,
- *      M runs each, alternating, medians;
+ *      a warm-up of each, then M runs each, alternating, medians;
  *   3. suspend to acknowledged with R = 2 (suspend + hg_repl_send_gen to B),
  *      N cycles of T s of activity; baseline: the suspend alone, the same
  *      cycles' first part;
  *   4. resume on the other node (adopt + resume until the agent answers),
  *      N moves back and forth; baseline: a local suspend + resume on the
- *      node the sandbox just moved to, in the same cycle.
+ *      node the sandbox just moved to, in the same cycle. A failed move
+ *      ends this part early: the report says why, the exit status is 1.
  *
  * Needs root, qemu, btrfs-progs and zstd. Everything it made (VMs, services,
  * stores and their images) is removed at the end, also when it fails. */
@@ -46,12 +47,12 @@
 #define MB 1e6
 
 typedef struct node {
-  const char *name;      /* "A", "B" */
-  char dir[4096];        /* the data dir (its image is "<dir>.img") */
+  const char *name; /* "A", "B" */
+  char dir[4096];   /* the data dir (its image is "<dir>.img") */
   hg_store *st;
   hg_manager *m;
   hg_repl *repl;
-  hg_repl_target self;   /* how the other node reaches this one */
+  hg_repl_target self; /* how the other node reaches this one */
 } node;
 
 typedef struct series {
@@ -74,7 +75,9 @@ static double pct(const series *s, double p) {
   return bench_pct(c.v, c.n, p);
 }
 
-static double since_ms(int64_t t0) { return bench_ms(t0, hg_now_ns()); }
+static double since_ms(int64_t t0) {
+  return bench_ms(t0, hg_now_ns());
+}
 
 static void cleanup(void) {
   for (int i = 0; i < 2; i++)
@@ -127,8 +130,11 @@ static void node_open(node *n, const char *shim, const char *key) {
   if ((rc = hg_manager_open(&mc, &n->m)) < 0) die("manager", rc);
   char id[16];
   snprintf(id, sizeof id, "bench-%c", n->name[0] + 'a' - 'A');
-  hg_repl_config rc_ = {.store = n->st, .node_id = id, .cluster_keys = key,
-                        .listen = "127.0.0.1:0", .zstd_level = 1};
+  hg_repl_config rc_ = {.store = n->st,
+                        .node_id = id,
+                        .cluster_keys = key,
+                        .listen = "127.0.0.1:0",
+                        .zstd_level = 1};
   if ((rc = hg_repl_open(&rc_, &n->repl)) < 0) die("replication service", rc);
   snprintf(n->self.node, sizeof n->self.node, "%s", id);
   snprintf(n->self.addr, sizeof n->self.addr, "%s", hg_repl_addr(n->repl));
@@ -198,7 +204,7 @@ static uint64_t sb_epoch(node *n) {
 typedef struct bytes_row {
   const char *name;
   uint64_t raw, z1, z3;
-  double ms1, ms3;   /* ioctl + zstd into a counting emit, per level */
+  double ms1, ms3; /* ioctl + zstd into a counting emit, per level */
 } bytes_row;
 
 static int count_emit(void *ud, const void *z, size_t len) {
@@ -219,7 +225,7 @@ static void measure_bytes(node *n, uint64_t gen, const char *parent_abs, bytes_r
     *(level == 1 ? &row->ms1 : &row->ms3) = since_ms(t0);
   }
   say("bytes %s: raw %.1f MB, zstd-1 %.2f MB, zstd-3 %.2f MB", row->name, row->raw / 1e6,
-           row->z1 / 1e6, row->z3 / 1e6);
+      row->z1 / 1e6, row->z3 / 1e6);
 }
 
 /* ---- 2. throughput --------------------------------------------------------------- */
@@ -262,7 +268,7 @@ static double stock_run(node *b, const char *parent, const char *gen, uint64_t g
   if (hg_mkdir_p(dir, 0700) < 0) die("mkdir stock dir", -errno);
   if (hg_path(cmd, sizeof cmd,
               "btrfs send -q -p '%s' '%s' | zstd -1 -q -c | zstd -d -q -c | "
-              "btrfs receive '%s' 2>'%s/stock.err'",
+              "btrfs receive '%s' >'%s/stock.err' 2>&1",
               parent, gen, dir, base) < 0)
     die("stock command", -ENAMETOOLONG);
   int64_t t0 = hg_now_ns();
@@ -272,8 +278,8 @@ static double stock_run(node *b, const char *parent, const char *gen, uint64_t g
   hg_subvol_info info;
   if (st != 0 || hg_store_subvol_info(b->st, rel, &info) < 0 || !info.readonly ||
       !info.received_uuid[0]) {
-    fprintf(stderr, "bench_repl: stock pipeline failed (status %d), see %s/stock.err\n", st,
-            base);
+    fprintf(stderr, "bench_repl: stock pipeline failed (status %d), see %s/stock.err\n",
+            st, base);
     die("stock pipeline", -EIO);
   }
   if (hg_store_subvol_delete(b->st, rel) < 0) die("delete stock copy", -EIO);
@@ -283,55 +289,65 @@ static double stock_run(node *b, const char *parent, const char *gen, uint64_t g
 typedef struct tput {
   series ours_mbs, stock_mbs;
   uint64_t ours_raw, ours_zstd, stock_raw;
-  uint64_t parent_gen;
 } tput;
+
+/* One run of ours (B holds the increment's parent and not the increment);
+ * returns its wall time in ms. */
+static double tput_ours(node *a, node *b, uint64_t gp, uint64_t gl, const char *tpl,
+                        tput *t) {
+  hg_repl_result res;
+  int64_t t0 = hg_now_ns();
+  int rc =
+      hg_repl_send_gen(a->repl, &b->self, sbid, sb_epoch(a), gl, tpl, NULL, NULL, &res);
+  if (rc < 0) die_repl("hg_repl_send_gen (throughput)", &res);
+  double ms = since_ms(t0);
+  if (res.had || res.parent_template || res.parent_gen != gp) {
+    fprintf(stderr,
+            "bench_repl: throughput send was not the increment over gen %llu "
+            "(had %d, template %d, parent %llu)\n",
+            (unsigned long long)gp, res.had, res.parent_template,
+            (unsigned long long)res.parent_gen);
+    die("throughput", -EPROTO);
+  }
+  t->ours_raw = res.raw_bytes;
+  t->ours_zstd = res.zstd_bytes;
+  return ms;
+}
+
+/* Run i of the sequence ours, stock, stock, ours, ours, stock, ... (i < 0:
+ * a warm-up of each, not counted); each starts on a settled store B. */
+static void tput_run(node *a, node *b, uint64_t gp, uint64_t gl, const char *tpl,
+                     const char *parent, const char *gen, int i, tput *t) {
+  bool ours = i == -2 || (i >= 0 && (i % 4 == 0 || i % 4 == 3));
+  char rel[128];
+  hg_path(rel, sizeof rel, "replicas/%s/%llu", sbid, (unsigned long long)gl);
+  if (ours && hg_store_is_subvol(b->st, rel) && hg_store_subvol_delete(b->st, rel) < 0)
+    die("delete B's copy", -EIO);
+  settle(b);
+  double ms = ours ? tput_ours(a, b, gp, gl, tpl, t) : stock_run(b, parent, gen, gl);
+  double mbs = (ours ? t->ours_raw : t->stock_raw) / MB / (ms / 1000);
+  series *s = ours ? &t->ours_mbs : &t->stock_mbs;
+  if (i >= 0) add(s, mbs);
+  say("throughput %s %s: %.0f ms, %.1f MB/s", ours ? "ours" : "stock",
+      i < 0 ? "warm-up" : "run", ms, mbs);
+}
 
 static void measure_tput(node *a, node *b, uint64_t gp, uint64_t gl, const char *tpl,
                          int runs, tput *t) {
-  char parent[4096], gen[4096], rel[128];
+  char parent[4096], gen[4096], rel[128], dir[4096];
   gen_abs(a, gp, parent, sizeof parent);
   gen_abs(a, gl, gen, sizeof gen);
   hg_path(rel, sizeof rel, "replicas/%s/%llu", sbid, (unsigned long long)gl);
   /* Counts the stock stream and warms the page cache for both. */
   t->stock_raw = stock_raw_bytes(parent, gen);
-  uint64_t epoch = sb_epoch(a);
-  for (int i = 0; i < 2 * runs; i++) {
-    bool ours = (i % 4 == 0 || i % 4 == 3); /* ours, stock, stock, ours, ... */
-    if (ours && hg_store_is_subvol(b->st, rel) && hg_store_subvol_delete(b->st, rel) < 0)
-      die("delete B's copy", -EIO);
-    settle(b);
-    if (!ours) {
-      double ms = stock_run(b, parent, gen, gl);
-      add(&t->stock_mbs, t->stock_raw / MB / (ms / 1000));
-      say("throughput stock run %d: %.0f ms, %.1f MB/s", t->stock_mbs.n, ms,
-               t->stock_mbs.v[t->stock_mbs.n - 1]);
-      continue;
-    }
-    hg_repl_result res;
-    int64_t t0 = hg_now_ns();
-    if (hg_repl_send_gen(a->repl, &b->self, sbid, epoch, gl, tpl, NULL, NULL, &res) < 0)
-      die_repl("hg_repl_send_gen (throughput)", &res);
-    double ms = since_ms(t0);
-    if (res.had || res.parent_template || res.parent_gen != gp) {
-      fprintf(stderr, "bench_repl: throughput send was not the increment over gen %llu "
-              "(had %d, template %d, parent %llu)\n", (unsigned long long)gp, res.had,
-              res.parent_template, (unsigned long long)res.parent_gen);
-      die("throughput", -EPROTO);
-    }
-    t->ours_raw = res.raw_bytes;
-    t->ours_zstd = res.zstd_bytes;
-    t->parent_gen = res.parent_gen;
-    add(&t->ours_mbs, res.raw_bytes / MB / (ms / 1000));
-    say("throughput ours run %d: %.0f ms, %.1f MB/s", t->ours_mbs.n, ms,
-             t->ours_mbs.v[t->ours_mbs.n - 1]);
-  }
-  /* B keeps gl when the last run was ours; later increments build on it. */
-  if (!hg_store_is_subvol(b->st, rel)) {
-    hg_repl_result res;
-    if (hg_repl_send_gen(a->repl, &b->self, sbid, epoch, gl, tpl, NULL, NULL, &res) < 0)
-      die_repl("hg_repl_send_gen (after throughput)", &res);
-  }
-  char dir[4096];
+  for (int i = -2; i < 2 * runs; i++) tput_run(a, b, gp, gl, tpl, parent, gen, i, t);
+  /* Later increments build on gl: B must hold it. */
+  hg_repl_result res;
+  int rc = 0;
+  if (!hg_store_is_subvol(b->st, rel))
+    rc =
+        hg_repl_send_gen(a->repl, &b->self, sbid, sb_epoch(a), gl, tpl, NULL, NULL, &res);
+  if (rc < 0) die_repl("hg_repl_send_gen (after throughput)", &res);
   hg_store_abs(b->st, "bench-stock", dir, sizeof dir);
   rmdir(dir);
 }
@@ -340,8 +356,8 @@ static void measure_tput(node *a, node *b, uint64_t gp, uint64_t gl, const char 
 
 typedef struct latency {
   series local, acked, zstd_kb;
-  int incremental;   /* cycles whose stream was against the previous generation */
-  long counter;      /* the guest's counter just before the last suspend */
+  int incremental; /* cycles whose stream was against the previous generation */
+  long counter;    /* the guest's counter just before the last suspend */
 } latency;
 
 static void measure_acked(node *a, node *b, const char *tpl, int runs, int activity_s,
@@ -364,7 +380,7 @@ static void measure_acked(node *a, node *b, const char *tpl, int runs, int activ
     add(&l->zstd_kb, res.zstd_bytes / 1e3);
     if (!res.parent_template && res.parent_gen == gen - 1) l->incremental++;
     say("cycle %d/%d: suspend %.0f ms, + send %.0f ms = acked %.0f ms (%.1f kB zstd)",
-             i + 1, runs, local, acked - local, acked, res.zstd_bytes / 1e3);
+        i + 1, runs, local, acked - local, acked, res.zstd_bytes / 1e3);
   }
 }
 
@@ -372,12 +388,13 @@ static void measure_acked(node *a, node *b, const char *tpl, int runs, int activ
 
 typedef struct moves {
   series move, adopt, local;
-  int counter_ok;    /* moves after which the counter process went on counting */
-  char error[400];   /* why the moves stopped early, "" when they did not */
+  int counter_ok;  /* moves after which the counter process went on counting */
+  char error[400]; /* why the moves stopped early, "" when they did not */
 } moves;
 
 /* The sandbox is suspended on *x at generation gen, and y holds gen. */
-static void measure_moves(node *x, node *y, uint64_t gen, long before, int runs, moves *mv) {
+static void measure_moves(node *x, node *y, uint64_t gen, long before, int runs,
+                          moves *mv) {
   for (int i = 0; i < runs; i++) {
     uint64_t epoch = sb_epoch(x) + 1;
     char rel[128];
@@ -404,8 +421,8 @@ static void measure_moves(node *x, node *y, uint64_t gen, long before, int runs,
     double local = since_ms(t0);
     add(&mv->local, local);
     say("move %d/%d %s -> %s: adopt %.0f ms, adopt + resume %.0f ms; local resume "
-             "%.0f ms; counter %ld -> %ld", i + 1, runs, x->name, y->name, adopt, move, local,
-             before, after);
+        "%.0f ms; counter %ld -> %ld",
+        i + 1, runs, x->name, y->name, adopt, move, local, before, after);
     /* Back to suspended, replicated to the node it came from. */
     sleep(1);
     before = guest_counter(y->m);
@@ -413,8 +430,8 @@ static void measure_moves(node *x, node *y, uint64_t gen, long before, int runs,
     hg_sandbox_info(y->m, sbid, &info);
     if ((rc = hg_sandbox_suspend(y->m, sbid, &gen)) < 0) die("suspend (move)", rc);
     hg_repl_result res;
-    if (hg_repl_send_gen(y->repl, &x->self, sbid, info.epoch, gen, info.tpl_dir, NULL, NULL,
-                         &res) < 0) {
+    if (hg_repl_send_gen(y->repl, &x->self, sbid, info.epoch, gen, info.tpl_dir, NULL,
+                         NULL, &res) < 0) {
       /* What was measured stays worth printing; the report says why the
        * moves stopped. */
       snprintf(mv->error, sizeof mv->error, "%s -> %s send of gen %llu failed: %s: %s",
@@ -430,21 +447,32 @@ static void measure_moves(node *x, node *y, uint64_t gen, long before, int runs,
 
 /* ---- report ------------------------------------------------------------------------ */
 
-static void print_report(const bytes_row *rows, int nrows, const tput *t, const latency *l,
-                         const moves *mv, int activity_s, int big_mib) {
-  printf("\nbench_repl: 256 MiB guest, two nodes on one machine, zstd level 1 on the wire\n\n");
-  printf("%-36s %10s %12s %12s %10s %10s\n", "stream (hg_stream_send)", "raw MB", "zstd-1 MB",
-         "zstd-3 MB", "-1 ms", "-3 ms");
+static void print_runs(const series *s) {
+  for (int i = 0; i < s->n; i++) printf(" %.0f", s->v[i]);
+  printf("\n");
+}
+
+static void print_report(const bytes_row *rows, int nrows, const tput *t,
+                         const latency *l, const moves *mv, int activity_s, int big_mib) {
+  printf(
+      "\nbench_repl: 256 MiB guest, two nodes on one machine, zstd level 1 on the "
+      "wire\n\n");
+  printf("%-36s %10s %12s %12s %10s %10s\n", "stream (hg_stream_send)", "raw MB",
+         "zstd-1 MB", "zstd-3 MB", "-1 ms", "-3 ms");
   for (int i = 0; i < nrows; i++)
     printf("%-36s %10.2f %12.3f %12.3f %10.0f %10.0f\n", rows[i].name, rows[i].raw / 1e6,
            rows[i].z1 / 1e6, rows[i].z3 / 1e6, rows[i].ms1, rows[i].ms3);
-  printf("\nthroughput, %d MiB incompressible increment (raw bytes / wall time, median of %d)\n",
-         big_mib, t->ours_mbs.n);
-  printf("%-52s %10s %10s\n", "pipeline", "raw MB", "MB/s");
-  printf("%-52s %10.1f %10.1f\n", "ours: hg_repl_send_gen A -> B (loopback TCP)",
+  printf(
+      "\nthroughput, %d MiB incompressible increment (raw bytes / wall time, median of "
+      "%d)\n",
+      big_mib, t->ours_mbs.n);
+  printf("%-52s %10s %10s   %s\n", "pipeline", "raw MB", "MB/s", "runs, in order");
+  printf("%-52s %10.1f %10.1f  ", "ours: hg_repl_send_gen A -> B (loopback TCP)",
          t->ours_raw / 1e6, pct(&t->ours_mbs, 0.5));
-  printf("%-52s %10.1f %10.1f\n", "stock: btrfs send | zstd -1 | zstd -d | btrfs receive",
+  print_runs(&t->ours_mbs);
+  printf("%-52s %10.1f %10.1f  ", "stock: btrfs send | zstd -1 | zstd -d | btrfs receive",
          t->stock_raw / 1e6, pct(&t->stock_mbs, 0.5));
+  print_runs(&t->stock_mbs);
   printf("ratio ours/stock: %.2f (target >= 1.0); ours sent %.1f MB after zstd\n",
          pct(&t->ours_mbs, 0.5) / pct(&t->stock_mbs, 0.5), t->ours_zstd / 1e6);
   printf("\n%-40s %5s %9s %9s   %-26s %9s %9s\n", "latency", "runs", "p50 ms", "p90 ms",
@@ -455,15 +483,18 @@ static void print_report(const bytes_row *rows, int nrows, const tput *t, const 
   printf("%-40s %5d %9.0f %9.0f   %-26s %9.0f %9.0f\n", "resume on the other node",
          mv->move.n, pct(&mv->move, 0.5), pct(&mv->move, 0.9), "local resume",
          pct(&mv->local, 0.5), pct(&mv->local, 0.9));
-  printf("  increments after %d s: %.1f kB zstd (p50), %d/%d against the previous gen;\n"
-         "  adopt alone p50 %.0f ms; counter went on after %d/%d moves (targets: p50 <= 300 ms)\n",
-         activity_s, pct(&l->zstd_kb, 0.5), l->incremental, l->acked.n, pct(&mv->adopt, 0.5),
-         mv->counter_ok, mv->move.n);
+  printf(
+      "  increments after %d s: %.1f kB zstd (p50), %d/%d against the previous gen;\n"
+      "  adopt alone p50 %.0f ms; counter went on after %d/%d moves (targets: p50 <= 300 "
+      "ms)\n",
+      activity_s, pct(&l->zstd_kb, 0.5), l->incremental, l->acked.n, pct(&mv->adopt, 0.5),
+      mv->counter_ok, mv->move.n);
   if (mv->error[0]) printf("  moves stopped early: %s\n", mv->error);
 }
 
 static json_t *json_series(const series *s) {
-  return json_pack("{s:i, s:f, s:f}", "runs", s->n, "p50", pct(s, 0.5), "p90", pct(s, 0.9));
+  return json_pack("{s:i, s:f, s:f}", "runs", s->n, "p50", pct(s, 0.5), "p90",
+                   pct(s, 0.9));
 }
 
 static void write_json(const char *path, const bytes_row *rows, int nrows, const tput *t,
@@ -471,23 +502,23 @@ static void write_json(const char *path, const bytes_row *rows, int nrows, const
   json_t *bytes = json_object();
   static const char *const keys[] = {"gen1_full", "gen1_vs_template", "incremental"};
   for (int i = 0; i < nrows; i++)
-    json_object_set_new(bytes, keys[i],
-                        json_pack("{s:I, s:I, s:I, s:f, s:f}", "raw", (json_int_t)rows[i].raw,
-                                  "zstd1", (json_int_t)rows[i].z1, "zstd3",
-                                  (json_int_t)rows[i].z3, "ms1", rows[i].ms1, "ms3",
-                                  rows[i].ms3));
+    json_object_set_new(
+        bytes, keys[i],
+        json_pack("{s:I, s:I, s:I, s:f, s:f}", "raw", (json_int_t)rows[i].raw, "zstd1",
+                  (json_int_t)rows[i].z1, "zstd3", (json_int_t)rows[i].z3, "ms1",
+                  rows[i].ms1, "ms3", rows[i].ms3));
   json_t *j = json_pack(
       "{s:o, s:{s:i, s:I, s:I, s:o, s:o, s:f}, s:{s:i, s:o, s:o, s:f, s:i},"
       " s:{s:o, s:o, s:o, s:i}}",
       "bytes", bytes, "throughput", "big_mib", big_mib, "ours_raw_bytes",
       (json_int_t)t->ours_raw, "stock_raw_bytes", (json_int_t)t->stock_raw, "ours_mb_s",
       json_series(&t->ours_mbs), "stock_mb_s", json_series(&t->stock_mbs), "ratio",
-      pct(&t->ours_mbs, 0.5) / pct(&t->stock_mbs, 0.5), "suspend_to_acked_ms", "activity_s",
-      activity_s, "replicated", json_series(&l->acked), "local_suspend",
-      json_series(&l->local), "increment_zstd_kb_p50", pct(&l->zstd_kb, 0.5), "incremental",
-      l->incremental, "resume_other_node_ms", "move", json_series(&mv->move), "adopt",
-      json_series(&mv->adopt), "local_resume", json_series(&mv->local), "counter_ok",
-      mv->counter_ok);
+      pct(&t->ours_mbs, 0.5) / pct(&t->stock_mbs, 0.5), "suspend_to_acked_ms",
+      "activity_s", activity_s, "replicated", json_series(&l->acked), "local_suspend",
+      json_series(&l->local), "increment_zstd_kb_p50", pct(&l->zstd_kb, 0.5),
+      "incremental", l->incremental, "resume_other_node_ms", "move",
+      json_series(&mv->move), "adopt", json_series(&mv->adopt), "local_resume",
+      json_series(&mv->local), "counter_ok", mv->counter_ok);
   if (j && mv->error[0])
     json_object_set_new(json_object_get(j, "resume_other_node_ms"), "error",
                         json_string(mv->error));
@@ -496,30 +527,40 @@ static void write_json(const char *path, const bytes_row *rows, int nrows, const
   json_decref(j);
 }
 
-/* ---- main ---------------------------------------------------------------------------- */
+/* ---- main ----------------------------------------------------------------------------
+ */
 
 static void usage(void) {
-  fprintf(stderr,
-          "usage: bench_repl [--template-dir DIR] [--data DIR] [--runs N] [--tput-runs M]\n"
-          "                  [--big-mib S] [--activity-s T] [--json FILE]\n");
+  fprintf(
+      stderr,
+      "usage: bench_repl [--template-dir DIR] [--data DIR] [--runs N] [--tput-runs M]\n"
+      "                  [--big-mib S] [--activity-s T] [--json FILE]\n");
   exit(2);
 }
 
 int main(int argc, char **argv) {
   const char *tpl_src = getenv("HANGAR_TEST_TEMPLATE_DIR"), *json_out = NULL;
   const char *data = "/tmp/hangar-bench-repl";
-  int runs = 5, tput_runs = 3, big_mib = 200, activity_s = 10;
+  int runs = 5, tput_runs = 5, big_mib = 200, activity_s = 10;
   if (!tpl_src || !*tpl_src) tpl_src = "/var/cache/hangar/images/minimal";
   for (int i = 1; i < argc; i += 2) {
     if (i + 1 >= argc) usage();
-    if (!strcmp(argv[i], "--template-dir")) tpl_src = argv[i + 1];
-    else if (!strcmp(argv[i], "--data")) data = argv[i + 1];
-    else if (!strcmp(argv[i], "--runs")) runs = atoi(argv[i + 1]);
-    else if (!strcmp(argv[i], "--tput-runs")) tput_runs = atoi(argv[i + 1]);
-    else if (!strcmp(argv[i], "--big-mib")) big_mib = atoi(argv[i + 1]);
-    else if (!strcmp(argv[i], "--activity-s")) activity_s = atoi(argv[i + 1]);
-    else if (!strcmp(argv[i], "--json")) json_out = argv[i + 1];
-    else usage();
+    if (!strcmp(argv[i], "--template-dir"))
+      tpl_src = argv[i + 1];
+    else if (!strcmp(argv[i], "--data"))
+      data = argv[i + 1];
+    else if (!strcmp(argv[i], "--runs"))
+      runs = atoi(argv[i + 1]);
+    else if (!strcmp(argv[i], "--tput-runs"))
+      tput_runs = atoi(argv[i + 1]);
+    else if (!strcmp(argv[i], "--big-mib"))
+      big_mib = atoi(argv[i + 1]);
+    else if (!strcmp(argv[i], "--activity-s"))
+      activity_s = atoi(argv[i + 1]);
+    else if (!strcmp(argv[i], "--json"))
+      json_out = argv[i + 1];
+    else
+      usage();
   }
   if (runs < 1 || runs > MAX_RUNS || tput_runs < 1 || tput_runs > MAX_RUNS / 2 ||
       big_mib < 1 || big_mib > 1024 || activity_s < 0 || activity_s > 600)
@@ -551,25 +592,29 @@ int main(int argc, char **argv) {
   snprintf(tpl, sizeof tpl, "bench:latest@%.16s", digest);
   hg_repl_result res;
   int64_t t0 = hg_now_ns();
-  if (hg_repl_send_template(a->repl, &b->self, tpl, &res) < 0) die_repl("send template", &res);
+  if (hg_repl_send_template(a->repl, &b->self, tpl, &res) < 0)
+    die_repl("send template", &res);
   double tpl_ms = since_ms(t0);
   hg_subvol_info ia, ib;
   snprintf(rel, sizeof rel, "templates/%s", tpl);
-  if (hg_store_subvol_info(a->st, rel, &ia) < 0 || hg_store_subvol_info(b->st, rel, &ib) < 0 ||
-      strcmp(ia.uuid, ib.received_uuid) != 0)
+  if (hg_store_subvol_info(a->st, rel, &ia) < 0 ||
+      hg_store_subvol_info(b->st, rel, &ib) < 0 || strcmp(ia.uuid, ib.received_uuid) != 0)
     die("template on B is not A's", -EPROTO);
   say("template %s to B: %.1f MB raw, %.1f MB zstd, %.0f ms", tpl, res.raw_bytes / 1e6,
-           res.zstd_bytes / 1e6, tpl_ms);
+      res.zstd_bytes / 1e6, tpl_ms);
 
   /* 1. bytes */
-  hg_sandbox_spec spec = {.template_ref = "bench:latest", .memory_mib = 256,
-                          .idle_suspend_s = -1, .replicas = 2};
+  hg_sandbox_spec spec = {.template_ref = "bench:latest",
+                          .memory_mib = 256,
+                          .idle_suspend_s = -1,
+                          .replicas = 2};
   char token[65];
   say("creating the sandbox on A");
   if ((rc = hg_sandbox_create_begin(a->m, &spec, sbid, token)) < 0 ||
       (rc = hg_sandbox_create_finish(a->m, sbid)) < 0)
     die("create", rc);
-  if ((rc = guest_sh(a->m, "echo hello > /root/hello && ls -lR /etc > /root/etc.txt && sync",
+  if ((rc = guest_sh(a->m,
+                     "echo hello > /root/hello && ls -lR /etc > /root/etc.txt && sync",
                      60000)) < 0)
     die("a little work", rc);
   uint64_t g1, g2, gl;
@@ -587,9 +632,9 @@ int main(int argc, char **argv) {
   if ((rc = hg_sandbox_resume(a->m, sbid)) < 0) die("resume", rc);
   /* The light activity of every later cycle: started once, it lives in
    * the guest's memory through every suspend, resume and move. */
-  if ((rc = guest_sh(a->m,
-                     "i=0; while :; do i=$((i+1)); echo $i > /root/counter; sleep 0.2; done",
-                     0)) < 0)
+  if ((rc = guest_sh(
+           a->m, "i=0; while :; do i=$((i+1)); echo $i > /root/counter; sleep 0.2; done",
+           0)) < 0)
     die("counter", rc);
   say("activity for %d s", activity_s);
   sleep((unsigned)activity_s);
