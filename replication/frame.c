@@ -63,8 +63,8 @@ int hg_rframe_keys_derive(const char *cluster_keys, const char *cluster_name,
   memcpy(info + sizeof DERIVE_LABEL, cluster_name, name_len);
   for (unsigned i = 0; rc == 0 && i < k.n; i++) {
     unsigned mdlen = 0;
-    if (!HMAC(EVP_sha256(), raw[i], HG_SEAL_KEY_LEN, info, sizeof DERIVE_LABEL + name_len, k.k[i],
-              &mdlen) ||
+    if (!HMAC(EVP_sha256(), raw[i], HG_SEAL_KEY_LEN, info, sizeof DERIVE_LABEL + name_len,
+              k.k[i], &mdlen) ||
         mdlen != KEY_LEN)
       rc = -EIO;
   }

@@ -314,3 +314,19 @@ int hg_it_run(hg_it_node *n, const char *id, const char *sh_cmd, const char *std
   json_decref(j);
   return rc;
 }
+
+long hg_it_counter_last(const char *text) {
+  long expect = 1;
+  for (const char *p = text; *p;) {
+    char *end;
+    long v = strtol(p, &end, 10);
+    if (v != expect) {
+      fprintf(stderr, "counter output broken at %ld:\n%s\n", expect, text);
+      return -1;
+    }
+    expect++;
+    p = end;
+    while (*p == '\n') p++;
+  }
+  return expect - 1;
+}

@@ -76,4 +76,11 @@ int hg_it_kill_vm(hg_it_node *n, const char *id);
 /* Number of qemu processes whose command line mentions the node's dir. */
 int hg_it_count_vms(hg_it_node *n);
 
+/* A guest command that prints 1, 2, 3, … one a line, five a second: a
+ * process whose progress shows whether it kept running. */
+#define HG_IT_COUNTER "i=0; while :; do i=$((i+1)); echo $i; sleep 0.2; done"
+/* The last number a counter printed (0 for none); -1, and the text on
+ * stderr, when the numbers do not run 1, 2, 3, … unbroken. */
+long hg_it_counter_last(const char *text);
+
 #endif

@@ -25,7 +25,6 @@
 #include "node/store.h"
 #include "tests/integration/harness.h"
 
-#define COUNTER "i=0; while :; do i=$((i+1)); echo $i; sleep 0.2; done"
 #define MAX_CHANGES 256
 
 /* What on_change said, in order. */
@@ -182,20 +181,6 @@ static char *run(const char *id, const char *sh) {
   return output(id, cid);
 }
 
-/* The numbers a counter printed, one per line, must run 1,2,3,… unbroken. */
-static long counter_last(const char *text) {
-  long expect = 1, last = 0;
-  for (const char *p = text; *p;) {
-    long v = strtol(p, (char **)&p, 10);
-    if (v != expect) fprintf(stderr, "counter output broken at %ld:\n%s\n", expect, text);
-    assert_int_equal(v, expect);
-    last = v++;
-    expect = v;
-    while (*p == '\n') p++;
-  }
-  return last;
-}
-
 /* Writes a generation subvolume by hand (no VM): a read-only
  * replicas/<id>/<gen> holding a sandbox.json that says record_id, and the
  * files a restore opens. */
@@ -258,13 +243,13 @@ static void moved_sandbox_resumes_its_process_and_files(void **state) {
 
   free(run(a, "echo kept > /root/file; sync"));
   int pid;
-  uint64_t cid = start(a, COUNTER, &pid);
+  uint64_t cid = start(a, HG_IT_COUNTER, &pid);
   char stat_cmd[96];
   snprintf(stat_cmd, sizeof stat_cmd, "cut -d' ' -f22 /proc/%d/stat", pid);
   char *started = run(a, stat_cmd);
   sleep(2);
   out = output(a, cid);
-  long before = counter_last(out);
+  long before = hg_it_counter_last(out);
   free(out);
   assert_true(before >= 3);
   uint64_t gen;
@@ -327,7 +312,7 @@ static void moved_sandbox_resumes_its_process_and_files(void **state) {
   assert_int_equal(last_change(a, NULL).epoch, 2);
   sleep(2);
   out = output(a, cid);
-  long after = counter_last(out);
+  long after = hg_it_counter_last(out);
   free(out);
   assert_true(after > before);
   char *started_again = run(a, stat_cmd);

@@ -17,6 +17,8 @@
  *  4. n2 (the owner) is SIGKILLed after its acknowledged suspend: the
  *     sandbox resumes on a holder with nothing lost; n2 comes back and
  *     hands the sandbox over; deleting it removes every replica.
+ *  5. a sandbox with two copies loses the node that held the second: the
+ *     owner copies its generation to the third node.
  * The cluster goes down at the end, on failure, on a signal and on the
  * harness's watchdog. */
 #include <setjmp.h>
@@ -558,12 +560,66 @@ static void killed_owner_resumes_on_a_holder_and_hands_over(void **state) {
   }
 }
 
+/* --- 5: a holder dies, the count comes back ------------------------------------------ */
+
+/* Nodes other than the owner that hold gen of sandbox id, per GET …/replicas
+ * through node i; their bit mask. */
+static unsigned holders_of(int i, const char *id, uint64_t gen) {
+  char path[96];
+  snprintf(path, sizeof path, "/v1/sandboxes/%s/replicas", id);
+  json_t *j = call(i, "GET", path, NULL, 200), *h, *g;
+  size_t k, m;
+  unsigned mask = 0;
+  json_array_foreach(json_object_get(j, "holders"), k, h) {
+    if (json_is_true(json_object_get(h, "owner"))) continue;
+    json_array_foreach(json_object_get(h, "generations"), m, g) {
+      if ((uint64_t)json_integer_value(json_object_get(g, "gen")) == gen)
+        mask |= 1u << atoi(jstr(h, "node") + 1);
+    }
+  }
+  json_decref(j);
+  return mask;
+}
+
+static void dead_holder_is_replaced(void **state) {
+  json_t *body = json_pack("{s:i}", "replicas", 2);
+  json_t *j = call(1, "POST", "/v1/sandboxes?wait=" WAIT, body, 201);
+  json_decref(body);
+  char id[32];
+  snprintf(id, sizeof id, "%s", jstr(j, "id"));
+  json_decref(j);
+  char path[128];
+  snprintf(path, sizeof path, "/v1/sandboxes/%s/suspend?wait=" WAIT, id);
+  json_decref(call(1, "POST", path, NULL, 200));
+  unsigned first = holders_of(1, id, 1);
+  assert_true(first == 1u << 2 || first == 1u << 3); /* one copy, on n2 or n3 */
+  int dead = first == 1u << 2 ? 2 : 3, other = 5 - dead;
+  fprintf(stderr, "gen 1 of %s on n%d; killing it\n", id, dead);
+  assert_int_equal(hg_itc_signal(&C, dead, SIGKILL), 0);
+  int64_t at[NODES + 1];
+  assert_int_equal(hg_itc_wait_state(&C, (1u << 1) | (1u << other), hg_itc_id(dead), "dead",
+                                     hg_now_ms(), DEAD_WAIT_MS, 100, at),
+                   0);
+  int64_t t0 = hg_now_ms();
+  while (!(holders_of(1, id, 1) & (1u << other))) {
+    assert_true(hg_now_ms() - t0 < KEEPER_WAIT_MS);
+    usleep(250 * 1000);
+  }
+  fprintf(stderr, "n%d holds it %lld ms after n%d was dead everywhere\n", other,
+          (long long)(hg_now_ms() - t0), dead);
+  assert_int_equal(hg_itc_tool(&C, "start", dead == 2 ? "2" : "3", NULL), 0);
+  assert_true(hg_itc_wait_converged(&C, hg_itc_all(&C), 60000) >= 0);
+  snprintf(path, sizeof path, "/v1/sandboxes/%s?wait=" WAIT, id);
+  json_decref(call(1, "DELETE", path, NULL, 200));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(suspend_replicates_and_resume_on_n2_continues),
       cmocka_unit_test(second_suspend_on_n2_sends_increments_to_n1_and_n3),
       cmocka_unit_test(forged_streams_leave_nothing),
       cmocka_unit_test(killed_owner_resumes_on_a_holder_and_hands_over),
+      cmocka_unit_test(dead_holder_is_replaced),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -82,22 +82,6 @@ static char *read_output(const char *id, const char *cid, long *dropped) {
   return out;
 }
 
-/* The numbers a counter printed, one per line, must run 1,2,3,… unbroken. */
-static long counter_last(const char *text) {
-  long expect = 1, last = 0;
-  for (const char *p = text; *p;) {
-    long v = strtol(p, (char **)&p, 10);
-    if (v != expect) fprintf(stderr, "counter output broken at %ld:\n%s\n", expect, text);
-    assert_int_equal(v, expect);
-    last = v;
-    expect++;
-    while (*p == '\n') p++;
-  }
-  return last;
-}
-
-#define COUNTER "i=0; while :; do i=$((i+1)); echo $i; sleep 0.2; done"
-
 /* --- tests --------------------------------------------------------------------- */
 
 static void commands_report_output_and_exit_codes(void **state) {
@@ -170,10 +154,10 @@ static void suspend_resume_keeps_memory_files_and_output(void **state) {
   assert_int_equal(hg_it_create(&node, id), 0);
   assert_int_equal(hg_it_run(&node, id, "echo kept > /root/file", NULL, &out, &code), 0);
   free(out);
-  start_cmd(id, COUNTER, cid);
+  start_cmd(id, HG_IT_COUNTER, cid);
   sleep(2);
   out = read_output(id, cid, NULL);
-  long before = counter_last(out);
+  long before = hg_it_counter_last(out);
   free(out);
   assert_true(before >= 3);
   int vms = hg_it_count_vms(&node);
@@ -186,7 +170,7 @@ static void suspend_resume_keeps_memory_files_and_output(void **state) {
   sleep(2);
   /* The same process goes on counting: no reboot, no lost output. */
   out = read_output(id, cid, NULL);
-  long after = counter_last(out);
+  long after = hg_it_counter_last(out);
   free(out);
   assert_true(after > before);
   assert_int_equal(hg_it_run(&node, id, "cat /root/file", NULL, &out, &code), 0);
@@ -270,7 +254,7 @@ static void daemon_kill9_then_restart_adopts_every_vm(void **state) {
   char id[32], cid[32], *out;
   int code;
   assert_int_equal(hg_it_create(&node, id), 0);
-  start_cmd(id, COUNTER, cid);
+  start_cmd(id, HG_IT_COUNTER, cid);
   sleep(1);
   int vms = hg_it_count_vms(&node);
   assert_true(vms >= 1);
@@ -283,7 +267,7 @@ static void daemon_kill9_then_restart_adopts_every_vm(void **state) {
   assert_string_equal(out, "back\n");
   free(out);
   out = read_output(id, cid, NULL);
-  long last = counter_last(out);
+  long last = hg_it_counter_last(out);
   free(out);
   assert_true(last >= 5);
 }

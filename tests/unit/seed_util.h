@@ -14,8 +14,8 @@
 #include <cmocka.h>
 
 /* dir/name: the selector byte sel, then the len bytes at p. */
-static inline void write_seed(const char *dir, const char *name, uint8_t sel, const void *p,
-                              size_t len) {
+static inline void write_seed(const char *dir, const char *name, uint8_t sel,
+                              const void *p, size_t len) {
   char path[512];
   snprintf(path, sizeof path, "%s/%s", dir, name);
   FILE *f = fopen(path, "wb");

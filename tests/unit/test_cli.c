@@ -610,8 +610,18 @@ static void run_words(fake_server *s, ran *r, int n, const char *const *words) {
   hg_cli_args_free(&a);
 }
 
-#define RUN(s, r, ...) \
-  run_words(s, r, (int)(sizeof(WORDS(__VA_ARGS__)) / sizeof(char *)), WORDS(__VA_ARGS__))
+/* One command against a fake server of its own that answers routes: r
+ * holds what the command printed, s->log what it asked. */
+static void run_on(fake_server *s, const fake_route *routes, size_t nroutes, ran *r,
+                   int n, const char *const *words) {
+  fake_start(s, routes, nroutes);
+  run_words(s, r, n, words);
+  fake_stop(s);
+}
+
+#define RUN_ON(s, routes, nroutes, r, ...)                                          \
+  run_on(s, routes, nroutes, r, (int)(sizeof(WORDS(__VA_ARGS__)) / sizeof(char *)), \
+         WORDS(__VA_ARGS__))
 
 /* As hg_cluster_members_json writes them, inside the API's {"members": …}. */
 #define MEMBER(id, state, extra, api, zone, draining, vcpus, mem, disk, vused, mused, total) \
@@ -663,9 +673,7 @@ static void members_prints_one_row_per_node(void **state) {
   fake_server s;
   ran r;
   char line[512];
-  fake_start(&s, cluster_routes, HG_ARRAY_SIZE(cluster_routes));
-  RUN(&s, &r, "members");
-  fake_stop(&s);
+  RUN_ON(&s, cluster_routes, HG_ARRAY_SIZE(cluster_routes), &r, "members");
   assert_int_equal(r.code, 0);
   line_of(r.out, "ID", line, sizeof line);
   const char *cols[] = {"STATE", "ZONE", "API", "SANDBOXES", "VCPUS", "MEM-USED/TOTAL",
@@ -697,9 +705,7 @@ static void members_prints_one_row_per_node(void **state) {
 static void members_json_is_the_servers_answer(void **state) {
   fake_server s;
   ran r;
-  fake_start(&s, cluster_routes, HG_ARRAY_SIZE(cluster_routes));
-  RUN(&s, &r, "--json", "members");
-  fake_stop(&s);
+  RUN_ON(&s, cluster_routes, HG_ARRAY_SIZE(cluster_routes), &r, "--json", "members");
   assert_int_equal(r.code, 0);
   json_t *j = json_loads(r.out, 0, NULL);
   assert_non_null(j);
@@ -719,9 +725,7 @@ static void members_reads_a_bare_array(void **state) {
   fake_server s;
   ran r;
   char line[512];
-  fake_start(&s, routes, HG_ARRAY_SIZE(routes));
-  RUN(&s, &r, "members");
-  fake_stop(&s);
+  RUN_ON(&s, routes, HG_ARRAY_SIZE(routes), &r, "members");
   assert_int_equal(r.code, 0);
   line_of(r.out, "n2 ", line, sizeof line);
   assert_non_null(strstr(line, "10.88.0.2:7070"));
@@ -731,9 +735,7 @@ static void members_of_a_lone_node_says_there_is_no_cluster(void **state) {
   static const fake_route lone[] = {{"/healthz", 200, "{\"status\":\"ok\"}"}};
   fake_server s;
   ran r;
-  fake_start(&s, lone, HG_ARRAY_SIZE(lone));
-  RUN(&s, &r, "members");
-  fake_stop(&s);
+  RUN_ON(&s, lone, HG_ARRAY_SIZE(lone), &r, "members");
   assert_int_equal(r.code, HG_CLI_EXIT_ERROR);
   assert_int_equal(strlen(r.out), 0);
   assert_non_null(strstr(r.err, "not in a cluster"));
@@ -744,9 +746,7 @@ static void members_reports_the_servers_refusal(void **state) {
       {"/v1/cluster/members", 401, "{\"error\":{\"code\":\"unauthorized\",\"message\":\"bad key\"}}"}};
   fake_server s;
   ran r;
-  fake_start(&s, denied, HG_ARRAY_SIZE(denied));
-  RUN(&s, &r, "members");
-  fake_stop(&s);
+  RUN_ON(&s, denied, HG_ARRAY_SIZE(denied), &r, "members");
   assert_int_equal(r.code, HG_CLI_EXIT_ERROR);
   assert_non_null(strstr(r.err, "unauthorized"));
 }
@@ -755,9 +755,7 @@ static void status_sums_up_the_cluster(void **state) {
   fake_server s;
   ran r;
   char line[512];
-  fake_start(&s, cluster_routes, HG_ARRAY_SIZE(cluster_routes));
-  RUN(&s, &r, "status");
-  fake_stop(&s);
+  RUN_ON(&s, cluster_routes, HG_ARRAY_SIZE(cluster_routes), &r, "status");
   assert_int_equal(r.code, 0);
   line_of(r.out, "hangard", line, sizeof line);
   assert_non_null(strstr(line, "ok (node n1)"));
@@ -776,9 +774,7 @@ static void status_sums_up_the_cluster(void **state) {
 static void status_json_carries_the_cluster(void **state) {
   fake_server s;
   ran r;
-  fake_start(&s, cluster_routes, HG_ARRAY_SIZE(cluster_routes));
-  RUN(&s, &r, "status", "--json");
-  fake_stop(&s);
+  RUN_ON(&s, cluster_routes, HG_ARRAY_SIZE(cluster_routes), &r, "status", "--json");
   assert_int_equal(r.code, 0);
   json_t *j = json_loads(r.out, 0, NULL);
   assert_non_null(j);
@@ -804,9 +800,7 @@ static void status_of_a_lone_node_has_no_cluster_lines(void **state) {
   for (size_t nroutes = 3; nroutes <= HG_ARRAY_SIZE(lone); nroutes += 2) {
     fake_server s;
     ran r;
-    fake_start(&s, lone, nroutes);
-    RUN(&s, &r, "status");
-    fake_stop(&s);
+    RUN_ON(&s, lone, nroutes, &r, "status");
     assert_int_equal(r.code, 0);
     assert_non_null(strstr(r.out, "sandboxes"));
     assert_null(strstr(r.out, "cluster"));
@@ -1011,9 +1005,7 @@ static void suspend_passes_durability_and_prints_each_peer(void **state) {
   };
   fake_server s;
   ran r;
-  fake_start(&s, routes, HG_ARRAY_SIZE(routes));
-  RUN(&s, &r, "suspend", SB1, "--durability", "local");
-  fake_stop(&s);
+  RUN_ON(&s, routes, HG_ARRAY_SIZE(routes), &r, "suspend", SB1, "--durability", "local");
   assert_int_equal(r.code, 0);
   assert_string_equal(r.out, "replicated gen 4 to n2: 45 KiB (zstd, 2.7x of 123 KiB) "
                              "against gen 3 in 120 ms\n");
@@ -1028,9 +1020,7 @@ static void suspend_json_prints_the_operation_not_lines(void **state) {
   };
   fake_server s;
   ran r;
-  fake_start(&s, routes, HG_ARRAY_SIZE(routes));
-  RUN(&s, &r, "--json", "suspend", SB1);
-  fake_stop(&s);
+  RUN_ON(&s, routes, HG_ARRAY_SIZE(routes), &r, "--json", "suspend", SB1);
   assert_int_equal(r.code, 0);
   json_t *j = json_loads(r.out, 0, NULL);
   assert_non_null(j);
@@ -1057,9 +1047,8 @@ static void suspend_short_of_copies_says_which_peer_failed(void **state) {
   };
   fake_server s;
   ran r;
-  fake_start(&s, routes, HG_ARRAY_SIZE(routes));
-  RUN(&s, &r, "suspend", SB1, "--durability", "replicated");
-  fake_stop(&s);
+  RUN_ON(&s, routes, HG_ARRAY_SIZE(routes), &r, "suspend", SB1, "--durability",
+         "replicated");
   assert_int_equal(r.code, HG_CLI_EXIT_ERROR);
   assert_int_equal(strlen(r.out), 0);
   assert_non_null(strstr(r.err, "replication_incomplete: 0 of 1 peers acknowledged gen 4"));
@@ -1074,9 +1063,8 @@ static void resume_passes_the_node(void **state) {
   };
   fake_server s;
   ran r;
-  fake_start(&s, routes, HG_ARRAY_SIZE(routes));
-  RUN(&s, &r, "resume", SB1, "--node", "n2", "--no-wait");
-  fake_stop(&s);
+  RUN_ON(&s, routes, HG_ARRAY_SIZE(routes), &r, "resume", SB1, "--node", "n2",
+         "--no-wait");
   assert_int_equal(r.code, 0);
   assert_string_equal(r.out, OP1 "\n");
 }
@@ -1088,9 +1076,7 @@ static void resume_elsewhere_refused_shows_the_code(void **state) {
   };
   fake_server s;
   ran r;
-  fake_start(&s, routes, HG_ARRAY_SIZE(routes));
-  RUN(&s, &r, "resume", SB1, "--node", "n3");
-  fake_stop(&s);
+  RUN_ON(&s, routes, HG_ARRAY_SIZE(routes), &r, "resume", SB1, "--node", "n3");
   assert_int_equal(r.code, HG_CLI_EXIT_ERROR);
   assert_non_null(strstr(r.err, "not_a_holder: n3 does not hold gen 4"));
 }
@@ -1102,9 +1088,7 @@ static void create_sends_replicas(void **state) {
   };
   fake_server s;
   ran r;
-  fake_start(&s, routes, HG_ARRAY_SIZE(routes));
-  RUN(&s, &r, "create", "--replicas", "3", "--no-wait");
-  fake_stop(&s);
+  RUN_ON(&s, routes, HG_ARRAY_SIZE(routes), &r, "create", "--replicas", "3", "--no-wait");
   assert_int_equal(r.code, 0);
   assert_string_equal(r.out, SB1 "\n");
   const char *body = strstr(s.log, "POST /v1/sandboxes ");
@@ -1120,16 +1104,14 @@ static void replicas_prints_the_table_or_the_answer(void **state) {
   fake_server s;
   ran r;
   char line[512];
-  fake_start(&s, routes, HG_ARRAY_SIZE(routes));
-  RUN(&s, &r, "replicas", SB1);
+  RUN_ON(&s, routes, HG_ARRAY_SIZE(routes), &r, "replicas", SB1);
   assert_int_equal(r.code, 0);
   line_of(r.out, "NODE", line, sizeof line);
   line_of(r.out, "n2 ", line, sizeof line);
   assert_non_null(strstr(line, "replica"));
   assert_non_null(strstr(r.err, "n3: could not be asked"));
 
-  RUN(&s, &r, "replicas", SB1, "--json");
-  fake_stop(&s);
+  RUN_ON(&s, routes, HG_ARRAY_SIZE(routes), &r, "replicas", SB1, "--json");
   assert_int_equal(r.code, 0);
   json_t *j = json_loads(r.out, 0, NULL);
   assert_non_null(j);
@@ -1141,9 +1123,7 @@ static void replicas_prints_the_table_or_the_answer(void **state) {
 static void replicas_of_an_unknown_sandbox_fails(void **state) {
   fake_server s;
   ran r;
-  fake_start(&s, NULL, 0);
-  RUN(&s, &r, "replicas", SB1);
-  fake_stop(&s);
+  RUN_ON(&s, NULL, 0, &r, "replicas", SB1);
   assert_int_equal(r.code, HG_CLI_EXIT_ERROR);
   assert_int_equal(strlen(r.out), 0);
   assert_non_null(strstr(r.err, "not_found"));

@@ -615,6 +615,15 @@ static void set_repl_meta(node *n, const char *zone, const char *cpu, bool drain
   hg_cluster_set_meta(n->c, &m);
 }
 
+/* Four nodes, a and b in z1, c and d in z2, each a replication target for
+ * the others: same CPU class, not draining, a replication address. */
+static void set_all_eligible(node *a, node *b, node *c, node *d) {
+  set_repl_meta(a, "z1", "tcg", false, true);
+  set_repl_meta(b, "z1", "tcg", false, true);
+  set_repl_meta(c, "z2", "tcg", false, true);
+  set_repl_meta(d, "z2", "tcg", false, true);
+}
+
 /* True when n's copy of peer matches what set_repl_meta gave it. */
 static bool peer_shows(node *n, node *peer, const char *zone, bool compatible,
                        bool draining, bool repl) {
@@ -770,10 +779,7 @@ static void replica_targets_follow_rendezvous_zones_and_liveness(void **state) {
   node_start_ex(&b, "n-b", a.gossip, KEY, 0, "z1");
   node_start_ex(&c, "n-c", a.gossip, KEY, 0, "z2");
   node_start_ex(&d, "n-d", a.gossip, KEY, 0, "z2");
-  set_repl_meta(&a, "z1", "tcg", false, true);
-  set_repl_meta(&b, "z1", "tcg", false, true);
-  set_repl_meta(&c, "z2", "tcg", false, true);
-  set_repl_meta(&d, "z2", "tcg", false, true);
+  set_all_eligible(&a, &b, &c, &d);
   assert_true(WAIT_UNTIL(
       alive(&a) == 4 && alive(&b) == 4 && alive(&c) == 4 && alive(&d) == 4, 8000));
   assert_true(WAIT_UNTIL(__atomic_load_n(&watch.full, __ATOMIC_ACQUIRE), 5000));
@@ -853,10 +859,7 @@ static void replica_targets_follow_rendezvous_zones_and_liveness(void **state) {
 
   /* All eligible again, then d crashes: gone from targets once dead,
    * never a target while suspect. */
-  set_repl_meta(&a, "z1", "tcg", false, true);
-  set_repl_meta(&b, "z1", "tcg", false, true);
-  set_repl_meta(&c, "z2", "tcg", false, true);
-  set_repl_meta(&d, "z2", "tcg", false, true);
+  set_all_eligible(&a, &b, &c, &d);
   assert_true(WAIT_UNTIL(peer_shows(&a, &b, "z1", true, false, true) &&
                              peer_shows(&a, &c, "z2", true, false, true) &&
                              peer_shows(&a, &d, "z2", true, false, true),

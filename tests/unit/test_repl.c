@@ -382,8 +382,8 @@ static void raw_offer(raw *c, hg_repl_offer *o, hg_repl_reply *rep) {
 
 /* Opens a raw exchange with to and offers gen of sandbox id (offer_of):
  * the peer must answer SEND, with rep its reply. */
-static void raw_start(raw *c, const node *to, const char *id, uint64_t epoch, uint64_t gen,
-                      hg_repl_reply *rep) {
+static void raw_start(raw *c, const node *to, const char *id, uint64_t epoch,
+                      uint64_t gen, hg_repl_reply *rep) {
   hg_repl_offer o;
   raw_open(c, to, "hangar");
   offer_of(&o, id, epoch, gen);
@@ -424,8 +424,8 @@ static void chunks_free(chunks *c) {
 /* The first n chunks of ch as DATA frames. */
 static void raw_data(raw *c, const chunks *ch, size_t n) {
   for (size_t i = 0; i < n; i++)
-    assert_int_equal(hg_rframe_write(c->fd, &c->s, HG_RF_DATA, ch->z[i], ch->len[i], 5000),
-                     0);
+    assert_int_equal(
+        hg_rframe_write(c->fd, &c->s, HG_RF_DATA, ch->z[i], ch->len[i], 5000), 0);
 }
 
 /* ---- fixtures ---------------------------------------------------------------- */

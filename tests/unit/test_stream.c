@@ -268,6 +268,20 @@ static int receive_buf(fixture *f, const hg_buf *z, size_t step, char name[256],
   return finish(f, name, raw, msg, cap);
 }
 
+/* f->rx/name, into got: a read-only copy of the tree src, received from
+ * the subvolume whose uuid is uuid. */
+static void assert_received(const fixture *f, const char *name, const char *src,
+                            const char *uuid, char got[PATH_MAX]) {
+  char rel[PATH_MAX];
+  hg_subvol_info info;
+  put(f->rx, name, got);
+  assert_same_tree(src, got);
+  snprintf(rel, sizeof rel, "%s", got + strlen(hg_store_root(f->g->main.s)) + 1);
+  assert_int_equal(hg_store_subvol_info(f->g->main.s, rel, &info), 0);
+  assert_true(info.readonly);
+  assert_string_equal(info.received_uuid, uuid);
+}
+
 static void assert_left_nothing(const char *dir) {
   assert_int_equal(count_entries(dir), 0);
   assert_true(no_children());
@@ -382,20 +396,13 @@ static void full_stream_round_trips(void **state) {
   assert_string_equal(msg, "");
   assert_int_equal(raw, st.raw_bytes);
 
-  char got[PATH_MAX], p[PATH_MAX], rel[PATH_MAX];
-  put(f->rx, name, got);
-  assert_same_tree(g->gen1, got);
+  char got[PATH_MAX], p[PATH_MAX];
+  assert_received(f, name, g->gen1, g->gen1_info.uuid, got);
   /* the hole stayed a hole */
   struct stat sb;
   put(got, "sparse.bin", p);
   assert_int_equal(stat(p, &sb), 0);
   assert_true((uint64_t)sb.st_blocks * 512 < SPARSE_SIZE / 8);
-
-  hg_subvol_info info;
-  snprintf(rel, sizeof rel, "%s", got + strlen(hg_store_root(g->main.s)) + 1);
-  assert_int_equal(hg_store_subvol_info(g->main.s, rel, &info), 0);
-  assert_true(info.readonly);
-  assert_string_equal(info.received_uuid, g->gen1_info.uuid);
   assert_true(no_children());
   hg_buf_free(&c.z);
 }
@@ -425,14 +432,8 @@ static void incremental_stream_is_small_and_applies(void **state) {
   assert_true(st.raw_bytes < 512 * 1024);
   assert_true(st.zstd_bytes < 256 * 1024);
 
-  char got[PATH_MAX], rel[PATH_MAX];
-  put(f->rx, name, got);
-  assert_same_tree(g->gen2, got);
-  hg_subvol_info info;
-  snprintf(rel, sizeof rel, "%s", got + strlen(hg_store_root(g->main.s)) + 1);
-  assert_int_equal(hg_store_subvol_info(g->main.s, rel, &info), 0);
-  assert_string_equal(info.received_uuid, g->gen2_info.uuid);
-  assert_true(info.readonly);
+  char got[PATH_MAX];
+  assert_received(f, name, g->gen2, g->gen2_info.uuid, got);
 }
 
 static void emit_error_stops_send(void **state) {

@@ -90,6 +90,14 @@ int hg_cmd_sandbox_id(hg_client *c, const char *arg, char out[HG_CLI_ID_MAX]) {
   return rc;
 }
 
+int hg_cmd_sandbox_get(hg_client *c, const char *arg, const char *suffix, json_t **out) {
+  char id[HG_CLI_ID_MAX], path[160];
+  int rc = hg_cmd_sandbox_id(c, arg, id);
+  if (rc == 0) rc = hg_path(path, sizeof path, "/v1/sandboxes/%s%s", id, suffix);
+  if (rc == 0) rc = hg_client_json(c, "GET", path, NULL, out);
+  return rc;
+}
+
 json_t *hg_cmd_kv_object(const char *const *kvs, size_t n) {
   json_t *o = json_object();
   for (size_t i = 0; o && i < n; i++) {
@@ -407,13 +415,8 @@ static void show_sandbox(const json_t *sb) {
 }
 
 static int cmd_show(hg_client *c, const hg_cli_args *a) {
-  char id[HG_CLI_ID_MAX], path[128];
   json_t *sb = NULL;
-  int rc = hg_cmd_sandbox_id(c, a->args[0], id);
-  if (rc == 0) {
-    hg_path(path, sizeof path, "/v1/sandboxes/%s", id);
-    rc = hg_client_json(c, "GET", path, NULL, &sb);
-  }
+  int rc = hg_cmd_sandbox_get(c, a->args[0], "", &sb);
   if (rc == 0 && c->json)
     rc = hg_json_print(sb);
   else if (rc == 0)

@@ -45,6 +45,9 @@ int hg_repl_report(const json_t *op, const char *prefix, hg_buf *out);
  * ("3f2a", "sb-3f2a") of a listed sandbox. -EINVAL (printed) when it is not
  * an id or is ambiguous. */
 int hg_cmd_sandbox_id(hg_client *c, const char *arg, char out[HG_CLI_ID_MAX]);
+/* GET /v1/sandboxes/{id}{suffix} ("" or "/replicas") of the sandbox arg
+ * names (hg_cmd_sandbox_id): the answer in *out. */
+int hg_cmd_sandbox_get(hg_client *c, const char *arg, const char *suffix, json_t **out);
 
 /* {"K": "V", …} from "K=V" arguments; NULL (printed) if one is not UTF-8. */
 json_t *hg_cmd_kv_object(const char *const *kvs, size_t n);

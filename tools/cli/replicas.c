@@ -262,13 +262,8 @@ static int write_buf(FILE *f, const hg_buf *b) {
 }
 
 int hg_cmd_replicas(hg_client *c, const hg_cli_args *a) {
-  char id[HG_CLI_ID_MAX], path[160];
   json_t *j = NULL;
-  int rc = hg_cmd_sandbox_id(c, a->args[0], id);
-  if (rc == 0) {
-    hg_path(path, sizeof path, "/v1/sandboxes/%s/replicas", id);
-    rc = hg_client_json(c, "GET", path, NULL, &j);
-  }
+  int rc = hg_cmd_sandbox_get(c, a->args[0], "/replicas", &j);
   if (rc == 0 && c->json) {
     rc = hg_json_print(j);
   } else if (rc == 0) {
