@@ -651,6 +651,27 @@ static void concurrent_snapshots_and_deletes(void **state) {
   }
 }
 
+/* A frozen subvolume carries its own uuid as received_uuid (what btrfs
+ * receive looks clone sources up by), is read-only, and a read-only one
+ * cannot be frozen again (the kernel refuses to change it). */
+static void freeze_records_identity_and_makes_readonly(void **state) {
+  fixture *f = *state;
+  f->s = open_store(f);
+  hg_subvol_info info;
+  assert_int_equal(hg_store_subvol_create(f->s, "snapshots/sb-1/1"), 0);
+  write_text(f->s, "snapshots/sb-1/1/mem", "pages");
+  assert_int_equal(hg_store_freeze(f->s, "snapshots/sb-1/1"), 0);
+  assert_int_equal(hg_store_subvol_info(f->s, "snapshots/sb-1/1", &info), 0);
+  assert_true(info.readonly);
+  assert_string_equal(info.received_uuid, info.uuid);
+  assert_true(hg_store_freeze(f->s, "snapshots/sb-1/1") < 0);
+  /* a writable snapshot of it is a new identity: nothing inherited */
+  assert_int_equal(hg_store_snapshot(f->s, "snapshots/sb-1/1", "sandboxes/sb-1", false), 0);
+  assert_int_equal(hg_store_subvol_info(f->s, "sandboxes/sb-1", &info), 0);
+  assert_string_equal(info.received_uuid, "");
+  assert_text(f->s, "sandboxes/sb-1/mem", "pages");
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 
 int main(void) {
@@ -669,6 +690,7 @@ int main(void) {
       T(subvol_create_makes_parents),
       T(snapshot_readonly_and_writable),
       T(set_readonly_toggles_the_flag),
+      T(freeze_records_identity_and_makes_readonly),
       T(delete_removes_nested_subvolumes),
       T(delete_removes_readonly_snapshot),
       T(delete_removes_readonly_tree_with_children),
