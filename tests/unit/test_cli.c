@@ -913,13 +913,18 @@ static void row_words(const char *line, int n, char *out, size_t cap) {
   }
 }
 
-static void replicas_table_lists_owner_first_newest_first(void **state) {
-  json_t *j = load(replicas_json);
-  hg_buf out, notes;
-  hg_buf_init(&out, 1 << 16);
-  hg_buf_init(&notes, 1 << 16);
-  assert_int_equal(hg_replicas_render(j, &out, &notes), 0);
+/* hg_replicas_render of the answer text; the caller frees out and notes. */
+static void render_replicas(const char *answer, hg_buf *out, hg_buf *notes) {
+  json_t *j = load(answer);
+  hg_buf_init(out, 1 << 16);
+  hg_buf_init(notes, 1 << 16);
+  assert_int_equal(hg_replicas_render(j, out, notes), 0);
   json_decref(j);
+}
+
+static void replicas_table_lists_owner_first_newest_first(void **state) {
+  hg_buf out, notes;
+  render_replicas(replicas_json, &out, &notes);
   const char *want[] = {
       "sb-00000000000000a1: owner n1 (epoch 2), gen 4 on 2 nodes of 3 wanted",
       "NODE ROLE STATE GEN SIZE AGE",
@@ -949,12 +954,8 @@ static void replicas_table_lists_owner_first_newest_first(void **state) {
 }
 
 static void replicas_table_columns_line_up(void **state) {
-  json_t *j = load(replicas_json);
   hg_buf out, notes;
-  hg_buf_init(&out, 1 << 16);
-  hg_buf_init(&notes, 1 << 16);
-  assert_int_equal(hg_replicas_render(j, &out, &notes), 0);
-  json_decref(j);
+  render_replicas(replicas_json, &out, &notes);
   /* Right-aligned GEN: its last digit sits under the header's N. */
   const char *head = strstr(out.data, "NODE");
   const char *row = strstr(out.data, "\nn1 ");
@@ -969,14 +970,11 @@ static void replicas_table_columns_line_up(void **state) {
 }
 
 static void replicas_of_a_sandbox_without_generations(void **state) {
-  json_t *j = load("{\"sandbox\":\"sb-00000000000000a1\",\"owner\":\"n1\",\"epoch\":1,"
-                   "\"replicas\":2,\"holders\":[{\"node\":\"n1\",\"owner\":true,"
-                   "\"state\":\"alive\",\"generations\":[]}]}");
   hg_buf out, notes;
-  hg_buf_init(&out, 1 << 16);
-  hg_buf_init(&notes, 1 << 16);
-  assert_int_equal(hg_replicas_render(j, &out, &notes), 0);
-  json_decref(j);
+  render_replicas("{\"sandbox\":\"sb-00000000000000a1\",\"owner\":\"n1\",\"epoch\":1,"
+                  "\"replicas\":2,\"holders\":[{\"node\":\"n1\",\"owner\":true,"
+                  "\"state\":\"alive\",\"generations\":[]}]}",
+                  &out, &notes);
   char line[512], got[512];
   line_of(out.data, "sb-", line, sizeof line);
   assert_string_equal(line, "sb-00000000000000a1: owner n1 (epoch 1), no generation yet");

@@ -51,6 +51,27 @@ static void crc32c_matches_the_standard_check_value(void **state) {
   assert_int_equal(~hg_crc32c(~0u, "123456789", 9), 0xE3069283u);
 }
 
+/* Bit by bit, the definition: any fast path must agree with it, at every
+ * length and alignment. */
+static uint32_t crc_reference(uint32_t c, const uint8_t *p, size_t len) {
+  while (len--) {
+    c ^= *p++;
+    for (int k = 0; k < 8; k++) c = c & 1 ? (c >> 1) ^ 0x82F63B78u : c >> 1;
+  }
+  return c;
+}
+
+static void crc32c_agrees_with_its_definition(void **state) {
+  static uint8_t buf[4096 + 16];
+  for (size_t i = 0; i < sizeof buf; i++) buf[i] = (uint8_t)(i * 131 + (i >> 7));
+  for (size_t off = 0; off < 9; off++)
+    for (size_t len = 0; len < 4096; len += len < 64 ? 1 : 509) {
+      assert_int_equal(hg_crc32c(0, buf + off, len), crc_reference(0, buf + off, len));
+      assert_int_equal(hg_crc32c(0x1234567u, buf + off, len),
+                       crc_reference(0x1234567u, buf + off, len));
+    }
+}
+
 static void valid_stream_passes_in_any_split(void **state) {
   static uint8_t s[8192];
   size_t len = build(s, cmds, lens, 4);
@@ -108,6 +129,7 @@ static void bad_header_and_huge_command_are_refused(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(crc32c_matches_the_standard_check_value),
+      cmocka_unit_test(crc32c_agrees_with_its_definition),
       cmocka_unit_test(valid_stream_passes_in_any_split),
       cmocka_unit_test(any_flipped_byte_is_caught),
       cmocka_unit_test(truncation_and_trailing_data_are_refused),

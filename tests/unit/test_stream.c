@@ -33,6 +33,7 @@
 #include "node/store.h"
 #include "replication/sendstream.h"
 #include "replication/stream.h"
+#include "tests/unit/fs_util.h"
 
 #define IMAGE_SIZE (1ULL << 30)
 #define TINY_SIZE (128ULL << 20) /* about the smallest mkfs.btrfs takes */
@@ -138,17 +139,6 @@ static bool same_file(const char *a, const char *b) {
   if (fa) fclose(fa);
   if (fb) fclose(fb);
   return same;
-}
-
-static int count_entries(const char *dir) {
-  DIR *d = opendir(dir);
-  if (!d) return -1;
-  int n = 0;
-  struct dirent *e;
-  while ((e = readdir(d)))
-    if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) n++;
-  closedir(d);
-  return n;
 }
 
 /* a and b hold the same names, types, modes, sizes, bytes and links. */
