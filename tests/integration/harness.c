@@ -330,3 +330,8 @@ long hg_it_counter_last(const char *text) {
   }
   return expect - 1;
 }
+
+const char *hg_it_str(const json_t *j, const char *key) {
+  const char *s = json_string_value(json_object_get(j, key));
+  return s ? s : "";
+}

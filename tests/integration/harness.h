@@ -46,6 +46,8 @@ int hg_it_http(hg_it_node *n, const char *method, const char *path, const char *
 int hg_it_http_on(void *curl, hg_it_node *n, const char *method, const char *path,
                   const char *token, const void *body, size_t len, hg_it_resp *out);
 void hg_it_resp_free(hg_it_resp *r);
+/* A string field of a JSON object, or "" when absent or not a string. */
+const char *hg_it_str(const json_t *j, const char *key);
 /* JSON in and out; returns the parsed body (or NULL) and the status. */
 json_t *hg_it_json(hg_it_node *n, const char *method, const char *path, json_t *body,
                    long *status);

@@ -83,11 +83,6 @@ static json_t *run_as(const char *token, const char *id, const char *cmd) {
   return j;
 }
 
-static const char *jstr(json_t *j, const char *key) {
-  const char *s = json_string_value(json_object_get(j, key));
-  return s ? s : "";
-}
-
 /* An error answer: the status, and a JSON body {"error": {"code", "message"}}
  * whose message mentions word (if given). */
 static void assert_error(const hg_it_resp *r, long want, const char *word) {
@@ -172,9 +167,9 @@ static void *client_main(void *arg) {
   if (!c || !data || hg_random_bytes(data, CLIENT_FILE) < 0) CFAIL(cl, "setup");
 
   j = client_json(c, cl, "POST", "/v1/sandboxes?wait=" WAIT, json_object(), &st);
-  if (st != 201 || !hg_id_valid("sb", jstr(j, "id"))) CFAIL(cl, "create: %ld", st);
-  snprintf(cl->id, sizeof cl->id, "%s", jstr(j, "id"));
-  snprintf(cl->token, sizeof cl->token, "%s", jstr(j, "token")); /* from here on */
+  if (st != 201 || !hg_id_valid("sb", hg_it_str(j, "id"))) CFAIL(cl, "create: %ld", st);
+  snprintf(cl->id, sizeof cl->id, "%s", hg_it_str(j, "id"));
+  snprintf(cl->token, sizeof cl->token, "%s", hg_it_str(j, "token")); /* from here on */
   json_decref(j);
   j = NULL;
 
@@ -191,8 +186,8 @@ static void *client_main(void *arg) {
       free(d);
       goto out;
     }
-    if (strcmp(jstr(j, "stdout"), want) != 0)
-      CFAIL(cl, "command %d: stdout %s", i, jstr(j, "stdout"));
+    if (strcmp(hg_it_str(j, "stdout"), want) != 0)
+      CFAIL(cl, "command %d: stdout %s", i, hg_it_str(j, "stdout"));
     if (json_integer_value(json_object_get(j, "exit_code")) != i)
       CFAIL(cl, "command %d: exit code", i);
     json_decref(j);
@@ -227,8 +222,8 @@ static void *client_main(void *arg) {
   j = client_json(c, cl, "POST", path,
                   json_pack("{s:[s,s,s]}", "cmd", "sh", "-c", "wc -c < /root/blob"), &st);
   snprintf(want, sizeof want, "%u\n", CLIENT_FILE);
-  if (st != 201 || strcmp(jstr(j, "stdout"), want) != 0)
-    CFAIL(cl, "command after resume: %ld %s", st, jstr(j, "stdout"));
+  if (st != 201 || strcmp(hg_it_str(j, "stdout"), want) != 0)
+    CFAIL(cl, "command after resume: %ld %s", st, hg_it_str(j, "stdout"));
   json_decref(j);
   j = NULL;
 
@@ -369,7 +364,7 @@ static void output_follow_streams_live_and_resumes_by_offset(void **state) {
   int64_t t0 = hg_now_ms();
   json_decref(req);
   char cid[32];
-  snprintf(cid, sizeof cid, "%s", jstr(j, "id"));
+  snprintf(cid, sizeof cid, "%s", hg_it_str(j, "id"));
   json_decref(j);
 
   /* first connection: two lines, then the client leaves */
@@ -670,7 +665,7 @@ static void traversal_stays_in_the_guest(const sandbox *sb) {
   char cmd[96];
   snprintf(cmd, sizeof cmd, "cat /tmp/hg-traversal-%s", hex);
   json_t *j = run_as(sb->token, sb->id, cmd);
-  assert_string_equal(jstr(j, "stdout"), text);
+  assert_string_equal(hg_it_str(j, "stdout"), text);
   json_decref(j);
 
   /* reading out: the guest's /etc/hostname (its sandbox id), not the host's */
@@ -708,13 +703,13 @@ static void credentials_grant_only_what_they_are_for(const sandbox *a, const san
   json_decref(req_as(a->token, "GET", path, NULL, 200));
   json_t *j = run_as(a->token, a->id, "echo first");
   char cid1[32], otok[80];
-  snprintf(cid1, sizeof cid1, "%s", jstr(j, "id"));
-  snprintf(otok, sizeof otok, "%s", jstr(j, "output_token"));
+  snprintf(cid1, sizeof cid1, "%s", hg_it_str(j, "id"));
+  snprintf(otok, sizeof otok, "%s", hg_it_str(j, "output_token"));
   json_decref(j);
   assert_true(strlen(otok) >= 32);
   j = run_as(a->token, a->id, "echo second");
   char cid2[32];
-  snprintf(cid2, sizeof cid2, "%s", jstr(j, "id"));
+  snprintf(cid2, sizeof cid2, "%s", hg_it_str(j, "id"));
   json_decref(j);
 
   snprintf(path, sizeof path, "/v1/sandboxes/%s", b->id);
@@ -774,10 +769,10 @@ static void bad_input_gets_clean_errors_and_node_keeps_serving(void **state) {
   assert_int_equal(kill(node.pid, 0), 0);
   create_sb(&c);
   json_t *j = run_as(c.token, c.id, "echo still here");
-  assert_string_equal(jstr(j, "stdout"), "still here\n");
+  assert_string_equal(hg_it_str(j, "stdout"), "still here\n");
   json_decref(j);
   j = run_as(a.token, a.id, "echo a too");
-  assert_string_equal(jstr(j, "stdout"), "a too\n");
+  assert_string_equal(hg_it_str(j, "stdout"), "a too\n");
   json_decref(j);
   assert_int_equal(kill(node.pid, 0), 0);
   delete_sb(&a);
@@ -794,7 +789,7 @@ static void kill_during_suspend(const sandbox *sb, int delay_ms) {
   char path[160], op[32];
   snprintf(path, sizeof path, "/v1/sandboxes/%s/suspend", sb->id);
   json_t *j = req_as(NULL, "POST", path, NULL, 202);
-  snprintf(op, sizeof op, "%s", jstr(j, "operation"));
+  snprintf(op, sizeof op, "%s", hg_it_str(j, "operation"));
   json_decref(j);
   assert_true(hg_id_valid("op", op));
   if (delay_ms)
@@ -805,18 +800,18 @@ static void kill_during_suspend(const sandbox *sb, int delay_ms) {
   snprintf(path, sizeof path, "/v1/operations/%s?wait=60", op);
   j = req_as(NULL, "GET", path, NULL, 200);
   char st[32];
-  snprintf(st, sizeof st, "%s", jstr(j, "status"));
-  const char *msg = jstr(json_object_get(j, "error"), "message");
+  snprintf(st, sizeof st, "%s", hg_it_str(j, "status"));
+  const char *msg = hg_it_str(json_object_get(j, "error"), "message");
   fprintf(stderr, "killed %d ms into a suspend: operation %s %s", delay_ms, st, msg);
   assert_true(!strcmp(st, "succeeded") || !strcmp(st, "failed"));
   if (!strcmp(st, "failed")) assert_true(strlen(msg) > 0);
-  assert_true(strlen(jstr(j, "finished_at")) > 0);
+  assert_true(strlen(hg_it_str(j, "finished_at")) > 0);
   json_decref(j);
 
   snprintf(path, sizeof path, "/v1/sandboxes/%s", sb->id);
   j = req_as(NULL, "GET", path, NULL, 200);
   char sst[32];
-  snprintf(sst, sizeof sst, "%s", jstr(j, "state"));
+  snprintf(sst, sizeof sst, "%s", hg_it_str(j, "state"));
   json_decref(j);
   fprintf(stderr, ", sandbox %s\n", sst);
   assert_true(!strcmp(sst, "running") || !strcmp(sst, "suspended"));
@@ -826,7 +821,7 @@ static void kill_during_suspend(const sandbox *sb, int delay_ms) {
     json_decref(req_as(NULL, "POST", path, NULL, 200));
   }
   j = run_as(NULL, sb->id, "cat /root/mark");
-  assert_string_equal(jstr(j, "stdout"), "before\n");
+  assert_string_equal(hg_it_str(j, "stdout"), "before\n");
   json_decref(j);
 }
 

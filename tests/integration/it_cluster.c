@@ -112,11 +112,6 @@ static int teardown(void **state) {
 
 /* --- helpers ---------------------------------------------------------------------- */
 
-static const char *jstr(json_t *j, const char *key) {
-  const char *s = json_string_value(json_object_get(j, key));
-  return s ? s : "";
-}
-
 /* JSON request to node i as token (NULL: admin); fails unless status is want. */
 static json_t *req(int i, const char *token, const char *method, const char *path,
                    json_t *body, long want) {
@@ -137,7 +132,7 @@ static void sandbox_node(int i, const char *id, char node[64]) {
   char path[96];
   snprintf(path, sizeof path, "/v1/sandboxes/%s", id);
   json_t *j = req(i, NULL, "GET", path, NULL, 200);
-  snprintf(node, 64, "%s", jstr(j, "node"));
+  snprintf(node, 64, "%s", hg_it_str(j, "node"));
   json_decref(j);
 }
 
@@ -146,7 +141,7 @@ static bool lists_sandbox(int i, const char *id) {
   size_t k;
   bool found = false;
   json_array_foreach(json_object_get(j, "sandboxes"), k, sb) {
-    found |= strcmp(jstr(sb, "id"), id) == 0;
+    found |= strcmp(hg_it_str(sb, "id"), id) == 0;
   }
   json_decref(j);
   return found;
@@ -179,8 +174,8 @@ static void directory_owner(int i, const char *id, char owner[64]) {
   owner[0] = '\0';
   json_array_foreach(list, k, e) {
     const char *sid = json_string_value(json_object_get(e, "sandbox"));
-    if (!sid) sid = jstr(e, "id");
-    if (strcmp(sid, id) == 0) snprintf(owner, 64, "%s", jstr(e, "owner"));
+    if (!sid) sid = hg_it_str(e, "id");
+    if (strcmp(sid, id) == 0) snprintf(owner, 64, "%s", hg_it_str(e, "owner"));
   }
   json_decref(j);
 }
@@ -303,7 +298,7 @@ static void create_on_full_node_lands_on_a_peer_and_works_through_a_third(void *
   /* node 1 (--max-sandboxes 1, as all three) takes its one sandbox itself */
   json_t *j = req(1, NULL, "POST", "/v1/sandboxes?wait=" WAIT, NULL, 201);
   char a[32];
-  snprintf(a, sizeof a, "%s", jstr(j, "id"));
+  snprintf(a, sizeof a, "%s", hg_it_str(j, "id"));
   json_decref(j);
   char node[64];
   sandbox_node(1, a, node);
@@ -326,8 +321,8 @@ static void create_on_full_node_lands_on_a_peer_and_works_through_a_third(void *
   }
   assert_int_equal(st, 201);
   char b[32], token[128];
-  snprintf(b, sizeof b, "%s", jstr(j, "id"));
-  snprintf(token, sizeof token, "%s", jstr(j, "token"));
+  snprintf(b, sizeof b, "%s", hg_it_str(j, "id"));
+  snprintf(token, sizeof token, "%s", hg_it_str(j, "token"));
   json_decref(j);
   assert_true(hg_id_valid("sb", b));
   assert_true(strlen(token) >= 32);
@@ -391,7 +386,7 @@ static void create_on_full_node_lands_on_a_peer_and_works_through_a_third(void *
   j = req(via, token, "POST", path, body, 201);
   json_decref(body);
   char cid[48];
-  snprintf(cid, sizeof cid, "%s", jstr(j, "id"));
+  snprintf(cid, sizeof cid, "%s", hg_it_str(j, "id"));
   json_decref(j);
   tail t = {.t0 = hg_now_ms()};
   hg_buf_init(&t.got, 1 << 20);
@@ -476,7 +471,7 @@ static void membership(char out[NODES + 1][512]) {
     json_array_foreach(hg_itc_member_list(j), k, m) {
       const char *id = json_string_value(json_object_get(m, "id"));
       len += (size_t)snprintf(out[i] + len, 512 - len, "%s=%s ", id ? id : "?",
-                              jstr(m, "state"));
+                              hg_it_str(m, "state"));
       if (len >= 512) len = 511;
     }
     json_decref(j);
@@ -820,12 +815,12 @@ static void *watch_main(void *arg) {
       json_t *j = hg_itc_members(&C, i, 150), *m;
       size_t k;
       json_array_foreach(hg_itc_member_list(j), k, m) {
-        const char *st = jstr(m, "state");
+        const char *st = hg_it_str(m, "state");
         if (strcmp(st, "suspect") == 0) w->suspects++;
         if (strcmp(st, "dead") == 0 || strcmp(st, "left") == 0) {
           if (!w->deaths++)
             snprintf(w->first_death, sizeof w->first_death, "n%d says %s is %s", i,
-                     jstr(m, "id"), st);
+                     hg_it_str(m, "id"), st);
         }
       }
       if (j)

@@ -199,11 +199,6 @@ static long jint(json_t *j, const char *k) {
 static bool jtrue(json_t *j, const char *k) {
   return json_is_true(json_object_get(j, k));
 }
-static const char *jstr(json_t *j, const char *k) {
-  const char *s = json_string_value(json_object_get(j, k));
-  return s ? s : "";
-}
-
 static const char *first_answer(json_t *r) {
   const char *s =
       r ? json_string_value(json_array_get(json_object_get(r, "answers"), 0)) : NULL;
@@ -255,9 +250,9 @@ static int log_denies(size_t from, const char *name, const char *reason) {
   int n = 0;
   for (size_t i = from; i < json_array_size(l); i++) {
     json_t *e = json_array_get(l, i);
-    if (strcmp(jstr(e, "verdict"), "deny") != 0) continue;
-    if (name && strcmp(jstr(e, "name"), name) != 0) continue;
-    if (reason ? strcmp(jstr(e, "reason"), reason) != 0 : !jstr(e, "reason")[0]) continue;
+    if (strcmp(hg_it_str(e, "verdict"), "deny") != 0) continue;
+    if (name && strcmp(hg_it_str(e, "name"), name) != 0) continue;
+    if (reason ? strcmp(hg_it_str(e, "reason"), reason) != 0 : !hg_it_str(e, "reason")[0]) continue;
     n++;
   }
   json_decref(l);
@@ -268,10 +263,10 @@ static void log_dump(size_t from) {
   json_t *l = egress_log();
   for (size_t i = from; i < json_array_size(l); i++) {
     json_t *e = json_array_get(l, i);
-    fprintf(stderr, "    egress-log[%zu] %s %s %s:%ld %s %s\n", i, jstr(e, "proto"),
-            jstr(e, "name"),
-            json_is_string(json_object_get(e, "ip")) ? jstr(e, "ip") : "-",
-            jint(e, "port"), jstr(e, "verdict"), jstr(e, "reason"));
+    fprintf(stderr, "    egress-log[%zu] %s %s %s:%ld %s %s\n", i, hg_it_str(e, "proto"),
+            hg_it_str(e, "name"),
+            json_is_string(json_object_get(e, "ip")) ? hg_it_str(e, "ip") : "-",
+            jint(e, "port"), hg_it_str(e, "verdict"), hg_it_str(e, "reason"));
   }
   json_decref(l);
 }
@@ -510,11 +505,11 @@ static void allowed_paths_work(void **state) {
   assert_true(jtrue(res[1], "handshake") && jtrue(res[1], "verified"));
   assert_int_equal(jint(res[1], "status"), 200);
   assert_int_equal(jint(res[1], "body_len"), 1 << 20);
-  assert_string_equal(jstr(res[1], "sha256"), want);
+  assert_string_equal(hg_it_str(res[1], "sha256"), want);
   /* L4 relay to an allowlisted CIDR:port: echoed back whole */
   assert_true(jtrue(res[2], "connected"));
   assert_int_equal(jint(res[2], "recv"), 22);
-  assert_string_equal(jstr(res[2], "first"), "72656c61792d62797465732d30313233");
+  assert_string_equal(hg_it_str(res[2], "first"), "72656c61792d62797465732d30313233");
   /* upgrade: plain HTTP from the guest, HTTPS to the server, key swapped in */
   assert_true(http_status(res[3], 200));
   fakenet_event e;
@@ -542,7 +537,7 @@ static void row1_hosts_spoof(void) {
   json_t *r[3];
   probes(a, 3, r);
   free(run("sed -i '/allowed.test/d' /etc/hosts", &code));
-  CHECK(r[0] && !strcmp(jstr(r[0], "ip"), S), "the probe did not use /etc/hosts");
+  CHECK(r[0] && !strcmp(hg_it_str(r[0], "ip"), S), "the probe did not use /etc/hosts");
   CHECK(http_status(r[0], 403), "http status %ld", r[0] ? jint(r[0], "status") : -1);
   CHECK(refused_tls(r[1]) && refused_tls(r[2]), "a TLS attempt got an answer");
   CHECK(log_denies(b.log, "allowed.test", "dst_not_answered") >= 3, "egress log");
@@ -697,7 +692,7 @@ static void row8_split_hello(void) {
   CHECK(refused_tls(r[3]), ">16 KiB hello answered");
   CHECK(log_denies(b.log, NULL, "too_large") >= 1, "log: too_large");
   long closed = r[4] ? jint(r[4], "closed_ms") : -1;
-  CHECK(refused_tls(r[4]) && r[4] && strcmp(jstr(r[4], "closed"), "timeout") != 0 &&
+  CHECK(refused_tls(r[4]) && r[4] && strcmp(hg_it_str(r[4], "closed"), "timeout") != 0 &&
             closed >= 3000 && closed <= 12000,
         "slowloris not closed by the deadline (closed_ms %ld)", closed);
   CHECK(log_denies(b.log, NULL, "timeout") >= 1, "log: timeout");
@@ -807,7 +802,7 @@ static void row13_ipv6(void) {
   hg_nft_counters c;
   CHECK(counters(&c) == 0 && c.ipv6.packets >= b.ctr.ipv6.packets + 3,
         "ipv6 drop counter did not move");
-  note("socket: %s; tap dropped %llu raw v6 frames", r[0] ? jstr(r[0], "err") : "?",
+  note("socket: %s; tap dropped %llu raw v6 frames", r[0] ? hg_it_str(r[0], "err") : "?",
        (unsigned long long)(c.ipv6.packets - b.ctr.ipv6.packets));
   free_all(r, 5);
   row_end(&b);
@@ -980,7 +975,7 @@ static void row21_redirects(void) {
       "http up.test 80 --path /redirect --header 'X-Api-Key: HANGAR_SECRET_2'"};
   json_t *r[3];
   probes(a, 3, r);
-  CHECK(http_status(r[0], 302) && strstr(jstr(r[0], "location"), "169.254.169.254"),
+  CHECK(http_status(r[0], 302) && strstr(hg_it_str(r[0], "location"), "169.254.169.254"),
         "302 not passed back");
   CHECK(fakenet_count(fn, b.mark, FN_HTTP, "allowed.test", NULL) == 1,
         "redirect followed");
@@ -1316,13 +1311,13 @@ static void daemon_kill9_fails_closed(void **state) {
   int dns_failed = 0, dns_ok = 0, sink_connected = 0;
   for (char *l = strtok(o, "\n"); l; l = strtok(NULL, "\n")) {
     json_t *j = json_loads(l, 0, NULL);
-    if (!strcmp(jstr(j, "cmd"), "dns")) {
+    if (!strcmp(hg_it_str(j, "cmd"), "dns")) {
       if (jtrue(j, "answered"))
         dns_ok++;
       else
         dns_failed++;
     }
-    if (!strcmp(jstr(j, "cmd"), "tcp") && !strcmp(jstr(j, "ip"), S) &&
+    if (!strcmp(hg_it_str(j, "cmd"), "tcp") && !strcmp(hg_it_str(j, "ip"), S) &&
         jtrue(j, "connected"))
       sink_connected++;
     json_decref(j);

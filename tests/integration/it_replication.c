@@ -79,11 +79,6 @@ static int teardown(void **state) {
 
 /* --- helpers ---------------------------------------------------------------------- */
 
-static const char *jstr(json_t *j, const char *key) {
-  const char *s = json_string_value(json_object_get(j, key));
-  return s ? s : "";
-}
-
 static json_t *call(int i, const char *method, const char *path, json_t *body, long want) {
   json_t *j = NULL;
   assert_true(hg_itc_expect(&C, i, NULL, method, path, body, want, VM_TIMEOUT_MS, &j));
@@ -111,7 +106,7 @@ static void describe(int i, char node[64], uint64_t *epoch) {
   char path[96];
   snprintf(path, sizeof path, "/v1/sandboxes/%s", SB);
   json_t *j = call(i, "GET", path, NULL, 200);
-  snprintf(node, 64, "%s", jstr(j, "node"));
+  snprintf(node, 64, "%s", hg_it_str(j, "node"));
   *epoch = (uint64_t)json_integer_value(json_object_get(j, "epoch"));
   json_decref(j);
 }
@@ -123,15 +118,15 @@ static uint64_t check_replicated(json_t *res, size_t want_peers, const char *wan
   char *d = json_dumps(res, JSON_COMPACT);
   fprintf(stderr, "suspend result: %s\n", d ? d : "?");
   free(d);
-  assert_string_equal(jstr(res, "durability"), "replicated");
+  assert_string_equal(hg_it_str(res, "durability"), "replicated");
   assert_int_equal(json_integer_value(json_object_get(r, "acked")), want_peers);
   assert_int_equal(json_array_size(json_object_get(r, "peers")), want_peers);
   uint64_t most = 0;
   size_t k;
   json_array_foreach(json_object_get(r, "peers"), k, p) {
     assert_null(json_object_get(p, "error"));
-    if (want_parent) assert_string_equal(jstr(p, "parent"), want_parent);
-    assert_string_not_equal(jstr(p, "parent"), "full");
+    if (want_parent) assert_string_equal(hg_it_str(p, "parent"), want_parent);
+    assert_string_not_equal(hg_it_str(p, "parent"), "full");
     uint64_t z = (uint64_t)json_integer_value(json_object_get(p, "zstd_bytes"));
     if (z > most) most = z;
   }
@@ -146,7 +141,7 @@ static size_t holder_gens(int i, const char *holder, uint64_t gens[8]) {
   json_t *j = call(i, "GET", path, NULL, 200), *h, *g;
   size_t k, m, n = 0;
   json_array_foreach(json_object_get(j, "holders"), k, h) {
-    if (strcmp(jstr(h, "node"), holder)) continue;
+    if (strcmp(hg_it_str(h, "node"), holder)) continue;
     json_array_foreach(json_object_get(h, "generations"), m, g) {
       if (n < 8) gens[n++] = (uint64_t)json_integer_value(json_object_get(g, "gen"));
     }
@@ -200,8 +195,8 @@ static void suspend_replicates_and_resume_on_n2_continues(void **state) {
   json_t *body = json_pack("{s:i}", "replicas", 3);
   json_t *j = call(1, "POST", "/v1/sandboxes?wait=" WAIT, body, 201);
   json_decref(body);
-  snprintf(SB, sizeof SB, "%s", jstr(j, "id"));
-  snprintf(TOKEN, sizeof TOKEN, "%s", jstr(j, "token"));
+  snprintf(SB, sizeof SB, "%s", hg_it_str(j, "id"));
+  snprintf(TOKEN, sizeof TOKEN, "%s", hg_it_str(j, "token"));
   json_decref(j);
   char node[64];
   uint64_t epoch;
@@ -219,7 +214,7 @@ static void suspend_replicates_and_resume_on_n2_continues(void **state) {
   body = json_pack("{s:[s,s,s]}", "cmd", "sh", "-c", "echo before-suspend; sleep 3600");
   j = call(1, "POST", path, body, 201);
   json_decref(body);
-  snprintf(CID, sizeof CID, "%s", jstr(j, "id"));
+  snprintf(CID, sizeof CID, "%s", hg_it_str(j, "id"));
   json_decref(j);
   long before = counter(1);
 
@@ -574,7 +569,7 @@ static unsigned holders_of(int i, const char *id, uint64_t gen) {
     if (json_is_true(json_object_get(h, "owner"))) continue;
     json_array_foreach(json_object_get(h, "generations"), m, g) {
       if ((uint64_t)json_integer_value(json_object_get(g, "gen")) == gen)
-        mask |= 1u << atoi(jstr(h, "node") + 1);
+        mask |= 1u << atoi(hg_it_str(h, "node") + 1);
     }
   }
   json_decref(j);
@@ -586,7 +581,7 @@ static void dead_holder_is_replaced(void **state) {
   json_t *j = call(1, "POST", "/v1/sandboxes?wait=" WAIT, body, 201);
   json_decref(body);
   char id[32];
-  snprintf(id, sizeof id, "%s", jstr(j, "id"));
+  snprintf(id, sizeof id, "%s", hg_it_str(j, "id"));
   json_decref(j);
   char path[128];
   snprintf(path, sizeof path, "/v1/sandboxes/%s/suspend?wait=" WAIT, id);
