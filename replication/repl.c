@@ -800,7 +800,7 @@ static int child_error(hg_repl *r, hg_repl_error *e, int rc, const char *msg) {
     set_error(e, C_NO_SPACE, "%s", msg[0] ? msg : "no space left on the receiver");
   else if (rc == -EPROTO)
     set_error(e, C_CORRUPT, "%s", msg[0] ? msg : "corrupt stream");
-  else if (strstr(msg, "parent subvol"))
+  else if (strstr(msg, "parent subvol") || strstr(msg, "source subvol"))
     set_error(e, C_UNKNOWN_PARENT, "%s", msg);
   else
     set_error(e, C_IO, "%s", msg[0] ? msg : hg_err_str(rc));
@@ -1678,6 +1678,16 @@ int hg_repl_send_gen(hg_repl *r, const hg_repl_target *peer, const char *sandbox
   }
   free(g);
   rc = out_run(r, peer, o, paths, paths[HG_REPL_CANDIDATES], progress, ud, res);
+  /* The peer holds the parent but btrfs receive could not use it (a copy
+   * made before generations carried their identity as received_uuid, or one
+   * changed under it): once more as a full stream, which needs nothing. */
+  if (rc < 0 && o->ncands && !strcmp(res->code, "unknown_parent")) {
+    hg_log_warn("repl.full_retry", "sandbox=%s gen=%" PRIu64 " to=%s msg=\"%s\"", sandbox, gen,
+                peer->node, res->message);
+    o->ncands = 0;
+    res_init(res, peer);
+    rc = out_run(r, peer, o, paths, paths[HG_REPL_CANDIDATES], progress, ud, res);
+  }
   free(o);
   free(paths);
   return rc;

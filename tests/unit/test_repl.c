@@ -22,6 +22,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -609,6 +611,45 @@ static void resumed_elsewhere_sends_increment_back(void **state) {
                       identity_of(&B, "snapshots/sb-00000000000000a2/3", ub));
 }
 
+/* The node that made a parent holds it without its identity as
+ * received_uuid (as hg_store_freeze would record it): btrfs receive finds
+ * it as the parent but not as a clone source, so an increment that clones
+ * from it fails there, and the sender sends it once more, full. Here the
+ * increment clones from the parent because the only other copy of those
+ * extents is the file being sent. */
+static void unusable_parent_falls_back_to_a_full_stream(void **state) {
+  const char *id = "sb-00000000000000c1";
+  sandbox_for_b(id, 21);
+  free(send_ok(&A, &B, id, 1, 1));
+  assert_int_equal(hg_store_snapshot(B.s, "replicas/sb-00000000000000c1/1",
+                                     "sandboxes/sb-00000000000000c1", false),
+                   0);
+  char dir[PATH_MAX], from[PATH_MAX + 16], to[PATH_MAX + 16];
+  path_of(&B, "sandboxes/sb-00000000000000c1", dir, sizeof dir);
+  snprintf(from, sizeof from, "%s/rootfs.img", dir);
+  snprintf(to, sizeof to, "%s/clone.img", dir);
+  int in = open(from, O_RDONLY), out = open(to, O_WRONLY | O_CREAT, 0644);
+  assert_true(in >= 0 && out >= 0);
+  assert_int_equal(ioctl(out, FICLONE, in), 0);
+  close(in);
+  close(out);
+  uint64_t seed = 22;
+  write_random(dir, "rootfs.img", 0, 1 << 20, &seed); /* its old extents: clone.img's only */
+  snap_gen(&B, id, 2);
+  hg_repl_result *res = send_ok(&B, &A, id, 2, 2);
+  fprintf(stderr, "sent back: parent_gen %" PRIu64 " template %d, %" PRIu64 " B zstd\n",
+          res->parent_gen, res->parent_template, res->zstd_bytes);
+  /* gen 1 was offered and chosen; only the retry sends no parent */
+  assert_int_equal(res->parent_gen, 0);
+  assert_false(res->parent_template);
+  free(res);
+  assert_same_tree(&B, "snapshots/sb-00000000000000c1/2", &A, "replicas/sb-00000000000000c1/2");
+  char a[PATH_MAX + 16], b[PATH_MAX + 16];
+  path_of(&A, "replicas/sb-00000000000000c1/2/clone.img", a, sizeof a);
+  path_of(&B, "snapshots/sb-00000000000000c1/2/clone.img", b, sizeof b);
+  assert_same_file(a, b);
+}
+
 static void wrong_key_or_cluster_is_refused_unanswered(void **state) {
   const char *id = "sb-00000000000000a3";
   sandbox_for_b(id, 21);
@@ -1059,6 +1100,7 @@ int main(void) {
       cmocka_unit_test(template_replicates_then_have),
       cmocka_unit_test(gens_go_incremental),
       cmocka_unit_test(resumed_elsewhere_sends_increment_back),
+      cmocka_unit_test(unusable_parent_falls_back_to_a_full_stream),
       cmocka_unit_test(wrong_key_or_cluster_is_refused_unanswered),
       cmocka_unit_test(stale_epoch_is_refused_before_data),
       cmocka_unit_test(same_gen_other_identity),
