@@ -635,7 +635,10 @@ static void stranger_start(stranger *x) {
   char listen[48], gossip[48], join[48], netns[96], key[65], log[400], seed[32];
   int port;
   snprintf(listen, sizeof listen, "%s.3:7071", C.subnet);
-  snprintf(gossip, sizeof gossip, "%s.3:7947", C.subnet);
+  char repl[48];
+  /* beside n3's gossip (7946) and replication (7947) ports */
+  snprintf(gossip, sizeof gossip, "%s.3:7948", C.subnet);
+  snprintf(repl, sizeof repl, "%s.3:7949", C.subnet);
   hg_itc_gossip_addr(&C, 1, seed, &port);
   snprintf(join, sizeof join, "%s:%d", seed, port);
   snprintf(x->url, sizeof x->url, "http://%s", listen);
@@ -656,7 +659,8 @@ static void stranger_start(stranger *x) {
       dup2(lf, 2);
     }
     execl(bin, bin, "--data", x->data, "--listen", listen, "--api-key", C.key,
-          "--node-id", "n4", "--gossip", gossip, "--join", join, "--cluster-key", key,
+          "--node-id", "n4", "--gossip", gossip, "--repl", repl, "--join", join,
+          "--cluster-key", key,
           "--gossip-profile", "local", "--image-size-gib", "4", "--pool-size", "0",
           (char *)NULL);
     _exit(127);
