@@ -41,6 +41,7 @@
 #define HG_REPL_DEFAULT_KEEP 3
 #define HG_REPL_DEFAULT_RECEIVES 4
 #define HG_REPL_DEFAULT_TIMEOUT_MS 30000
+#define HG_REPL_LIST_MS 3000              /* a LIST: connect and answer */
 /* A receive is refused up front below this much free space: a stream
  * that would fill the disk fails anyway, and late, after the transfer. */
 #define HG_REPL_MIN_FREE (64ULL << 20)
@@ -1412,6 +1413,7 @@ typedef struct out_xchg {
   bool peer_error; /* the peer answered ERROR */
   hg_stream_progress_fn progress;
   void *progress_ud;
+  int dial_ms;     /* connecting; a LIST waits less than a transfer */
 } out_xchg;
 
 /* One exchange with peer, accounted in res; false when its frame buffer
@@ -1424,6 +1426,7 @@ static bool out_begin(out_xchg *x, hg_repl *r, const hg_repl_target *peer,
   x->res = res;
   x->fd = -1;
   x->t0 = hg_now_ns();
+  x->dial_ms = r->timeout_ms;
   x->buf = malloc(HG_REPL_FRAME_BUF);
   return x->buf != NULL;
 }
@@ -1480,7 +1483,7 @@ static int out_read(out_xchg *x, hg_rframe_type want, int timeout_ms, const uint
 /* Connects and sends the first frame (OFFER or LIST). */
 static int out_open(out_xchg *x, hg_rframe_type type, hg_repl_offer *o) {
   hg_repl *r = x->r;
-  int rc = dial(x->peer->addr, r->timeout_ms, &x->fd);
+  int rc = dial(x->peer->addr, x->dial_ms, &x->fd);
   if (rc < 0)
     return out_fail(x, rc, local_code(rc), "connecting to %s: %s", x->peer->addr,
                     hg_err_str(rc));
@@ -1730,11 +1733,13 @@ int hg_repl_list(hg_repl *r, const hg_repl_target *peer, const char *sandbox,
   int rc = out_begin(&x, r, peer, res) && res && o ? 0 : -ENOMEM;
   const uint8_t *p;
   size_t len;
+  /* GET …/replicas asks every peer in turn: a silent one must not hold it */
+  x.dial_ms = r->timeout_ms < HG_REPL_LIST_MS ? r->timeout_ms : HG_REPL_LIST_MS;
   if (rc == 0) {
     snprintf(o->sandbox, sizeof o->sandbox, "%s", sandbox);
     rc = out_open(&x, HG_RF_LIST, o);
   }
-  if (rc == 0) rc = out_read(&x, HG_RF_LISTED, r->timeout_ms, &p, &len);
+  if (rc == 0) rc = out_read(&x, HG_RF_LISTED, x.dial_ms, &p, &len);
   if (rc == 0 && (hg_repl_holdings_decode(p, len, &res->held) < 0 ||
                   strcmp(res->held.sandbox, sandbox) != 0))
     rc = out_fail(&x, -EPROTO, codes[C_IO].code, "malformed LISTED");

@@ -21,6 +21,9 @@
 
 #define RP_TICK_MS 2000
 #define RP_RETRY_MS 10000  /* a sandbox whose replication failed waits this long */
+#define RP_INFLIGHT_MS (10 * 60 * 1000) /* the keeper leaves a sandbox being sent alone */
+#define RP_BUSY_TRIES 25   /* a peer busy receiving the same sandbox: retries, */
+#define RP_BUSY_WAIT_MS 200 /* this far apart (the other exchange may bring it) */
 #define RP_PEERS_MAX 64
 #define RP_BACKOFF_MAX 4096
 #define RP_PUSHED_MAX 4096
@@ -216,8 +219,12 @@ static void group_progress(void *ud, const hg_stream_stats *st) {
 static void *push_main(void *arg) {
   push *p = arg;
   push_group *g = p->g;
-  hg_repl_send_gen(g->rp->cfg.repl, &p->t, g->id, g->epoch, g->gen, g->tpl, group_progress, p,
-                   &p->res);
+  for (int i = 0; i < RP_BUSY_TRIES; i++) {
+    if (i) usleep(RP_BUSY_WAIT_MS * 1000);
+    if (hg_repl_send_gen(g->rp->cfg.repl, &p->t, g->id, g->epoch, g->gen, g->tpl, group_progress,
+                         p, &p->res) != -EBUSY)
+      break;
+  }
   return NULL;
 }
 
@@ -275,10 +282,6 @@ static size_t replicate_to(hg_replicator *rp, const char *id, const hg_sb_info *
     if (r->rc == 0 && ok) snprintf(ok[nok++], HG_REPL_NODE_MAX, "%s", g.p[i].t.node);
     if (r->rc < 0 && msg && !msg[0])
       snprintf(msg, 256, "%.63s: %.180s", g.p[i].t.node, r->message[0] ? r->message : hg_err_str(r->rc));
-    hg_log_info("repl.sent", "sandbox=%s gen=%" PRIu64 " peer=%s rc=%d had=%d parent_gen=%" PRIu64
-                " template=%d raw=%" PRIu64 " zstd=%" PRIu64 " ms=%.1f",
-                id, gen, g.p[i].t.node, r->rc, r->had, r->parent_gen, r->parent_template,
-                r->raw_bytes, r->zstd_bytes, r->ms);
   }
   if (ok && nok)
     dir_add_holders(rp, id, info->epoch, gen, (const char(*)[HG_REPL_NODE_MAX])ok, nok);
@@ -321,7 +324,9 @@ int hg_replicator_after_suspend(hg_replicator *rp, const char *id, uint64_t gen,
   if (local) {
     backoff_set(rp, id, 0); /* the keeper copies it in the background */
   } else {
+    backoff_set(rp, id, hg_now_ms() + RP_INFLIGHT_MS); /* not the keeper too, at once */
     acked = replicate_to(rp, id, &info, gen, targets, n, progress, pud, peers, msg);
+    backoff_set(rp, id, acked >= wanted ? 0 : hg_now_ms() + RP_RETRY_MS);
   }
   double ms = (double)(hg_now_ns() - t0) / 1e6;
   *report = json_pack("{s:s,s:I,s:I,s:f,s:o}", "durability", local ? "local" : "replicated",
@@ -576,12 +581,12 @@ static void keep_count(hg_replicator *rp, const char *id) {
   backoff_set(rp, id, acked == n ? 0 : hg_now_ms() + RP_RETRY_MS);
 }
 
-/* Our sandboxes that another node took at a higher epoch leave us. */
+/* Our sandboxes that another node took at a higher epoch leave us (also
+ * when that node has deleted it since: the generations then go with the
+ * other replicas of a deleted sandbox). */
 static void keep_ownership(hg_replicator *rp, const char *id, uint64_t epoch) {
   hg_dirent e;
-  if (cl_dir_get(rp, id, &e) < 0 || is_self(rp, e.owner) ||
-      e.epoch <= epoch || !strcmp(e.state, "deleted"))
-    return;
+  if (cl_dir_get(rp, id, &e) < 0 || is_self(rp, e.owner) || e.epoch <= epoch) return;
   int rc = hg_sandbox_disown(rp->cfg.manager, id, e.epoch);
   if (rc == 0)
     hg_log_info("repl.disowned", "sandbox=%s owner=%s epoch=%" PRIu64, id, e.owner, e.epoch);
