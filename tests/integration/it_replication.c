@@ -14,6 +14,9 @@
  *  3. forged streams at n3's replication port (wrong key, other cluster,
  *     replayed, corrupt, cut off, stale epoch) are refused and leave
  *     nothing behind.
+ *  3b. n3's disk is full: the suspend on n2 answers replication_incomplete
+ *     (n3: no_space), nothing partial is left on n3, and once there is room
+ *     the owner's keeper brings n3 up to date.
  *  4. n2 (the owner) is SIGKILLed after its acknowledged suspend: the
  *     sandbox resumes on a holder with nothing lost; n2 comes back and
  *     hands the sandbox over; deleting it removes every replica.
@@ -38,7 +41,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/socket.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "node/core/buf.h"
@@ -506,6 +511,67 @@ static void forged_streams_leave_nothing(void **state) {
   assert_int_equal(gens[0], 2);
 }
 
+/* --- 3b: a holder's disk is full ------------------------------------------------------- */
+
+/* Leaves about `left` bytes free on node i's filesystem (fallocate: instant
+ * on btrfs); the file's path in out. */
+static void fill_disk(int i, uint64_t left, char out[PATH_MAX]) {
+  char *data = node_data(i, "");
+  struct statvfs fs;
+  assert_int_equal(statvfs(data, &fs), 0);
+  uint64_t avail = (uint64_t)fs.f_bavail * fs.f_frsize;
+  assert_true(avail > left);
+  snprintf(out, PATH_MAX, "%sfiller", data);
+  free(data);
+  int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  assert_true(fd >= 0);
+  assert_int_equal(posix_fallocate(fd, 0, (off_t)(avail - left)), 0);
+  close(fd);
+  sync();
+}
+
+static void full_holder_fails_cleanly_and_catches_up(void **state) {
+  json_decref(lifecycle(2, "resume", ""));
+  free(sh(2, "head -c 100000000 /dev/urandom > /root/big; sync"));
+  char filler[PATH_MAX];
+  fill_disk(3, 80ull << 20, filler);
+  char path[128];
+  snprintf(path, sizeof path, "/v1/sandboxes/%s/suspend?wait=" WAIT, SB);
+  json_t *j = NULL;
+  bool got = hg_itc_expect(&C, 2, NULL, "POST", path, NULL, 503, VM_TIMEOUT_MS, &j);
+  unlink(filler);
+  assert_true(got);
+  json_t *err = json_object_get(j, "error"), *p;
+  assert_string_equal(hg_it_str(err, "code"), "replication_incomplete");
+  fprintf(stderr, "suspend with n3 full: %s\n", hg_it_str(err, "message"));
+  json_t *rep = json_object_get(json_object_get(j, "result"), "replication");
+  assert_int_equal(json_integer_value(json_object_get(rep, "acked")), 1);
+  size_t k;
+  json_array_foreach(json_object_get(rep, "peers"), k, p) {
+    json_t *e = json_object_get(p, "error");
+    if (!strcmp(hg_it_str(p, "node"), "n3"))
+      assert_string_equal(hg_it_str(e, "code"), "no_space");
+    else
+      assert_null(e);
+  }
+  json_decref(j);
+  /* nothing partial on n3, and gen 2 still whole there */
+  char *staging = node_data(3, "staging");
+  assert_int_equal(dir_entries(staging), 0);
+  free(staging);
+  uint64_t gens[8];
+  assert_int_equal(holder_gens(1, "n3", gens), 2);
+  assert_int_equal(gens[0], 2);
+  /* room again: the owner's keeper brings n3 up to gen 3 */
+  int64_t t0 = hg_now_ms();
+  while (holder_gens(1, "n3", gens) == 0 || gens[0] != 3) {
+    assert_true(hg_now_ms() - t0 < 30000);
+    usleep(500 * 1000);
+  }
+  fprintf(stderr, "n3 caught up with gen 3 %lld ms after the space came back\n",
+          (long long)(hg_now_ms() - t0));
+}
+
 /* --- 4: the owner dies ------------------------------------------------------------------ */
 
 static double sandboxes_in(int i, const char *st) {
@@ -529,8 +595,8 @@ static void killed_owner_resumes_on_a_holder_and_hands_over(void **state) {
   fprintf(stderr, "after n2 died, %s resumed it at epoch %" PRIu64 "\n", node, epoch);
   assert_true(!strcmp(node, "n1") || !strcmp(node, "n3"));
   assert_int_equal(epoch, 3);
-  char *out = sh(1, "cat /root/note /root/note2; wc -c < /root/blob");
-  assert_string_equal(out, "hello-from-n1\nsecond\n262144\n");
+  char *out = sh(1, "cat /root/note /root/note2; wc -c < /root/blob; wc -c < /root/big");
+  assert_string_equal(out, "hello-from-n1\nsecond\n262144\n100000000\n");
   free(out);
   counter_goes_on(1, 1);
 
@@ -621,6 +687,7 @@ int main(void) {
       cmocka_unit_test(suspend_replicates_and_resume_on_n2_continues),
       cmocka_unit_test(second_suspend_on_n2_sends_increments_to_n1_and_n3),
       cmocka_unit_test(forged_streams_leave_nothing),
+      cmocka_unit_test(full_holder_fails_cleanly_and_catches_up),
       cmocka_unit_test(killed_owner_resumes_on_a_holder_and_hands_over),
       cmocka_unit_test(dead_holder_is_replaced),
   };
