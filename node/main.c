@@ -635,12 +635,10 @@ static int meta_base(hg_node *n, int api_port) {
     snprintf(m->api_addr, sizeof m->api_addr, "%.63s", c->api_advertise);
   } else if (hg_hostport_split(c->listen, host, sizeof host, -1, &port) == 0 &&
              !is_wildcard(host)) {
-    snprintf(m->api_addr, sizeof m->api_addr,
-             strchr(host, ':') ? "[%.48s]:%d" : "%.50s:%d", host, api_port);
+    hg_hostport_join(m->api_addr, sizeof m->api_addr, host, api_port);
   } else if (hg_hostport_split(m->gossip_addr, host, sizeof host, -1, &port) == 0) {
     /* The API listens everywhere: peers reach it where they reach gossip. */
-    snprintf(m->api_addr, sizeof m->api_addr,
-             strchr(host, ':') ? "[%.48s]:%d" : "%.50s:%d", host, api_port);
+    hg_hostport_join(m->api_addr, sizeof m->api_addr, host, api_port);
   }
   snprintf(m->zone, sizeof m->zone, "%s", c->zone);
   snprintf(m->vmm_kind, sizeof m->vmm_kind, "qemu");
@@ -885,11 +883,6 @@ static void peers_metrics(void *ud, hg_buf *out) {
 
 /* --- replication (DESIGN §10) ------------------------------------------------------ */
 
-/* "host:port", bracketing a v6 host. */
-static void join_hostport(char *out, size_t cap, const char *host, int port) {
-  snprintf(out, cap, strchr(host, ':') ? "[%.200s]:%d" : "%.200s:%d", host, port);
-}
-
 /* The highest epoch the directory knows: streams below it are refused. */
 static uint64_t repl_known_epoch(void *ud, const char *sandbox) {
   hg_node *n = ud;
@@ -910,7 +903,7 @@ static int repl_open(hg_node *n) {
     snprintf(bind, sizeof bind, "%s", c->repl);
   } else {
     hg_hostport_split(c->gossip, host, sizeof host, -1, &port);
-    join_hostport(bind, sizeof bind, host, REPL_PORT);
+    hg_hostport_join(bind, sizeof bind, host, REPL_PORT);
   }
   if (hg_hostport_split(bind, host, sizeof host, -1, &port) < 0 || !is_ip(host)) {
     fprintf(stderr, "hangard: bad --repl \"%s\" (want IP:PORT)\n", bind);
@@ -935,9 +928,9 @@ static int repl_open(hg_node *n) {
   char *adv = n->meta_base.repl_addr;
   size_t cap = sizeof n->meta_base.repl_addr;
   if (c->repl_advertise[0]) snprintf(adv, cap, "%.63s", c->repl_advertise);
-  else if (!is_wildcard(host)) join_hostport(adv, cap, host, port);
+  else if (!is_wildcard(host)) hg_hostport_join(adv, cap, host, port);
   else if (hg_hostport_split(n->meta_base.gossip_addr, adv_host, sizeof adv_host, -1, &rc) == 0)
-    join_hostport(adv, cap, adv_host, port);
+    hg_hostport_join(adv, cap, adv_host, port);
   hg_log_info("repl.listen", "bind=%s advertise=%s", hg_repl_addr(n->repl), adv);
   return 0;
 }
@@ -1041,8 +1034,8 @@ static int cluster_start(hg_node *n) {
   if (!n->cfg.api_advertise[0] &&
       hg_hostport_split(n->meta_base.api_addr, host, sizeof host, -1, &port) == 0 &&
       port != hg_http_port(n->http))
-    snprintf(n->meta_base.api_addr, sizeof n->meta_base.api_addr, "%.50s:%d", host,
-             hg_http_port(n->http));
+    hg_hostport_join(n->meta_base.api_addr, sizeof n->meta_base.api_addr, host,
+                     hg_http_port(n->http));
   hg_node_meta m;
   meta_load(n, &m);
   hg_cluster_set_meta(n->cluster, &m);

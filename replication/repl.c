@@ -530,17 +530,17 @@ static int local_gen(hg_repl *r, const char *sandbox, uint64_t gen,
 
 static void addr_format(const struct sockaddr_storage *ss, char *out, size_t cap) {
   char host[INET6_ADDRSTRLEN] = "?";
+  int port = 0;
   if (ss->ss_family == AF_INET) {
     const struct sockaddr_in *a = (const struct sockaddr_in *)ss;
     inet_ntop(AF_INET, &a->sin_addr, host, sizeof host);
-    snprintf(out, cap, "%s:%u", host, (unsigned)ntohs(a->sin_port));
+    port = ntohs(a->sin_port);
   } else if (ss->ss_family == AF_INET6) {
     const struct sockaddr_in6 *a = (const struct sockaddr_in6 *)ss;
     inet_ntop(AF_INET6, &a->sin6_addr, host, sizeof host);
-    snprintf(out, cap, "[%s]:%u", host, (unsigned)ntohs(a->sin6_port));
-  } else {
-    snprintf(out, cap, "?");
+    port = ntohs(a->sin6_port);
   }
+  if (hg_hostport_join(out, cap, host, port) < 0) snprintf(out, cap, "?");
 }
 
 /* Keepalive and a user timeout, so a peer that vanished (power cut, no

@@ -226,6 +226,10 @@ int hg_rm_rf(const char *path) {
   return 0;
 }
 
+int hg_hostport_join(char *out, size_t cap, const char *host, int port) {
+  return hg_path(out, cap, strchr(host, ':') ? "[%s]:%d" : "%s:%d", host, port);
+}
+
 int hg_hostport_split(const char *s, char *host, size_t cap, int default_port,
                       int *port) {
   const char *h = s, *hend, *colon;

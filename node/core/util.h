@@ -47,6 +47,9 @@ int hg_rm_rf(const char *path);
  * else -EINVAL; -EINVAL also for an empty host, a bad port, or a v6
  * literal without brackets; -ENAMETOOLONG when host does not fit. */
 int hg_hostport_split(const char *s, char *host, size_t cap, int default_port, int *port);
+/* The reverse: "host:port", "[v6]:port" for a host with a colon;
+ * -ENAMETOOLONG when it does not fit. */
+int hg_hostport_join(char *out, size_t cap, const char *host, int port);
 /* snprintf into a fixed buffer; -ENAMETOOLONG when it does not fit. */
 int hg_path(char *out, size_t cap, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

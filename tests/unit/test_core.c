@@ -143,6 +143,17 @@ static void hostport_split_takes_v4_names_and_bracketed_v6(void **state) {
     assert_int_equal(hg_hostport_split(bad[i], host, sizeof host, -1, &port), -EINVAL);
   assert_int_equal(hg_hostport_split("a-very-long-host-name:1", host, sizeof host, -1, &port),
                    -ENAMETOOLONG);
+  /* and back: a v6 host gets its brackets, so split reads it again */
+  char addr[24];
+  assert_int_equal(hg_hostport_join(addr, sizeof addr, "::1", 7947), 0);
+  assert_string_equal(addr, "[::1]:7947");
+  assert_int_equal(hg_hostport_split(addr, host, sizeof host, -1, &port), 0);
+  assert_string_equal(host, "::1");
+  assert_int_equal(port, 7947);
+  assert_int_equal(hg_hostport_join(addr, sizeof addr, "10.88.0.1", 7070), 0);
+  assert_string_equal(addr, "10.88.0.1:7070");
+  assert_int_equal(hg_hostport_join(addr, sizeof addr, "a-very-long-host-name", 7070),
+                   -ENAMETOOLONG);
 }
 
 static void id_new_is_prefix_dash_16_lowercase_hex(void **state) {

@@ -1,5 +1,5 @@
 /* gateway with the real kernel: a gateway on temp dirs under
- * /tmp/hg-gw-<pid>-XXXXXX, a fake upstream DNS server (a UDP socket on
+ * /tmp/hg-gw-<pid>-<random>, a fake upstream DNS server (a UDP socket on
  * 127.0.0.1 answering from a table), and a sandbox attached to it. The
  * test plays the guest two ways: raw Ethernet frames on the tap fd that
  * attach returns (guest MAC + 10.0.2.15, through the anti-spoofing filter

@@ -1,5 +1,5 @@
 /* netns with the real kernel: namespaces bind-mounted under a fresh
- * /tmp/hg-netns-<pid>-XXXXXX/netns, taps, sockets inside. Needs root. The
+ * /tmp/hg-netns-<pid>-<random>/netns, taps, sockets inside. Needs root. The
  * teardown deletes every namespace and mount a test left, and each test
  * checks it leaked no fd. */
 #include <arpa/inet.h>
