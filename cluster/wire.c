@@ -119,24 +119,6 @@ static int check_msg(const hg_wire_msg *m) {
   return 0;
 }
 
-/* msgpack-c writes through a callback; this one appends to a bounded
- * hg_buf and keeps the first error (the packers' results are void). */
-typedef struct sink {
-  hg_buf *b;
-  int err;
-} sink;
-
-static int sink_write(void *data, const char *buf, size_t len) {
-  sink *s = data;
-  if (s->err) return -1;
-  int rc = hg_buf_append(s->b, buf, len);
-  if (rc < 0) {
-    s->err = rc;
-    return -1;
-  }
-  return 0;
-}
-
 static void pack_member(msgpack_packer *pk, const hg_wire_member *u) {
   msgpack_pack_map(pk, 3 + (u->addr[0] != 0) + (u->from[0] != 0) + (u->meta_len > 0));
   hg_mp_pack_kv_u64(pk, "s", (uint64_t)u->state);
@@ -157,33 +139,33 @@ int hg_wire_encode(const hg_wire_msg *m, hg_buf *out) {
   int rc = check_msg(m);
   if (rc < 0) return rc;
   hg_buf_reset(out);
-  sink s = {out, 0};
-  msgpack_packer pk;
-  msgpack_packer_init(&pk, &s, sink_write);
+  hg_mp_sink s;
+  hg_mp_sink_init(&s, out);
+  msgpack_packer *pk = &s.pk;
 
   bool seq = has_seq(m->type), target = has_target(m->type);
   bool taddr = m->type == HG_WIRE_PING_REQ, join = m->type == HG_WIRE_PUSH_PULL;
-  msgpack_pack_map(&pk,
+  msgpack_pack_map(pk,
                    6 + seq + target + taddr + join + (m->nmembers > 0) + (m->nusers > 0));
-  hg_mp_pack_kv_u64(&pk, "t", (uint64_t)m->type);
-  hg_mp_pack_kv_u64(&pk, "b", m->boot);
-  hg_mp_pack_kv_u64(&pk, "p", m->pkt_seq);
-  hg_mp_pack_kv_i64(&pk, "ms", m->sent_ms);
-  hg_mp_pack_kv_str(&pk, "f", m->from);
-  hg_mp_pack_kv_str(&pk, "fa", m->from_addr);
-  if (seq) hg_mp_pack_kv_u64(&pk, "s", m->seq);
-  if (target) hg_mp_pack_kv_str(&pk, "g", m->target);
-  if (taddr) hg_mp_pack_kv_str(&pk, "ga", m->target_addr);
-  if (join) hg_mp_pack_kv_bool(&pk, "j", m->join);
+  hg_mp_pack_kv_u64(pk, "t", (uint64_t)m->type);
+  hg_mp_pack_kv_u64(pk, "b", m->boot);
+  hg_mp_pack_kv_u64(pk, "p", m->pkt_seq);
+  hg_mp_pack_kv_i64(pk, "ms", m->sent_ms);
+  hg_mp_pack_kv_str(pk, "f", m->from);
+  hg_mp_pack_kv_str(pk, "fa", m->from_addr);
+  if (seq) hg_mp_pack_kv_u64(pk, "s", m->seq);
+  if (target) hg_mp_pack_kv_str(pk, "g", m->target);
+  if (taddr) hg_mp_pack_kv_str(pk, "ga", m->target_addr);
+  if (join) hg_mp_pack_kv_bool(pk, "j", m->join);
   if (m->nmembers) {
-    hg_mp_pack_str(&pk, "m");
-    msgpack_pack_array(&pk, m->nmembers);
-    for (size_t i = 0; i < m->nmembers && !s.err; i++) pack_member(&pk, &m->members[i]);
+    hg_mp_pack_str(pk, "m");
+    msgpack_pack_array(pk, m->nmembers);
+    for (size_t i = 0; i < m->nmembers && !s.err; i++) pack_member(pk, &m->members[i]);
   }
   if (m->nusers) {
-    hg_mp_pack_str(&pk, "u");
-    msgpack_pack_array(&pk, m->nusers);
-    for (size_t i = 0; i < m->nusers && !s.err; i++) pack_user(&pk, &m->users[i]);
+    hg_mp_pack_str(pk, "u");
+    msgpack_pack_array(pk, m->nusers);
+    for (size_t i = 0; i < m->nusers && !s.err; i++) pack_user(pk, &m->users[i]);
   }
   if (s.err) {
     hg_buf_reset(out);

@@ -440,36 +440,25 @@ static void tame(char *s) {
 
 /* ---- encoding --------------------------------------------------------------- */
 
-/* msgpack-c writes through a callback: this one appends to an hg_buf and
- * keeps the first error, so an encoder can leave out as it found it. */
+/* An encoder's packer (node/core/mp.h) and where its message began, so a
+ * failed encoder can leave the buffer as it found it. */
 typedef struct enc {
-  msgpack_packer pk;
-  hg_buf *out;
+  hg_mp_sink sink;
   size_t mark;
-  int err;
 } enc;
 
-static int enc_write(void *data, const char *buf, size_t len) {
-  enc *e = data;
-  if (e->err) return -1;
-  int rc = hg_buf_append(e->out, buf, len);
-  if (rc < 0) e->err = rc;
-  return rc < 0 ? -1 : 0;
-}
-
 static void enc_begin(enc *e, hg_buf *out, uint32_t nkeys) {
-  e->out = out;
+  hg_mp_sink_init(&e->sink, out);
   e->mark = out->len;
-  e->err = 0;
-  msgpack_packer_init(&e->pk, e, enc_write);
-  msgpack_pack_map(&e->pk, nkeys);
+  msgpack_pack_map(&e->sink.pk, nkeys);
 }
 
 static int enc_end(enc *e) {
-  if (!e->err) return 0;
-  e->out->len = e->mark;
-  if (e->out->data) e->out->data[e->mark] = '\0';
-  return e->err;
+  hg_buf *b = e->sink.b;
+  if (!e->sink.err) return 0;
+  b->len = e->mark;
+  if (b->data) b->data[e->mark] = '\0';
+  return e->sink.err;
 }
 
 typedef void (*pack_fn)(msgpack_packer *pk, const void *elem);
@@ -503,7 +492,7 @@ int hg_repl_offer_encode(const hg_repl_offer *m, hg_buf *out) {
   if (!offer_ok(m)) return -EINVAL;
   enc e;
   enc_begin(&e, out, 10);
-  msgpack_packer *pk = &e.pk;
+  msgpack_packer *pk = &e.sink.pk;
   hg_mp_pack_kv_bin(pk, "n", m->nonce, HG_RFRAME_NONCE);
   hg_mp_pack_kv_str(pk, "c", m->cluster);
   hg_mp_pack_kv_str(pk, "f", m->from);
@@ -521,20 +510,20 @@ int hg_repl_reply_encode(const hg_repl_reply *m, hg_buf *out) {
   if (!reply_ok(m)) return -EINVAL;
   enc e;
   enc_begin(&e, out, 5);
-  hg_mp_pack_kv_u64(&e.pk, "v", (uint64_t)m->verdict);
-  hg_mp_pack_kv_bin(&e.pk, "ch", m->challenge, HG_RFRAME_NONCE);
-  hg_mp_pack_kv_i64(&e.pk, "p", m->parent);
-  hg_mp_pack_kv_str(&e.pk, "k", m->code);
-  hg_mp_pack_kv_str(&e.pk, "ms", m->message);
+  hg_mp_pack_kv_u64(&e.sink.pk, "v", (uint64_t)m->verdict);
+  hg_mp_pack_kv_bin(&e.sink.pk, "ch", m->challenge, HG_RFRAME_NONCE);
+  hg_mp_pack_kv_i64(&e.sink.pk, "p", m->parent);
+  hg_mp_pack_kv_str(&e.sink.pk, "k", m->code);
+  hg_mp_pack_kv_str(&e.sink.pk, "ms", m->message);
   return enc_end(&e);
 }
 
 int hg_repl_end_encode(const hg_repl_end *m, hg_buf *out) {
   enc e;
   enc_begin(&e, out, 3);
-  hg_mp_pack_kv_u64(&e.pk, "r", m->raw_bytes);
-  hg_mp_pack_kv_u64(&e.pk, "z", m->zstd_bytes);
-  hg_mp_pack_kv_u64(&e.pk, "c", m->chunks);
+  hg_mp_pack_kv_u64(&e.sink.pk, "r", m->raw_bytes);
+  hg_mp_pack_kv_u64(&e.sink.pk, "z", m->zstd_bytes);
+  hg_mp_pack_kv_u64(&e.sink.pk, "c", m->chunks);
   return enc_end(&e);
 }
 
@@ -542,7 +531,7 @@ int hg_repl_holdings_encode(const hg_repl_holdings *m, hg_buf *out) {
   if (!holdings_ok(m)) return -EINVAL;
   enc e;
   enc_begin(&e, out, 4);
-  msgpack_packer *pk = &e.pk;
+  msgpack_packer *pk = &e.sink.pk;
   hg_mp_pack_kv_str(pk, "s", m->sandbox);
   hg_mp_pack_kv_u64(pk, "g", m->gen);
   hg_mp_pack_kv_u64(pk, "e", m->epoch);
@@ -554,8 +543,8 @@ int hg_repl_error_encode(const hg_repl_error *m, hg_buf *out) {
   if (!error_ok(m)) return -EINVAL;
   enc e;
   enc_begin(&e, out, 2);
-  hg_mp_pack_kv_str(&e.pk, "k", m->code);
-  hg_mp_pack_kv_str(&e.pk, "ms", m->message);
+  hg_mp_pack_kv_str(&e.sink.pk, "k", m->code);
+  hg_mp_pack_kv_str(&e.sink.pk, "ms", m->message);
   return enc_end(&e);
 }
 

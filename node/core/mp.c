@@ -83,6 +83,20 @@ void hg_mp_pack_strn(msgpack_packer *pk, const char *s, size_t len) {
   msgpack_pack_str_body(pk, s, len);
 }
 
+static int sink_write(void *data, const char *buf, size_t len) {
+  hg_mp_sink *s = data;
+  if (s->err) return -1;
+  int rc = hg_buf_append(s->b, buf, len);
+  if (rc < 0) s->err = rc;
+  return rc < 0 ? -1 : 0;
+}
+
+void hg_mp_sink_init(hg_mp_sink *s, hg_buf *b) {
+  s->b = b;
+  s->err = 0;
+  msgpack_packer_init(&s->pk, s, sink_write);
+}
+
 void hg_mp_pack_str(msgpack_packer *pk, const char *s) {
   hg_mp_pack_strn(pk, s, strlen(s));
 }

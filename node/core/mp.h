@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "node/core/buf.h"
+
 const msgpack_object *hg_mp_get(const msgpack_object *map, const char *key);
 int hg_mp_u64(const msgpack_object *map, const char *key, uint64_t *out);
 int hg_mp_i64(const msgpack_object *map, const char *key, int64_t *out);
@@ -19,6 +21,16 @@ int hg_mp_bin(const msgpack_object *map, const char *key, const char **ptr, size
 /* Copies a string into out (NUL-terminated); -ENAMETOOLONG if it does not fit,
  * -EPROTO if it holds a NUL byte. */
 int hg_mp_strcpy(const msgpack_object *map, const char *key, char *out, size_t cap);
+
+/* A packer that appends to an hg_buf and keeps the first error (msgpack-c's
+ * pack calls return nothing a caller checks): pack into s->pk, then look at
+ * s->err (0, or what hg_buf_append said). */
+typedef struct hg_mp_sink {
+  msgpack_packer pk;
+  hg_buf *b;
+  int err;
+} hg_mp_sink;
+void hg_mp_sink_init(hg_mp_sink *s, hg_buf *b);
 
 void hg_mp_pack_str(msgpack_packer *pk, const char *s);
 void hg_mp_pack_strn(msgpack_packer *pk, const char *s, size_t len);
