@@ -543,3 +543,15 @@ void hg_itc_dump(hg_itc *c, unsigned mask, const char *why) {
     json_decref(j);
   }
 }
+
+int64_t hg_itc_group_up(hg_itc *c, int n, const hg_itc_opts *o) {
+  if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) return -EIO;
+  json_object_seed(0);
+  int rc = hg_itc_up(c, n, o);
+  return rc < 0 ? rc : hg_itc_wait_converged(c, hg_itc_all(c), 60000);
+}
+
+void hg_itc_group_down(hg_itc *c) {
+  hg_itc_down(c);
+  curl_global_cleanup();
+}

@@ -51,6 +51,12 @@ typedef struct hg_itc_opts {
  * prefix by an earlier run) and reads DIR/env. 0, or a negative errno with
  * the reason on stderr; on failure the cluster is already down. */
 int hg_itc_up(hg_itc *c, int n, const hg_itc_opts *o);
+/* A test group's setup: libcurl's and jansson's one-time init (before any
+ * thread: neither is thread-safe), hg_itc_up, and until every node lists
+ * every node alive (60 s). The ms that took after `up`, or < 0. */
+int64_t hg_itc_group_up(hg_itc *c, int n, const hg_itc_opts *o);
+/* Its teardown: hg_itc_down and libcurl's cleanup. */
+void hg_itc_group_down(hg_itc *c);
 /* tools/cluster down; idempotent. With HG_IT_KEEP set, the nodes' logs are
  * first copied to /tmp/hg-itc-<prefix>-logs/. */
 void hg_itc_down(hg_itc *c);

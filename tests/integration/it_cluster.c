@@ -87,9 +87,6 @@ static int dead_bound_ms(int n) {
 static hg_itc C;
 
 static int setup(void **state) {
-  /* before any thread: neither libcurl's nor jansson's first use is thread-safe */
-  if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) return -1;
-  json_object_seed(0);
   hg_itc_opts o = {
       .with_template = true,
       .pool_size = 0,
@@ -97,16 +94,14 @@ static int setup(void **state) {
       .ready_timeout_s = 240,
       .deadline_s = 540,
   };
-  if (hg_itc_up(&C, NODES, &o) < 0) return -1;
-  int64_t took = hg_itc_wait_converged(&C, hg_itc_all(&C), 60000);
+  int64_t took = hg_itc_group_up(&C, NODES, &o);
   fprintf(stderr, "cluster of %d converged %lld ms after `up` returned\n", NODES,
           (long long)took);
   return took >= 0 ? 0 : -1;
 }
 
 static int teardown(void **state) {
-  hg_itc_down(&C);
-  curl_global_cleanup();
+  hg_itc_group_down(&C);
   return 0;
 }
 

@@ -64,21 +64,17 @@ static char SB[32], TOKEN[80], CID[32], COUNTER_PID[32];
 static uint64_t first_zstd; /* the largest stream of the first suspend */
 
 static int setup(void **state) {
-  if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) return -1;
-  json_object_seed(0);
   hg_itc_opts o = {
       .with_template = true,
       .pool_size = 0,
       .ready_timeout_s = 360, /* n1 builds the template, n2 and n3 receive it */
       .deadline_s = 1200,
   };
-  if (hg_itc_up(&C, NODES, &o) < 0) return -1;
-  return hg_itc_wait_converged(&C, hg_itc_all(&C), 60000) >= 0 ? 0 : -1;
+  return hg_itc_group_up(&C, NODES, &o) >= 0 ? 0 : -1;
 }
 
 static int teardown(void **state) {
-  hg_itc_down(&C);
-  curl_global_cleanup();
+  hg_itc_group_down(&C);
   return 0;
 }
 
@@ -138,21 +134,27 @@ static uint64_t check_replicated(json_t *res, size_t want_peers, const char *wan
   return most;
 }
 
-/* Generations node `holder` has of SB, as GET …/replicas through node i
- * reports them, newest first; returns how many (0: not a holder). */
-static size_t holder_gens(int i, const char *holder, uint64_t gens[8]) {
+/* Generations node `holder` keeps of sandbox id as a replica (not as its
+ * owner), as GET …/replicas through node i reports them, newest first;
+ * returns how many (0: not a replica holder). */
+static size_t replica_gens(int i, const char *id, const char *holder, uint64_t gens[8]) {
   char path[96];
-  snprintf(path, sizeof path, "/v1/sandboxes/%s/replicas", SB);
+  snprintf(path, sizeof path, "/v1/sandboxes/%s/replicas", id);
   json_t *j = call(i, "GET", path, NULL, 200), *h, *g;
   size_t k, m, n = 0;
   json_array_foreach(json_object_get(j, "holders"), k, h) {
-    if (strcmp(hg_it_str(h, "node"), holder)) continue;
+    if (strcmp(hg_it_str(h, "node"), holder) || json_is_true(json_object_get(h, "owner")))
+      continue;
     json_array_foreach(json_object_get(h, "generations"), m, g) {
       if (n < 8) gens[n++] = (uint64_t)json_integer_value(json_object_get(g, "gen"));
     }
   }
   json_decref(j);
   return n;
+}
+
+static size_t holder_gens(int i, const char *holder, uint64_t gens[8]) {
+  return replica_gens(i, SB, holder, gens);
 }
 
 static long counter(int i) {
@@ -634,19 +636,13 @@ static void killed_owner_resumes_on_a_holder_and_hands_over(void **state) {
 /* Nodes other than the owner that hold gen of sandbox id, per GET …/replicas
  * through node i; their bit mask. */
 static unsigned holders_of(int i, const char *id, uint64_t gen) {
-  char path[96];
-  snprintf(path, sizeof path, "/v1/sandboxes/%s/replicas", id);
-  json_t *j = call(i, "GET", path, NULL, 200), *h, *g;
-  size_t k, m;
   unsigned mask = 0;
-  json_array_foreach(json_object_get(j, "holders"), k, h) {
-    if (json_is_true(json_object_get(h, "owner"))) continue;
-    json_array_foreach(json_object_get(h, "generations"), m, g) {
-      if ((uint64_t)json_integer_value(json_object_get(g, "gen")) == gen)
-        mask |= 1u << atoi(hg_it_str(h, "node") + 1);
-    }
+  for (int node = 1; node <= NODES; node++) {
+    uint64_t gens[8];
+    size_t n = replica_gens(i, id, hg_itc_id(node), gens);
+    for (size_t k = 0; k < n; k++)
+      if (gens[k] == gen) mask |= 1u << node;
   }
-  json_decref(j);
   return mask;
 }
 
