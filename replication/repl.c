@@ -491,6 +491,18 @@ static int holdings_of(hg_repl *r, const char *sandbox, hg_repl_holdings *h) {
   return 0;
 }
 
+int hg_repl_newest(hg_repl *r, const char *sandbox, uint64_t *gen, char *rel, size_t cap) {
+  gen_entry *g;
+  size_t n;
+  if (!sandbox_ok(sandbox)) return -EINVAL;
+  int rc = gens_list(r, sandbox, false, &g, &n);
+  if (rc < 0) return rc;
+  rc = n ? gen_rel(sandbox, &g[0], rel, cap) : -ENOENT;
+  if (rc == 0) *gen = g[0].gen;
+  free(g);
+  return rc;
+}
+
 /* Keeps the newest r->keep generations in replicas/<sandbox>. keep >= 1,
  * so the newest is never deleted. */
 static void retain(hg_repl *r, const char *sandbox) {

@@ -105,6 +105,10 @@ int hg_repl_list(hg_repl *r, const hg_repl_target *peer, const char *sandbox,
                  hg_repl_holdings *out, char *msg, size_t msgcap);
 /* Our holdings of sandbox (snapshots/ and replicas/), newest first. */
 int hg_repl_local(hg_repl *r, const char *sandbox, hg_repl_holdings *out);
+/* Our newest generation of sandbox: its number and store-relative path
+ * (snapshots/ or replicas/); -ENOENT when we hold none. Cheaper than
+ * hg_repl_local (no sizes). */
+int hg_repl_newest(hg_repl *r, const char *sandbox, uint64_t *gen, char *rel, size_t cap);
 /* Deletes replicas/<sandbox> (a deleted sandbox); 0 if there is none. */
 int hg_repl_drop(hg_repl *r, const char *sandbox);
 /* Sandboxes with anything under replicas/ (for garbage collection); *ids is

@@ -93,24 +93,9 @@ static bool is_self(const hg_replicator *rp, const char *node) {
   return strcmp(node, rp->node_id) == 0;
 }
 
-/* Where we hold generation gen of id: our own (snapshots/) or received. */
-static int holding_rel(hg_replicator *rp, const char *id, uint64_t gen, char rel[256]) {
-  int rc = hg_path(rel, 256, "snapshots/%s/%" PRIu64, id, gen);
-  if (rc == 0 && hg_store_is_subvol(rp->cfg.store, rel)) return 0;
-  rc = hg_path(rel, 256, "replicas/%s/%" PRIu64, id, gen);
-  if (rc == 0 && hg_store_is_subvol(rp->cfg.store, rel)) return 0;
-  return rc < 0 ? rc : -ENOENT;
-}
-
 /* Our newest generation of id: 0 and gen/rel set, or -ENOENT. */
 static int newest_holding(hg_replicator *rp, const char *id, uint64_t *gen, char rel[256]) {
-  hg_repl_holdings *h = calloc(1, sizeof *h);
-  if (!h) return -ENOMEM;
-  int rc = hg_repl_local(rp->cfg.repl, id, h);
-  if (rc == 0) rc = h->n ? holding_rel(rp, id, h->h[0].gen, rel) : -ENOENT;
-  if (rc == 0) *gen = h->h[0].gen;
-  free(h);
-  return rc;
+  return hg_repl_newest(rp->cfg.repl, id, gen, rel, 256);
 }
 
 static bool peer_alive(hg_replicator *rp, const char *node, hg_cluster_peer *out) {

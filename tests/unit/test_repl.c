@@ -609,6 +609,16 @@ static void resumed_elsewhere_sends_increment_back(void **state) {
                    "replicas/sb-00000000000000a2/3");
   assert_string_equal(identity_of(&A, "replicas/sb-00000000000000a2/3", ua),
                       identity_of(&B, "snapshots/sb-00000000000000a2/3", ub));
+  /* the newest generation, wherever each node keeps it */
+  uint64_t g = 0;
+  char rel[256];
+  assert_int_equal(hg_repl_newest(B.r, id, &g, rel, sizeof rel), 0);
+  assert_int_equal(g, 3);
+  assert_string_equal(rel, "snapshots/sb-00000000000000a2/3");
+  assert_int_equal(hg_repl_newest(A.r, id, &g, rel, sizeof rel), 0);
+  assert_int_equal(g, 3);
+  assert_string_equal(rel, "replicas/sb-00000000000000a2/3");
+  assert_int_equal(hg_repl_newest(A.r, "sb-00000000000000fe", &g, rel, sizeof rel), -ENOENT);
 }
 
 /* The node that made a parent holds it without its identity as
