@@ -35,7 +35,7 @@
 
 #define HG_API_TOKEN_MAX 256          /* longest credential looked at */
 #define HG_API_TOKEN_HEX 64           /* output tokens: 32 random bytes */
-#define HG_API_MSG 256                /* error message */
+#define HG_API_MSG 1280 /* error message: a failed template boot quotes its console */
 #define HG_API_POLL_MS 10             /* operation ?wait polling */
 #define HG_API_EXEC_SLICE_MS 1000     /* command ?wait: agent waits per slice */
 #define HG_API_FOLLOW_CHUNK (256u * 1024)
@@ -252,6 +252,7 @@ struct hg_api {
   char *admin_key;
   char *node_id;
   char *version;
+  char *accel, *accel_reason;
   unsigned pool, max_held, max_ops;
   unsigned held, ops_running;
   uint64_t held_rejected;
@@ -278,6 +279,7 @@ struct hg_api {
 /* ---- handlers (defined below) ------------------------------------------- */
 
 static void h_healthz(hg_call *c);
+static void h_node(hg_call *c);
 static void h_metrics(hg_call *c);
 static void h_openapi(hg_call *c);
 static void h_create(hg_call *c);
@@ -367,6 +369,8 @@ static const hg_route hg_routes[] = {
   {"GET", "/v1/operations/{op}", SCOPE_OP, h_op_get, BODY_NONE, 0, 200, "wait", "Describe an operation"},
   {"GET", "/v1/templates", SCOPE_ADMIN, h_tmpl_list, BODY_NONE, 0, 200, "", "List templates"},
   {"POST", "/v1/templates", SCOPE_ADMIN, h_tmpl_create, BODY_JSON, 0, 202, "wait", "Register a template"},
+  {"GET", "/v1/node", SCOPE_ADMIN, h_node, BODY_NONE, 0, 200, "",
+   "This node: id, version, and the accelerator its VMs run under, with why"},
   {"GET", "/v1/cluster/members", SCOPE_ADMIN, h_members, BODY_NONE, 0, 200, "", "Members of the cluster"},
   {"DELETE", "/v1/cluster/members/{node}", SCOPE_ADMIN, h_decommission, BODY_NONE, 0, 204, "",
    "Decommission a member (it must be dead or gone): it leaves the roster"},
@@ -1233,9 +1237,10 @@ static int run_fork(hg_opjob *j, json_t **res) {
 }
 
 static int run_template(hg_opjob *j, json_t **res) {
-  char digest[65] = "";
-  int rc = hg_template_register(j->api->m, j->tmpl_name, j->tmpl_dir, digest);
+  char digest[65] = "", why[HG_TEMPLATE_WHY_MAX];
+  int rc = hg_template_register(j->api->m, j->tmpl_name, j->tmpl_dir, digest, why);
   if (rc == 0) *res = json_pack("{s:s,s:s}", "name", j->tmpl_name, "digest", digest);
+  else if (why[0]) *res = json_pack("{s:s}", "message", why);
   return rc;
 }
 
@@ -2895,6 +2900,14 @@ static void h_healthz(hg_call *c) {
             NULL);
 }
 
+static void h_node(hg_call *c) {
+  hg_api *api = c->api;
+  call_json(c, 200,
+            json_pack("{s:s,s:s,s:{s:s,s:s}}", "id", api->node_id, "version", api->version,
+                      "accel", "name", api->accel, "reason", api->accel_reason),
+            NULL);
+}
+
 /* A Prometheus label value: backslash, quote and newline escaped. */
 static void label_put(hg_buf *b, const char *v) {
   for (; *v; v++) {
@@ -3328,6 +3341,8 @@ static void api_release(hg_api *api) {
   free(api->admin_key);
   free(api->node_id);
   free(api->version);
+  free(api->accel);
+  free(api->accel_reason);
   free(api->openapi);
   free(api);
 }
@@ -3388,6 +3403,8 @@ int hg_api_new(uv_loop_t *loop, const hg_api_config *cfg, hg_api **out) {
   api->admin_key = strdup(cfg->admin_key);
   api->node_id = strdup(cfg->node_id ? cfg->node_id : "");
   api->version = strdup(cfg->version ? cfg->version : "dev");
+  api->accel = strdup(cfg->accel ? cfg->accel : "tcg");
+  api->accel_reason = strdup(cfg->accel_reason ? cfg->accel_reason : "");
   api->toks = calloc(HG_API_TOKENS, sizeof *api->toks);
   api->buckets = malloc(HG_API_TOKEN_BUCKETS * sizeof *api->buckets);
   api->counts = calloc((size_t)(HG_NROUTES + 1) * HG_API_STATUS_SLOTS, sizeof *api->counts);
@@ -3395,7 +3412,8 @@ int hg_api_new(uv_loop_t *loop, const hg_api_config *cfg, hg_api **out) {
   api->openapi = doc ? json_dumps(doc, JSON_COMPACT) : NULL;
   json_decref(doc);
   int rc = hg_random_bytes(&api->tok_seed, sizeof api->tok_seed);
-  if (!api->admin_key || !api->node_id || !api->version || !api->toks || !api->buckets ||
+  if (!api->admin_key || !api->node_id || !api->version || !api->accel ||
+      !api->accel_reason || !api->toks || !api->buckets ||
       !api->counts || !api->openapi || rc < 0) {
     api_release(api);
     return rc < 0 ? rc : -ENOMEM;

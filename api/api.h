@@ -113,6 +113,8 @@ typedef struct hg_api_config {
   const char *admin_key; /* required: the Bearer key that may do everything */
   const char *node_id;   /* shown by /healthz and in sandbox descriptions */
   const char *version;   /* NULL: "dev" */
+  const char *accel;     /* "kvm" or "tcg" (NULL) and why: GET /v1/node */
+  const char *accel_reason;
   unsigned max_held;     /* 0: 3/4 of the pool (48 at 64 workers) */
   unsigned max_ops;      /* 0: 1/8 of the pool, at least 1 */
   const hg_api_peers *peers; /* NULL: no cluster (copied; all but metrics

@@ -23,6 +23,7 @@
 #include "cluster/cluster.h"
 #include "gateway/gateway.h"
 #include "gateway/netns.h"
+#include "node/accel.h"
 #include "node/core/config.h"
 #include "node/core/err.h"
 #include "node/core/log.h"
@@ -49,6 +50,7 @@ typedef struct hg_config {
   char template_name[96];
   char log_level[16];
   char shim[4096];
+  char accel[8];
   /* cluster (DESIGN §8): on when gossip is set */
   char gossip[256];
   char advertise[256];
@@ -87,6 +89,7 @@ typedef struct hg_node {
   hg_http_server *http;
   hg_gateway *gateway; /* NULL with --no-network */
   hg_net_ops net;      /* the manager's view of it */
+  hg_accel accel;      /* what every VM of this node runs under, and why */
   char guest_mac[18];
   uv_signal_t sigint, sigterm;
   uv_timer_t tick;
@@ -118,6 +121,7 @@ static void config_defaults(hg_config *c) {
   strcpy(c->listen, "127.0.0.1:7070");
   strcpy(c->template_name, "default:latest");
   strcpy(c->log_level, "info");
+  strcpy(c->accel, "auto");
   c->idle_suspend_s = 6 * 3600;
   c->image_size_gib = 64;
   c->pool_size = 2;
@@ -154,6 +158,8 @@ static int config_load(hg_config *c, int argc, char **argv) {
        "size of the sparse btrfs image when one is made (64)"},
       {"pool-size", HG_OPT_INT, &c->pool_size, 0,
        "warm sandboxes of the default template kept ready for creates (2; 0: off)"},
+      {"accel", HG_OPT_STR, c->accel, sizeof c->accel,
+       "auto, kvm or tcg: auto uses KVM only once a kernel boots under it (auto)"},
       {"shim", HG_OPT_STR, c->shim, sizeof c->shim,
        "hangar-shim binary (default: next to hangard)"},
       {"log-level", HG_OPT_STR, c->log_level, sizeof c->log_level,
@@ -317,25 +323,29 @@ static void template_progress(void *ud, const char *text) {
 static void template_work(uv_work_t *w) {
   hg_node *n = w->data;
   hg_template_info info;
-  int rc = hg_template_build(n->store, &hg_vmm_qemu, n->cfg.shim, node_net(n),
-                             n->cfg.template_name, n->cfg.template_dir, template_progress,
-                             n, &info);
-  hg_op_finish(
-      n->ops, n->template_op, rc,
-      rc == 0 ? json_pack("{s:s, s:s}", "name", info.name, "digest", info.digest) : NULL);
+  char why[HG_TEMPLATE_WHY_MAX];
+  hg_template_build_args args = {.store = n->store, .vmm = &hg_vmm_qemu,
+                                 .shim_path = n->cfg.shim, .accel = n->accel.name,
+                                 .net = node_net(n), .progress = template_progress, .ud = n};
+  int rc = hg_template_build(&args, n->cfg.template_name, n->cfg.template_dir, &info, why);
+  hg_op_finish(n->ops, n->template_op, rc,
+               rc == 0 ? json_pack("{s:s, s:s, s:s}", "name", info.name, "digest",
+                                   info.digest, "accel", info.accel)
+                       : json_pack("{s:s}", "message", why));
 }
 
 static void template_done(uv_work_t *w, int status) {}
 
-/* Imports --template-dir when the template is missing, or when it was
- * built without a NIC and this node has networking (its sandboxes would
- * have none): the NIC changes the digest, so the new one is another
- * template, and the newest wins. */
+/* Imports --template-dir when the template is missing, when it was built
+ * without a NIC and this node has networking (its sandboxes would have
+ * none), or under another accelerator than this node runs (its memory
+ * image would not restore): each changes the digest, so the new one is
+ * another template, and the newest wins. */
 static void maybe_import_template(hg_node *n) {
   hg_template_info have;
   if (!n->cfg.template_dir[0] ||
       (hg_template_resolve(n->store, n->cfg.template_name, &have) == 0 &&
-       (have.nic || !n->gateway)))
+       (have.nic || !n->gateway) && !strcmp(have.accel, n->accel.name)))
     return;
   if (hg_op_begin(n->ops, "template", "", n->template_op) < 0) return;
   hg_log_info("template.import", "template=%s dir=%s op=%s", n->cfg.template_name,
@@ -596,9 +606,7 @@ static int first_line_of(const char *const argv[], char *out, size_t cap) {
 /* "QEMU emulator version 7.2.22 (Debian …)" -> "7.2.22": snapshots move
  * only between nodes whose VMM can load them. */
 static void vmm_version(char out[32]) {
-  const char *bin = getenv("HANGAR_QEMU");
-  const char *const argv[] = {bin && *bin ? bin : "qemu-system-x86_64", "--version",
-                              NULL};
+  const char *const argv[] = {hg_qemu_bin(), "--version", NULL};
   char line[256];
   snprintf(out, 32, "unknown");
   if (first_line_of(argv, line, sizeof line) < 0) return;
@@ -606,11 +614,13 @@ static void vmm_version(char out[32]) {
   if (v) snprintf(out, 32, "%.*s", (int)strcspn(v + 8, " "), v + 8);
 }
 
-/* Without /dev/kvm every guest runs under TCG, whose CPU model is the same
- * everywhere; under KVM a snapshot wants the same host CPU model. */
-static void cpu_class(char out[64]) {
+/* Under TCG the guest CPU model is the same everywhere; under KVM a
+ * snapshot wants the same host CPU model. From the accelerator that runs,
+ * not from /dev/kvm: snapshots must never move between KVM and TCG nodes. */
+static void cpu_class(const hg_accel *accel, char out[64]) {
   snprintf(out, 64, "tcg");
-  if (access("/dev/kvm", R_OK | W_OK) != 0) return;
+  if (strcmp(accel->name, "kvm") != 0) return;
+  snprintf(out, 64, "kvm");
   char *text;
   if (hg_read_file("/proc/cpuinfo", 1u << 20, &text, NULL) < 0) return;
   const char *p = strstr(text, "model name");
@@ -643,7 +653,7 @@ static int meta_base(hg_node *n, int api_port) {
   snprintf(m->zone, sizeof m->zone, "%s", c->zone);
   snprintf(m->vmm_kind, sizeof m->vmm_kind, "qemu");
   vmm_version(m->vmm_version);
-  cpu_class(m->cpu_class);
+  cpu_class(&n->accel, m->cpu_class);
   long cpus = sysconf(_SC_NPROCESSORS_ONLN);
   m->vcpus_total = cpus > 0 ? (uint32_t)cpus : 1;
   uint64_t ram = (uint64_t)sysconf(_SC_PHYS_PAGES) * (uint64_t)sysconf(_SC_PAGESIZE);
@@ -1097,6 +1107,30 @@ static void on_signal(uv_signal_t *s, int signum) {
   hg_http_server_shutdown(n->http, 5000, http_closed, n);
 }
 
+/* The kernel to prove KVM with: the one about to be imported, else the
+ * registered template's. "" when there is none yet. */
+static void probe_kernel(hg_node *n, char out[4096]) {
+  hg_template_info t;
+  out[0] = '\0';
+  if (n->cfg.template_dir[0] &&
+      hg_path(out, 4096, "%s/vmlinuz", n->cfg.template_dir) == 0 && access(out, R_OK) == 0)
+    return;
+  out[0] = '\0';
+  if (hg_template_resolve(n->store, n->cfg.template_name, &t) == 0 &&
+      hg_store_abs(n->store, t.rel, out, 4096 - 16) == 0)
+    strcat(out, "/vmlinuz");
+}
+
+/* Before anything starts a VM or tells the cluster our CPU class. */
+static int accel_choose(hg_node *n, hg_accel_mode mode) {
+  char kernel[4096];
+  probe_kernel(n, kernel);
+  int rc = hg_accel_choose(mode, kernel[0] ? kernel : NULL, HG_ACCEL_PROBE_MS, &n->accel);
+  if (rc < 0) fprintf(stderr, "hangard: %s\n", n->accel.reason);
+  else fprintf(stderr, "hangard: accelerator %s (%s)\n", n->accel.name, n->accel.reason);
+  return rc;
+}
+
 static int set_log_level(const char *name) {
   static const char *const names[] = {"debug", "info", "warn", "error"};
   for (int i = 0; i < 4; i++)
@@ -1115,6 +1149,11 @@ static int node_open(hg_node *n) {
   }
   /* Before the store: a bad flag should not cost a loop mount. */
   if (cluster_flags_ok(c) < 0) return -EINVAL;
+  hg_accel_mode accel;
+  if (hg_accel_mode_parse(c->accel, &accel) < 0) {
+    fprintf(stderr, "hangard: --accel must be auto, kvm or tcg, not \"%s\"\n", c->accel);
+    return -EINVAL;
+  }
   shim_default(c);
   hg_store_options sopt = {.image_size = (uint64_t)c->image_size_gib << 30};
   int rc = hg_store_open(c->data, &sopt, &n->store);
@@ -1138,11 +1177,13 @@ static int node_open(hg_node *n) {
             "hangard: generated admin API key (kept in %s/state/api-key):\n  %s\n",
             hg_store_root(n->store), c->api_key);
   if ((rc = hg_ops_open(hg_store_root(n->store), &n->ops)) < 0) return rc;
+  if ((rc = accel_choose(n, accel)) < 0) return rc;
   if ((rc = cluster_open(n)) < 0) return rc;
   if ((rc = gateway_open(n)) < 0) return rc;
   hg_manager_config mcfg = {.store = n->store,
                             .vmm = &hg_vmm_qemu,
                             .shim_path = c->shim,
+                            .accel = n->accel.name,
                             .net = node_net(n),
                             .max_sandboxes = (unsigned)c->max_sandboxes,
                             .max_memory_mib = (uint64_t)c->max_memory_mib,
@@ -1168,6 +1209,8 @@ static int node_serve(hg_node *n) {
                         .gateway = n->gateway,
                         .admin_key = n->cfg.api_key,
                         .node_id = n->cfg.node_id,
+                        .accel = n->accel.name,
+                        .accel_reason = n->accel.reason,
                         .peers = n->cluster ? &n->peers : NULL,
                         .repl = n->replicator ? &n->api_repl : NULL};
   if ((rc = hg_api_new(n->loop, &acfg, &n->api)) < 0) return rc;

@@ -39,7 +39,7 @@ typedef struct op {
   char progress[128];
   json_t *result;
   int err;
-  char message[256];
+  char message[1024]; /* a failed template boot quotes its console */
 } op;
 
 struct hg_ops {

@@ -29,12 +29,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "node/accel.h"
 #include "node/core/log.h"
 #include "node/core/util.h"
 #include "node/qmp.h"
 #include "node/vmm.h"
 
-#define QEMU_DEFAULT_BIN "qemu-system-x86_64"
 #define QEMU_DEFAULT_MAC "52:54:00:12:34:56"
 /* tsc_early_khz: without it a TCG guest hangs calibrating the TSC. The
  * rest skips probing for hardware a microvm does not have (PCI, a PS/2
@@ -126,13 +126,6 @@ static int check_opt_path(const char *what, const char *p) {
   return -EINVAL;
 }
 
-static bool kvm_usable(void) {
-  int fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
-  if (fd < 0) return false;
-  close(fd);
-  return true;
-}
-
 /* Fields of /proc/<pid>/stat that identify a process beyond its pid. */
 static int proc_stat(int pid, char *state, int *ppid, unsigned long long *start) {
   char path[64], buf[1024];
@@ -166,18 +159,12 @@ static int proc_cmdline(int pid, char *out, size_t cap, size_t *len) {
 }
 
 static void log_console_tail(const char *log_path) {
-  int fd = open(log_path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return;
-  char buf[512];
-  off_t end = lseek(fd, 0, SEEK_END);
-  off_t from = end > (off_t)sizeof buf - 1 ? end - (off_t)sizeof buf + 1 : 0;
-  ssize_t n = pread(fd, buf, sizeof buf - 1, from);
-  close(fd);
-  if (n <= 0) return;
-  buf[n] = '\0';
-  for (ssize_t i = 0; i < n; i++)
-    if (buf[i] == '"') buf[i] = '\'';
-  hg_log_error("vmm.console_tail", "log=%s tail=\"%s\"", log_path, buf);
+  char tail[512];
+  if (hg_file_tail(log_path, tail, sizeof tail) < 0 || !tail[0]) return;
+  for (char *p = tail; *p; p++)
+    if (*p == '"') *p = '\'';
+    else if (*p == '\n') *p = '|';
+  hg_log_error("vmm.console_tail", "log=%s tail=\"%s\"", log_path, tail);
 }
 
 /* ------------------------------------------------------ process liveness */
@@ -425,14 +412,14 @@ static void qemu_release(hg_vm *vm) {
 
 static int push_machine(argv_list *a, const hg_vm_config *cfg, const char *mem) {
   unsigned vcpus = cfg->vcpus ? cfg->vcpus : 1;
-  bool kvm = kvm_usable();
-  const char *bin = getenv("HANGAR_QEMU");
   int rc = 0;
-  rc |= argv_push(a, "%s", bin && bin[0] ? bin : QEMU_DEFAULT_BIN);
+  rc |= argv_push(a, "%s", hg_qemu_bin());
   rc |= argv_push(a, "-M");
   rc |= argv_push(a, "microvm,acpi=on,pit=on,pic=on,rtc=on,memory-backend=m0");
   rc |= argv_push(a, "-accel");
-  rc |= argv_push(a, "%s", kvm ? "kvm" : "tcg");
+  /* The node proved its accelerator at start (node/accel.h); a driver
+   * never guesses from /dev/kvm, which may open and still boot nothing. */
+  rc |= argv_push(a, "%s", cfg->accel && !strcmp(cfg->accel, "kvm") ? "kvm" : "tcg");
   rc |= argv_push(a, "-cpu");
   rc |= argv_push(a, "max");
   rc |= argv_push(a, "-smp");

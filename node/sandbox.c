@@ -338,7 +338,7 @@ static int vm_config(hg_manager *m, const sandbox *sb, hg_vm_config *cfg,
                         .cmdline = sb->cmdline[0] ? sb->cmdline : NULL,
                         .rootfs = paths[3], .vcpus = sb->vcpus,
                         .memory_mib = sb->memory_mib, .tap_fd = -1,
-                        .shim_path = m->cfg.shim_path};
+                        .accel = m->cfg.accel, .shim_path = m->cfg.shim_path};
   return rc;
 }
 
@@ -1383,10 +1383,12 @@ bool hg_template_exists(hg_manager *m, const char *ref) {
 }
 
 int hg_template_register(hg_manager *m, const char *name_tag, const char *src_dir,
-                         char digest_out[65]) {
+                         char digest_out[65], char why[HG_TEMPLATE_WHY_MAX]) {
   hg_template_info info;
-  int rc = hg_template_build(m->cfg.store, m->cfg.vmm, m->cfg.shim_path, m->cfg.net,
-                             name_tag, src_dir, NULL, NULL, &info);
+  hg_template_build_args args = {.store = m->cfg.store, .vmm = m->cfg.vmm,
+                                 .shim_path = m->cfg.shim_path, .accel = m->cfg.accel,
+                                 .net = m->cfg.net};
+  int rc = hg_template_build(&args, name_tag, src_dir, &info, why);
   if (rc == 0) memcpy(digest_out, info.digest, 65);
   return rc;
 }

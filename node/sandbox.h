@@ -62,6 +62,7 @@ typedef struct hg_manager_config {
   hg_store *store;
   const hg_vmm_ops *vmm;
   const char *shim_path;      /* NULL: next to the running binary */
+  const char *accel;          /* "kvm" or "tcg" (NULL): proven at start (node/accel.h) */
   unsigned default_vcpus;     /* 1 */
   unsigned default_memory_mib;/* 256 */
   unsigned max_sandboxes;     /* 0: unlimited */
@@ -177,7 +178,7 @@ int hg_sandbox_exec(hg_manager *m, const char *id, const hg_exec_req *req,
  * kernel, initrd, rootfs.img (cold boot, wait for the agent, save). */
 json_t *hg_template_list(hg_manager *m);
 int hg_template_register(hg_manager *m, const char *name_tag, const char *src_dir,
-                         char digest_out[65]);
+                         char digest_out[65], char why[HG_TEMPLATE_WHY_MAX]);
 /* True when a template answers to ref ("default", "name:tag"). */
 bool hg_template_exists(hg_manager *m, const char *ref);
 

@@ -60,6 +60,10 @@ static int info_from_json(const char *rel, json_t *j, hg_template_info *out) {
   out->vcpus = vcpus > 0 && vcpus <= 64 ? (unsigned)vcpus : 1;
   /* Absent in templates made before sandboxes had NICs: none. */
   out->nic = json_is_true(json_object_get(j, "nic"));
+  /* Absent in templates made before the accelerator was recorded: TCG, the
+   * only one those nodes could prove. */
+  const char *accel = json_string_value(json_object_get(j, "accel"));
+  snprintf(out->accel, sizeof out->accel, "%s", accel && !strcmp(accel, "kvm") ? "kvm" : "tcg");
   out->created_ms = hg_iso_parse(json_string_value(json_object_get(j, "created_at")));
   return hg_path(out->rel, sizeof out->rel, "%s", rel);
 }
@@ -127,10 +131,11 @@ int hg_template_resolve(hg_store *st, const char *ref, hg_template_info *out) {
 static int list_one(void *ud, const hg_template_info *info) {
   char at[32];
   hg_iso_time(info->created_ms, at);
-  json_array_append_new(ud, json_pack("{s:s, s:s, s:i, s:i, s:b, s:s}", "name",
+  json_array_append_new(ud, json_pack("{s:s, s:s, s:i, s:i, s:b, s:s, s:s}", "name",
                                       info->name, "digest", info->digest, "memory_mib",
                                       (int)info->memory_mib, "vcpus", (int)info->vcpus,
-                                      "nic", info->nic, "created_at", at));
+                                      "nic", info->nic, "accel", info->accel,
+                                      "created_at", at));
   return 0;
 }
 
@@ -154,7 +159,7 @@ static int hash_file(EVP_MD_CTX *md, const char *path) {
 }
 
 static int template_digest(const char *src, const char *cmdline, unsigned mem, bool nic,
-                           char out[65]) {
+                           bool kvm, char out[65]) {
   EVP_MD_CTX *md = EVP_MD_CTX_new();
   if (!md) return -ENOMEM;
   EVP_DigestInit_ex(md, EVP_sha256(), NULL);
@@ -166,10 +171,10 @@ static int template_digest(const char *src, const char *cmdline, unsigned mem, b
     EVP_DigestUpdate(md, template_files[i], strlen(template_files[i]) + 1);
   }
   char extra[600];
-  /* A NIC changes the saved machine; templates without one keep the
-   * digests they had before NICs existed. */
-  snprintf(extra, sizeof extra, "cmdline=%s\nmemory_mib=%u\n%s", cmdline, mem,
-           nic ? "nic=1\n" : "");
+  /* A NIC and KVM change the saved machine; TCG templates without one keep
+   * the digests they had before NICs (and the accelerator) were recorded. */
+  snprintf(extra, sizeof extra, "cmdline=%s\nmemory_mib=%u\n%s%s", cmdline, mem,
+           nic ? "nic=1\n" : "", kvm ? "accel=kvm\n" : "");
   EVP_DigestUpdate(md, extra, strlen(extra));
   unsigned char raw[32];
   unsigned len = 0;
@@ -248,25 +253,63 @@ static void report(hg_template_progress progress, void *ud, const char *text) {
   if (progress) progress(ud, text);
 }
 
+/* The build's boot prints the kernel's messages: with "quiet" a boot that
+ * fails leaves nothing on the console to say why. The saved machine is the
+ * same either way. */
+static void boot_cmdline(const char *cmdline, char out[512]) {
+  size_t n = 0;
+  for (const char *p = cmdline; *p;) {
+    size_t len = strcspn(p, " ");
+    if (len && !(len == 5 && !strncmp(p, "quiet", 5)) && n + len + 2 < 512) {
+      if (n) out[n++] = ' ';
+      memcpy(out + n, p, len);
+      n += len;
+    }
+    p += len;
+    p += strspn(p, " ");
+  }
+  out[n] = '\0';
+}
+
+/* Why a boot failed, for the operation's error: the code and the console. */
+static void boot_why(const char *dir, const char *accel, int rc, char *why) {
+  char path[4096], tail[HG_TEMPLATE_WHY_MAX - 160];
+  if (!why) return;
+  if (hg_path(path, sizeof path, "%s/console.log", dir) < 0 ||
+      hg_file_tail(path, tail, sizeof tail) < 0 || !tail[0])
+    snprintf(tail, sizeof tail, "(empty)");
+  snprintf(why, HG_TEMPLATE_WHY_MAX, "the template did not boot under %s: %s; console: %s",
+           accel && !strcmp(accel, "kvm") ? "KVM" : "TCG", hg_err_str(rc), tail);
+}
+
 /* Boots the staged files, waits for the agent, saves the booted memory.
  * tap_fd: the NIC's tap (closed here once the VMM has its own), or -1. */
-static int boot_and_save(const hg_vmm_ops *vmm, const char *shim, const char *dir,
-                         const char *cmdline, unsigned mem, int tap_fd, const char *mac) {
-  char kernel[4096], initrd[4096], rootfs[4096], vmstate[4096];
+static int boot_and_save(const hg_template_build_args *a, const char *dir,
+                         const char *cmdline, unsigned mem, int tap_fd, const char *mac,
+                         char *why) {
+  char kernel[4096], initrd[4096], rootfs[4096], vmstate[4096], console[4096], line[512];
   hg_path(kernel, sizeof kernel, "%s/vmlinuz", dir);
   hg_path(initrd, sizeof initrd, "%s/initrd.img", dir);
   hg_path(rootfs, sizeof rootfs, "%s/rootfs.img", dir);
   hg_path(vmstate, sizeof vmstate, "%s/vmstate", dir);
-  hg_vm_config cfg = {.dir = dir, .kernel = kernel, .initrd = initrd, .cmdline = cmdline,
+  hg_path(console, sizeof console, "%s/console.log", dir);
+  boot_cmdline(cmdline, line);
+  hg_vm_config cfg = {.dir = dir, .kernel = kernel, .initrd = initrd, .cmdline = line,
                       .rootfs = rootfs, .vcpus = 1, .memory_mib = mem, .tap_fd = tap_fd,
-                      .mac = mac, .shim_path = shim};
+                      .mac = mac, .accel = a->accel, .shim_path = a->shim_path,
+                      .log_path = console};
+  const hg_vmm_ops *vmm = a->vmm;
   hg_vm *vm;
   int rc = vmm->start(&cfg, &vm);
   if (tap_fd >= 0) close(tap_fd);
-  if (rc < 0) return rc;
+  if (rc < 0) {
+    boot_why(dir, a->accel, rc, why);
+    return rc;
+  }
   hg_agent *agent = NULL;
   rc = hg_agent_connect(vmm->agent_path(vm), TEMPLATE_BOOT_TIMEOUT_MS, &agent);
   if (rc == 0) rc = hg_agent_ping(agent, TEMPLATE_BOOT_TIMEOUT_MS);
+  if (rc < 0) boot_why(dir, a->accel, rc, why);
   /* Disconnect before saving: the saved guest then waits for a host, and
    * every sandbox restored from it connects afresh. */
   hg_agent_free(agent);
@@ -277,12 +320,12 @@ static int boot_and_save(const hg_vmm_ops *vmm, const char *shim, const char *di
 }
 
 static int write_template_json(const char *dir, const char *name, const char *digest,
-                               const char *cmdline, unsigned mem, bool nic) {
+                               const char *cmdline, unsigned mem, bool nic, bool kvm) {
   char at[32], path[4096];
   hg_iso_time(hg_wall_ns() / 1000000, at);
-  json_t *j = json_pack("{s:s, s:s, s:s, s:i, s:i, s:b, s:s}", "name", name, "digest",
+  json_t *j = json_pack("{s:s, s:s, s:s, s:i, s:i, s:b, s:s, s:s}", "name", name, "digest",
                         digest, "cmdline", cmdline, "memory_mib", (int)mem, "vcpus", 1,
-                        "nic", nic, "created_at", at);
+                        "nic", nic, "accel", kvm ? "kvm" : "tcg", "created_at", at);
   char *text = json_dumps(j, JSON_INDENT(2));
   json_decref(j);
   int rc = hg_path(path, sizeof path, "%s/template.json", dir);
@@ -306,65 +349,85 @@ static int stage_files(hg_store *st, const char *src, const char *stage_rel,
 
 /* The boot with the template's NIC, when it has one: the tap lives in a
  * namespace of its own for the length of the build. */
-static int boot_with_net(const hg_vmm_ops *vmm, const char *shim, const hg_net_ops *net,
-                         const char *dir, const char *cmdline, unsigned mem,
-                         const char *digest) {
-  if (!net) return boot_and_save(vmm, shim, dir, cmdline, mem, -1, NULL);
+static int boot_with_net(const hg_template_build_args *a, const char *dir,
+                         const char *cmdline, unsigned mem, const char *digest, char *why) {
+  const hg_net_ops *net = a->net;
+  if (!net) return boot_and_save(a, dir, cmdline, mem, -1, NULL, why);
   char ns[32];
   snprintf(ns, sizeof ns, "tpl-%.16s", digest);
   int tap = -1;
   int rc = net->attach(net->ud, ns, &tap);
   if (rc < 0) {
     hg_log_error("template.net", "netns=%s err=\"%s\"", ns, hg_err_str(rc));
+    if (why) snprintf(why, HG_TEMPLATE_WHY_MAX, "cannot attach the build's NIC: %s", hg_err_str(rc));
     return rc;
   }
-  rc = boot_and_save(vmm, shim, dir, cmdline, mem, tap, net->mac);
+  rc = boot_and_save(a, dir, cmdline, mem, tap, net->mac, why);
   int drc = net->detach(net->ud, ns);
   if (drc < 0)
     hg_log_warn("template.net", "netns=%s detach_err=\"%s\"", ns, hg_err_str(drc));
   return rc;
 }
 
-int hg_template_build(hg_store *st, const hg_vmm_ops *vmm, const char *shim_path,
-                      const hg_net_ops *net, const char *name_tag, const char *src_dir,
-                      hg_template_progress progress, void *ud, hg_template_info *out) {
+static void fail_why(char *why, const char *what, int rc) {
+  if (why && !why[0]) snprintf(why, HG_TEMPLATE_WHY_MAX, "%s: %s", what, hg_err_str(rc));
+}
+
+int hg_template_build(const hg_template_build_args *a, const char *name_tag,
+                      const char *src_dir, hg_template_info *out,
+                      char why[HG_TEMPLATE_WHY_MAX]) {
   char name[HG_TEMPLATE_NAME_MAX], cmdline[512], digest[65];
   unsigned mem;
+  bool kvm = a->accel && !strcmp(a->accel, "kvm");
+  if (why) why[0] = '\0';
   int rc = hg_template_name(name_tag, name);
-  if (rc < 0) return rc;
+  if (rc < 0) {
+    fail_why(why, "bad template name", rc);
+    return rc;
+  }
   load_build_hints(src_dir, cmdline, &mem);
-  report(progress, ud, "hashing artifacts");
-  rc = template_digest(src_dir, cmdline, mem, net != NULL, digest);
+  report(a->progress, a->ud, "hashing artifacts");
+  rc = template_digest(src_dir, cmdline, mem, a->net != NULL, kvm, digest);
   if (rc < 0) {
     hg_log_error("template.build", "template=%s src=%s err=\"%s\"", name, src_dir,
                  hg_err_str(rc));
+    fail_why(why, "cannot read the template's kernel, initrd and rootfs", rc);
     return rc;
   }
   char rel[192], stage_rel[64], dir[4096], tag[HG_ID_MAX];
   if ((rc = hg_path(rel, sizeof rel, "templates/%s@%.16s", name, digest)) < 0) return rc;
-  if (hg_store_is_subvol(st, rel)) return read_info(st, rel, out);
+  if (hg_store_is_subvol(a->store, rel)) return read_info(a->store, rel, out);
 
   if ((rc = hg_id_new("tpl", tag)) < 0) return rc;
   if ((rc = hg_path(stage_rel, sizeof stage_rel, "staging/%s", tag)) < 0) return rc;
-  report(progress, ud, "copying kernel, initrd and rootfs");
-  rc = stage_files(st, src_dir, stage_rel, dir);
+  report(a->progress, a->ud, "copying kernel, initrd and rootfs");
+  rc = stage_files(a->store, src_dir, stage_rel, dir);
+  if (rc < 0) fail_why(why, "cannot copy the template's files", rc);
   if (rc == 0) {
-    report(progress, ud, "booting the template once");
-    rc = boot_with_net(vmm, shim_path, net, dir, cmdline, mem, digest);
+    report(a->progress, a->ud, kvm ? "booting the template once (KVM)"
+                                   : "booting the template once (TCG)");
+    rc = boot_with_net(a, dir, cmdline, mem, digest, why);
   }
   if (rc == 0) {
-    report(progress, ud, "publishing");
-    vmm->clear(dir);
-    rc = write_template_json(dir, name, digest, cmdline, mem, net != NULL);
+    report(a->progress, a->ud, "publishing");
+    a->vmm->clear(dir);
+    rc = write_template_json(dir, name, digest, cmdline, mem, a->net != NULL, kvm);
   }
-  if (rc == 0) rc = hg_store_freeze(st, stage_rel);
-  if (rc == 0) rc = hg_store_move(st, stage_rel, rel);
+  if (rc == 0) rc = hg_store_freeze(a->store, stage_rel);
+  if (rc == 0) rc = hg_store_move(a->store, stage_rel, rel);
   if (rc < 0) {
-    hg_log_error("template.build", "template=%s src=%s err=\"%s\"", name, src_dir,
-                 hg_err_str(rc));
-    hg_store_subvol_delete(st, stage_rel);
+    fail_why(why, "cannot publish the template", rc);
+    char line[HG_TEMPLATE_WHY_MAX];
+    snprintf(line, sizeof line, "%s", why ? why : "");
+    for (char *p = line; *p; p++) /* one log line */
+      if (*p == '\n') *p = '|';
+      else if (*p == '"') *p = '\'';
+    hg_log_error("template.build", "template=%s src=%s err=\"%s\" why=\"%s\"", name,
+                 src_dir, hg_err_str(rc), line);
+    hg_store_subvol_delete(a->store, stage_rel);
     return rc;
   }
-  hg_log_info("template.ready", "template=%s digest=%s", name, digest);
-  return read_info(st, rel, out);
+  hg_log_info("template.ready", "template=%s digest=%s accel=%s", name, digest,
+              kvm ? "kvm" : "tcg");
+  return read_info(a->store, rel, out);
 }

@@ -34,6 +34,7 @@ typedef struct hg_vm_config {
   int tap_fd;             /* -1: none */
   bool nic_unplugged;
   const char *mac;        /* the guest's MAC, "02:68:67:00:00:0f"; NULL: the driver's */
+  const char *accel;      /* "kvm" or "tcg" (NULL): what the node's probe chose */
   const char *shim_path;  /* hangar-shim binary; NULL: next to /proc/self/exe */
   const char *log_path;   /* VMM stdout/stderr (guest console); NULL: <dir>/console.log */
 } hg_vm_config;

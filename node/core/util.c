@@ -186,6 +186,36 @@ int hg_read_file(const char *path, size_t max, char **out, size_t *len) {
   return 0;
 }
 
+int hg_file_tail(const char *path, char *out, size_t cap) {
+  if (cap < 2) return -EINVAL;
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return -errno;
+  off_t end = lseek(fd, 0, SEEK_END);
+  off_t from = end > (off_t)cap - 1 ? end - (off_t)cap + 1 : 0;
+  ssize_t n = end < 0 ? -1 : pread(fd, out, (size_t)(end - from), from);
+  int rc = n < 0 ? -errno : 0;
+  close(fd);
+  if (rc < 0) return rc;
+  size_t start = 0, len = (size_t)n;
+  if (from > 0) { /* the first line was cut: start at the next one */
+    while (start < len && out[start] != '\n') start++;
+    if (start < len) start++;
+  }
+  while (len > start && (out[len - 1] == '\n' || out[len - 1] == '\r' || out[len - 1] == ' '))
+    len--;
+  memmove(out, out + start, len - start);
+  len -= start;
+  out[len] = '\0';
+  size_t w = 0;
+  for (size_t i = 0; i < len; i++) {
+    unsigned char c = (unsigned char)out[i];
+    if (c == '\r') continue; /* a serial console ends its lines with \r\n */
+    out[w++] = (c < 0x20 && c != '\n') || c == 0x7f ? '?' : (char)c;
+  }
+  out[w] = '\0';
+  return 0;
+}
+
 int hg_mkdir_p(const char *path, mode_t mode) {
   char tmp[4096];
   if (!path || !path[0]) return -EINVAL;

@@ -47,9 +47,13 @@ static int spawn(hg_it_node *n) {
     }
     /* No warm pool unless a test asks for one: VM counts stay exact. */
     const char *pool = getenv("HANGAR_IT_POOL_SIZE");
-    execl(bin, bin, "--data", n->data, "--listen", listen, "--api-key", HG_IT_KEY,
-          "--template-dir", tpl, "--image-size-gib", "16", "--log-level", "debug",
-          "--pool-size", pool ? pool : "0", (char *)NULL);
+    const char *argv[64] = {bin, "--data", n->data, "--listen", listen, "--api-key",
+                            HG_IT_KEY, "--template-dir", tpl, "--image-size-gib", "16",
+                            "--log-level", "debug", "--pool-size", pool ? pool : "0"};
+    size_t argc = 15;
+    for (size_t i = 0; n->extra && n->extra[i] && argc < HG_ARRAY_SIZE(argv) - 1; i++)
+      argv[argc++] = n->extra[i];
+    execv(bin, (char *const *)argv);
     _exit(127);
   }
   n->pid = pid;
@@ -70,6 +74,7 @@ static int wait_ready(hg_it_node *n) {
     int st;
     if (waitpid(n->pid, &st, WNOHANG) == n->pid) {
       fprintf(stderr, "harness: hangard exited early; see %s/hangard.log\n", n->dir);
+      n->exit_status = st;
       n->pid = 0;
       return -ECHILD;
     }
@@ -80,8 +85,11 @@ static int wait_ready(hg_it_node *n) {
   return -ETIMEDOUT;
 }
 
-int hg_it_node_start(hg_it_node *n) {
+int hg_it_node_start(hg_it_node *n) { return hg_it_node_start_with(n, NULL); }
+
+int hg_it_node_start_with(hg_it_node *n, const char *const *extra) {
   memset(n, 0, sizeof *n);
+  n->extra = extra;
   snprintf(n->dir, sizeof n->dir, "/tmp/hgit-XXXXXX");
   if (!mkdtemp(n->dir)) return -errno;
   snprintf(n->data, sizeof n->data, "%s/data", n->dir);

@@ -20,6 +20,8 @@ typedef struct hg_it_node {
   char url[64];
   int port;
   pid_t pid;
+  const char *const *extra; /* more hangard flags, NULL-terminated; NULL: none */
+  int exit_status;          /* waitpid status once hangard exited by itself */
 } hg_it_node;
 
 typedef struct hg_it_resp {
@@ -31,6 +33,9 @@ typedef struct hg_it_resp {
 /* Starts hangard with the test template (env HANGAR_TEST_TEMPLATE_DIR) and
  * waits until it serves the API and the default template is ready. */
 int hg_it_node_start(hg_it_node *n);
+/* The same with more hangard flags (kept for restarts): {"--accel", "tcg", NULL}.
+ * -ECHILD when hangard exited before it was ready (n->exit_status says how). */
+int hg_it_node_start_with(hg_it_node *n, const char *const *extra);
 /* Restarts hangard on the same data dir (after a kill). */
 int hg_it_node_restart(hg_it_node *n);
 void hg_it_node_kill(hg_it_node *n, int sig);

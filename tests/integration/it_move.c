@@ -100,8 +100,9 @@ static int setup(void **state) {
   hg_template_info tpl;
   int rc = hg_store_open(n->data, &so, &fx.st);
   if (rc == 0)
-    rc = hg_template_build(fx.st, &hg_vmm_qemu, HG_SHIM_PATH, NULL, "default", tpl_dir,
-                           NULL, NULL, &tpl);
+    rc = hg_template_build(
+        &(hg_template_build_args){.store = fx.st, .vmm = &hg_vmm_qemu, .shim_path = HG_SHIM_PATH},
+        "default", tpl_dir, &tpl, NULL);
   if (rc == 0) rc = manager_open();
   if (rc < 0) fprintf(stderr, "it_move: setup: %s\n", strerror(-rc));
   return rc < 0 ? -1 : 0;

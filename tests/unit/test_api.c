@@ -308,10 +308,14 @@ json_t *hg_template_list(hg_manager *m) {
 }
 
 int hg_template_register(hg_manager *m, const char *name_tag, const char *src_dir,
-                         char digest_out[65]) {
+                         char digest_out[65], char why[HG_TEMPLATE_WHY_MAX]) {
   memset(digest_out, 'a', 64);
   digest_out[64] = '\0';
-  return strcmp(src_dir, "/missing") ? 0 : -ENOENT;
+  if (strcmp(src_dir, "/missing") == 0) {
+    snprintf(why, HG_TEMPLATE_WHY_MAX, "the template did not boot under TCG: console: oops");
+    return -ENOENT;
+  }
+  return 0;
 }
 
 int hg_sandbox_agent_get(hg_manager *m, const char *id, hg_agent **out) {
@@ -1154,6 +1158,10 @@ static void lifecycle_answers_and_waits(void **state) {
   json_decref(j);
   r = send_req("POST", "/v1/templates?wait=5", admin, "{\"name\": \"mine\", \"dir\": \"/missing\"}");
   assert_int_equal(r->status, 404);
+  j = jbody(r); /* the build's own words, not just the errno */
+  assert_non_null(strstr(jstr(json_object_get(j, "error"), "message"),
+                         "failed: the template did not boot under TCG: console: oops"));
+  json_decref(j);
   r = send_req("GET", "/v1/templates", admin, NULL);
   j = jbody(r);
   assert_int_equal(json_array_size(json_object_get(j, "templates")), 1);

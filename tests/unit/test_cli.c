@@ -654,6 +654,8 @@ static const fake_route cluster_routes[] = {
     {"/healthz", 200, "{\"status\":\"ok\",\"node\":\"n1\",\"version\":\"dev\"}"},
     {"/v1/sandboxes", 200, "{\"sandboxes\":[{\"id\":\"sb-0000000000000001\",\"state\":\"running\"}]}"},
     {"/v1/templates", 200, "{\"templates\":[{\"name\":\"default:latest\"}]}"},
+    {"/v1/node", 200, "{\"id\":\"n1\",\"accel\":{\"name\":\"tcg\",\"reason\":"
+                      "\"/dev/kvm opens, but a kernel did not boot under it; using TCG\"}}"},
     {"/v1/cluster/members", 200, members_json},
     {"/v1/cluster/sandboxes", 200, directory_json},
 };
@@ -759,6 +761,9 @@ static void status_sums_up_the_cluster(void **state) {
   assert_int_equal(r.code, 0);
   line_of(r.out, "hangard", line, sizeof line);
   assert_non_null(strstr(line, "ok (node n1)"));
+  line_of(r.out, "accelerator", line, sizeof line);
+  assert_non_null(strstr(line, "tcg (/dev/kvm opens, but a kernel did not boot under it; "
+                               "using TCG)"));
   line_of(r.out, "cluster ", line, sizeof line);
   assert_non_null(strstr(line, "3: 2 alive, 1 dead nodes"));
   /* deleted entries are history, not sandboxes */
@@ -778,6 +783,7 @@ static void status_json_carries_the_cluster(void **state) {
   assert_int_equal(r.code, 0);
   json_t *j = json_loads(r.out, 0, NULL);
   assert_non_null(j);
+  assert_string_equal(hg_json_str(json_object_get(j, "accel"), "name"), "tcg");
   json_t *cl = json_object_get(j, "cluster");
   assert_int_equal(hg_json_int(cl, "members", -1), 3);
   assert_int_equal(hg_json_int(json_object_get(cl, "by_state"), "alive", -1), 2);
@@ -793,11 +799,11 @@ static void status_json_carries_the_cluster(void **state) {
  * clusters has no such route): status shows no cluster either way. */
 static void status_of_a_lone_node_has_no_cluster_lines(void **state) {
   const fake_route lone[] = {
-      cluster_routes[0], cluster_routes[1], cluster_routes[2],
+      cluster_routes[0], cluster_routes[1], cluster_routes[2], cluster_routes[3],
       {"/v1/cluster/members", 200, "{\"members\":[{\"id\":\"n-1\",\"state\":\"alive\","
                                    "\"self\":true}]}"},
       {"/v1/cluster/sandboxes", 200, "{\"sandboxes\":[]}"}};
-  for (size_t nroutes = 3; nroutes <= HG_ARRAY_SIZE(lone); nroutes += 2) {
+  for (size_t nroutes = 4; nroutes <= HG_ARRAY_SIZE(lone); nroutes += 2) {
     fake_server s;
     ran r;
     RUN_ON(&s, lone, nroutes, &r, "status");

@@ -256,6 +256,25 @@ static int count_entries(const char *dir) {
   return n;
 }
 
+/* A console log: the last whole lines that fit, \r gone, escapes defused. */
+static void file_tail_keeps_last_whole_lines(void **state) {
+  char path[PATH_MAX], out[24];
+  in_dir(state, path, sizeof path, "console.log");
+  const char text[] = "first line is long\r\nsecond\r\n\x1b[2Jthird\r\n\n\n";
+  assert_int_equal(hg_write_file_atomic(path, text, sizeof text - 1), 0);
+  assert_int_equal(hg_file_tail(path, out, sizeof out), 0);
+  assert_string_equal(out, "second\n?[2Jthird");
+  char all[256];
+  assert_int_equal(hg_file_tail(path, all, sizeof all), 0);
+  assert_string_equal(all, "first line is long\nsecond\n?[2Jthird");
+  assert_int_equal(hg_write_file_atomic(path, "", 0), 0);
+  assert_int_equal(hg_file_tail(path, out, sizeof out), 0);
+  assert_string_equal(out, "");
+  in_dir(state, path, sizeof path, "missing.log");
+  assert_int_equal(hg_file_tail(path, out, sizeof out), -ENOENT);
+  assert_int_equal(hg_file_tail(path, out, 1), -EINVAL);
+}
+
 static void write_atomic_then_read_round_trips(void **state) {
   char path[PATH_MAX], *out;
   size_t len;
@@ -610,6 +629,8 @@ int main(void) {
       cmocka_unit_test_setup_teardown(write_atomic_then_read_round_trips, dir_setup,
                                       dir_teardown),
       cmocka_unit_test_setup_teardown(write_atomic_empty_file, dir_setup, dir_teardown),
+      cmocka_unit_test_setup_teardown(file_tail_keeps_last_whole_lines, dir_setup,
+                                      dir_teardown),
       cmocka_unit_test_setup_teardown(write_atomic_into_missing_dir_fails, dir_setup,
                                       dir_teardown),
       cmocka_unit_test_setup_teardown(write_atomic_concurrent_writers_never_mix,

@@ -140,8 +140,8 @@ int main(int argc, char **argv) {
   if (rc < 0) die("store", rc);
   hg_template_info tpl;
   fprintf(stderr, "building template...\n");
-  if ((rc = hg_template_build(st, &hg_vmm_qemu, shim, NULL, "bench:latest", tpl_dir, NULL,
-                              NULL, &tpl)) < 0)
+  hg_template_build_args ta = {.store = st, .vmm = &hg_vmm_qemu, .shim_path = shim};
+  if ((rc = hg_template_build(&ta, "bench:latest", tpl_dir, &tpl, NULL)) < 0)
     die("template", rc);
   hg_manager *m;
   hg_manager_config mc = {.store = st, .vmm = &hg_vmm_qemu, .shim_path = shim};

@@ -782,12 +782,15 @@ static int status_list(hg_client *c, const char *path, const char *member, long 
   return rc;
 }
 
-static void print_status(hg_client *c, const json_t *health, const json_t *states,
-                         const json_t *names, size_t nsandboxes) {
+static void print_status(hg_client *c, const json_t *health, const json_t *accel,
+                         const json_t *states, const json_t *names, size_t nsandboxes) {
   const char *node = hg_json_str(health, "node");
   const char *st = hg_json_str(health, "status");
   field("hangard", "%s%s%s%s at %s", st ? st : "?", node ? " (node " : "", node ? node : "",
         node ? ")" : "", c->url);
+  const char *an = hg_json_str(accel, "name"), *why = hg_json_str(accel, "reason");
+  if (an) field("accelerator", "%s%s%s%s", an, why && *why ? " (" : "", why ? why : "",
+                why && *why ? ")" : "");
   if (states) {
     hg_buf b;
     hg_buf_init(&b, 4096);
@@ -814,7 +817,7 @@ static void print_status(hg_client *c, const json_t *health, const json_t *state
 }
 
 static int cmd_status(hg_client *c, const hg_cli_args *a) {
-  json_t *health = NULL, *list = NULL, *tpls = NULL, *cluster = NULL;
+  json_t *health = NULL, *list = NULL, *tpls = NULL, *cluster = NULL, *accel = NULL;
   long code = 0;
   int rc = hg_client_try_json(c, "GET", "/healthz", NULL, &code, &health);
   if (rc < 0) return HG_CLI_EXIT_ERROR;
@@ -825,6 +828,7 @@ static int cmd_status(hg_client *c, const hg_cli_args *a) {
   long last_error = 0;
   int rc2 = status_list(c, "/v1/sandboxes", "sandboxes", &last_error, &list);
   int rc3 = status_list(c, "/v1/templates", "templates", &last_error, &tpls);
+  int rc5 = status_list(c, "/v1/node", "accel", &last_error, &accel);
   int rc4 = hg_cluster_summary(c, &last_error, &cluster);
   json_t *states = list ? count_states(list) : NULL;
   json_t *names = tpls ? template_names(tpls) : NULL;
@@ -832,21 +836,23 @@ static int cmd_status(hg_client *c, const hg_cli_args *a) {
     json_t *sandboxes = states ? json_pack("{s:I,s:O}", "total",
                                            (json_int_t)json_array_size(list), "by_state", states)
                                : NULL;
-    json_t *out = json_pack("{s:s,s:O?,s:o?,s:O?,s:O?}", "url", c->url, "health", health,
-                            "sandboxes", sandboxes, "templates", names, "cluster", cluster);
+    json_t *out = json_pack("{s:s,s:O?,s:O?,s:o?,s:O?,s:O?}", "url", c->url, "health", health,
+                            "accel", accel, "sandboxes", sandboxes, "templates", names,
+                            "cluster", cluster);
     if (out) hg_json_print(out);
     json_decref(out);
   } else {
-    print_status(c, health, states, names, json_array_size(list));
+    print_status(c, health, accel, states, names, json_array_size(list));
     if (cluster) hg_cluster_summary_print(cluster);
   }
   json_decref(cluster);
   json_decref(health);
   json_decref(list);
   json_decref(tpls);
+  json_decref(accel);
   json_decref(states);
   json_decref(names);
-  return rc || rc2 || rc3 || rc4 ? HG_CLI_EXIT_ERROR : HG_CLI_EXIT_OK;
+  return rc || rc2 || rc3 || rc4 || rc5 ? HG_CLI_EXIT_ERROR : HG_CLI_EXIT_OK;
 }
 
 static int cmd_help(hg_client *c, const hg_cli_args *a) {
