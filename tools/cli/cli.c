@@ -101,7 +101,7 @@ static int int_arg(hg_cli_args *a, const char *opt, const char *v, int64_t min,
 /* Stores one option's value in a. */
 static int set_opt(hg_cli_args *a, int id, const char *v) {
   const char *name = opt_specs[id].name;
-  int64_t n;
+  int64_t n = 0; /* int_arg writes it on success only; gcc -O3 cannot see fail() is nonzero */
   int rc = 0;
   switch (id) {
   case HG_OPT_URL: a->url = v; break;
