@@ -337,16 +337,17 @@ static void maybe_import_template(hg_node *n) {
   hg_template_info have;
   const char *why = NULL;
   if (!n->cfg.template_dir[0]) return;
-  int rc = hg_template_source_check(n->store, n->cfg.template_name, n->cfg.template_dir,
-                                    &why);
+  int rc =
+      hg_template_source_check(n->store, n->cfg.template_name, n->cfg.template_dir, &why);
   if (rc < 0) {
-    hg_log_warn("template.import", "template=%s dir=%s err=\"%s\" msg=\"cannot read the "
-                "template dir; keeping what is registered\"", n->cfg.template_name,
-                n->cfg.template_dir, hg_err_str(rc));
+    hg_log_warn("template.import",
+                "template=%s dir=%s err=\"%s\" msg=\"cannot read the "
+                "template dir; keeping what is registered\"",
+                n->cfg.template_name, n->cfg.template_dir, hg_err_str(rc));
     return;
   }
-  if (!why && n->gateway && hg_template_resolve(n->store, n->cfg.template_name, &have) == 0 &&
-      !have.nic)
+  if (!why && n->gateway &&
+      hg_template_resolve(n->store, n->cfg.template_name, &have) == 0 && !have.nic)
     why = "no_nic";
   if (!why || hg_op_begin(n->ops, "template", "", n->template_op) < 0) return;
   hg_log_info(strcmp(why, "missing") ? "template.reimport" : "template.import",

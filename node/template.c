@@ -203,7 +203,8 @@ static int source_scan(const char *src_dir, hg_template_source *out) {
   memset(out, 0, sizeof *out);
   /* The same dir named another way (relative, via a symlink) is the same source. */
   char real[PATH_MAX];
-  if (hg_path(out->dir, sizeof out->dir, "%s", realpath(src_dir, real) ? real : src_dir) < 0)
+  if (hg_path(out->dir, sizeof out->dir, "%s", realpath(src_dir, real) ? real : src_dir) <
+      0)
     return -ENAMETOOLONG;
   for (size_t i = 0; i < HG_ARRAY_SIZE(template_files); i++) {
     struct stat sb;
@@ -251,8 +252,9 @@ static int source_write(hg_store *st, const char *name, const hg_template_source
   char path[4096];
   int rc = source_record_path(st, name, path, sizeof path);
   if (rc < 0) return rc;
-  json_t *j = json_pack("{s:s, s:s, s:s, s:s}", "dir", src->dir, "fingerprint",
-                        src->fingerprint, "manifest", src->manifest, "digest", src->digest);
+  json_t *j =
+      json_pack("{s:s, s:s, s:s, s:s}", "dir", src->dir, "fingerprint", src->fingerprint,
+                "manifest", src->manifest, "digest", src->digest);
   char *text = json_dumps(j, JSON_INDENT(2));
   json_decref(j);
   rc = text ? hg_write_file_atomic(path, text, strlen(text)) : -ENOMEM;
@@ -428,9 +430,9 @@ static int write_template_json(const char *dir, const char *name, const char *di
                                const char *profile) {
   char at[32], path[4096];
   hg_iso_time(hg_wall_ns() / 1000000, at);
-  json_t *j = json_pack("{s:s, s:s, s:s, s:i, s:i, s:b, s:s, s:s}", "name", name, "digest",
-                        digest, "cmdline", cmdline, "memory_mib", (int)mem, "vcpus", 1,
-                        "nic", nic, "created_at", at, "profile", profile);
+  json_t *j = json_pack("{s:s, s:s, s:s, s:i, s:i, s:b, s:s, s:s}", "name", name,
+                        "digest", digest, "cmdline", cmdline, "memory_mib", (int)mem,
+                        "vcpus", 1, "nic", nic, "created_at", at, "profile", profile);
   char *text = json_dumps(j, JSON_INDENT(2));
   json_decref(j);
   int rc = hg_path(path, sizeof path, "%s/template.json", dir);
@@ -487,8 +489,9 @@ static int adopt(hg_store *st, const char *name, const char *rel, hg_template_so
 /* Stages, boots once and publishes as rel. */
 static int publish(hg_store *st, const hg_vmm_ops *vmm, const char *shim_path,
                    const hg_net_ops *net, const char *name, const char *src_dir,
-                   const char *rel, const char *cmdline, unsigned mem, const char *profile,
-                   const char *digest, hg_template_progress progress, void *ud) {
+                   const char *rel, const char *cmdline, unsigned mem,
+                   const char *profile, const char *digest, hg_template_progress progress,
+                   void *ud) {
   char stage_rel[64], dir[4096], tag[HG_ID_MAX];
   int rc;
   if ((rc = hg_id_new("tpl", tag)) < 0) return rc;
@@ -528,8 +531,8 @@ int hg_template_build(hg_store *st, const hg_vmm_ops *vmm, const char *shim_path
   /* Identical artifacts were built before: that template is reused. */
   bool fresh = rc == 0 && !hg_store_is_subvol(st, rel);
   if (fresh)
-    rc = publish(st, vmm, shim_path, net, name, src_dir, rel, cmdline, mem, profile, digest,
-                 progress, ud);
+    rc = publish(st, vmm, shim_path, net, name, src_dir, rel, cmdline, mem, profile,
+                 digest, progress, ud);
   if (rc < 0) {
     hg_log_error("template.build", "template=%s src=%s err=\"%s\"", name, src_dir,
                  hg_err_str(rc));

@@ -20,7 +20,7 @@ typedef struct hg_template_info {
   unsigned memory_mib;
   unsigned vcpus;
   bool nic;                        /* booted (and saved) with a NIC: restores need one */
-  char profile[32];                /* mkimage's profile ("minimal", "debian"); "" unknown */
+  char profile[32]; /* mkimage's profile ("minimal", "debian"); "" unknown */
   int64_t created_ms;
 } hg_template_info;
 

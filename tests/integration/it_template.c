@@ -88,10 +88,11 @@ static int sh(const char *fmt, ...) {
 /* What a new mkimage run does to the dir: new files renamed into place. */
 static int rebuild_template(const char *marker) {
   char path[PATH_MAX + 32], *text = NULL;
-  int rc = sh("printf '%%s\\n' '%s' > '%s/marker' && cp --sparse=always '%s/rootfs.img' "
-              "'%s/.rootfs.img.tmp' && debugfs -w -R 'write %s/marker /etc/hangar-rev' "
-              "'%s/.rootfs.img.tmp' >/dev/null 2>&1 && mv '%s/.rootfs.img.tmp' '%s/rootfs.img'",
-              marker, tpl_dir, tpl_dir, tpl_dir, tpl_dir, tpl_dir, tpl_dir, tpl_dir);
+  int rc = sh(
+      "printf '%%s\\n' '%s' > '%s/marker' && cp --sparse=always '%s/rootfs.img' "
+      "'%s/.rootfs.img.tmp' && debugfs -w -R 'write %s/marker /etc/hangar-rev' "
+      "'%s/.rootfs.img.tmp' >/dev/null 2>&1 && mv '%s/.rootfs.img.tmp' '%s/rootfs.img'",
+      marker, tpl_dir, tpl_dir, tpl_dir, tpl_dir, tpl_dir, tpl_dir, tpl_dir);
   if (rc < 0) return rc;
   /* mkimage's template.json says when it was built: it changes too */
   snprintf(path, sizeof path, "%s/template.json", tpl_dir);
@@ -175,7 +176,8 @@ static void rebuilt_template_dir_becomes_the_default(void **state) {
   free(out);
   /* ...and the old one still runs on the template it was made from. */
   assert_string_equal(sandbox_digest(old_sb, d), a.digest);
-  out = run(old_sb, "cat /root/mark; test -e /etc/hangar-rev && echo has-rev || echo no-rev",
+  out = run(old_sb,
+            "cat /root/mark; test -e /etc/hangar-rev && echo has-rev || echo no-rev",
             &code);
   assert_non_null(out);
   assert_string_equal(out, "made-on-a\nno-rev\n");
