@@ -197,7 +197,7 @@ static void sha256_hex(const void *data, size_t len, char out[65]) {
 /* Fingerprint and manifest of src_dir as it is now (digest left empty).
  * The artifacts are stat'ed, not read: a rootfs is gigabytes, and mkimage
  * renames new files into place, so a rebuild changes inode and mtime. */
-static int source_scan(const char *src_dir, hg_template_source *out) {
+int hg_template_source_scan(const char *src_dir, hg_template_source *out) {
   char text[4096], path[4096], *manifest = NULL;
   size_t off = 0, mlen = 0;
   memset(out, 0, sizeof *out);
@@ -248,7 +248,8 @@ int hg_template_source_read(hg_store *st, const char *name, hg_template_source *
   return rc;
 }
 
-static int source_write(hg_store *st, const char *name, const hg_template_source *src) {
+int hg_template_source_write(hg_store *st, const char *name,
+                             const hg_template_source *src) {
   char path[4096];
   int rc = source_record_path(st, name, path, sizeof path);
   if (rc < 0) return rc;
@@ -268,7 +269,7 @@ int hg_template_source_check(hg_store *st, const char *name_tag, const char *src
   hg_template_source now, was;
   hg_template_info have;
   int rc = hg_template_name(name_tag, name);
-  if (rc == 0) rc = source_scan(src_dir, &now);
+  if (rc == 0) rc = hg_template_source_scan(src_dir, &now);
   if (rc < 0) return rc;
   if (hg_template_resolve(st, name, &have) < 0)
     *why = "missing";
@@ -480,7 +481,7 @@ static int boot_with_net(const hg_vmm_ops *vmm, const char *shim, const hg_net_o
 static int adopt(hg_store *st, const char *name, const char *rel, hg_template_source *src,
                  const char *digest, hg_template_info *out) {
   snprintf(src->digest, sizeof src->digest, "%s", digest);
-  int rc = source_write(st, name, src);
+  int rc = hg_template_source_write(st, name, src);
   if (rc < 0)
     hg_log_warn("template.source", "template=%s err=\"%s\"", name, hg_err_str(rc));
   return read_info(st, rel, out);
@@ -523,7 +524,7 @@ int hg_template_build(hg_store *st, const hg_vmm_ops *vmm, const char *shim_path
   if (rc < 0) return rc;
   /* Scanned before hashing: a source that changes during the import is
    * seen as changed at the next start. */
-  rc = source_scan(src_dir, &src);
+  rc = hg_template_source_scan(src_dir, &src);
   load_build_hints(src_dir, cmdline, &mem, profile);
   report(progress, ud, "hashing artifacts");
   if (rc == 0) rc = template_digest(src_dir, cmdline, mem, net != NULL, digest);

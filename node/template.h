@@ -48,6 +48,12 @@ json_t *hg_template_list_store(hg_store *st);
 
 /* The record of name (normalised by the caller); -ENOENT without one. */
 int hg_template_source_read(hg_store *st, const char *name, hg_template_source *out);
+/* Fills dir, fingerprint and manifest of src_dir as it is now (digest
+ * empty); -errno when an artifact is missing. */
+int hg_template_source_scan(const char *src_dir, hg_template_source *out);
+/* Records src (digest set) as where name's default template came from. */
+int hg_template_source_write(hg_store *st, const char *name,
+                             const hg_template_source *src);
 /* Whether src_dir must be imported under name_tag: 0 when the record
  * says the default template came from exactly these artifacts, 1 when not
  * (*why: "missing", "no_record", "source_changed", "dir_changed",
