@@ -336,20 +336,35 @@ static void template_work(uv_work_t *w) {
 
 static void template_done(uv_work_t *w, int status) {}
 
-/* Imports --template-dir when the template is missing, when it was built
- * without a NIC and this node has networking (its sandboxes would have
- * none), or under another accelerator than this node runs (its memory
- * image would not restore): each changes the digest, so the new one is
- * another template, and the newest wins. */
+/* Imports --template-dir when the template is missing or was not imported
+ * from exactly these artifacts (a rebuilt or another profile's template in
+ * the dir: the newest import wins and becomes the default; sandboxes keep
+ * the template they were made from), when it was built without a NIC and
+ * this node has networking (its sandboxes would have none), or under
+ * another accelerator than this node runs (its memory image would not
+ * restore): the NIC and the accelerator change the digest, so the new one
+ * is another template. */
 static void maybe_import_template(hg_node *n) {
   hg_template_info have;
-  if (!n->cfg.template_dir[0] ||
-      (hg_template_resolve(n->store, n->cfg.template_name, &have) == 0 &&
-       (have.nic || !n->gateway) && !strcmp(have.accel, n->accel.name)))
+  const char *why = NULL;
+  if (!n->cfg.template_dir[0]) return;
+  int rc =
+      hg_template_source_check(n->store, n->cfg.template_name, n->cfg.template_dir, &why);
+  if (rc < 0) {
+    hg_log_warn("template.import",
+                "template=%s dir=%s err=\"%s\" msg=\"cannot read the "
+                "template dir; keeping what is registered\"",
+                n->cfg.template_name, n->cfg.template_dir, hg_err_str(rc));
     return;
-  if (hg_op_begin(n->ops, "template", "", n->template_op) < 0) return;
-  hg_log_info("template.import", "template=%s dir=%s op=%s", n->cfg.template_name,
-              n->cfg.template_dir, n->template_op);
+  }
+  if (!why && hg_template_resolve(n->store, n->cfg.template_name, &have) == 0) {
+    if (n->gateway && !have.nic) why = "no_nic";
+    else if (strcmp(have.accel, n->accel.name) != 0) why = "other_accel";
+  }
+  if (!why || hg_op_begin(n->ops, "template", "", n->template_op) < 0) return;
+  hg_log_info(strcmp(why, "missing") ? "template.reimport" : "template.import",
+              "template=%s dir=%s reason=%s op=%s", n->cfg.template_name,
+              n->cfg.template_dir, why, n->template_op);
   n->template_work.data = n;
   uv_queue_work(n->loop, &n->template_work, template_work, template_done);
 }

@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/fs.h>
 #include <openssl/evp.h>
 #include <stdio.h>
@@ -64,6 +65,8 @@ static int info_from_json(const char *rel, json_t *j, hg_template_info *out) {
    * only one those nodes could prove. */
   const char *accel = json_string_value(json_object_get(j, "accel"));
   snprintf(out->accel, sizeof out->accel, "%s", accel && !strcmp(accel, "kvm") ? "kvm" : "tcg");
+  const char *profile = json_string_value(json_object_get(j, "profile"));
+  snprintf(out->profile, sizeof out->profile, "%s", profile ? profile : "");
   out->created_ms = hg_iso_parse(json_string_value(json_object_get(j, "created_at")));
   return hg_path(out->rel, sizeof out->rel, "%s", rel);
 }
@@ -116,11 +119,30 @@ static int resolve_one(void *ud, const hg_template_info *info) {
   return 0;
 }
 
+/* The template the last import under name made or found, as its record
+ * names it; -ENOENT when there is no record or the template is gone. */
+static int recorded(hg_store *st, const char *name, hg_template_info *out) {
+  hg_template_source src;
+  char rel[192];
+  int rc = hg_template_source_read(st, name, &src);
+  if (rc == 0) rc = hg_path(rel, sizeof rel, "templates/%s@%.16s", name, src.digest);
+  if (rc == 0 && !hg_store_is_subvol(st, rel)) rc = -ENOENT;
+  if (rc == 0) rc = read_info(st, rel, out);
+  if (rc == 0 && strcmp(out->digest, src.digest) != 0) rc = -ENOENT;
+  return rc;
+}
+
 int hg_template_resolve(hg_store *st, const char *ref, hg_template_info *out) {
   char name[HG_TEMPLATE_NAME_MAX];
   int rc = hg_template_name(ref, name);
   if (rc < 0) return rc;
   hg_template_info best;
+  /* The last import wins even when it matched an older template; without
+   * a record (a template received from a peer), the newest does. */
+  if (recorded(st, name, &best) == 0) {
+    *out = best;
+    return 0;
+  }
   resolve_ctx c = {name, &best, false};
   each_template(st, resolve_one, &c);
   if (!c.found) return -ENOENT;
@@ -128,21 +150,145 @@ int hg_template_resolve(hg_store *st, const char *ref, hg_template_info *out) {
   return 0;
 }
 
+typedef struct list_ctx {
+  hg_store *st;
+  json_t *arr;
+} list_ctx;
+
+/* Flat entries (no nested objects), so a shell script can pick one out. */
 static int list_one(void *ud, const hg_template_info *info) {
+  list_ctx *c = ud;
   char at[32];
+  hg_template_info cur;
+  hg_template_source src;
   hg_iso_time(info->created_ms, at);
-  json_array_append_new(ud, json_pack("{s:s, s:s, s:i, s:i, s:b, s:s, s:s}", "name",
-                                      info->name, "digest", info->digest, "memory_mib",
-                                      (int)info->memory_mib, "vcpus", (int)info->vcpus,
-                                      "nic", info->nic, "accel", info->accel,
-                                      "created_at", at));
+  bool is_default = hg_template_resolve(c->st, info->name, &cur) == 0 &&
+                    strcmp(cur.digest, info->digest) == 0;
+  json_t *e = json_pack("{s:s, s:s, s:s, s:b, s:i, s:i, s:b, s:s, s:s}", "name", info->name,
+                        "digest", info->digest, "profile", info->profile, "default",
+                        is_default, "memory_mib", (int)info->memory_mib, "vcpus",
+                        (int)info->vcpus, "nic", info->nic, "accel", info->accel,
+                        "created_at", at);
+  if (is_default && hg_template_source_read(c->st, info->name, &src) == 0 &&
+      strcmp(src.digest, info->digest) == 0) {
+    json_object_set_new(e, "source_dir", json_string(src.dir));
+    json_object_set_new(e, "source_manifest", json_string(src.manifest));
+  }
+  json_array_append_new(c->arr, e);
   return 0;
 }
 
 json_t *hg_template_list_store(hg_store *st) {
-  json_t *arr = json_array();
-  each_template(st, list_one, arr);
-  return arr;
+  list_ctx c = {st, json_array()};
+  each_template(st, list_one, &c);
+  return c.arr;
+}
+
+/* --- where templates come from ------------------------------------------- */
+
+static int source_record_path(hg_store *st, const char *name, char *out, size_t cap) {
+  char dir[4096];
+  int rc = hg_store_abs(st, "templates", dir, sizeof dir);
+  return rc < 0 ? rc : hg_path(out, cap, "%s/.source-%s.json", dir, name);
+}
+
+static void sha256_hex(const void *data, size_t len, char out[65]) {
+  unsigned char raw[32];
+  unsigned n = 0;
+  EVP_Digest(data, len, raw, &n, EVP_sha256(), NULL);
+  hg_hex_encode(raw, 32, out);
+}
+
+/* Fingerprint and manifest of src_dir as it is now (digest left empty).
+ * The artifacts are stat'ed, not read: a rootfs is gigabytes, and mkimage
+ * renames new files into place, so a rebuild changes inode and mtime. */
+int hg_template_source_scan(const char *src_dir, hg_template_source *out) {
+  char text[4096], path[4096], *manifest = NULL;
+  size_t off = 0, mlen = 0;
+  memset(out, 0, sizeof *out);
+  /* The same dir named another way (relative, via a symlink) is the same source. */
+  char real[PATH_MAX];
+  if (hg_path(out->dir, sizeof out->dir, "%s", realpath(src_dir, real) ? real : src_dir) <
+      0)
+    return -ENAMETOOLONG;
+  for (size_t i = 0; i < HG_ARRAY_SIZE(template_files); i++) {
+    struct stat sb;
+    if (hg_path(path, sizeof path, "%s/%s", src_dir, template_files[i]) < 0)
+      return -ENAMETOOLONG;
+    if (stat(path, &sb) < 0) return -errno;
+    off += (size_t)snprintf(text + off, sizeof text - off, "%s %lld %lld.%09ld %llu\n",
+                            template_files[i], (long long)sb.st_size,
+                            (long long)sb.st_mtim.tv_sec, sb.st_mtim.tv_nsec,
+                            (unsigned long long)sb.st_ino);
+  }
+  if (hg_path(path, sizeof path, "%s/template.json", src_dir) == 0 &&
+      hg_read_file(path, TEMPLATE_JSON_MAX, &manifest, &mlen) == 0)
+    sha256_hex(manifest, mlen, out->manifest);
+  free(manifest);
+  snprintf(text + off, sizeof text - off, "template.json %s\n", out->manifest);
+  sha256_hex(text, strlen(text), out->fingerprint);
+  return 0;
+}
+
+int hg_template_source_read(hg_store *st, const char *name, hg_template_source *out) {
+  char path[4096], *text = NULL;
+  int rc = source_record_path(st, name, path, sizeof path);
+  if (rc == 0) rc = hg_read_file(path, TEMPLATE_JSON_MAX, &text, NULL);
+  if (rc < 0) return rc;
+  json_t *j = json_loads(text, 0, NULL);
+  free(text);
+  const char *dir = json_string_value(json_object_get(j, "dir"));
+  const char *fp = json_string_value(json_object_get(j, "fingerprint"));
+  const char *man = json_string_value(json_object_get(j, "manifest"));
+  const char *digest = json_string_value(json_object_get(j, "digest"));
+  rc = dir && fp && man && digest && strlen(digest) == 64 ? 0 : -EPROTO;
+  if (rc == 0) {
+    memset(out, 0, sizeof *out);
+    snprintf(out->dir, sizeof out->dir, "%s", dir);
+    snprintf(out->fingerprint, sizeof out->fingerprint, "%s", fp);
+    snprintf(out->manifest, sizeof out->manifest, "%s", man);
+    snprintf(out->digest, sizeof out->digest, "%s", digest);
+  }
+  json_decref(j);
+  return rc;
+}
+
+int hg_template_source_write(hg_store *st, const char *name,
+                             const hg_template_source *src) {
+  char path[4096];
+  int rc = source_record_path(st, name, path, sizeof path);
+  if (rc < 0) return rc;
+  json_t *j =
+      json_pack("{s:s, s:s, s:s, s:s}", "dir", src->dir, "fingerprint", src->fingerprint,
+                "manifest", src->manifest, "digest", src->digest);
+  char *text = json_dumps(j, JSON_INDENT(2));
+  json_decref(j);
+  rc = text ? hg_write_file_atomic(path, text, strlen(text)) : -ENOMEM;
+  free(text);
+  return rc;
+}
+
+int hg_template_source_check(hg_store *st, const char *name_tag, const char *src_dir,
+                             const char **why) {
+  char name[HG_TEMPLATE_NAME_MAX];
+  hg_template_source now, was;
+  hg_template_info have;
+  int rc = hg_template_name(name_tag, name);
+  if (rc == 0) rc = hg_template_source_scan(src_dir, &now);
+  if (rc < 0) return rc;
+  if (hg_template_resolve(st, name, &have) < 0)
+    *why = "missing";
+  else if (hg_template_source_read(st, name, &was) < 0)
+    *why = "no_record";
+  else if (strcmp(was.digest, have.digest) != 0)
+    *why = "template_gone";
+  else if (strcmp(was.dir, now.dir) != 0)
+    *why = "dir_changed";
+  else if (strcmp(was.fingerprint, now.fingerprint) != 0)
+    *why = "source_changed";
+  else
+    return 0;
+  return 1;
 }
 
 /* --- building ----------------------------------------------------------- */
@@ -233,10 +379,12 @@ static int copy_file(const char *from, const char *to) {
   return rc;
 }
 
-static void load_build_hints(const char *src, char cmdline[512], unsigned *mem) {
+static void load_build_hints(const char *src, char cmdline[512], unsigned *mem,
+                             char profile[32]) {
   char path[4096], *text;
   snprintf(cmdline, 512, "%s", DEFAULT_CMDLINE);
   *mem = 256;
+  profile[0] = '\0';
   if (hg_path(path, sizeof path, "%s/template.json", src) < 0) return;
   if (hg_read_file(path, TEMPLATE_JSON_MAX, &text, NULL) < 0) return;
   json_t *j = json_loads(text, 0, NULL);
@@ -245,6 +393,8 @@ static void load_build_hints(const char *src, char cmdline[512], unsigned *mem) 
   json_int_t m = json_integer_value(json_object_get(j, "memory_mib"));
   if (c && strlen(c) < 512) snprintf(cmdline, 512, "%s", c);
   if (m >= 64 && m <= 65536) *mem = (unsigned)m;
+  const char *p = json_string_value(json_object_get(j, "profile"));
+  if (p && strlen(p) < 32) snprintf(profile, 32, "%s", p);
   json_decref(j);
 }
 
@@ -320,12 +470,14 @@ static int boot_and_save(const hg_template_build_args *a, const char *dir,
 }
 
 static int write_template_json(const char *dir, const char *name, const char *digest,
-                               const char *cmdline, unsigned mem, bool nic, bool kvm) {
+                               const char *cmdline, unsigned mem, bool nic, bool kvm,
+                               const char *profile) {
   char at[32], path[4096];
   hg_iso_time(hg_wall_ns() / 1000000, at);
-  json_t *j = json_pack("{s:s, s:s, s:s, s:i, s:i, s:b, s:s, s:s}", "name", name, "digest",
-                        digest, "cmdline", cmdline, "memory_mib", (int)mem, "vcpus", 1,
-                        "nic", nic, "accel", kvm ? "kvm" : "tcg", "created_at", at);
+  json_t *j = json_pack("{s:s, s:s, s:s, s:i, s:i, s:b, s:s, s:s, s:s}", "name", name,
+                        "digest", digest, "cmdline", cmdline, "memory_mib", (int)mem,
+                        "vcpus", 1, "nic", nic, "accel", kvm ? "kvm" : "tcg", "created_at",
+                        at, "profile", profile);
   char *text = json_dumps(j, JSON_INDENT(2));
   json_decref(j);
   int rc = hg_path(path, sizeof path, "%s/template.json", dir);
@@ -373,11 +525,69 @@ static void fail_why(char *why, const char *what, int rc) {
   if (why && !why[0]) snprintf(why, HG_TEMPLATE_WHY_MAX, "%s: %s", what, hg_err_str(rc));
 }
 
+/* The import is done: the template is name's default from now on. A
+ * record that cannot be written only costs a re-import at the next start. */
+static int adopt(hg_store *st, const char *name, const char *rel, hg_template_source *src,
+                 const char *digest, hg_template_info *out) {
+  snprintf(src->digest, sizeof src->digest, "%s", digest);
+  int rc = hg_template_source_write(st, name, src);
+  if (rc < 0)
+    hg_log_warn("template.source", "template=%s err=\"%s\"", name, hg_err_str(rc));
+  return read_info(st, rel, out);
+}
+
+/* What one build is about, past its arguments. */
+typedef struct build_job {
+  const char *name, *src_dir, *rel, *cmdline, *profile, *digest;
+  unsigned mem;
+  bool kvm;
+} build_job;
+
+/* Stages, boots once and publishes as rel. */
+static int publish(const hg_template_build_args *a, const build_job *b, char *why) {
+  char stage_rel[64], dir[4096], tag[HG_ID_MAX];
+  int rc;
+  if ((rc = hg_id_new("tpl", tag)) < 0) return rc;
+  if ((rc = hg_path(stage_rel, sizeof stage_rel, "staging/%s", tag)) < 0) return rc;
+  report(a->progress, a->ud, "copying kernel, initrd and rootfs");
+  rc = stage_files(a->store, b->src_dir, stage_rel, dir);
+  if (rc < 0) fail_why(why, "cannot copy the template's files", rc);
+  if (rc == 0) {
+    report(a->progress, a->ud, b->kvm ? "booting the template once (KVM)"
+                                      : "booting the template once (TCG)");
+    rc = boot_with_net(a, dir, b->cmdline, b->mem, b->digest, why);
+  }
+  if (rc == 0) {
+    report(a->progress, a->ud, "publishing");
+    a->vmm->clear(dir);
+    rc = write_template_json(dir, b->name, b->digest, b->cmdline, b->mem, a->net != NULL,
+                             b->kvm, b->profile);
+  }
+  if (rc == 0) rc = hg_store_freeze(a->store, stage_rel);
+  if (rc == 0) rc = hg_store_move(a->store, stage_rel, b->rel);
+  if (rc < 0) {
+    fail_why(why, "cannot publish the template", rc);
+    hg_store_subvol_delete(a->store, stage_rel);
+  }
+  return rc;
+}
+
+static void log_failure(const char *name, const char *src_dir, int rc, const char *why) {
+  char line[HG_TEMPLATE_WHY_MAX];
+  snprintf(line, sizeof line, "%s", why ? why : "");
+  for (char *p = line; *p; p++) /* one log line */
+    if (*p == '\n') *p = '|';
+    else if (*p == '"') *p = '\'';
+  hg_log_error("template.build", "template=%s src=%s err=\"%s\" why=\"%s\"", name, src_dir,
+               hg_err_str(rc), line);
+}
+
 int hg_template_build(const hg_template_build_args *a, const char *name_tag,
                       const char *src_dir, hg_template_info *out,
                       char why[HG_TEMPLATE_WHY_MAX]) {
-  char name[HG_TEMPLATE_NAME_MAX], cmdline[512], digest[65];
+  char name[HG_TEMPLATE_NAME_MAX], cmdline[512], digest[65], profile[32], rel[192];
   unsigned mem;
+  hg_template_source src;
   bool kvm = a->accel && !strcmp(a->accel, "kvm");
   if (why) why[0] = '\0';
   int rc = hg_template_name(name_tag, name);
@@ -385,49 +595,27 @@ int hg_template_build(const hg_template_build_args *a, const char *name_tag,
     fail_why(why, "bad template name", rc);
     return rc;
   }
-  load_build_hints(src_dir, cmdline, &mem);
+  /* Scanned before hashing: a source that changes during the import is
+   * seen as changed at the next start. */
+  rc = hg_template_source_scan(src_dir, &src);
+  load_build_hints(src_dir, cmdline, &mem, profile);
   report(a->progress, a->ud, "hashing artifacts");
-  rc = template_digest(src_dir, cmdline, mem, a->net != NULL, kvm, digest);
+  if (rc == 0) rc = template_digest(src_dir, cmdline, mem, a->net != NULL, kvm, digest);
+  if (rc < 0) fail_why(why, "cannot read the template's kernel, initrd and rootfs", rc);
+  if (rc == 0) rc = hg_path(rel, sizeof rel, "templates/%s@%.16s", name, digest);
+  /* Identical artifacts were built before: that template is reused. */
+  bool fresh = rc == 0 && !hg_store_is_subvol(a->store, rel);
+  if (fresh) {
+    build_job b = {.name = name, .src_dir = src_dir, .rel = rel, .cmdline = cmdline,
+                   .profile = profile, .digest = digest, .mem = mem, .kvm = kvm};
+    rc = publish(a, &b, why);
+  }
   if (rc < 0) {
-    hg_log_error("template.build", "template=%s src=%s err=\"%s\"", name, src_dir,
-                 hg_err_str(rc));
-    fail_why(why, "cannot read the template's kernel, initrd and rootfs", rc);
+    log_failure(name, src_dir, rc, why);
     return rc;
   }
-  char rel[192], stage_rel[64], dir[4096], tag[HG_ID_MAX];
-  if ((rc = hg_path(rel, sizeof rel, "templates/%s@%.16s", name, digest)) < 0) return rc;
-  if (hg_store_is_subvol(a->store, rel)) return read_info(a->store, rel, out);
-
-  if ((rc = hg_id_new("tpl", tag)) < 0) return rc;
-  if ((rc = hg_path(stage_rel, sizeof stage_rel, "staging/%s", tag)) < 0) return rc;
-  report(a->progress, a->ud, "copying kernel, initrd and rootfs");
-  rc = stage_files(a->store, src_dir, stage_rel, dir);
-  if (rc < 0) fail_why(why, "cannot copy the template's files", rc);
-  if (rc == 0) {
-    report(a->progress, a->ud, kvm ? "booting the template once (KVM)"
-                                   : "booting the template once (TCG)");
-    rc = boot_with_net(a, dir, cmdline, mem, digest, why);
-  }
-  if (rc == 0) {
-    report(a->progress, a->ud, "publishing");
-    a->vmm->clear(dir);
-    rc = write_template_json(dir, name, digest, cmdline, mem, a->net != NULL, kvm);
-  }
-  if (rc == 0) rc = hg_store_freeze(a->store, stage_rel);
-  if (rc == 0) rc = hg_store_move(a->store, stage_rel, rel);
-  if (rc < 0) {
-    fail_why(why, "cannot publish the template", rc);
-    char line[HG_TEMPLATE_WHY_MAX];
-    snprintf(line, sizeof line, "%s", why ? why : "");
-    for (char *p = line; *p; p++) /* one log line */
-      if (*p == '\n') *p = '|';
-      else if (*p == '"') *p = '\'';
-    hg_log_error("template.build", "template=%s src=%s err=\"%s\" why=\"%s\"", name,
-                 src_dir, hg_err_str(rc), line);
-    hg_store_subvol_delete(a->store, stage_rel);
-    return rc;
-  }
-  hg_log_info("template.ready", "template=%s digest=%s accel=%s", name, digest,
-              kvm ? "kvm" : "tcg");
-  return read_info(a->store, rel, out);
+  hg_log_info("template.ready", "template=%s digest=%s profile=%s accel=%s built=%s", name,
+              digest, profile[0] ? profile : "-", kvm ? "kvm" : "tcg",
+              fresh ? "new" : "existing");
+  return adopt(a->store, name, rel, &src, digest, out);
 }

@@ -137,13 +137,17 @@ static int write_all(int fd, const void *data, size_t len) {
 
 /* The temp name is unique per call: with one fixed name, two threads saving
  * the same file would write into one temp file and could publish a mix. */
-int hg_write_file_atomic(const char *path, const void *data, size_t len) {
+int hg_write_file_atomic_mode(const char *path, const void *data, size_t len,
+                              mode_t mode) {
   char tmp[4096];
   int rc = hg_path(tmp, sizeof tmp, "%s.tmp.XXXXXX", path);
   if (rc < 0) return rc;
   int fd = mkostemp(tmp, O_CLOEXEC); /* mode 0600 */
   if (fd < 0) return -errno;
-  rc = write_all(fd, data, len);
+  /* fchmod before any byte is written: the mode is set, not umasked, and
+   * a reader never sees the file with the wrong one. */
+  if ((mode & 07777) != 0600 && fchmod(fd, mode & 07777) < 0) rc = -errno;
+  if (rc == 0) rc = write_all(fd, data, len);
   if (rc == 0 && fsync(fd) < 0) rc = -errno;
   if (close(fd) < 0 && rc == 0) rc = -errno;
   if (rc == 0 && rename(tmp, path) < 0) rc = -errno;
@@ -152,6 +156,10 @@ int hg_write_file_atomic(const char *path, const void *data, size_t len) {
     return rc;
   }
   return fsync_dir_of(path);
+}
+
+int hg_write_file_atomic(const char *path, const void *data, size_t len) {
+  return hg_write_file_atomic_mode(path, data, len, 0600);
 }
 
 /* Reads to EOF instead of trusting st_size: procfs reports 0 and sysfs 4096

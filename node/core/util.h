@@ -32,8 +32,13 @@ bool hg_id_valid(const char *prefix, const char *id);
 bool hg_secret_equal(const char *a, const char *b);
 
 /* Writes a file so that after a crash it holds either the old or the new
- * contents: temp file, fsync, rename, fsync of the directory. */
+ * contents: temp file, fsync, rename, fsync of the directory. The file is
+ * mode 0600: most of what hangar writes (keys, state) is nobody else's. */
 int hg_write_file_atomic(const char *path, const void *data, size_t len);
+/* The same with the file's mode given (not masked by the umask), for files
+ * other users must read, such as a guest's /etc/resolv.conf. */
+int hg_write_file_atomic_mode(const char *path, const void *data, size_t len,
+                              mode_t mode);
 /* Reads at most max bytes; -EFBIG when the file is larger. *out is
  * NUL-terminated and freed by the caller. */
 int hg_read_file(const char *path, size_t max, char **out, size_t *len);

@@ -172,7 +172,8 @@ static void eth0_up(void) {
     hg_log_warn("agent.eth0", "err=%d", errno);
   close(s);
   static const char resolv[] = "nameserver " GUEST_GW "\n";
-  if (hg_write_file_atomic("/etc/resolv.conf", resolv, sizeof resolv - 1) < 0)
+  /* 0644: every user resolves names (apt's _apt, nobody), not just root. */
+  if (hg_write_file_atomic_mode("/etc/resolv.conf", resolv, sizeof resolv - 1, 0644) < 0)
     hg_log_warn("agent.resolv", "msg=\"cannot write /etc/resolv.conf\"");
 }
 

@@ -9,8 +9,9 @@
  *
  * Beyond the matrix: the allowed paths work (HTTP with the credential
  * swapped in, TLS byte-exact end to end, the L4 relay, HTTP upgraded to
- * HTTPS upstream), the secret is nowhere the guest can see (its files,
- * environments, and its memory read from the host), and a SIGKILLed
+ * HTTPS upstream), the guest's own wget and nslookup work through the
+ * gateway, as root and as nobody, the secret is nowhere the guest can see
+ * (its files, environments, and its memory read from the host), and a SIGKILLed
  * hangard leaves the guest with no way out until it is back.
  *
  * Prints the matrix as a table. Needs root, qemu, `ip`, `nft`, the test
@@ -521,6 +522,63 @@ static void allowed_paths_work(void **state) {
   assert_true(upgraded);
   free_all(res, 4);
   assert_int_equal(fakenet_bytes_at_sink(fn), sink);
+}
+
+/* ---- the guest's own tools ----------------------------------------------------------
+ */
+
+/* What a user's script runs: the template's wget and nslookup, not the
+ * probe. `wget -T` was a SIGSEGV in busybox-static (tools/mkimage/
+ * wget-timeout.sh), and a crash must not pass for a denial: exit codes
+ * are checked exactly. */
+static void guest_wget_through_the_gateway(void **state) {
+  size_t mark = fakenet_mark(fn), from = log_len();
+  uint64_t sink = fakenet_bytes_at_sink(fn);
+  int code = -1;
+  char *out = run("wget -q -T 20 -O- http://allowed.test/by-wget", &code);
+  assert_non_null(out);
+  fprintf(stderr, "    wget allowed.test -> %d %s", code, out ? out : "(none)\n");
+  assert_int_equal(code, 0);
+  assert_true(strncmp(out, "hello allowed.test from ", 24) == 0);
+  free(out);
+  assert_int_equal(fakenet_count(fn, mark, FN_HTTP, "allowed.test", "GET /by-wget "), 1);
+
+  /* Off the allowlist: the resolver gives no address, so wget fails (exit
+   * 1, not a signal), and asked by address with that Host the proxy says
+   * 403. Neither reaches a server. */
+  out =
+      run("wget -q -T 20 -O- http://evil.test/by-wget; echo rc=$?;"
+          "wget -q -T 20 --header 'Host: evil.test' -O- http://" W "/by-wget; echo rc=$?",
+          &code);
+  assert_non_null(out);
+  fprintf(stderr, "    wget evil.test -> %s", out ? out : "(none)\n");
+  assert_string_equal(out, "rc=1\nrc=1\n");
+  free(out);
+  assert_true(log_denies(from, "evil.test", "not_allowed") >= 2);
+  assert_int_equal(fakenet_count(fn, mark, FN_HTTP, "evil.test", NULL), 0);
+  assert_int_equal(fakenet_count(fn, mark, FN_HTTP, NULL, "GET /by-wget "), 1);
+  assert_int_equal(fakenet_bytes_at_sink(fn), sink);
+}
+
+/* Names resolve for every user, not just root: /etc/resolv.conf must be
+ * world-readable (the agent writes it; apt resolves as _apt). */
+static void non_root_user_resolves_names(void **state) {
+  size_t mark = fakenet_mark(fn);
+  int code = -1;
+  char *out =
+      run("ls -l /etc/resolv.conf >&2; su -s /bin/sh nobody -c "
+          "'id -u; nslookup allowed.test; wget -q -T 20 -O- "
+          "http://allowed.test/by-nobody'",
+          &code);
+  assert_non_null(out);
+  fprintf(stderr, "    as nobody -> %d\n%s", code, out ? out : "(none)\n");
+  assert_int_equal(code, 0);
+  assert_true(strncmp(out, "65534\n", 6) == 0);
+  assert_non_null(strstr(out, "Address: " W));
+  assert_non_null(strstr(out, "hello allowed.test from "));
+  free(out);
+  assert_int_equal(fakenet_count(fn, mark, FN_HTTP, "allowed.test", "GET /by-nobody "),
+                   1);
 }
 
 /* ---- the 25 rows --------------------------------------------------------------------
@@ -1359,6 +1417,8 @@ static void hangard_log_clean(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(allowed_paths_work),
+      cmocka_unit_test(guest_wget_through_the_gateway),
+      cmocka_unit_test(non_root_user_resolves_names),
       cmocka_unit_test(red_team_matrix),
       cmocka_unit_test(secret_never_in_the_guest),
       cmocka_unit_test(daemon_kill9_fails_closed),

@@ -296,6 +296,30 @@ static void write_atomic_then_read_round_trips(void **state) {
   assert_int_equal(st.st_mode & 0777, 0600);
 }
 
+/* A file others must read (a guest's resolv.conf) gets the mode asked
+ * for, whatever the umask, and keeps it when replaced. */
+static void write_atomic_mode_is_set_not_umasked(void **state) {
+  char path[PATH_MAX], *out;
+  in_dir(state, path, sizeof path, "resolv.conf");
+  mode_t old = umask(077);
+  int rc1 = hg_write_file_atomic_mode(path, "nameserver 10.0.2.1\n", 20, 0644);
+  struct stat st1;
+  int s1 = stat(path, &st1);
+  int rc2 = hg_write_file_atomic_mode(path, "x", 1, 0644);
+  umask(old);
+  assert_int_equal(rc1, 0);
+  assert_int_equal(s1, 0);
+  assert_int_equal(st1.st_mode & 07777, 0644);
+  assert_int_equal(rc2, 0);
+  struct stat st;
+  assert_int_equal(stat(path, &st), 0);
+  assert_int_equal(st.st_mode & 07777, 0644);
+  assert_int_equal(hg_read_file(path, 64, &out, NULL), 0);
+  assert_string_equal(out, "x");
+  free(out);
+  assert_int_equal(count_entries(((tmpdir *)*state)->path), 1);
+}
+
 static void write_atomic_empty_file(void **state) {
   char path[PATH_MAX], *out;
   size_t len = 99;
@@ -627,6 +651,8 @@ int main(void) {
       cmocka_unit_test(id_valid_rejects_malformed),
       cmocka_unit_test(secret_equal_compares_whole_strings),
       cmocka_unit_test_setup_teardown(write_atomic_then_read_round_trips, dir_setup,
+                                      dir_teardown),
+      cmocka_unit_test_setup_teardown(write_atomic_mode_is_set_not_umasked, dir_setup,
                                       dir_teardown),
       cmocka_unit_test_setup_teardown(write_atomic_empty_file, dir_setup, dir_teardown),
       cmocka_unit_test_setup_teardown(file_tail_keeps_last_whole_lines, dir_setup,

@@ -19,6 +19,8 @@
 #   debootstrap             debootstrap   (profile "debian" only)
 #   debian-archive-keyring  keyring file  (profile "debian" only)
 #   qemu-system-x86         (--check only; installed by boot-check.sh)
+#   dpkg-dev make build-essential  (once: to rebuild busybox-static with wget -T,
+#                           from `apt-get source busybox` on the host's mirror)
 # Packages that are only downloaded into the cache (`apt-get download` +
 # `dpkg -x`), never installed on the host:
 #   linux-image-6.1.*-cloud-amd64  (exact name from `apt-cache depends linux-image-cloud-amd64`)
@@ -219,6 +221,27 @@ newest_cached_deb() {
   echo "$best"
 }
 
+mirror_from_host() {  # first Debian archive URI on this host that serves $SUITE/main
+  local f
+  for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+    [[ -f $f ]] || continue
+    awk -v s="$SUITE" '$1 == "deb" { i = 2; if ($2 ~ /^\[/) { while ($i !~ /\]$/) i++; i++ }
+      if ($(i+1) == s) { print $i; exit } }' "$f"
+  done
+  for f in /etc/apt/sources.list.d/*.sources; do
+    [[ -f $f ]] || continue
+    # deb822 stanzas: print a URI of a stanza whose Suites include $SUITE.
+    awk -v s="$SUITE" 'BEGIN { RS = ""; FS = "\n" }
+      { uris = ""; ok = 0; deb = 1
+        for (i = 1; i <= NF; i++) {
+          if ($i ~ /^URIs:/)   { uris = $i; sub(/^URIs:[ \t]*/, "", uris) }
+          if ($i ~ /^Types:/ && $i !~ /[ \t]deb([ \t]|$)/) deb = 0
+          if ($i ~ /^Suites:/) { n = split($i, a, /[ \t]+/); for (j = 2; j <= n; j++) if (a[j] == s) ok = 1 }
+        }
+        if (ok && deb && uris != "") { split(uris, u, /[ \t]+/); print u[1]; exit } }' "$f"
+  done
+}
+
 kernel_package() {  # exact linux-image-6.1.*-cloud-amd64 that the meta package depends on
   local re='^linux-image-6\.1\.[0-9]+-[0-9]+-cloud-amd64$' p
   p=$(apt-cache depends linux-image-cloud-amd64 2>/dev/null | awk '$1 == "Depends:" {print $2}' | grep -E "$re" | head -n1 || true)
@@ -295,6 +318,65 @@ if [[ ! -x $BBDIR/bin/busybox ]]; then
 fi
 BUSYBOX="$BBDIR/bin/busybox"
 "$BUSYBOX" true || die "$BUSYBOX does not run on this host"
+
+# Debian builds busybox-static without FEATURE_WGET_TIMEOUT, yet wget.c
+# still declares -T a number option ("T:+") and hands getopt32 a NULL
+# pointer for it (IF_NOT_FEATURE_WGET_TIMEOUT(NULL)), and getopt32 stores
+# numbers without checking the pointer (libbb/getopt32.c): `wget -T 5 URL`
+# writes 5 to address 0, a SIGSEGV before any I/O (gdb: mov %ecx,(%rax)
+# with rax=0, ecx=5). -T is what scripts add so a dead network cannot hang
+# them. A /usr/bin/wget wrapper cannot stand in: the static build's sh has
+# FEATURE_SH_STANDALONE and runs its applets before searching PATH. So
+# the userland is rebuilt from the same Debian source package with that one
+# option turned on, once, and cached beside the extracted package.
+busybox_with_wget_timeout() {  # DEB: echo the path of the rebuilt busybox
+  local deb=$1 out="$MK/busybox/$(basename "$1" .deb)+wget-timeout"
+  [[ -x $out/busybox ]] && { echo "$out/busybox"; return 0; }
+  need dpkg-source dpkg-dev
+  need make make
+  need gcc build-essential
+  local src ver mirror
+  src=$(dpkg-deb -f "$deb" Source)   # "busybox (1:1.35.0-4+deb12u1)" for a binNMU
+  ver=$(sed -n 's/.*(\(.*\)).*/\1/p' <<<"$src")
+  [[ -n $ver ]] || ver=$(dpkg-deb -f "$deb" Version)
+  mirror=${MIRROR:-$(mirror_from_host | head -n1)}
+  [[ -n $mirror ]] || { warn "no Debian mirror for busybox's source; pass --mirror"; return 1; }
+  # A private apt state for deb-src, so the host's apt configuration is untouched.
+  local apt="$MK/apt-src" b="$WORK/busybox-src"
+  mkdir -p "$apt/lists/partial" "$b"
+  printf 'deb-src %s %s main\ndeb-src %s %s-updates main\n' "$mirror" "$SUITE" "$mirror" "$SUITE" >"$apt/sources.list"
+  local -a aptopt=(-q -o "Dir::Etc::SourceList=$apt/sources.list" -o Dir::Etc::SourceParts=/dev/null
+                   -o "Dir::State::Lists=$apt/lists" -o APT::Sandbox::User=root)
+  log "fetching the source of busybox $ver from $mirror"
+  if ! (cd "$b" && { apt-get "${aptopt[@]}" source --download-only "busybox=$ver" >/dev/null 2>&1 ||
+        { apt-get "${aptopt[@]}" update >/dev/null && apt-get "${aptopt[@]}" source --download-only "busybox=$ver" >/dev/null; }; }); then
+    warn "cannot fetch the source of busybox $ver"; return 1
+  fi
+  # apt checked the files against the signed Sources index; dpkg-source's
+  # own check of the .dsc signature has no uploader keyring here and only warns.
+  if ! (cd "$b" && dpkg-source -x ./*.dsc tree >"$b/dpkg-source.log" 2>&1); then
+    tail -n 5 "$b/dpkg-source.log" >&2; warn "dpkg-source -x busybox $ver failed"; return 1
+  fi
+  log "building busybox $ver with FEATURE_WGET_TIMEOUT (once; a few minutes)"
+  cp "$b/tree/debian/config/pkg/static" "$b/tree/.config"
+  sed -i 's/^# CONFIG_FEATURE_WGET_TIMEOUT is not set$/CONFIG_FEATURE_WGET_TIMEOUT=y/' "$b/tree/.config"
+  if ! (cd "$b/tree" && { yes '' || :; } | make oldconfig >"$b/build.log" 2>&1 && make -j"$(nproc)" busybox >>"$b/build.log" 2>&1); then
+    tail -n 15 "$b/build.log" >&2; warn "building busybox $ver failed (log above)"; return 1
+  fi
+  "$b/tree/busybox" wget --help 2>&1 | grep -q -e '-T SEC' || { warn "rebuilt busybox still has no wget -T"; return 1; }
+  rm -rf "$out" "$out.tmp"; mkdir -p "$out.tmp"
+  install -m 0755 "$b/tree/busybox" "$out.tmp/busybox"
+  mv "$out.tmp" "$out"
+  echo "$out/busybox"
+}
+if ! "$BUSYBOX" wget --help 2>&1 | grep -q -e '-T SEC'; then
+  if BB_FIXED=$(busybox_with_wget_timeout "$BBDEB"); then
+    BUSYBOX=$BB_FIXED
+    log "busybox: $BUSYBOX (Debian's, rebuilt with wget -T)"
+  else
+    warn "using Debian's busybox-static as is: its 'wget -T' is a SIGSEGV"
+  fi
+fi
 BB_APPLETS=" $("$BUSYBOX" --list | tr '\n' ' ') "
 for a in sh mount insmod switch_root setsid cttyhack usleep; do
   [[ $BB_APPLETS == *" $a "* ]] || die "busybox lacks the '$a' applet"
@@ -411,7 +493,7 @@ STAGE="$WORK/rootfs"
 mkdir -p "$STAGE"
 
 stage_minimal() {
-  log "staging minimal rootfs (busybox $(dpkg-deb -f "$BBDEB" Version))"
+  log "staging minimal rootfs (busybox $(dpkg-deb -f "$BBDEB" Version)${BB_FIXED:+, rebuilt with wget -T})"
   mkdir -p "$STAGE"/{usr/bin,usr/sbin,usr/lib,etc,dev,proc,sys,run,tmp,root,var/tmp,mnt,home}
   ln -s usr/bin "$STAGE/bin"; ln -s usr/sbin "$STAGE/sbin"; ln -s usr/lib "$STAGE/lib"
   chmod 1777 "$STAGE/tmp" "$STAGE/var/tmp"; chmod 700 "$STAGE/root"
@@ -439,27 +521,6 @@ EOF
   printf 'root:*:19000:0:99999:7:::\nnobody:*:19000:0:99999:7:::\n' >"$STAGE/etc/shadow"
   chmod 600 "$STAGE/etc/shadow"
   printf 'PRETTY_NAME="hangar minimal (busybox)"\nNAME="hangar-minimal"\nID=hangar-minimal\n' >"$STAGE/etc/os-release"
-}
-
-mirror_from_host() {  # first Debian archive URI on this host that serves $SUITE/main
-  local f
-  for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
-    [[ -f $f ]] || continue
-    awk -v s="$SUITE" '$1 == "deb" { i = 2; if ($2 ~ /^\[/) { while ($i !~ /\]$/) i++; i++ }
-      if ($(i+1) == s) { print $i; exit } }' "$f"
-  done
-  for f in /etc/apt/sources.list.d/*.sources; do
-    [[ -f $f ]] || continue
-    # deb822 stanzas: print a URI of a stanza whose Suites include $SUITE.
-    awk -v s="$SUITE" 'BEGIN { RS = ""; FS = "\n" }
-      { uris = ""; ok = 0; deb = 1
-        for (i = 1; i <= NF; i++) {
-          if ($i ~ /^URIs:/)   { uris = $i; sub(/^URIs:[ \t]*/, "", uris) }
-          if ($i ~ /^Types:/ && $i !~ /[ \t]deb([ \t]|$)/) deb = 0
-          if ($i ~ /^Suites:/) { n = split($i, a, /[ \t]+/); for (j = 2; j <= n; j++) if (a[j] == s) ok = 1 }
-        }
-        if (ok && deb && uris != "") { split(uris, u, /[ \t]+/); print u[1]; exit } }' "$f"
-  done
 }
 
 stage_debian() {
