@@ -41,6 +41,7 @@
 #include "replication/repl.h"
 #include "replication/stream.h"
 #include "tests/unit/fs_util.h"
+#include "tests/unit/prereq_util.h"
 
 #define KEY1 "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff"
 #define KEY2 "ffeeddccbbaa99887766554433221100ffeeddccbbaa99887766554433221100"
@@ -1070,7 +1071,7 @@ static void send_rejects_bad_arguments(void **state) {
 
 static void listens_on_ipv6(void **state) {
   hg_repl *v6 = NULL;
-  if (repl_open(&B, KEY1, NULL, "[::1]:0", &v6) < 0) skip();
+  HG_NEED(repl_open(&B, KEY1, NULL, "[::1]:0", &v6) == 0, "IPv6 on lo ([::1] to listen on)");
   assert_int_equal(strncmp(hg_repl_addr(v6), "[::1]:", 6), 0);
   hg_repl_target t = {.node = "nd-b6"};
   snprintf(t.addr, sizeof t.addr, "%s", hg_repl_addr(v6));
