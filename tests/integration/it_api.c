@@ -35,9 +35,9 @@ static int setup(void **state) {
 }
 
 static int teardown(void **state) {
-  hg_it_node_stop(&node);
+  int rc = hg_it_node_stop(&node);
   curl_global_cleanup();
-  return 0;
+  return rc;
 }
 
 /* --- helpers ------------------------------------------------------------------- */

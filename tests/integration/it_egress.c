@@ -372,11 +372,14 @@ static int put_host_file(const char *host_path, const char *guest_path,
   return rc;
 }
 
-static void cleanup(void) {
-  if (node_up) hg_it_node_stop(&node);
+/* 0, or -1 when hangard did not stop cleanly or its log has a sanitizer
+ * report (hg_it_node_stop). */
+static int cleanup(void) {
+  int rc = node_up ? hg_it_node_stop(&node) : 0;
   node_up = false;
   fakenet_stop(fn);
   fn = NULL;
+  return rc;
 }
 
 static void on_signal(int sig) {
@@ -428,8 +431,7 @@ static int setup(void **state) {
 
 static int teardown(void **state) {
   if (node_up && sbid[0]) hg_it_delete(&node, sbid);
-  cleanup();
-  return 0;
+  return cleanup();
 }
 
 /* ---- the allowed paths --------------------------------------------------------------

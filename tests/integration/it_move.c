@@ -111,8 +111,7 @@ static int teardown(void **state) {
   (void)state;
   hg_manager_close(fx.m);
   if (fx.st) hg_store_close(fx.st, false);
-  hg_it_node_stop(&fx.node);
-  return 0;
+  return hg_it_node_stop(&fx.node); /* no hangard here: its dir and data */
 }
 
 /* --- helpers ------------------------------------------------------------------- */

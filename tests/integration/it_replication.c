@@ -73,10 +73,7 @@ static int setup(void **state) {
   return hg_itc_group_up(&C, NODES, &o) >= 0 ? 0 : -1;
 }
 
-static int teardown(void **state) {
-  hg_itc_group_down(&C);
-  return 0;
-}
+static int teardown(void **state) { return hg_itc_group_down(&C); }
 
 /* --- helpers ---------------------------------------------------------------------- */
 
