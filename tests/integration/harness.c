@@ -435,6 +435,19 @@ long hg_it_counter_last(const char *text) {
   return expect - 1;
 }
 
+long hg_it_wait_counter(char *(*read)(void *ud), void *ud, long min, int timeout_ms) {
+  long last = 0;
+  for (int64_t end = hg_now_ms() + timeout_ms;; usleep(100000)) {
+    char *out = read(ud);
+    last = out ? hg_it_counter_last(out) : 0;
+    free(out);
+    if (last < 0 || last >= min) return last;
+    if (hg_now_ms() > end) break;
+  }
+  fprintf(stderr, "counter at %ld after %d ms, want %ld\n", last, timeout_ms, min);
+  return last;
+}
+
 const char *hg_it_str(const json_t *j, const char *key) {
   const char *s = json_string_value(json_object_get(j, key));
   return s ? s : "";

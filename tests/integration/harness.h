@@ -113,5 +113,10 @@ int hg_it_count_vms(hg_it_node *n);
 /* The last number a counter printed (0 for none); -1, and the text on
  * stderr, when the numbers do not run 1, 2, 3, … unbroken. */
 long hg_it_counter_last(const char *text);
+/* Polls a counter's output (read returns it, malloc'd, or NULL) until its
+ * last number is at least min, at most timeout_ms (a TCG guest on a loaded
+ * host is slow); returns the last number, -1 when the output broke, or
+ * what it reached (< min, printed) when the time ran out. */
+long hg_it_wait_counter(char *(*read)(void *ud), void *ud, long min, int timeout_ms);
 
 #endif
