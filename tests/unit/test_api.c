@@ -1350,8 +1350,10 @@ static void follow_stops_when_the_client_leaves(void **state) {
   fk_req *r = mkreq("GET", t, tok, NULL);
   r->pending = 2u << 20; /* a client that does not read: back-pressure */
   hg_api_handler(NULL, &r->pub, api);
-  int64_t end = hg_now_ms() + 300;
-  while (hg_now_ms() < end) uv_run(&loop, UV_RUN_NOWAIT), usleep(1000);
+  /* until it streams and a read is held (the workers run on their own) */
+  for (int64_t end = hg_now_ms() + 60000;
+       !(r->streamed && api->held == 1) && hg_now_ms() < end; usleep(1000))
+    uv_run(&loop, UV_RUN_NOWAIT);
   assert_true(r->streamed);
   assert_false(r->answered);
   assert_int_equal(api->held, 1);
@@ -1371,8 +1373,8 @@ static void quiet_follow_stops_within_a_read_when_the_client_leaves(void **state
   target(t, sizeof t, "/v1/sandboxes/%s/commands/cmd-1/output?follow=1", id);
   fk_req *r = mkreq("GET", t, tok, NULL);
   hg_api_handler(NULL, &r->pub, api);
-  int64_t end = hg_now_ms() + 300;
-  while (hg_now_ms() < end) uv_run(&loop, UV_RUN_NOWAIT), usleep(1000);
+  for (int64_t end = hg_now_ms() + 60000; !r->streamed && hg_now_ms() < end; usleep(1000))
+    uv_run(&loop, UV_RUN_NOWAIT);
   assert_true(r->streamed);
   assert_false(r->answered); /* a read is held on a worker */
   r->gone = true;
