@@ -136,6 +136,11 @@ int hg_itc_tool(hg_itc *c, ...) {
   }
   n += extra;
   argv[n] = NULL;
+  /* a node started again is checked again */
+  if (n > 2 && strcmp(argv[1], "start") == 0) {
+    int i = atoi(argv[2]);
+    if (i >= 1 && i <= HG_ITC_MAX) c->killed[i] = false;
+  }
   return run_argv(argv);
 }
 
@@ -201,6 +206,7 @@ int hg_itc_up(hg_itc *c, int n, const hg_itc_opts *o) {
     return -ENOENT;
   }
   arm_cleanup(c, o->deadline_s);
+  hg_it_sanitizer_env(); /* tools/cluster passes the environment on to hangard */
   /* whatever an earlier run left under this prefix or dir */
   hg_itc_tool(c, "down", NULL);
   hg_rm_rf(c->dir);
@@ -274,15 +280,66 @@ static void keep_logs(hg_itc *c) {
   fprintf(stderr, "cluster_harness: logs kept in %s\n", to);
 }
 
-void hg_itc_down(hg_itc *c) {
-  if (!c->up) return;
+/* Node i's exit status as tools/cluster wrote it (the shell's $?: 0..255,
+ * 128+N for signal N), or -1 when there is none (yet). */
+static int exit_status(hg_itc *c, int i) {
+  char path[320], *text = NULL;
+  snprintf(path, sizeof path, "%s/n%d/exit", c->dir, i);
+  if (hg_read_file(path, 64, &text, NULL) < 0) return -1;
+  int st = atoi(text);
+  free(text);
+  return st;
+}
+
+/* SIGTERM to node i's hangard (SIGCONT first: a stopped one must act on
+ * it), and its exit status within HG_IT_STOP_TIMEOUT_MS; -1 when none. */
+static int stop_node(hg_itc *c, int i) {
+  pid_t pid = hg_itc_pid(c, i);
+  kill(pid, SIGCONT);
+  kill(pid, SIGTERM);
+  int st;
+  for (int64_t end = hg_now_ms() + HG_IT_STOP_TIMEOUT_MS;
+       (st = exit_status(c, i)) < 0 && hg_now_ms() < end;)
+    usleep(50000);
+  return st;
+}
+
+/* How every node stopped, and what its log says: 0, or -1 (printed). */
+static int check_nodes(hg_itc *c) {
+  int rc = 0;
+  for (int i = 1; i <= c->n; i++) {
+    char log[320], who[8];
+    snprintf(log, sizeof log, "%s/n%d/hangard.log", c->dir, i);
+    snprintf(who, sizeof who, "n%d", i);
+    bool running = hg_itc_pid(c, i) > 0;
+    int st = running ? stop_node(c, i) : exit_status(c, i);
+    if (running && st < 0) {
+      fprintf(stderr, "cluster_harness: n%d still running %d ms after SIGTERM\n", i,
+              HG_IT_STOP_TIMEOUT_MS);
+      rc = -1;
+    } else if (st != 0 && (running || !c->killed[i])) {
+      fprintf(stderr, "cluster_harness: n%d's hangard ended with status %d%s, not its "
+                      "clean exit 0\n",
+              i, st, running ? " after SIGTERM" : " without being told to");
+      rc = -1;
+    }
+    if (rc < 0) hg_it_log_tail(log, 40);
+    if (hg_it_log_check(log, who) < 0) rc = -1;
+  }
+  return rc;
+}
+
+int hg_itc_down(hg_itc *c) {
+  if (!c->up) return 0;
   c->up = false;
   active = NULL;
   alarm(0);
-  if (getenv("HG_IT_KEEP")) keep_logs(c);
-  int rc = hg_itc_tool(c, "down", NULL);
-  if (rc != 0) fprintf(stderr, "cluster_harness: down exited %d\n", rc);
+  int rc = check_nodes(c);
+  if (rc < 0 || getenv("HG_IT_KEEP")) keep_logs(c);
+  int down = hg_itc_tool(c, "down", NULL);
+  if (down != 0) fprintf(stderr, "cluster_harness: down exited %d\n", down);
   hg_rm_rf(c->dir);
+  return rc;
 }
 
 pid_t hg_itc_pid(hg_itc *c, int i) {
@@ -310,7 +367,9 @@ pid_t hg_itc_pid(hg_itc *c, int i) {
 int hg_itc_signal(hg_itc *c, int i, int sig) {
   pid_t pid = hg_itc_pid(c, i);
   if (pid <= 0) return -ESRCH;
-  return kill(pid, sig) < 0 ? -errno : 0;
+  if (kill(pid, sig) < 0) return -errno;
+  if (sig == SIGKILL) c->killed[i] = true;
+  return 0;
 }
 
 void hg_itc_gossip_addr(const hg_itc *c, int i, char host[32], int *port) {
@@ -551,7 +610,8 @@ int64_t hg_itc_group_up(hg_itc *c, int n, const hg_itc_opts *o) {
   return rc < 0 ? rc : hg_itc_wait_converged(c, hg_itc_all(c), 60000);
 }
 
-void hg_itc_group_down(hg_itc *c) {
-  hg_itc_down(c);
+int hg_itc_group_down(hg_itc *c) {
+  int rc = hg_itc_down(c);
   curl_global_cleanup();
+  return rc;
 }

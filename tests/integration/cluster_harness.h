@@ -10,7 +10,8 @@
  * cluster is torn down (tools/cluster down) by hg_itc_down, at exit, on
  * SIGINT/SIGTERM/SIGHUP/SIGQUIT, and when the watchdog (hg_itc_up's deadline)
  * fires, so a failed or interrupted test leaves no namespace, process,
- * mount or loop device behind. */
+ * mount or loop device behind. hg_itc_down also checks how each hangard
+ * stopped (as harness.h's hg_it_node_stop does for one node). */
 #ifndef HG_TESTS_CLUSTER_HARNESS_H
 #define HG_TESTS_CLUSTER_HARNESS_H
 
@@ -33,6 +34,7 @@ typedef struct hg_itc {
   char key[256];                   /* HANGAR_KEY: the admin key of every node */
   char cluster_key[512];           /* HANGAR_CLUSTER_KEY: "hex64[,hex64…]" */
   hg_it_node node[HG_ITC_MAX + 1]; /* url (HANGAR_URL_<i>); pid stays 0 */
+  bool killed[HG_ITC_MAX + 1];     /* SIGKILLed by the test, not started since */
   bool up;
 } hg_itc;
 
@@ -55,11 +57,17 @@ int hg_itc_up(hg_itc *c, int n, const hg_itc_opts *o);
  * thread: neither is thread-safe), hg_itc_up, and until every node lists
  * every node alive (60 s). The ms that took after `up`, or < 0. */
 int64_t hg_itc_group_up(hg_itc *c, int n, const hg_itc_opts *o);
-/* Its teardown: hg_itc_down and libcurl's cleanup. */
-void hg_itc_group_down(hg_itc *c);
-/* tools/cluster down; idempotent. With HG_IT_KEEP set, the nodes' logs are
- * first copied to /tmp/hg-itc-<prefix>-logs/. */
-void hg_itc_down(hg_itc *c);
+/* Its teardown: hg_itc_down and libcurl's cleanup; hg_itc_down's result. */
+int hg_itc_group_down(hg_itc *c);
+/* Stops every running hangard with SIGTERM and waits for its exit status
+ * (DIR/n<i>/exit, which tools/cluster writes): each must be 0, hangard's
+ * clean stop; a node that is not running must have exited 0 too, unless
+ * the test SIGKILLed it (hg_itc_signal) and did not start it again. Every
+ * node's log must hold no sanitizer report (hg_it_log_check). Then
+ * tools/cluster down; idempotent. 0, or -1 with the reasons on stderr and
+ * the nodes' logs kept in /tmp/hg-itc-<prefix>-logs/ (also with HG_IT_KEEP
+ * set). */
+int hg_itc_down(hg_itc *c);
 /* Runs tools/cluster <args…> --dir/--prefix of c (NULL-terminated);
  * returns its exit status (0 ok), or a negative errno. */
 int hg_itc_tool(hg_itc *c, ...);
@@ -70,7 +78,9 @@ int hg_itc_tool(hg_itc *c, ...);
 pid_t hg_itc_pid(hg_itc *c, int i);
 /* Sends sig to node i's hangard straight from here, without the launcher's
  * few hundred milliseconds of bash in between, so the clock of a test
- * starts when the signal lands. 0 or a negative errno. */
+ * starts when the signal lands. 0 or a negative errno. A SIGKILL exempts
+ * the node's exit status from hg_itc_down's check until `start` (through
+ * hg_itc_tool) runs it again. */
 int hg_itc_signal(hg_itc *c, int i, int sig);
 
 /* Node i's gossip address, "A.B.C.i" and its port. */

@@ -37,6 +37,7 @@ static int spawn(hg_it_node *n) {
   char listen[64], log[320];
   snprintf(listen, sizeof listen, "127.0.0.1:%d", n->port);
   snprintf(log, sizeof log, "%s/hangard.log", n->dir);
+  hg_it_sanitizer_env();
   pid_t pid = fork();
   if (pid < 0) return -errno;
   if (pid == 0) {
@@ -163,14 +164,117 @@ static void netns_cleanup(hg_it_node *n) {
   hg_netns_dir_release(dir);
 }
 
-void hg_it_node_stop(hg_it_node *n) {
-  if (!n->dir[0]) return;
-  hg_it_node_kill(n, SIGTERM);
+/* What an exit status says: "exit 23", "signal 9". */
+static const char *status_str(int status, char buf[32]) {
+  if (WIFEXITED(status)) snprintf(buf, 32, "exit %d", WEXITSTATUS(status));
+  else if (WIFSIGNALED(status)) snprintf(buf, 32, "signal %d", WTERMSIG(status));
+  else snprintf(buf, 32, "status 0x%x", (unsigned)status);
+  return buf;
+}
+
+int hg_it_stop_child(pid_t pid, const char *who) {
+  int st = 0;
+  pid_t got = 0;
+  kill(pid, SIGTERM);
+  for (int64_t end = hg_now_ms() + HG_IT_STOP_TIMEOUT_MS;
+       (got = waitpid(pid, &st, WNOHANG)) == 0 && hg_now_ms() < end;)
+    usleep(50000);
+  char why[32];
+  if (got == 0) {
+    fprintf(stderr, "harness: %s (pid %d) still running %d ms after SIGTERM\n", who,
+            (int)pid, HG_IT_STOP_TIMEOUT_MS);
+    kill(pid, SIGKILL);
+    waitpid(pid, NULL, 0);
+    return -1;
+  }
+  if (got < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+    fprintf(stderr, "harness: %s stopped by SIGTERM with %s, not its clean exit 0\n", who,
+            got < 0 ? strerror(errno) : status_str(st, why));
+    return -1;
+  }
+  return 0;
+}
+
+int hg_it_node_stop(hg_it_node *n) {
+  if (!n->dir[0]) return 0;
+  int rc = n->pid > 0 ? hg_it_stop_child(n->pid, "hangard") : 0;
+  n->pid = 0;
+  char log[320];
+  snprintf(log, sizeof log, "%s/hangard.log", n->dir);
+  if (rc < 0) hg_it_log_tail(log, 40);
+  if (hg_it_log_check(log, "hangard") < 0) rc = -1;
   for (int i = 0; i < 3 && kill_matching(n->dir, false, NULL) > 0; i++) usleep(200000);
   netns_cleanup(n);
   hg_store_destroy(n->data);
-  hg_rm_rf(n->dir);
+  if (rc == 0) hg_rm_rf(n->dir);
+  else fprintf(stderr, "harness: kept %s (hangard.log) for a look\n", n->dir);
   n->dir[0] = '\0';
+  return rc;
+}
+
+/* --- what hangard leaves to check ----------------------------------------------- */
+
+void hg_it_sanitizer_env(void) {
+  const char *now = getenv("ASAN_OPTIONS");
+  static const char want[] = "detect_leaks=1";
+  size_t len = now ? strlen(now) : 0;
+  if (len >= sizeof want - 1 && strcmp(now + len - (sizeof want - 1), want) == 0) return;
+  char *v = malloc(len + sizeof want + 1);
+  if (!v) return;
+  sprintf(v, "%s%s%s", len ? now : "", len ? ":" : "", want); /* the last one wins */
+  setenv("ASAN_OPTIONS", v, 1);
+  free(v);
+}
+
+/* Prints text from p on, at most max bytes, each line prefixed. */
+static void print_from(const char *who, const char *p, size_t max) {
+  const char *end = p + strnlen(p, max);
+  while (p < end) {
+    const char *nl = memchr(p, '\n', (size_t)(end - p));
+    int len = (int)((nl ? nl : end) - p);
+    fprintf(stderr, "  %s| %.*s\n", who, len, p);
+    p += len + 1;
+  }
+}
+
+void hg_it_log_tail(const char *path, int lines) {
+  char *text = NULL;
+  size_t len = 0;
+  if (hg_read_file(path, 256u << 20, &text, &len) < 0) return;
+  size_t i = len && text[len - 1] == '\n' ? len - 1 : len;
+  for (int k = 0; i > 0; i--)
+    if (text[i - 1] == '\n' && ++k == lines) break;
+  fprintf(stderr, "harness: the end of %s:\n", path);
+  print_from("log", text + i, len - i);
+  free(text);
+}
+
+int hg_it_log_check(const char *path, const char *who) {
+  static const char *const marks[] = {"ERROR: AddressSanitizer", "ERROR: LeakSanitizer",
+                                      "runtime error:", "SUMMARY: "};
+  char *text = NULL;
+  size_t len = 0;
+  int rc = hg_read_file(path, 256u << 20, &text, &len);
+  if (rc == -ENOENT) return 0;
+  if (rc < 0) {
+    fprintf(stderr, "harness: cannot read %s: %s\n", path, strerror(-rc));
+    return -1;
+  }
+  const char *first = NULL;
+  int hits = 0;
+  for (size_t k = 0; k < HG_ARRAY_SIZE(marks); k++)
+    for (const char *h = strstr(text, marks[k]); h; h = strstr(h + 1, marks[k])) {
+      hits++;
+      if (!first || h < first) first = h;
+    }
+  if (first) {
+    while (first > text && first[-1] != '\n') first--;
+    fprintf(stderr, "harness: %s: %d sanitizer report line(s) in %s; the first:\n", who,
+            hits, path);
+    print_from(who, first, 24 * 1024);
+  }
+  free(text);
+  return first ? -1 : 0;
 }
 
 static size_t on_body(char *p, size_t size, size_t nmemb, void *ud) {
@@ -337,6 +441,19 @@ long hg_it_counter_last(const char *text) {
     while (*p == '\n') p++;
   }
   return expect - 1;
+}
+
+long hg_it_wait_counter(char *(*read)(void *ud), void *ud, long min, int timeout_ms) {
+  long last = 0;
+  for (int64_t end = hg_now_ms() + timeout_ms;; usleep(100000)) {
+    char *out = read(ud);
+    last = out ? hg_it_counter_last(out) : 0;
+    free(out);
+    if (last < 0 || last >= min) return last;
+    if (hg_now_ms() > end) break;
+  }
+  fprintf(stderr, "counter at %ld after %d ms, want %ld\n", last, timeout_ms, min);
+  return last;
 }
 
 const char *hg_it_str(const json_t *j, const char *key) {

@@ -1,7 +1,9 @@
 /* harness: integration tests run real hangard processes on a real btrfs
  * loop image and talk to them over HTTP, as a user would. Each node lives
- * in its own temp dir; hg_it_node_stop leaves no process, VM, mount or file
- * behind, even after a test failed half-way. */
+ * in its own temp dir; hg_it_node_stop leaves no process, VM or mount
+ * behind, even after a test failed half-way, and checks what hangard left
+ * to check: that it stopped cleanly on SIGTERM and that its log holds no
+ * sanitizer report. */
 #ifndef HG_TESTS_HARNESS_H
 #define HG_TESTS_HARNESS_H
 
@@ -38,8 +40,35 @@ int hg_it_node_start(hg_it_node *n);
 int hg_it_node_start_with(hg_it_node *n, const char *const *extra);
 /* Restarts hangard on the same data dir (after a kill). */
 int hg_it_node_restart(hg_it_node *n);
+/* Signals hangard and reaps it, whatever its exit status: for a test that
+ * kills it on purpose (SIGKILL). Its log is still scanned at the stop. */
 void hg_it_node_kill(hg_it_node *n, int sig);
-void hg_it_node_stop(hg_it_node *n);
+/* Stops hangard with SIGTERM and waits for it; 0 when it exited 0 (its
+ * clean stop) and its log (every run of it: restarts append) holds no
+ * sanitizer report. Else -1, with the reason and the log's excerpt on
+ * stderr, and the node's dir (hangard.log) is kept for a look; the data
+ * image goes either way. For a group teardown's return value. */
+int hg_it_node_stop(hg_it_node *n);
+
+/* How long a SIGTERMed hangard may take to exit: the HTTP drain (5 s), the
+ * cluster's leave, and LeakSanitizer's scan at exit on a loaded machine. */
+#define HG_IT_STOP_TIMEOUT_MS 120000
+/* Scans a hangard log for sanitizer reports (AddressSanitizer,
+ * LeakSanitizer, UBSan's "runtime error:", any "SUMMARY: "); prints the
+ * report, prefixed with who, and returns -1 when there is one; 0 when the
+ * log is clean or absent (no hangard ever wrote it). */
+int hg_it_log_check(const char *path, const char *who);
+/* Prints the last lines of a log to stderr (why a daemon did not stop). */
+void hg_it_log_tail(const char *path, int lines);
+/* SIGTERM to hangard, a child of this process, and its exit status within
+ * HG_IT_STOP_TIMEOUT_MS (then SIGKILL): 0 when it exited 0, else -1 with
+ * who and the status on stderr. Reaps it either way. */
+int hg_it_stop_child(pid_t pid, const char *who);
+/* Appends detect_leaks=1 to ASAN_OPTIONS in this process's environment,
+ * for the hangards it starts (directly or through tools/cluster):
+ * LeakSanitizer runs when they exit, and a leak makes their exit status
+ * nonzero. */
+void hg_it_sanitizer_env(void);
 
 /* One HTTP request with the admin key (or token if given; "" sends no
  * credentials). The path goes out as written ("/../" and "%00" included). */
@@ -89,5 +118,10 @@ int hg_it_count_vms(hg_it_node *n);
 /* The last number a counter printed (0 for none); -1, and the text on
  * stderr, when the numbers do not run 1, 2, 3, … unbroken. */
 long hg_it_counter_last(const char *text);
+/* Polls a counter's output (read returns it, malloc'd, or NULL) until its
+ * last number is at least min, at most timeout_ms (a TCG guest on a loaded
+ * host is slow); returns the last number, -1 when the output broke, or
+ * what it reached (< min, printed) when the time ran out. */
+long hg_it_wait_counter(char *(*read)(void *ud), void *ud, long min, int timeout_ms);
 
 #endif

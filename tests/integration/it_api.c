@@ -35,9 +35,9 @@ static int setup(void **state) {
 }
 
 static int teardown(void **state) {
-  hg_it_node_stop(&node);
+  int rc = hg_it_node_stop(&node);
   curl_global_cleanup();
-  return 0;
+  return rc;
 }
 
 /* --- helpers ------------------------------------------------------------------- */
@@ -540,12 +540,15 @@ static void chunked_body_past_the_limit_is_refused(const sandbox *sb) {
   assert_true(closed);
 }
 
-/* Slowloris: a head trickled a byte every 500 ms is cut off at the
- * server's header deadline, while everyone else is served meanwhile. */
+/* Slowloris: a head trickled a byte every 500 ms is cut off by the server
+ * (its header deadline, 10 s) long before the two minutes it would take to
+ * send, while everyone else is served meanwhile. How soon after the
+ * deadline is the server's timer, not asserted: a loaded machine delays it. */
 static void trickled_head_is_cut_off_while_others_are_served(const sandbox *sb) {
-  static const char head[] =
-      "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: "
-      "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
+  char head[320];
+  int hl = snprintf(head, sizeof head, "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: ");
+  memset(head + hl, 'a', sizeof head - 1 - (size_t)hl);
+  head[sizeof head - 1] = '\0';
   int fd = hg_it_connect(&node);
   assert_true(fd >= 0);
   int64_t t0 = hg_now_ms();
@@ -553,7 +556,8 @@ static void trickled_head_is_cut_off_while_others_are_served(const sandbox *sb) 
   char resp[4096] = "";
   size_t rlen = 0;
   int served = 0;
-  for (size_t i = 0; i < sizeof head - 1 && !closed && hg_now_ms() - t0 < 30000; i++) {
+  size_t i = 0;
+  for (; i < sizeof head - 1 && !closed; i++) {
     if (send(fd, head + i, 1, MSG_NOSIGNAL) < 0) {
       closed = true;
       break;
@@ -586,7 +590,7 @@ static void trickled_head_is_cut_off_while_others_are_served(const sandbox *sb) 
           "slowloris: closed=%d after %lld ms, %d requests served meanwhile: %.*s\n",
           closed, (long long)took, served, (int)strcspn(resp, "\r\n"), resp);
   assert_true(closed);
-  assert_true(took <= 15000);
+  assert_true(i < sizeof head - 1); /* cut off, not a head that ran out */
   if (rlen) assert_int_equal(strncmp(resp, "HTTP/1.1 408 ", 13), 0);
   /* a sandbox request too, not just the health check */
   json_decref(run_as(sb->token, sb->id, "true"));

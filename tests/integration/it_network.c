@@ -50,8 +50,7 @@ static int teardown(void **state) {
   snprintf(cmd, sizeof cmd, "cp %s/hangard.log '%s'", node.dir, keep ? keep : "");
   if (keep && *keep && !strchr(keep, '\'') && system(cmd) != 0)
     fprintf(stderr, "could not keep the log\n");
-  hg_it_node_stop(&node);
-  return 0;
+  return hg_it_node_stop(&node);
 }
 
 /* --- helpers ------------------------------------------------------------------- */

@@ -56,8 +56,12 @@
 #define VM_TIMEOUT_MS 330000 /* above ?wait=300: TCG on two shared cores is slow */
 #define WAIT "300"
 #define REPL_PORT 7947
-#define DEAD_WAIT_MS 15000   /* the local profile declares a death in ~1-5 s */
-#define KEEPER_WAIT_MS 20000 /* a few keeper ticks (2 s) and a push-pull (5 s) */
+/* Waits, not bounds: far above what each takes (a death ~1-5 s with the
+ * local profile; the keeper a few 2 s ticks and a 5 s push-pull), so that
+ * a loaded machine cannot trip them. bench_cluster.sh and bench_repl
+ * measure how fast. */
+#define DEAD_WAIT_MS 60000
+#define KEEPER_WAIT_MS 120000
 
 static hg_itc C;
 static char SB[32], TOKEN[80], CID[32], COUNTER_PID[32];
@@ -73,10 +77,7 @@ static int setup(void **state) {
   return hg_itc_group_up(&C, NODES, &o) >= 0 ? 0 : -1;
 }
 
-static int teardown(void **state) {
-  hg_itc_group_down(&C);
-  return 0;
-}
+static int teardown(void **state) { return hg_itc_group_down(&C); }
 
 /* --- helpers ---------------------------------------------------------------------- */
 
@@ -172,9 +173,9 @@ static void counter_goes_on(int i, long before) {
   char *out = sh(i, cmd);
   assert_int_equal(atol(out), atol(COUNTER_PID));
   free(out);
-  long a = counter(i);
-  usleep(1500 * 1000);
-  long b = counter(i);
+  long a = counter(i), b = a;
+  for (int64_t end = hg_now_ms() + 60000; b <= a && hg_now_ms() < end; b = counter(i))
+    usleep(200 * 1000);
   fprintf(stderr, "counter: %ld before, %ld then %ld after\n", before, a, b);
   assert_true(a >= before);
   assert_true(b > a);
@@ -567,7 +568,7 @@ static void full_holder_fails_cleanly_and_catches_up(void **state) {
   /* room again: the owner's keeper brings n3 up to gen 3 */
   int64_t t0 = hg_now_ms();
   while (holder_gens(1, "n3", gens) == 0 || gens[0] != 3) {
-    assert_true(hg_now_ms() - t0 < 30000);
+    assert_true(hg_now_ms() - t0 < KEEPER_WAIT_MS);
     usleep(500 * 1000);
   }
   fprintf(stderr, "n3 caught up with gen 3 %lld ms after the space came back\n",

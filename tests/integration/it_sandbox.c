@@ -19,10 +19,7 @@ static hg_it_node node;
 
 static int setup(void **state) { return hg_it_node_start(&node) == 0 ? 0 : -1; }
 
-static int teardown(void **state) {
-  hg_it_node_stop(&node);
-  return 0;
-}
+static int teardown(void **state) { return hg_it_node_stop(&node); }
 
 /* --- helpers ------------------------------------------------------------------- */
 
@@ -148,6 +145,23 @@ static void file_of_10_mib_round_trips_byte_exact(void **state) {
   free(data);
 }
 
+typedef struct command {
+  const char *id, *cid;
+} command;
+
+static char *command_output(void *ud) {
+  command *c = ud;
+  return read_output(c->id, c->cid, NULL);
+}
+
+/* Waits until the counter (HG_IT_COUNTER) of command cid has printed at
+ * least min, unbroken; returns the last number. */
+static long wait_count(const char *id, const char *cid, long min) {
+  long last = hg_it_wait_counter(command_output, &(command){id, cid}, min, 120000);
+  assert_true(last >= min);
+  return last;
+}
+
 static void suspend_resume_keeps_memory_files_and_output(void **state) {
   char id[32], cid[32], st[32], *out;
   int code;
@@ -155,24 +169,16 @@ static void suspend_resume_keeps_memory_files_and_output(void **state) {
   assert_int_equal(hg_it_run(&node, id, "echo kept > /root/file", NULL, &out, &code), 0);
   free(out);
   start_cmd(id, HG_IT_COUNTER, cid);
-  sleep(2);
-  out = read_output(id, cid, NULL);
-  long before = hg_it_counter_last(out);
-  free(out);
-  assert_true(before >= 3);
+  long before = wait_count(id, cid, 3);
   int vms = hg_it_count_vms(&node);
   lifecycle(id, "suspend", 200);
   assert_string_equal(state_of(id, st), "suspended");
   assert_int_equal(hg_it_count_vms(&node), vms - 1);
-  sleep(1);
   lifecycle(id, "resume", 200);
   assert_string_equal(state_of(id, st), "running");
-  sleep(2);
-  /* The same process goes on counting: no reboot, no lost output. */
-  out = read_output(id, cid, NULL);
-  long after = hg_it_counter_last(out);
-  free(out);
-  assert_true(after > before);
+  /* The same process goes on counting: no reboot, no lost output (the
+   * output so far still runs 1, 2, 3, … unbroken). */
+  wait_count(id, cid, before + 3);
   assert_int_equal(hg_it_run(&node, id, "cat /root/file", NULL, &out, &code), 0);
   assert_string_equal(out, "kept\n");
   free(out);
@@ -250,26 +256,114 @@ static void disk_snapshot_then_fork_boots_that_disk(void **state) {
   free(out);
 }
 
-static void daemon_kill9_then_restart_adopts_every_vm(void **state) {
-  char id[32], cid[32], *out;
+/* A guest process that appends "<n> <guest uptime in s>" to /root/ticks
+ * ten times a second: n counts 1, 2, 3, … and the uptime is the guest's own
+ * clock (/proc/uptime), which QEMU advances with the host's clock while
+ * the guest runs and stops while it does not. */
+#define TICKER                                                                     \
+  "i=0; while :; do i=$((i+1)); read up rest < /proc/uptime; echo \"$i $up\" >> " \
+  "/root/ticks; sleep 0.1; done"
+
+typedef struct ticks {
+  long n, last;        /* lines; the last tick number (== n when unbroken) */
+  double first_up, up; /* guest uptime of the first and last line */
+} ticks;
+
+/* Parses /root/ticks; counts only the ticks with guest uptime in (lo, hi)
+ * into *in (when given). Fails when the numbers do not run 1, 2, 3, …
+ * (the ticker restarted: the guest was rebooted). */
+static ticks parse_ticks(const char *text, double lo, double hi, ticks *in) {
+  ticks all = {0};
+  if (in) *in = (ticks){0};
+  for (const char *p = text; *p;) {
+    long k;
+    double up;
+    int used = 0;
+    if (sscanf(p, "%ld %lf%n", &k, &up, &used) != 2) break;
+    if (k != all.last + 1) fprintf(stderr, "ticks broken at line %ld: %ld\n", all.n + 1, k);
+    assert_int_equal(k, all.last + 1);
+    if (!all.n) all.first_up = up;
+    all.n++, all.last = k, all.up = up;
+    if (in && up > lo && up < hi) {
+      if (!in->n) in->first_up = up;
+      in->n++, in->last = k, in->up = up;
+    }
+    p += used;
+    while (*p == '\n') p++;
+  }
+  return all;
+}
+
+static ticks read_ticks(const char *id, double lo, double hi, ticks *in) {
+  char *out;
+  int code;
+  assert_int_equal(hg_it_run(&node, id, "cat /root/ticks", NULL, &out, &code), 0);
+  assert_int_equal(code, 0);
+  ticks all = parse_ticks(out, lo, hi, in);
+  free(out);
+  return all;
+}
+
+/* hangard dies by SIGKILL, stays dead a few seconds, and comes back: the
+ * guest ran all the while it was dead (not only after its return), and the
+ * new hangard adopts its VM. The proof is the guest's own record: ticks
+ * whose guest uptime lies inside the outage. The host's and the guest's
+ * clocks are tied by one reading of the guest's uptime through the API
+ * before the kill, taken at a host time known to within that request. */
+static void daemon_kill9_guest_runs_through_the_outage_and_restart_adopts_it(
+    void **state) {
+  char id[32], *out;
   int code;
   assert_int_equal(hg_it_create(&node, id), 0);
-  start_cmd(id, HG_IT_COUNTER, cid);
-  sleep(1);
+  char cid[32];
+  start_cmd(id, TICKER, cid);
+  for (int64_t end = hg_now_ms() + 120000; read_ticks(id, 0, 0, NULL).n < 5;
+       usleep(200000))
+    assert_true(hg_now_ms() < end);
   int vms = hg_it_count_vms(&node);
   assert_true(vms >= 1);
+
+  /* The guest's uptime u0 at some host time in [h0s, h0e]. */
+  int64_t h0s = hg_now_ms();
+  assert_int_equal(hg_it_run(&node, id, "cut -d' ' -f1 /proc/uptime", NULL, &out, &code), 0);
+  int64_t h0e = hg_now_ms();
+  double u0 = strtod(out, NULL);
+  free(out);
+  assert_true(u0 > 0);
+
+  int64_t hk = hg_now_ms();
   hg_it_node_kill(&node, SIGKILL);
-  sleep(1);
+  /* The outage itself: 3 s of guest time certainly inside it, whatever the
+   * request above took. */
+  int64_t outage_ms = 3000 + (h0e - h0s);
+  usleep((useconds_t)outage_ms * 1000);
   assert_int_equal(hg_it_count_vms(&node), vms); /* VMs outlive hangard */
+  int64_t hr = hg_now_ms();
   assert_int_equal(hg_it_node_restart(&node), 0);
   assert_int_equal(hg_it_count_vms(&node), vms);
+
+  /* In guest time the kill came at most u0 + (hk - h0s) and the restart at
+   * least u0 + (hr - h0e): every tick between was written with no hangard. */
+  double lo = u0 + (double)(hk - h0s) / 1000, hi = u0 + (double)(hr - h0e) / 1000;
+  ticks in, all;
+  /* until the guest has ticked past the restart: it goes on under the new
+   * hangard too */
+  for (int64_t end = hg_now_ms() + 60000; (all = read_ticks(id, lo, hi, &in)).up <= hi;
+       usleep(200000))
+    assert_true(hg_now_ms() < end);
+  fprintf(stderr,
+          "outage: %lld ms on the host, guest window %.2f..%.2f s: %ld ticks in it "
+          "(%.2f..%.2f), %ld in all, the guest at %.2f s\n",
+          (long long)(hr - hk), lo, hi, in.n, in.first_up, in.up, all.n, all.up);
+  /* 30 ticks at 10 a second; a TCG guest on a loaded host keeps fewer, so
+   * at least one a second of the window, spread over at least half of it
+   * (not a burst at one edge). */
+  assert_true(in.n >= 3);
+  assert_true(in.up - in.first_up >= (hi - lo) / 2);
+
   assert_int_equal(hg_it_run(&node, id, "echo back", NULL, &out, &code), 0);
   assert_string_equal(out, "back\n");
   free(out);
-  out = read_output(id, cid, NULL);
-  long last = hg_it_counter_last(out);
-  free(out);
-  assert_true(last >= 5);
 }
 
 static void vm_lost_while_daemon_down_falls_back_to_last_generation(void **state) {
@@ -341,7 +435,7 @@ int main(void) {
       cmocka_unit_test(vm_lost_while_daemon_down_falls_back_to_last_generation),
       cmocka_unit_test(bad_requests_get_clear_errors),
       cmocka_unit_test(corrupt_vmstate_fails_resume_cleanly),
-      cmocka_unit_test(daemon_kill9_then_restart_adopts_every_vm),
+      cmocka_unit_test(daemon_kill9_guest_runs_through_the_outage_and_restart_adopts_it),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -247,36 +247,36 @@ static void read_is_held_until_output_comes(void **state) {
   hg_buf_init(&out, 1u << 20);
   hg_read_res res;
   int64_t t0 = hg_now_ms();
-  assert_int_equal(hg_agent_read(T.a, cid, HG_STREAM_STDOUT, 0, 0, 5000, &out, &res), 0);
+  assert_int_equal(hg_agent_read(T.a, cid, HG_STREAM_STDOUT, 0, 0, 60000, &out, &res), 0);
   int64_t dt = hg_now_ms() - t0;
-  assert_true(dt >= 200 && dt < 4000);
-  assert_string_equal(out.data, "late\n");
+  assert_true(dt >= 200);                  /* held, not answered empty at once */
+  assert_string_equal(out.data, "late\n"); /* and answered by the output */
   hg_buf_free(&out);
 }
 
 static void held_read_times_out_empty(void **state) {
-  uint64_t cid = start_sh("sleep 5", 0);
+  uint64_t cid = start_sh("sleep 60", 0);
   hg_buf out;
   hg_buf_init(&out, 1u << 20);
   hg_read_res res;
   int64_t t0 = hg_now_ms();
   assert_int_equal(hg_agent_read(T.a, cid, HG_STREAM_STDOUT, 0, 0, 200, &out, &res), 0);
   int64_t dt = hg_now_ms() - t0;
-  assert_true(dt >= 150 && dt < 3000);
+  assert_true(dt >= 150);
   assert_int_equal(out.len, 0);
-  assert_false(res.eof);
+  assert_false(res.eof); /* returned at its timeout, not at the command's end */
   assert_int_equal(hg_agent_signal(T.a, cid, SIGKILL), 0);
   hg_buf_free(&out);
 }
 
 static void wait_returns_at_its_timeout(void **state) {
-  uint64_t cid = start_sh("sleep 5", 0);
+  uint64_t cid = start_sh("sleep 60", 0);
   hg_cmd_status st;
   int64_t t0 = hg_now_ms();
   assert_int_equal(hg_agent_wait(T.a, cid, 200, &st), 0);
   int64_t dt = hg_now_ms() - t0;
-  assert_false(st.exited);
-  assert_true(dt >= 150 && dt < 3000);
+  assert_false(st.exited); /* returned at its timeout, not at the command's end */
+  assert_true(dt >= 150);
   assert_int_equal(hg_agent_wait(T.a, cid, 0, &st), 0); /* status, never held */
   assert_false(st.exited);
   assert_int_equal(hg_agent_signal(T.a, cid, SIGKILL), 0);
@@ -286,16 +286,15 @@ static void timeout_kills_the_whole_group(void **state) {
   /* The background sleep holds stdout: eof comes only if it died too. */
   uint64_t cid = start_sh("sleep 30 & sleep 30", 300);
   hg_cmd_status st;
-  int64_t t0 = hg_now_ms();
-  assert_int_equal(hg_agent_wait(T.a, cid, 10000, &st), 0);
-  assert_true(hg_now_ms() - t0 < 5000);
+  assert_int_equal(hg_agent_wait(T.a, cid, 60000, &st), 0);
   assert_true(st.exited);
   assert_true(st.timed_out);
   assert_int_equal(st.signal, SIGKILL);
   hg_buf out;
   hg_buf_init(&out, 1u << 20);
   hg_read_res res;
-  assert_int_equal(hg_agent_read(T.a, cid, HG_STREAM_STDOUT, 0, 0, 5000, &out, &res), 0);
+  /* eof well before the background sleep's 30 s: it was killed too */
+  assert_int_equal(hg_agent_read(T.a, cid, HG_STREAM_STDOUT, 0, 0, 20000, &out, &res), 0);
   assert_true(res.eof);
   hg_buf_free(&out);
 }
@@ -309,14 +308,13 @@ static void endless_background_writer_neither_stalls_nor_outlives_the_timeout(
   assert_true(st.exited);
   assert_int_equal(st.code, 0);
   int64_t t0 = hg_now_ms();
-  assert_int_equal(hg_agent_ping(T.a, 2000), 0); /* the agent still answers */
-  assert_true(hg_now_ms() - t0 < 1000);
+  assert_int_equal(hg_agent_ping(T.a, 30000), 0); /* the agent still answers */
   /* The group is killed at the deadline: stdout reaches its end. */
   hg_buf out;
   hg_buf_init(&out, 2u << 20);
   hg_read_res res = {0};
   uint64_t off = 0;
-  while (!res.eof && hg_now_ms() - t0 < 10000) {
+  while (!res.eof && hg_now_ms() - t0 < 60000) {
     hg_buf_reset(&out);
     assert_int_equal(hg_agent_read(T.a, cid, HG_STREAM_STDOUT, off, 0, 1000, &out, &res),
                      0);
@@ -914,8 +912,8 @@ static void broken_frames_fail_every_call_at_once(void **state) {
   for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++) {
     int rcs[4];
     hg_agent *a;
-    int64_t dt = against_fake(modes[m], 4, 20000, rcs, &a);
-    assert_true(dt < 5000); /* nowhere near the 20 s deadline */
+    against_fake(modes[m], 4, 120000, rcs, &a);
+    /* -EPROTO at once, not -ETIMEDOUT at the deadline */
     for (int i = 0; i < 4; i++) assert_int_equal(rcs[i], -EPROTO);
     assert_int_equal(hg_agent_ping(a, 1000), -EPROTO); /* the channel stays dead */
     hg_agent_free(a);
@@ -955,14 +953,14 @@ static void silent_guest_hits_the_deadline(void **state) {
   int rcs[3];
   int64_t dt = against_fake(FAKE_SILENT, 3, 300, rcs, NULL);
   for (int i = 0; i < 3; i++) assert_int_equal(rcs[i], -ETIMEDOUT);
-  assert_true(dt >= 250 && dt < 3000);
+  assert_true(dt >= 250); /* not before the deadline */
 }
 
 static void closed_guest_is_econnreset(void **state) {
   int rcs[2];
-  int64_t dt = against_fake(FAKE_CLOSE, 2, 20000, rcs, NULL);
+  against_fake(FAKE_CLOSE, 2, 120000, rcs, NULL);
+  /* -ECONNRESET at once, not -ETIMEDOUT at the deadline */
   for (int i = 0; i < 2; i++) assert_int_equal(rcs[i], -ECONNRESET);
-  assert_true(dt < 5000);
 }
 
 static void *free_later(void *arg) {
@@ -978,10 +976,8 @@ static void free_fails_calls_in_flight(void **state) {
   assert_int_equal(hg_agent_attach_fd(sp[0], &a), 0);
   pthread_t t;
   assert_int_equal(pthread_create(&t, NULL, free_later, a), 0);
-  int64_t t0 = hg_now_ms();
-  int rc = hg_agent_ping(a, 20000);
-  assert_true(rc == -ECONNRESET);
-  assert_true(hg_now_ms() - t0 < 5000);
+  int rc = hg_agent_ping(a, 120000);
+  assert_true(rc == -ECONNRESET); /* failed by the free, not -ETIMEDOUT */
   pthread_join(t, NULL);
   close(sp[1]);
 }
@@ -1009,7 +1005,7 @@ static void connect_waits_for_the_socket_to_appear(void **state) {
   assert_true(hg_now_ms() - t0 >= 150);
   pthread_t t;
   assert_int_equal(pthread_create(&t, NULL, listen_later, p), 0);
-  assert_int_equal(hg_agent_connect(p, 5000, &a), 0);
+  assert_int_equal(hg_agent_connect(p, 60000, &a), 0);
   hg_agent_free(a);
   pthread_join(t, NULL);
   unlink(p);

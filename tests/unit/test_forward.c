@@ -376,7 +376,7 @@ static hg_forward_stats fwd_stats(void) {
 /* ... once no forward is in flight: the client can have the last bytes of
  * an answer before the loop thread has done its bookkeeping after them. */
 static hg_forward_stats fwd_stats_idle(void) {
-  for (int i = 0; i < 200 && fwd_stats().active; i++) usleep(10000);
+  for (int i = 0; i < 6000 && fwd_stats().active; i++) usleep(10000);
   return fwd_stats();
 }
 
@@ -597,7 +597,7 @@ static void slow_stream_arrives_whole_with_back_pressure(void **state) {
   cl_send(fd, "GET", t, "Authorization: Bearer k\r\n", NULL, 0);
   /* a client that stops reading: the forward must stop too (the kernel
    * buffers fill, then our queue reaches the high water mark) */
-  for (int i = 0; i < 1000 && fwd_stats().paused == 0; i++) usleep(10000);
+  for (int i = 0; i < 6000 && fwd_stats().paused == 0; i++) usleep(10000);
   assert_true(fwd_stats().paused > 0);
   cl_read(fd, r, 16 * 1024, 300, 0); /* then reads, slowly: 16 KiB per 0.3 ms */
   close(fd);
@@ -635,7 +635,7 @@ static void client_disconnect_cancels_the_upstream(void **state) {
   assert_int_equal(atomic_load(&a->aborts), 0);
   close(fd);
   /* the front drops the transfer, so the owner sees its client go */
-  for (int i = 0; i < 300 && atomic_load(&a->aborts) == 0; i++) usleep(10000);
+  for (int i = 0; i < 6000 && atomic_load(&a->aborts) == 0; i++) usleep(10000);
   assert_int_equal(atomic_load(&a->aborts), 1);
   hg_forward_stats st = fwd_stats_idle();
   assert_int_equal(st.active, 0);

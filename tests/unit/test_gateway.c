@@ -736,6 +736,7 @@ static void queries_over_the_rate_are_refused(void **state) {
   struct sockaddr_in to = gw_addr(HG_GW_DNS_PORT);
   uint8_t q[512], r[1500];
   int ok = 0, refused = 0;
+  int64_t t0 = hg_now_ms();
   for (int i = 0; i < 30; i++) {
     size_t qlen = make_query((uint16_t)i, "api.example.com", HG_DNS_T_AAAA, q, sizeof q);
     assert_int_equal(sendto(fd, q, qlen, 0, (struct sockaddr *)&to, sizeof to),
@@ -750,9 +751,12 @@ static void queries_over_the_rate_are_refused(void **state) {
     if (a.rcode == HG_DNS_REFUSED) refused++;
   }
   close(fd);
+  /* the burst, plus 5 a second for however long a loaded host took */
+  int64_t took = hg_now_ms() - t0;
+  fprintf(stderr, "%d answered, %d refused in %lld ms\n", ok, refused, (long long)took);
   assert_int_equal(ok + refused, 30);
-  assert_true(ok >= 10 && ok < 20); /* the burst, plus 5/s refills on a slow host */
-  assert_true(refused >= 10);
+  assert_true(ok >= 10 && ok <= 10 + 5 * (took / 1000 + 1));
+  assert_true(refused >= 1);
   json_t *log = hg_gateway_egress_log(f->gw, SB);
   size_t i, limited = 0;
   json_t *e;
@@ -1248,11 +1252,11 @@ static void detach_cuts_what_is_in_flight(void **state) {
   int64_t end = hg_now_ms() + WAIT_MS;
   while (f->up.slow_seen < 1 && hg_now_ms() < end) usleep(1000);
   assert_true(f->up.slow_seen >= 1); /* a question is upstream */
-  int64_t t0 = hg_now_ms();
   assert_int_equal(hg_gateway_detach(f->gw, SB), 0);
-  assert_true(hg_now_ms() - t0 < 1000);
+  /* closed with no answer: a detach that waited for upstream would have
+   * sent the upstream timeout's SERVFAIL first */
   uint8_t r[64];
-  assert_true(recv(fd, r, sizeof r, 0) <= 0); /* closed, no answer */
+  assert_true(recv(fd, r, sizeof r, 0) <= 0);
   close(fd);
   close(udp);
   char path[PATH_MAX];

@@ -535,7 +535,7 @@ static void abort_mid_stream_kills_child_and_leaves_nothing(void **state) {
   begin(f, f->rx);
   assert_int_equal(feed_all(f->r, c.z.data, c.z.len / 2, 65536), 0);
   /* the child is working on the subvolume by now */
-  for (int i = 0; i < 200 && count_entries(f->rx) == 0; i++) usleep(10000);
+  for (int i = 0; i < 6000 && count_entries(f->rx) == 0; i++) usleep(10000);
   assert_int_equal(count_entries(f->rx), 1);
   assert_false(no_children());
   hg_stream_recv_abort(f->r);

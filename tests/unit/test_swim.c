@@ -56,31 +56,16 @@ static void assert_clean(hg_sim *s) {
 
 /* ---- profiles --------------------------------------------------------- */
 
-static void profiles_have_memberlist_numbers(void **state) {
+/* The two profiles hangard's --gossip-profile names load, each with room
+ * for the seal in a datagram; any other name is refused. (Their numbers
+ * are the code's to choose; what they give is measured by
+ * tools/bench/bench_swim and tools/bench/bench_cluster.sh.) */
+static void known_profiles_load_and_unknown_is_refused(void **state) {
   hg_swim_config c = {0};
   assert_int_equal(hg_swim_profile(&c, "lan"), 0);
-  /* lan's one departure: a 700 ms probe cycle (15 s p99 detection at n = 1000) */
-  assert_int_equal(c.probe_interval_ms, 700);
-  assert_int_equal(c.probe_timeout_ms, 350);
-  assert_int_equal(c.indirect_checks, 3);
-  assert_int_equal(c.suspicion_mult, 4);
-  assert_int_equal(c.suspicion_max_mult, 6);
-  assert_int_equal(c.retransmit_mult, 4);
-  assert_int_equal(c.gossip_interval_ms, 200);
-  assert_int_equal(c.gossip_nodes, 3);
-  assert_int_equal(c.push_pull_interval_ms, 30000);
-  assert_int_equal(c.rejoin_interval_ms, 30000);
-  assert_int_equal(c.awareness_max, 8);
-  assert_int_equal(c.dead_forget_ms, 300000);
   assert_int_equal(c.udp_max, HG_WIRE_UDP_MAX - HG_SEAL_OVERHEAD);
   assert_int_equal(hg_swim_profile(&c, "local"), 0);
-  assert_int_equal(c.probe_interval_ms, 200);
-  assert_int_equal(c.probe_timeout_ms, 100);
-  assert_int_equal(c.gossip_interval_ms, 50);
-  assert_int_equal(c.push_pull_interval_ms, 5000);
-  assert_int_equal(c.rejoin_interval_ms, 2000);
-  assert_int_equal(c.dead_forget_ms, 60000);
-  assert_int_equal(c.suspicion_mult, 4);
+  assert_int_equal(c.udp_max, HG_WIRE_UDP_MAX - HG_SEAL_OVERHEAD);
   assert_int_equal(hg_swim_profile(&c, "wan"), -EINVAL);
 }
 
@@ -628,7 +613,7 @@ static void members_are_sorted(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(profiles_have_memberlist_numbers),
+      cmocka_unit_test(known_profiles_load_and_unknown_is_refused),
       cmocka_unit_test(five_nodes_converge),
       cmocka_unit_test(crash_detected_by_all_within_bound),
       cmocka_unit_test(pause_shorter_than_suspicion_refutes),
