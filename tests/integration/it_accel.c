@@ -100,7 +100,7 @@ static void auto_runs_tcg_when_kvm_boots_nothing(void **state) {
   assert_non_null(strstr(log, "event=accel.chosen"));
   free(log);
   a_sandbox_runs(&n);
-  hg_it_node_stop(&n);
+  assert_int_equal(hg_it_node_stop(&n), 0);
 }
 
 /* --accel kvm on a host where KVM boots nothing: hangard refuses to start,
@@ -113,7 +113,7 @@ static void accel_kvm_fails_fast_where_kvm_boots_nothing(void **state) {
     char name[8], reason[512];
     node_accel(&n, name, reason);
     assert_string_equal(name, "kvm");
-    hg_it_node_stop(&n);
+    assert_int_equal(hg_it_node_stop(&n), 0);
     return;
   }
   assert_int_equal(rc, -ECHILD);
@@ -123,7 +123,7 @@ static void accel_kvm_fails_fast_where_kvm_boots_nothing(void **state) {
   assert_non_null(strstr(log, "hangard: --accel kvm: /dev/kvm opens, but"));
   assert_null(strstr(log, "template.import")); /* it failed before any boot */
   free(log);
-  hg_it_node_stop(&n);
+  assert_int_equal(hg_it_node_stop(&n), 0);
 }
 
 /* PVM's failure: QEMU starts under KVM and the guest prints nothing. The
@@ -150,7 +150,7 @@ static void a_kvm_guest_that_never_boots_is_given_up(void **state) {
   assert_non_null(strstr(reason, "a kernel did not boot under it within"));
   assert_non_null(strstr(reason, "(console: empty); using TCG"));
   a_sandbox_runs(&n);
-  hg_it_node_stop(&n);
+  assert_int_equal(hg_it_node_stop(&n), 0);
 }
 
 /* A template whose guest cannot boot: the operation fails in seconds and
@@ -182,7 +182,7 @@ static void a_template_that_cannot_boot_says_why(void **state) {
   assert_null(strstr(list, "broken:"));
   free(list);
   json_decref(j);
-  hg_it_node_stop(&n);
+  assert_int_equal(hg_it_node_stop(&n), 0);
 }
 
 int main(void) {
