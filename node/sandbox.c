@@ -65,6 +65,7 @@ struct hg_manager {
   pthread_t pool_thread;
   pthread_cond_t pool_cv;
   bool pool_running, closing;
+  uint64_t pool_hits, pool_misses; /* under mu */
   /* Orders adopts and disowns, so two of them never race over one id
    * between the table check and the subvolume work. Taken before any
    * sandbox's lock. */
@@ -624,6 +625,13 @@ static int sb_create_cold(hg_manager *m, const hg_template_info *tpl, sandbox *s
   return rc;
 }
 
+/* Whether tpl is the template the pool keeps warm (by name: a create of a
+ * newer build than the pool holds is a miss too). Caller holds m->mu. */
+static bool pool_serves(hg_manager *m, const hg_template_info *tpl) {
+  char name[HG_TEMPLATE_NAME_MAX];
+  return hg_template_name(m->cfg.pool_template, name) == 0 && strcmp(name, tpl->name) == 0;
+}
+
 /* Claims a warm sandbox of tpl from the pool and gives it fresh's settings
  * (env, metadata, timers); NULL when none is ready. The filler refills. */
 static sandbox *pool_claim(hg_manager *m, const hg_template_info *tpl, sandbox *fresh) {
@@ -636,7 +644,9 @@ static sandbox *pool_claim(hg_manager *m, const hg_template_info *tpl, sandbox *
       got = sb;
   }
   if (got && capacity_check(m, 0, true) < 0) got = NULL;
+  if (!got && m->cfg.pool_size && pool_serves(m, tpl)) m->pool_misses++;
   if (got) {
+    m->pool_hits++;
     got->pooled = false;
     got->state = HG_SB_CREATING;
     json_object_update(got->env, fresh->env);
@@ -651,11 +661,22 @@ static sandbox *pool_claim(hg_manager *m, const hg_template_info *tpl, sandbox *
   return got;
 }
 
+/* Milliseconds since *t; moves *t to now. For the step timings a create
+ * logs (sandbox.create_steps, debug level). */
+static double step_ms(int64_t *t) {
+  int64_t now = hg_now_ns();
+  double ms = (double)(now - *t) / 1e6;
+  *t = now;
+  return ms;
+}
+
 int hg_sandbox_create_begin(hg_manager *m, const hg_sandbox_spec *spec,
                             char id[HG_ID_MAX], char token[65]) {
+  int64_t t = hg_now_ns();
   hg_template_info tpl;
   int rc = hg_template_resolve(m->cfg.store, spec->template_ref, &tpl);
   if (rc < 0) return rc;
+  double resolve_ms = step_ms(&t);
   sandbox *sb = sb_new();
   if (!sb) return -ENOMEM;
   if ((rc = spec_apply(m, spec, &tpl, sb)) < 0 || (rc = new_token(sb->token)) < 0) {
@@ -663,6 +684,7 @@ int hg_sandbox_create_begin(hg_manager *m, const hg_sandbox_spec *spec,
     return rc;
   }
   sandbox *warm = pool_claim(m, &tpl, sb);
+  double claim_ms = step_ms(&t);
   if (warm) {
     sb_free(sb);
     sb = warm;
@@ -673,6 +695,8 @@ int hg_sandbox_create_begin(hg_manager *m, const hg_sandbox_spec *spec,
   if (rc < 0) return rc;
   hg_log_info("sandbox.create", "sandbox=%s template=%s warm=%d", sb->id, tpl.name,
               warm != NULL);
+  hg_log_debug("sandbox.create_steps", "sandbox=%s warm=%d resolve_ms=%.2f claim_ms=%.2f "
+               "record_ms=%.2f", sb->id, warm != NULL, resolve_ms, claim_ms, step_ms(&t));
   memcpy(id, sb->id, HG_ID_MAX);
   memcpy(token, sb->token, 65);
   return 0;
@@ -686,16 +710,23 @@ static void set_failed(hg_manager *m, sandbox *sb, int err, const char *what) {
 }
 
 int hg_sandbox_create_finish(hg_manager *m, const char *id) {
+  int64_t t = hg_now_ns();
   sandbox *sb;
   int rc = lifecycle_begin(m, id, &sb);
   if (rc < 0) return rc;
+  double lock_ms = step_ms(&t), start_ms = 0;
+  bool warm = sb->vm != NULL;
   if (sb->state != HG_SB_CREATING) {
     rc = -EBUSY;
   } else {
     /* A warm sandbox only needs a fresh clock and entropy. */
     rc = sb->vm ? hg_agent_restored(sb->agent, sb->hostname, sb->machine_id)
                 : vm_restore(m, sb);
+    start_ms = step_ms(&t);
     if (rc == 0) rc = sb_set_state(m, sb, HG_SB_RUNNING, NULL);
+    hg_log_debug("sandbox.create_steps", "sandbox=%s warm=%d lock_ms=%.2f %s_ms=%.2f "
+                 "record_ms=%.2f", sb->id, warm, lock_ms, warm ? "restored" : "restore",
+                 start_ms, step_ms(&t));
     if (rc < 0) {
       vm_release(m, sb, true);
       set_failed(m, sb, rc, "create");
@@ -1597,6 +1628,14 @@ unsigned hg_manager_pool_ready(hg_manager *m) {
     n += m->sbs[i]->pooled && !m->sbs[i]->gone && m->sbs[i]->state == HG_SB_RUNNING;
   pthread_mutex_unlock(&m->mu);
   return n;
+}
+
+void hg_manager_pool_stats(hg_manager *m, hg_pool_stats *out) {
+  unsigned ready = hg_manager_pool_ready(m);
+  pthread_mutex_lock(&m->mu);
+  *out = (hg_pool_stats){.ready = ready, .target = m->cfg.pool_size,
+                         .hits = m->pool_hits, .misses = m->pool_misses};
+  pthread_mutex_unlock(&m->mu);
 }
 
 /* Runs `true` once so the exec path is translated before a user needs it. */

@@ -185,6 +185,14 @@ bool hg_template_exists(hg_manager *m, const char *ref);
 void hg_manager_pool_stop(hg_manager *m);
 /* Warm sandboxes ready to be claimed by a create, for metrics and benches. */
 unsigned hg_manager_pool_ready(hg_manager *m);
+/* The warm pool's figures, for metrics and benches. */
+typedef struct hg_pool_stats {
+  unsigned ready;   /* warm sandboxes ready to be claimed */
+  unsigned target;  /* how many the filler keeps now */
+  uint64_t hits;    /* creates of the pool's template served from it */
+  uint64_t misses;  /* creates of the pool's template that found it empty */
+} hg_pool_stats;
+void hg_manager_pool_stats(hg_manager *m, hg_pool_stats *out);
 /* Counts of sandboxes per state, for metrics. */
 void hg_manager_counts(hg_manager *m, unsigned counts[HG_SB_FAILED + 1]);
 
