@@ -44,6 +44,8 @@ typedef struct sandbox {
   char hostname[64], machine_id[33];
   char pending[32];   /* step of a half-done transition, for recovery */
   bool pooled;        /* warm, unclaimed: invisible to every caller */
+  bool claimed;       /* taken from the pool by create_begin, which did the
+                       * whole create: create_finish has nothing left to do */
   bool nic;           /* the VM has a NIC (its template's saved machine had one) */
   char error[160];    /* why a sandbox is failed */
 
@@ -648,7 +650,8 @@ static sandbox *pool_claim(hg_manager *m, const hg_template_info *tpl, sandbox *
   if (got) {
     m->pool_hits++;
     got->pooled = false;
-    got->state = HG_SB_CREATING;
+    got->claimed = true;
+    got->state = HG_SB_RUNNING; /* it is: restored, attached, warmed up */
     json_object_update(got->env, fresh->env);
     json_object_update(got->metadata, fresh->metadata);
     got->idle_suspend_s = fresh->idle_suspend_s;
@@ -670,6 +673,38 @@ static double step_ms(int64_t *t) {
   return ms;
 }
 
+static int delete_locked(hg_manager *m, sandbox *sb);
+
+/* The rest of a create from the pool, done here so that the one durable
+ * write says "running": the pool made the VM, its identity (hostname,
+ * machine-id: the pool entry's id is the sandbox's) and warmed it up
+ * before anyone asked, so what is left is the guest's clock (it may have
+ * drifted while the entry waited) and fresh entropy, then the record.
+ * On failure the entry is deleted (nobody has its id yet) and the caller
+ * creates without the pool. */
+static int warm_claimed(hg_manager *m, sandbox *sb, int64_t *t, double *clock_ms) {
+  pthread_rwlock_wrlock(&sb->lock);
+  int rc = hg_agent_restored(sb->agent, NULL, NULL);
+  *clock_ms = step_ms(t);
+  if (rc == 0) rc = sb_persist(m, sb);
+  if (rc < 0) {
+    hg_log_warn("pool.claim", "sandbox=%s err=\"%s\"", sb->id, hg_err_str(rc));
+    pthread_mutex_lock(&m->mu);
+    m->pool_hits--; /* the caller creates without the pool after all */
+    m->pool_misses++;
+    pthread_mutex_unlock(&m->mu);
+    if (delete_locked(m, sb) < 0) {
+      pthread_mutex_lock(&m->mu);
+      table_remove(m, sb);
+      sb->gone = true;
+      pthread_mutex_unlock(&m->mu);
+    }
+  }
+  pthread_rwlock_unlock(&sb->lock);
+  if (rc < 0) sb_free(sb);
+  return rc;
+}
+
 int hg_sandbox_create_begin(hg_manager *m, const hg_sandbox_spec *spec,
                             char id[HG_ID_MAX], char token[65]) {
   int64_t t = hg_now_ns();
@@ -684,11 +719,11 @@ int hg_sandbox_create_begin(hg_manager *m, const hg_sandbox_spec *spec,
     return rc;
   }
   sandbox *warm = pool_claim(m, &tpl, sb);
-  double claim_ms = step_ms(&t);
+  double claim_ms = step_ms(&t), clock_ms = 0;
+  if (warm && warm_claimed(m, warm, &t, &clock_ms) < 0) warm = NULL;
   if (warm) {
     sb_free(sb);
     sb = warm;
-    rc = sb_persist(m, sb);
   } else {
     rc = sb_create_cold(m, &tpl, sb);
   }
@@ -696,7 +731,8 @@ int hg_sandbox_create_begin(hg_manager *m, const hg_sandbox_spec *spec,
   hg_log_info("sandbox.create", "sandbox=%s template=%s warm=%d", sb->id, tpl.name,
               warm != NULL);
   hg_log_debug("sandbox.create_steps", "sandbox=%s warm=%d resolve_ms=%.2f claim_ms=%.2f "
-               "record_ms=%.2f", sb->id, warm != NULL, resolve_ms, claim_ms, step_ms(&t));
+               "clock_ms=%.2f record_ms=%.2f", sb->id, warm != NULL, resolve_ms, claim_ms,
+               clock_ms, step_ms(&t));
   memcpy(id, sb->id, HG_ID_MAX);
   memcpy(token, sb->token, 65);
   return 0;
@@ -715,18 +751,16 @@ int hg_sandbox_create_finish(hg_manager *m, const char *id) {
   int rc = lifecycle_begin(m, id, &sb);
   if (rc < 0) return rc;
   double lock_ms = step_ms(&t), start_ms = 0;
-  bool warm = sb->vm != NULL;
-  if (sb->state != HG_SB_CREATING) {
+  if (sb->claimed && sb->state == HG_SB_RUNNING) {
+    sb->claimed = false; /* create_begin did it all */
+  } else if (sb->state != HG_SB_CREATING) {
     rc = -EBUSY;
   } else {
-    /* A warm sandbox only needs a fresh clock and entropy. */
-    rc = sb->vm ? hg_agent_restored(sb->agent, sb->hostname, sb->machine_id)
-                : vm_restore(m, sb);
+    rc = vm_restore(m, sb);
     start_ms = step_ms(&t);
     if (rc == 0) rc = sb_set_state(m, sb, HG_SB_RUNNING, NULL);
-    hg_log_debug("sandbox.create_steps", "sandbox=%s warm=%d lock_ms=%.2f %s_ms=%.2f "
-                 "record_ms=%.2f", sb->id, warm, lock_ms, warm ? "restored" : "restore",
-                 start_ms, step_ms(&t));
+    hg_log_debug("sandbox.create_steps", "sandbox=%s warm=0 lock_ms=%.2f restore_ms=%.2f "
+                 "record_ms=%.2f", sb->id, lock_ms, start_ms, step_ms(&t));
     if (rc < 0) {
       vm_release(m, sb, true);
       set_failed(m, sb, rc, "create");

@@ -106,7 +106,9 @@ typedef struct hg_sandbox_spec {
 } hg_sandbox_spec;
 
 /* Reserves an id and token and writes the sandbox as "creating"; the caller
- * then runs hg_sandbox_create_finish (usually on a worker as an operation). */
+ * then runs hg_sandbox_create_finish (usually on a worker as an operation).
+ * A create the warm pool serves is done here already (the sandbox is
+ * written once, as "running"), and create_finish returns 0 at once. */
 int hg_sandbox_create_begin(hg_manager *m, const hg_sandbox_spec *spec,
                             char id[HG_ID_MAX], char token[65]);
 int hg_sandbox_create_finish(hg_manager *m, const char *id);
