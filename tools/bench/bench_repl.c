@@ -21,8 +21,12 @@
  *      N cycles of T s of activity; baseline: the suspend alone, the same
  *      cycles' first part;
  *   4. resume on the other node (adopt + resume until the agent answers),
- *      N moves back and forth; baseline: a local suspend + resume on the
- *      node the sandbox just moved to, in the same cycle. A failed move
+ *      N moves back and forth, each from a receiver whose page cache does
+ *      not hold the replica (syncfs, then posix_fadvise DONTNEED over the
+ *      generation's files and the receiver's loop image: bench_cache.h;
+ *      not drop_caches, which would drop the whole machine's cache);
+ *      baseline: a local suspend + resume (page cache warm) on the node
+ *      the sandbox just moved to, in the same cycle. A failed move
  *      ends this part early: the report says why, the exit status is 1.
  *
  * Needs root, qemu, btrfs-progs and zstd. Everything it made (VMs, services,
@@ -38,6 +42,7 @@
 #include "node/core/log.h"
 #include "node/core/util.h"
 #include "node/sandbox.h"
+#include "tools/bench/bench_cache.h"
 #include "node/store.h"
 #include "replication/repl.h"
 #include "replication/stream.h"
@@ -401,6 +406,14 @@ static void measure_moves(node *x, node *y, uint64_t gen, long before, int runs,
     hg_path(rel, sizeof rel, "replicas/%s/%llu", sbid, (unsigned long long)gen);
     int rc = hg_sandbox_disown(x->m, sbid, epoch);
     if (rc < 0) die("disown", rc);
+    /* A receiver that does not hold the replica in its page cache: the
+     * generation's files and y's loop image dropped (bench_cache.h). */
+    char gdir[4096], img[4200];
+    hg_store_abs(y->st, rel, gdir, sizeof gdir);
+    hg_path(img, sizeof img, "%s.img", y->dir);
+    const char *dirs[] = {gdir};
+    if ((rc = bench_drop_files(dirs, 1, access(img, F_OK) == 0 ? img : NULL)) < 0)
+      die("dropping the replica from the page cache", rc);
     int64_t t0 = hg_now_ns();
     if ((rc = hg_sandbox_adopt(y->m, sbid, rel, epoch)) < 0) die("adopt", rc);
     double adopt = since_ms(t0);
@@ -480,8 +493,8 @@ static void print_report(const bytes_row *rows, int nrows, const tput *t,
   printf("%-40s %5d %9.0f %9.0f   %-26s %9.0f %9.0f\n", "suspend to acknowledged, R = 2",
          l->acked.n, pct(&l->acked, 0.5), pct(&l->acked, 0.9), "local suspend alone",
          pct(&l->local, 0.5), pct(&l->local, 0.9));
-  printf("%-40s %5d %9.0f %9.0f   %-26s %9.0f %9.0f\n", "resume on the other node",
-         mv->move.n, pct(&mv->move, 0.5), pct(&mv->move, 0.9), "local resume",
+  printf("%-40s %5d %9.0f %9.0f   %-26s %9.0f %9.0f\n", "resume on other node, cache dropped",
+         mv->move.n, pct(&mv->move, 0.5), pct(&mv->move, 0.9), "local resume (cache warm)",
          pct(&mv->local, 0.5), pct(&mv->local, 0.9));
   printf(
       "  increments after %d s: %.1f kB zstd (p50), %d/%d against the previous gen;\n"
@@ -541,7 +554,7 @@ static void usage(void) {
 int main(int argc, char **argv) {
   const char *tpl_src = getenv("HANGAR_TEST_TEMPLATE_DIR"), *json_out = NULL;
   const char *data = "/tmp/hangar-bench-repl";
-  int runs = 5, tput_runs = 5, big_mib = 200, activity_s = 10;
+  int runs = 20, tput_runs = 5, big_mib = 200, activity_s = 10;
   if (!tpl_src || !*tpl_src) tpl_src = "/var/cache/hangar/images/minimal";
   for (int i = 1; i < argc; i += 2) {
     if (i + 1 >= argc) usage();
