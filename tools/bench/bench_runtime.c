@@ -2,7 +2,8 @@
  * baseline measured in the same run (a cold boot of the same template).
  *
  *   bench_runtime --template-dir DIR [--data DIR] [--runs N] [--burst N]
- *                 [--burst-s S] [--pool-size P] [--quick] [--json FILE]
+ *                 [--burst-s S] [--pool-size P] [--cold-runs C] [--idle-send 0|1]
+ *                 [--quick] [--json FILE]
  *
  * Through the sandbox manager (no HTTP), one manager with a warm pool of P
  * (default 2, hangard's default) for template "bench", and the same files
@@ -27,7 +28,7 @@
  * threads, twice (the second after the pool had 60 s to grow to what the
  * first asked for): how many the pool served, p50/p90 of create to first
  * `true`. Baseline of every figure: cold boot of the template to an agent
- * ping (5 runs). --quick: 3 runs, 1 cold boot, no idle send, bursts of 5
+ * ping (C runs, default 5). --quick: 3 runs, 1 cold boot, no idle send, bursts of 5
  * within 0.5 s — for checking the bench itself, not for figures.
  */
 #include <errno.h>
@@ -304,7 +305,8 @@ static void nopool_dir(const char *src, const char *dst) {
 static void usage(void) {
   fprintf(stderr,
           "usage: bench_runtime --template-dir DIR [--data DIR] [--runs N] [--burst N]\n"
-          "                     [--burst-s S] [--pool-size P] [--quick] [--json FILE]\n");
+          "                     [--burst-s S] [--pool-size P] [--cold-runs C] [--idle-send 0|1]\n"
+          "                     [--quick] [--json FILE]\n");
   exit(2);
 }
 
@@ -328,6 +330,8 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[i], "--burst")) burst_n = atoi(v);
     else if (!strcmp(argv[i], "--burst-s")) burst_s = atof(v);
     else if (!strcmp(argv[i], "--pool-size")) pool_size = (unsigned)atoi(v);
+    else if (!strcmp(argv[i], "--cold-runs")) cold_runs = atoi(v);
+    else if (!strcmp(argv[i], "--idle-send")) idle_send = atoi(v) != 0;
     else usage();
     i++;
   }
@@ -339,7 +343,7 @@ int main(int argc, char **argv) {
     idle_send = false;
   }
   if (!tpl_dir || runs < 1 || runs > MAX_RUNS || burst_n < 0 || burst_n > MAX_BURST ||
-      burst_s < 0 || pool_size < 1)
+      burst_s < 0 || pool_size < 1 || cold_runs < 1)
     usage();
   if (cold_runs > runs) cold_runs = runs;
   hg_log_set_level(getenv("BENCH_DEBUG") ? HG_LOG_DEBUG : HG_LOG_WARN);
