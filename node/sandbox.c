@@ -25,6 +25,17 @@
 #define BOOT_TIMEOUT_MS 120000 /* a cold boot under TCG takes seconds */
 #define MAX_GENERATIONS 4096
 #define MAX_REPLICAS 8
+/* The warm pool: demand is the most creates of its template that fell in
+ * any POOL_SPAN_MS within the last POOL_WINDOW_MS (at most POOL_DEMAND_MAX
+ * remembered): a burst raises the pool for a minute, a steady trickle
+ * that the refill keeps up with does not. After a claim the
+ * refill waits POOL_GRACE_MS while the pool still has a ready entry, so
+ * the restore it runs (CPU-bound under TCG) does not compete with the
+ * claimed sandbox's first command. */
+#define POOL_DEMAND_MAX 64
+#define POOL_WINDOW_MS 60000
+#define POOL_SPAN_MS 10000
+#define POOL_GRACE_MS 250
 
 typedef struct sandbox {
   char id[HG_ID_MAX];
@@ -68,6 +79,9 @@ struct hg_manager {
   pthread_cond_t pool_cv;
   bool pool_running, closing;
   uint64_t pool_hits, pool_misses; /* under mu */
+  int64_t demand_ms[POOL_DEMAND_MAX]; /* ring of create times (hg_now_ms), under mu */
+  unsigned demand_next;
+  int64_t last_claim_ms;
   /* Orders adopts and disowns, so two of them never race over one id
    * between the table check and the subvolume work. Taken before any
    * sandbox's lock. */
@@ -646,9 +660,14 @@ static sandbox *pool_claim(hg_manager *m, const hg_template_info *tpl, sandbox *
       got = sb;
   }
   if (got && capacity_check(m, 0, true) < 0) got = NULL;
-  if (!got && m->cfg.pool_size && pool_serves(m, tpl)) m->pool_misses++;
+  if (m->cfg.pool_size && pool_serves(m, tpl)) {
+    m->demand_ms[m->demand_next++ % POOL_DEMAND_MAX] = hg_now_ms();
+    pthread_cond_signal(&m->pool_cv);
+    if (!got) m->pool_misses++;
+  }
   if (got) {
     m->pool_hits++;
+    m->last_claim_ms = hg_now_ms();
     got->pooled = false;
     got->claimed = true;
     got->state = HG_SB_RUNNING; /* it is: restored, attached, warmed up */
@@ -658,7 +677,6 @@ static sandbox *pool_claim(hg_manager *m, const hg_template_info *tpl, sandbox *
     got->replicas = fresh->replicas;
     got->created_ms = got->updated_ms = hg_wall_ns() / 1000000;
     memcpy(got->token, fresh->token, sizeof got->token);
-    pthread_cond_signal(&m->pool_cv);
   }
   pthread_mutex_unlock(&m->mu);
   return got;
@@ -1655,19 +1673,42 @@ void hg_manager_pool_stop(hg_manager *m) {
   for (sandbox *sb; (sb = pool_find(m, NULL));) pool_delete(m, sb);
 }
 
-unsigned hg_manager_pool_ready(hg_manager *m) {
+/* Caller holds m->mu. */
+static unsigned pool_ready_locked(hg_manager *m) {
   unsigned n = 0;
-  pthread_mutex_lock(&m->mu);
   for (unsigned i = 0; i < m->nsbs; i++)
     n += m->sbs[i]->pooled && !m->sbs[i]->gone && m->sbs[i]->state == HG_SB_RUNNING;
+  return n;
+}
+
+unsigned hg_manager_pool_ready(hg_manager *m) {
+  pthread_mutex_lock(&m->mu);
+  unsigned n = pool_ready_locked(m);
   pthread_mutex_unlock(&m->mu);
   return n;
 }
 
+/* How many entries the pool keeps now: the most creates of its template
+ * in any POOL_SPAN_MS of the last POOL_WINDOW_MS, between pool_size and
+ * pool_max. Caller holds m->mu. */
+static unsigned pool_target(hg_manager *m, int64_t now_ms) {
+  unsigned peak = 0;
+  for (unsigned i = 0; i < POOL_DEMAND_MAX; i++) {
+    int64_t t = m->demand_ms[i];
+    if (!t || now_ms - t >= POOL_WINDOW_MS) continue;
+    unsigned n = 0; /* creates in [t, t + span) */
+    for (unsigned k = 0; k < POOL_DEMAND_MAX; k++)
+      n += m->demand_ms[k] >= t && m->demand_ms[k] - t < POOL_SPAN_MS;
+    if (n > peak) peak = n;
+  }
+  unsigned target = peak > m->cfg.pool_size ? peak : m->cfg.pool_size;
+  return target < m->cfg.pool_max ? target : m->cfg.pool_max;
+}
+
 void hg_manager_pool_stats(hg_manager *m, hg_pool_stats *out) {
-  unsigned ready = hg_manager_pool_ready(m);
   pthread_mutex_lock(&m->mu);
-  *out = (hg_pool_stats){.ready = ready, .target = m->cfg.pool_size,
+  *out = (hg_pool_stats){.ready = pool_ready_locked(m),
+                         .target = m->cfg.pool_size ? pool_target(m, hg_now_ms()) : 0,
                          .hits = m->pool_hits, .misses = m->pool_misses};
   pthread_mutex_unlock(&m->mu);
 }
@@ -1709,6 +1750,34 @@ static int pool_fill_one(hg_manager *m) {
   return rc;
 }
 
+/* One step of the filler, under m->mu (dropped around the work): fills
+ * one entry when the pool is under its target, or retires one surplus
+ * entry once demand has fallen. Returns how long to sleep, in ms (0: look
+ * again now). */
+static int64_t pool_step(hg_manager *m) {
+  int64_t now = hg_now_ms();
+  unsigned have = pool_count(m), target = pool_target(m, now);
+  if (have > target) {
+    pthread_mutex_unlock(&m->mu);
+    sandbox *sb = pool_find(m, NULL);
+    if (sb) {
+      hg_log_info("pool.shrink", "sandbox=%s have=%u target=%u", sb->id, have, target);
+      pool_delete(m, sb);
+    }
+    pthread_mutex_lock(&m->mu);
+    return 1000; /* one a second: demand may come back */
+  }
+  if (have == target || capacity_check(m, m->cfg.default_memory_mib, false) < 0) return 1000;
+  int64_t since = now - m->last_claim_ms;
+  if (pool_ready_locked(m) > 0 && since >= 0 && since < POOL_GRACE_MS)
+    return POOL_GRACE_MS - since;
+  pthread_mutex_unlock(&m->mu);
+  int rc = pool_fill_one(m);
+  pthread_mutex_lock(&m->mu);
+  /* Nothing to do, no template yet, or a failure: look again later. */
+  return rc == 0 ? 0 : 5000;
+}
+
 static void *pool_main(void *arg) {
   hg_manager *m = arg;
   pthread_mutex_lock(&m->mu);
@@ -1716,19 +1785,13 @@ static void *pool_main(void *arg) {
     pthread_mutex_unlock(&m->mu);
     pool_retire_stale(m);
     pthread_mutex_lock(&m->mu);
-    bool want = pool_count(m) < m->cfg.pool_size &&
-                capacity_check(m, m->cfg.default_memory_mib, false) == 0;
-    int rc = -EAGAIN;
-    if (want) {
-      pthread_mutex_unlock(&m->mu);
-      rc = pool_fill_one(m);
-      pthread_mutex_lock(&m->mu);
-    }
-    if (rc == 0) continue;
-    /* Nothing to do, no template yet, or a failure: look again later. */
+    int64_t wait_ms = pool_step(m);
+    if (wait_ms == 0 || m->closing) continue;
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
-    ts.tv_sec += want ? 5 : 1;
+    int64_t ns = ts.tv_nsec + (wait_ms % 1000) * 1000000;
+    ts.tv_sec += wait_ms / 1000 + ns / 1000000000;
+    ts.tv_nsec = ns % 1000000000;
     pthread_cond_timedwait(&m->pool_cv, &m->mu, &ts);
   }
   pthread_mutex_unlock(&m->mu);
@@ -1743,6 +1806,8 @@ int hg_manager_open(const hg_manager_config *cfg, hg_manager **out) {
   if (!m->cfg.default_memory_mib) m->cfg.default_memory_mib = 256;
   if (!m->cfg.default_idle_suspend_s) m->cfg.default_idle_suspend_s = 6 * 3600;
   if (!m->cfg.pool_template) m->cfg.pool_template = "default";
+  if (!m->cfg.pool_max) m->cfg.pool_max = m->cfg.pool_size * 8 < 16 ? m->cfg.pool_size * 8 : 16;
+  if (m->cfg.pool_max < m->cfg.pool_size) m->cfg.pool_max = m->cfg.pool_size;
   if (!m->cfg.default_replicas) m->cfg.default_replicas = 2;
   if (m->cfg.default_replicas > MAX_REPLICAS) m->cfg.default_replicas = MAX_REPLICAS;
   pthread_mutex_init(&m->mu, NULL);

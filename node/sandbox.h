@@ -71,6 +71,11 @@ typedef struct hg_manager_config {
    * and warmed up (under TCG the first run of every guest code path pays
    * for translation), so a create takes one instead of restoring. 0: off. */
   unsigned pool_size;
+  /* The pool grows with demand: for a minute after a burst it keeps as
+   * many as the most creates of its template that came within 10 s,
+   * between pool_size and pool_max (0: 8 x pool_size, at most 16),
+   * within max_memory_mib. */
+  unsigned pool_max;
   const char *pool_template;  /* NULL: "default" */
   /* Networking: every VM start (create, pool fill, resume, fork) attaches
    * the sandbox's tap first, every final stop (suspend, delete, a failed

@@ -172,9 +172,17 @@ static void send_bytes(hg_store *st, const char *id, uint64_t g1, uint64_t g2,
   unlink("/tmp/bench.zst");
 }
 
-/* Waits (up to 120 s) until the pool holds at least want ready sandboxes. */
+/* Waits (up to 120 s) until the pool holds at least want ready sandboxes
+ * and as many as it aims for now (it grows with demand), so that no refill
+ * runs beside what is timed next. */
 static void pool_wait(hg_manager *m, unsigned want) {
-  for (int w = 0; w < 1200 && hg_manager_pool_ready(m) < want; w++) usleep(100000);
+  hg_pool_stats ps;
+  for (int w = 0; w < 1200; w++) {
+    hg_manager_pool_stats(m, &ps);
+    if (ps.ready >= want && ps.ready >= ps.target) break;
+    usleep(100000);
+  }
+  usleep(300000); /* the filler's last restore has settled */
 }
 
 typedef struct bench {
