@@ -155,7 +155,7 @@ static int config_load(hg_config *c, int argc, char **argv) {
       {"pool-size", HG_OPT_INT, &c->pool_size, 0,
        "warm sandboxes of the default template kept ready for creates (2; 0: off)"},
       {"pool-max", HG_OPT_INT, &c->pool_max, 0,
-       "after a burst the pool holds as many as came within 10 s, up to this (0: 8 x pool-size, at most 16)"},
+       "after a burst the pool holds as many as came within 10 s, up to this (32)"},
       {"shim", HG_OPT_STR, c->shim, sizeof c->shim,
        "hangar-shim binary (default: next to hangard)"},
       {"log-level", HG_OPT_STR, c->log_level, sizeof c->log_level,

@@ -31,10 +31,12 @@
  * that the refill keeps up with does not. After a claim the
  * refill waits POOL_GRACE_MS while the pool still has a ready entry, so
  * the restore it runs (CPU-bound under TCG) does not compete with the
- * claimed sandbox's first command. */
+ * claimed sandbox's first command; claims within that wait do not
+ * extend it, so a steady stream of creates cannot starve the refill. */
 #define POOL_DEMAND_MAX 64
 #define POOL_WINDOW_MS 60000
 #define POOL_SPAN_MS 10000
+#define POOL_MAX_DEFAULT 32
 #define POOL_GRACE_MS 250
 
 typedef struct sandbox {
@@ -81,7 +83,7 @@ struct hg_manager {
   uint64_t pool_hits, pool_misses; /* under mu */
   int64_t demand_ms[POOL_DEMAND_MAX]; /* ring of create times (hg_now_ms), under mu */
   unsigned demand_next;
-  int64_t last_claim_ms;
+  int64_t grace_until_ms;             /* the refill waits until then */
   /* Orders adopts and disowns, so two of them never race over one id
    * between the table check and the subvolume work. Taken before any
    * sandbox's lock. */
@@ -667,7 +669,8 @@ static sandbox *pool_claim(hg_manager *m, const hg_template_info *tpl, sandbox *
   }
   if (got) {
     m->pool_hits++;
-    m->last_claim_ms = hg_now_ms();
+    int64_t now = hg_now_ms();
+    if (now >= m->grace_until_ms) m->grace_until_ms = now + POOL_GRACE_MS;
     got->pooled = false;
     got->claimed = true;
     got->state = HG_SB_RUNNING; /* it is: restored, attached, warmed up */
@@ -1768,9 +1771,7 @@ static int64_t pool_step(hg_manager *m) {
     return 1000; /* one a second: demand may come back */
   }
   if (have == target || capacity_check(m, m->cfg.default_memory_mib, false) < 0) return 1000;
-  int64_t since = now - m->last_claim_ms;
-  if (pool_ready_locked(m) > 0 && since >= 0 && since < POOL_GRACE_MS)
-    return POOL_GRACE_MS - since;
+  if (pool_ready_locked(m) > 0 && now < m->grace_until_ms) return m->grace_until_ms - now;
   pthread_mutex_unlock(&m->mu);
   int rc = pool_fill_one(m);
   pthread_mutex_lock(&m->mu);
@@ -1806,7 +1807,7 @@ int hg_manager_open(const hg_manager_config *cfg, hg_manager **out) {
   if (!m->cfg.default_memory_mib) m->cfg.default_memory_mib = 256;
   if (!m->cfg.default_idle_suspend_s) m->cfg.default_idle_suspend_s = 6 * 3600;
   if (!m->cfg.pool_template) m->cfg.pool_template = "default";
-  if (!m->cfg.pool_max) m->cfg.pool_max = m->cfg.pool_size * 8 < 16 ? m->cfg.pool_size * 8 : 16;
+  if (!m->cfg.pool_max) m->cfg.pool_max = POOL_MAX_DEFAULT;
   if (m->cfg.pool_max < m->cfg.pool_size) m->cfg.pool_max = m->cfg.pool_size;
   if (!m->cfg.default_replicas) m->cfg.default_replicas = 2;
   if (m->cfg.default_replicas > MAX_REPLICAS) m->cfg.default_replicas = MAX_REPLICAS;

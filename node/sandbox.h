@@ -73,7 +73,7 @@ typedef struct hg_manager_config {
   unsigned pool_size;
   /* The pool grows with demand: for a minute after a burst it keeps as
    * many as the most creates of its template that came within 10 s,
-   * between pool_size and pool_max (0: 8 x pool_size, at most 16),
+   * between pool_size and pool_max (0: 32),
    * within max_memory_mib. */
   unsigned pool_max;
   const char *pool_template;  /* NULL: "default" */
