@@ -68,8 +68,32 @@ static void add(series *s, int64_t t0) {
   add_ms(s, bench_ms(t0, hg_now_ns()));
 }
 
+/* What a failure must not leave behind: the store (mounted loop image)
+ * and, once the manager is open, its sandboxes and their VMs. */
+static struct {
+  hg_store *st;
+  hg_manager *m;
+  const char *data;
+} live;
+
 static void die(const char *what, int rc) {
   fprintf(stderr, "bench_runtime: %s: %s\n", what, hg_err_str(rc));
+  if (live.m) {
+    hg_manager_pool_stop(live.m);
+    json_t *all = hg_sandbox_list(live.m, NULL, NULL);
+    size_t i;
+    json_t *sb;
+    json_array_foreach(all, i, sb) {
+      const char *id = json_string_value(json_object_get(sb, "id"));
+      if (id) hg_sandbox_delete(live.m, id);
+    }
+    json_decref(all);
+    hg_manager_close(live.m);
+  }
+  if (live.st) {
+    hg_store_close(live.st, true);
+    hg_store_destroy(live.data);
+  }
   exit(1);
 }
 
@@ -366,6 +390,8 @@ int main(int argc, char **argv) {
   hg_store_options so = {.image_size = 16ull << 30};
   int rc = hg_store_open(data, &so, &b.st);
   if (rc < 0) die("store", rc);
+  live.st = b.st;
+  live.data = data;
   hg_template_info tpl, tpl_nopool;
   char nopool_src[4200];
   if (hg_path(nopool_src, sizeof nopool_src, "%s-nopool-template", data) < 0) usage();
@@ -379,6 +405,7 @@ int main(int argc, char **argv) {
   hg_manager_config mc = {.store = b.st, .vmm = &hg_vmm_qemu, .shim_path = shim,
                           .pool_size = pool_size, .pool_template = "bench:latest"};
   if ((rc = hg_manager_open(&mc, &b.m)) < 0) die("manager", rc);
+  live.m = b.m;
 
   static series cold, warm, warm_begin, warm_finish, warm_first, nopool, nopool_begin,
       nopool_finish, nopool_first, exec, pings, susp, res_warm, res_cold;
