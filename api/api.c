@@ -114,6 +114,7 @@ typedef struct hg_lc {
   char token[65];        /* create, fork: the new sandbox's token */
   hg_opjob *job;         /* while waiting for the operation to end */
   int64_t deadline_ms;
+  bool done;             /* create: the warm pool served it in "begin" already */
 } hg_lc;
 
 typedef struct hg_exec {
@@ -1363,6 +1364,19 @@ static void w_lc_begin(hg_call *c) {
       hg_gateway_forget(api->gw, l->id);
       return;
     }
+    /* From the warm pool the sandbox runs already (and is written so):
+     * the operation is journaled once, as done, and needs no job. */
+    hg_sb_info info;
+    if (hg_sandbox_info(api->m, l->id, &info) == 0 && info.state == HG_SB_RUNNING) {
+      l->done = true;
+      c->rc = hg_op_done(api->ops, hg_kinds[l->kind].name, l->id,
+                         json_pack("{s:s}", "id", l->id), l->op);
+      if (c->rc < 0) {
+        hg_sandbox_delete(api->m, l->id);
+        if (api->gw) hg_gateway_forget(api->gw, l->id);
+      }
+      return;
+    }
   } else if (l->kind != K_TEMPLATE) { /* 404 now rather than a failed operation */
     json_t *d = NULL;
     c->rc = hg_sandbox_describe(api->m, l->id, &d);
@@ -1417,6 +1431,9 @@ static hg_opjob *job_new(hg_call *c) {
   return j;
 }
 
+static void w_lc_describe(hg_call *c);
+static void a_lc_describe(hg_call *c);
+
 static void a_lc_begin(hg_call *c) {
   hg_lc *l = &c->u.lc;
   hg_api *api = c->api;
@@ -1429,6 +1446,11 @@ static void a_lc_begin(hg_call *c) {
     return;
   }
   if (l->kind == K_CREATE) tok_put(api, TOK_SANDBOX, l->token, l->id, 0, 0);
+  if (l->done) { /* as lc_job_done answers a create */
+    if (c->wait_s > 0) call_queue(c, w_lc_describe, a_lc_describe);
+    else lc_accepted(c);
+    return;
+  }
   hg_opjob *j = job_new(c);
   if (!j) {
     hg_op_finish(api->ops, l->op, -ENOMEM, NULL);

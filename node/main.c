@@ -65,7 +65,7 @@ typedef struct hg_config {
   int64_t max_memory_mib;
   int64_t idle_suspend_s;
   int64_t image_size_gib;
-  int64_t pool_size;
+  int64_t pool_size, pool_max;
   /* gateway (DESIGN §11) */
   char upstream_dns[256];
   char deny_cidrs[1024];
@@ -160,6 +160,8 @@ static int config_load(hg_config *c, int argc, char **argv) {
        "warm sandboxes of the default template kept ready for creates (2; 0: off)"},
       {"accel", HG_OPT_STR, c->accel, sizeof c->accel,
        "auto, kvm or tcg: auto uses KVM only once a kernel boots under it (auto)"},
+      {"pool-max", HG_OPT_INT, &c->pool_max, 0,
+       "after a burst the pool holds as many as came within 10 s, up to this (32)"},
       {"shim", HG_OPT_STR, c->shim, sizeof c->shim,
        "hangar-shim binary (default: next to hangard)"},
       {"log-level", HG_OPT_STR, c->log_level, sizeof c->log_level,
@@ -1204,6 +1206,7 @@ static int node_open(hg_node *n) {
                             .max_memory_mib = (uint64_t)c->max_memory_mib,
                             .default_idle_suspend_s = c->idle_suspend_s,
                             .pool_size = c->pool_size > 0 ? (unsigned)c->pool_size : 0,
+                            .pool_max = c->pool_max > 0 ? (unsigned)c->pool_max : 0,
                             .pool_template = c->template_name,
                             .on_change = n->cluster ? on_sandbox_change : NULL,
                             .on_change_ud = n,

@@ -252,7 +252,12 @@ static int evict_one(hg_ops *ops) {
   return -EAGAIN;
 }
 
-int hg_op_begin(hg_ops *ops, const char *kind, const char *sandbox, char id[HG_ID_MAX]) {
+static void hist_add(hg_ops *ops, const op *o);
+
+/* A new operation in the table, journaled; with done, one that already
+ * succeeded with result (stolen), in the same one write. */
+static int op_start(hg_ops *ops, const char *kind, const char *sandbox, bool done,
+                    json_t *result, char id[HG_ID_MAX]) {
   op *o = calloc(1, sizeof *o);
   if (!o) return -ENOMEM;
   int rc = hg_id_new("op", o->id);
@@ -265,17 +270,35 @@ int hg_op_begin(hg_ops *ops, const char *kind, const char *sandbox, char id[HG_I
   o->status = HG_OP_RUNNING;
   o->started_wall_ms = hg_wall_ns() / 1000000;
   o->started_mono_ns = hg_now_ns();
+  if (done) {
+    o->status = HG_OP_SUCCEEDED;
+    o->finished_wall_ms = o->started_wall_ms;
+    o->result = result;
+    result = NULL;
+  }
   pthread_mutex_lock(&ops->mu);
   if (ops->nops == HG_OP_KEEP && evict_one(ops) < 0) {
     pthread_mutex_unlock(&ops->mu);
-    free(o);
+    op_free(o);
+    json_decref(result);
     return -EAGAIN;
   }
   ops->ops[ops->nops++] = o;
   memcpy(id, o->id, HG_ID_MAX);
+  if (done) hist_add(ops, o);
+  hg_log_info(done ? "op.done" : "op.begin", "op=%s kind=%s sandbox=%s", o->id, kind,
+              o->sandbox);
   op_write(ops, id, op_journal_text(o));
-  hg_log_info("op.begin", "op=%s kind=%s sandbox=%s", o->id, kind, o->sandbox);
   return 0;
+}
+
+int hg_op_begin(hg_ops *ops, const char *kind, const char *sandbox, char id[HG_ID_MAX]) {
+  return op_start(ops, kind, sandbox, false, NULL, id);
+}
+
+int hg_op_done(hg_ops *ops, const char *kind, const char *sandbox, json_t *result,
+               char id[HG_ID_MAX]) {
+  return op_start(ops, kind, sandbox, true, result, id);
 }
 
 void hg_op_progress(hg_ops *ops, const char *id, const char *text) {

@@ -22,6 +22,11 @@ void hg_ops_close(hg_ops *ops);
 
 /* kind: create, pause, resume, suspend, snapshot, fork, delete, template. */
 int hg_op_begin(hg_ops *ops, const char *kind, const char *sandbox, char id[HG_ID_MAX]);
+/* An operation that is complete by the time it is recorded (a create the
+ * warm pool served): journaled once, as succeeded with result (stolen,
+ * may be NULL), instead of a begin and a finish. */
+int hg_op_done(hg_ops *ops, const char *kind, const char *sandbox, json_t *result,
+               char id[HG_ID_MAX]);
 /* Progress text shown while running (e.g. "saving memory"). */
 void hg_op_progress(hg_ops *ops, const char *id, const char *text);
 /* rc 0: succeeded with result (stolen reference, may be NULL); rc < 0: failed. */

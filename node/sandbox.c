@@ -25,6 +25,19 @@
 #define BOOT_TIMEOUT_MS 120000 /* a cold boot under TCG takes seconds */
 #define MAX_GENERATIONS 4096
 #define MAX_REPLICAS 8
+/* The warm pool: demand is the most creates of its template that fell in
+ * any POOL_SPAN_MS within the last POOL_WINDOW_MS (at most POOL_DEMAND_MAX
+ * remembered): a burst raises the pool for a minute, a steady trickle
+ * that the refill keeps up with does not. After a claim the
+ * refill waits POOL_GRACE_MS while the pool still has a ready entry, so
+ * the restore it runs (CPU-bound under TCG) does not compete with the
+ * claimed sandbox's first command; claims within that wait do not
+ * extend it, so a steady stream of creates cannot starve the refill. */
+#define POOL_DEMAND_MAX 64
+#define POOL_WINDOW_MS 60000
+#define POOL_SPAN_MS 10000
+#define POOL_MAX_DEFAULT 32
+#define POOL_GRACE_MS 250
 
 typedef struct sandbox {
   char id[HG_ID_MAX];
@@ -44,6 +57,8 @@ typedef struct sandbox {
   char hostname[64], machine_id[33];
   char pending[32];   /* step of a half-done transition, for recovery */
   bool pooled;        /* warm, unclaimed: invisible to every caller */
+  bool claimed;       /* taken from the pool by create_begin, which did the
+                       * whole create: create_finish has nothing left to do */
   bool nic;           /* the VM has a NIC (its template's saved machine had one) */
   char error[160];    /* why a sandbox is failed */
 
@@ -65,6 +80,10 @@ struct hg_manager {
   pthread_t pool_thread;
   pthread_cond_t pool_cv;
   bool pool_running, closing;
+  uint64_t pool_hits, pool_misses; /* under mu */
+  int64_t demand_ms[POOL_DEMAND_MAX]; /* ring of create times (hg_now_ms), under mu */
+  unsigned demand_next;
+  int64_t grace_until_ms;             /* the refill waits until then */
   /* Orders adopts and disowns, so two of them never race over one id
    * between the table check and the subvolume work. Taken before any
    * sandbox's lock. */
@@ -624,6 +643,13 @@ static int sb_create_cold(hg_manager *m, const hg_template_info *tpl, sandbox *s
   return rc;
 }
 
+/* Whether tpl is the template the pool keeps warm (by name: a create of a
+ * newer build than the pool holds is a miss too). Caller holds m->mu. */
+static bool pool_serves(hg_manager *m, const hg_template_info *tpl) {
+  char name[HG_TEMPLATE_NAME_MAX];
+  return hg_template_name(m->cfg.pool_template, name) == 0 && strcmp(name, tpl->name) == 0;
+}
+
 /* Claims a warm sandbox of tpl from the pool and gives it fresh's settings
  * (env, metadata, timers); NULL when none is ready. The filler refills. */
 static sandbox *pool_claim(hg_manager *m, const hg_template_info *tpl, sandbox *fresh) {
@@ -636,26 +662,77 @@ static sandbox *pool_claim(hg_manager *m, const hg_template_info *tpl, sandbox *
       got = sb;
   }
   if (got && capacity_check(m, 0, true) < 0) got = NULL;
+  if (m->cfg.pool_size && pool_serves(m, tpl)) {
+    m->demand_ms[m->demand_next++ % POOL_DEMAND_MAX] = hg_now_ms();
+    pthread_cond_signal(&m->pool_cv);
+    if (!got) m->pool_misses++;
+  }
   if (got) {
+    m->pool_hits++;
+    int64_t now = hg_now_ms();
+    if (now >= m->grace_until_ms) m->grace_until_ms = now + POOL_GRACE_MS;
     got->pooled = false;
-    got->state = HG_SB_CREATING;
+    got->claimed = true;
+    got->state = HG_SB_RUNNING; /* it is: restored, attached, warmed up */
     json_object_update(got->env, fresh->env);
     json_object_update(got->metadata, fresh->metadata);
     got->idle_suspend_s = fresh->idle_suspend_s;
     got->replicas = fresh->replicas;
     got->created_ms = got->updated_ms = hg_wall_ns() / 1000000;
     memcpy(got->token, fresh->token, sizeof got->token);
-    pthread_cond_signal(&m->pool_cv);
   }
   pthread_mutex_unlock(&m->mu);
   return got;
 }
 
+/* Milliseconds since *t; moves *t to now. For the step timings a create
+ * logs (sandbox.create_steps, debug level). */
+static double step_ms(int64_t *t) {
+  int64_t now = hg_now_ns();
+  double ms = (double)(now - *t) / 1e6;
+  *t = now;
+  return ms;
+}
+
+static int delete_locked(hg_manager *m, sandbox *sb);
+
+/* The rest of a create from the pool, done here so that the one durable
+ * write says "running": the pool made the VM, its identity (hostname,
+ * machine-id: the pool entry's id is the sandbox's) and warmed it up
+ * before anyone asked, so what is left is the guest's clock (it may have
+ * drifted while the entry waited) and fresh entropy, then the record.
+ * On failure the entry is deleted (nobody has its id yet) and the caller
+ * creates without the pool. */
+static int warm_claimed(hg_manager *m, sandbox *sb, int64_t *t, double *clock_ms) {
+  pthread_rwlock_wrlock(&sb->lock);
+  int rc = hg_agent_restored(sb->agent, NULL, NULL);
+  *clock_ms = step_ms(t);
+  if (rc == 0) rc = sb_persist(m, sb);
+  if (rc < 0) {
+    hg_log_warn("pool.claim", "sandbox=%s err=\"%s\"", sb->id, hg_err_str(rc));
+    pthread_mutex_lock(&m->mu);
+    m->pool_hits--; /* the caller creates without the pool after all */
+    m->pool_misses++;
+    pthread_mutex_unlock(&m->mu);
+    if (delete_locked(m, sb) < 0) {
+      pthread_mutex_lock(&m->mu);
+      table_remove(m, sb);
+      sb->gone = true;
+      pthread_mutex_unlock(&m->mu);
+    }
+  }
+  pthread_rwlock_unlock(&sb->lock);
+  if (rc < 0) sb_free(sb);
+  return rc;
+}
+
 int hg_sandbox_create_begin(hg_manager *m, const hg_sandbox_spec *spec,
                             char id[HG_ID_MAX], char token[65]) {
+  int64_t t = hg_now_ns();
   hg_template_info tpl;
   int rc = hg_template_resolve(m->cfg.store, spec->template_ref, &tpl);
   if (rc < 0) return rc;
+  double resolve_ms = step_ms(&t);
   sandbox *sb = sb_new();
   if (!sb) return -ENOMEM;
   if ((rc = spec_apply(m, spec, &tpl, sb)) < 0 || (rc = new_token(sb->token)) < 0) {
@@ -663,16 +740,20 @@ int hg_sandbox_create_begin(hg_manager *m, const hg_sandbox_spec *spec,
     return rc;
   }
   sandbox *warm = pool_claim(m, &tpl, sb);
+  double claim_ms = step_ms(&t), clock_ms = 0;
+  if (warm && warm_claimed(m, warm, &t, &clock_ms) < 0) warm = NULL;
   if (warm) {
     sb_free(sb);
     sb = warm;
-    rc = sb_persist(m, sb);
   } else {
     rc = sb_create_cold(m, &tpl, sb);
   }
   if (rc < 0) return rc;
   hg_log_info("sandbox.create", "sandbox=%s template=%s warm=%d", sb->id, tpl.name,
               warm != NULL);
+  hg_log_debug("sandbox.create_steps", "sandbox=%s warm=%d resolve_ms=%.2f claim_ms=%.2f "
+               "clock_ms=%.2f record_ms=%.2f", sb->id, warm != NULL, resolve_ms, claim_ms,
+               clock_ms, step_ms(&t));
   memcpy(id, sb->id, HG_ID_MAX);
   memcpy(token, sb->token, 65);
   return 0;
@@ -686,16 +767,21 @@ static void set_failed(hg_manager *m, sandbox *sb, int err, const char *what) {
 }
 
 int hg_sandbox_create_finish(hg_manager *m, const char *id) {
+  int64_t t = hg_now_ns();
   sandbox *sb;
   int rc = lifecycle_begin(m, id, &sb);
   if (rc < 0) return rc;
-  if (sb->state != HG_SB_CREATING) {
+  double lock_ms = step_ms(&t), start_ms = 0;
+  if (sb->claimed && sb->state == HG_SB_RUNNING) {
+    sb->claimed = false; /* create_begin did it all */
+  } else if (sb->state != HG_SB_CREATING) {
     rc = -EBUSY;
   } else {
-    /* A warm sandbox only needs a fresh clock and entropy. */
-    rc = sb->vm ? hg_agent_restored(sb->agent, sb->hostname, sb->machine_id)
-                : vm_restore(m, sb);
+    rc = vm_restore(m, sb);
+    start_ms = step_ms(&t);
     if (rc == 0) rc = sb_set_state(m, sb, HG_SB_RUNNING, NULL);
+    hg_log_debug("sandbox.create_steps", "sandbox=%s warm=0 lock_ms=%.2f restore_ms=%.2f "
+                 "record_ms=%.2f", sb->id, lock_ms, start_ms, step_ms(&t));
     if (rc < 0) {
       vm_release(m, sb, true);
       set_failed(m, sb, rc, "create");
@@ -1592,13 +1678,44 @@ void hg_manager_pool_stop(hg_manager *m) {
   for (sandbox *sb; (sb = pool_find(m, NULL));) pool_delete(m, sb);
 }
 
-unsigned hg_manager_pool_ready(hg_manager *m) {
+/* Caller holds m->mu. */
+static unsigned pool_ready_locked(hg_manager *m) {
   unsigned n = 0;
-  pthread_mutex_lock(&m->mu);
   for (unsigned i = 0; i < m->nsbs; i++)
     n += m->sbs[i]->pooled && !m->sbs[i]->gone && m->sbs[i]->state == HG_SB_RUNNING;
+  return n;
+}
+
+unsigned hg_manager_pool_ready(hg_manager *m) {
+  pthread_mutex_lock(&m->mu);
+  unsigned n = pool_ready_locked(m);
   pthread_mutex_unlock(&m->mu);
   return n;
+}
+
+/* How many entries the pool keeps now: the most creates of its template
+ * in any POOL_SPAN_MS of the last POOL_WINDOW_MS, between pool_size and
+ * pool_max. Caller holds m->mu. */
+static unsigned pool_target(hg_manager *m, int64_t now_ms) {
+  unsigned peak = 0;
+  for (unsigned i = 0; i < POOL_DEMAND_MAX; i++) {
+    int64_t t = m->demand_ms[i];
+    if (!t || now_ms - t >= POOL_WINDOW_MS) continue;
+    unsigned n = 0; /* creates in [t, t + span) */
+    for (unsigned k = 0; k < POOL_DEMAND_MAX; k++)
+      n += m->demand_ms[k] >= t && m->demand_ms[k] - t < POOL_SPAN_MS;
+    if (n > peak) peak = n;
+  }
+  unsigned target = peak > m->cfg.pool_size ? peak : m->cfg.pool_size;
+  return target < m->cfg.pool_max ? target : m->cfg.pool_max;
+}
+
+void hg_manager_pool_stats(hg_manager *m, hg_pool_stats *out) {
+  pthread_mutex_lock(&m->mu);
+  *out = (hg_pool_stats){.ready = pool_ready_locked(m),
+                         .target = m->cfg.pool_size ? pool_target(m, hg_now_ms()) : 0,
+                         .hits = m->pool_hits, .misses = m->pool_misses};
+  pthread_mutex_unlock(&m->mu);
 }
 
 /* Runs `true` once so the exec path is translated before a user needs it. */
@@ -1638,6 +1755,32 @@ static int pool_fill_one(hg_manager *m) {
   return rc;
 }
 
+/* One step of the filler, under m->mu (dropped around the work): fills
+ * one entry when the pool is under its target, or retires one surplus
+ * entry once demand has fallen. Returns how long to sleep, in ms (0: look
+ * again now). */
+static int64_t pool_step(hg_manager *m) {
+  int64_t now = hg_now_ms();
+  unsigned have = pool_count(m), target = pool_target(m, now);
+  if (have > target) {
+    pthread_mutex_unlock(&m->mu);
+    sandbox *sb = pool_find(m, NULL);
+    if (sb) {
+      hg_log_info("pool.shrink", "sandbox=%s have=%u target=%u", sb->id, have, target);
+      pool_delete(m, sb);
+    }
+    pthread_mutex_lock(&m->mu);
+    return 1000; /* one a second: demand may come back */
+  }
+  if (have == target || capacity_check(m, m->cfg.default_memory_mib, false) < 0) return 1000;
+  if (pool_ready_locked(m) > 0 && now < m->grace_until_ms) return m->grace_until_ms - now;
+  pthread_mutex_unlock(&m->mu);
+  int rc = pool_fill_one(m);
+  pthread_mutex_lock(&m->mu);
+  /* Nothing to do, no template yet, or a failure: look again later. */
+  return rc == 0 ? 0 : 5000;
+}
+
 static void *pool_main(void *arg) {
   hg_manager *m = arg;
   pthread_mutex_lock(&m->mu);
@@ -1645,19 +1788,13 @@ static void *pool_main(void *arg) {
     pthread_mutex_unlock(&m->mu);
     pool_retire_stale(m);
     pthread_mutex_lock(&m->mu);
-    bool want = pool_count(m) < m->cfg.pool_size &&
-                capacity_check(m, m->cfg.default_memory_mib, false) == 0;
-    int rc = -EAGAIN;
-    if (want) {
-      pthread_mutex_unlock(&m->mu);
-      rc = pool_fill_one(m);
-      pthread_mutex_lock(&m->mu);
-    }
-    if (rc == 0) continue;
-    /* Nothing to do, no template yet, or a failure: look again later. */
+    int64_t wait_ms = pool_step(m);
+    if (wait_ms == 0 || m->closing) continue;
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
-    ts.tv_sec += want ? 5 : 1;
+    int64_t ns = ts.tv_nsec + (wait_ms % 1000) * 1000000;
+    ts.tv_sec += wait_ms / 1000 + ns / 1000000000;
+    ts.tv_nsec = ns % 1000000000;
     pthread_cond_timedwait(&m->pool_cv, &m->mu, &ts);
   }
   pthread_mutex_unlock(&m->mu);
@@ -1672,6 +1809,8 @@ int hg_manager_open(const hg_manager_config *cfg, hg_manager **out) {
   if (!m->cfg.default_memory_mib) m->cfg.default_memory_mib = 256;
   if (!m->cfg.default_idle_suspend_s) m->cfg.default_idle_suspend_s = 6 * 3600;
   if (!m->cfg.pool_template) m->cfg.pool_template = "default";
+  if (!m->cfg.pool_max) m->cfg.pool_max = POOL_MAX_DEFAULT;
+  if (m->cfg.pool_max < m->cfg.pool_size) m->cfg.pool_max = m->cfg.pool_size;
   if (!m->cfg.default_replicas) m->cfg.default_replicas = 2;
   if (m->cfg.default_replicas > MAX_REPLICAS) m->cfg.default_replicas = MAX_REPLICAS;
   pthread_mutex_init(&m->mu, NULL);

@@ -72,6 +72,11 @@ typedef struct hg_manager_config {
    * and warmed up (under TCG the first run of every guest code path pays
    * for translation), so a create takes one instead of restoring. 0: off. */
   unsigned pool_size;
+  /* The pool grows with demand: for a minute after a burst it keeps as
+   * many as the most creates of its template that came within 10 s,
+   * between pool_size and pool_max (0: 32),
+   * within max_memory_mib. */
+  unsigned pool_max;
   const char *pool_template;  /* NULL: "default" */
   /* Networking: every VM start (create, pool fill, resume, fork) attaches
    * the sandbox's tap first, every final stop (suspend, delete, a failed
@@ -107,7 +112,9 @@ typedef struct hg_sandbox_spec {
 } hg_sandbox_spec;
 
 /* Reserves an id and token and writes the sandbox as "creating"; the caller
- * then runs hg_sandbox_create_finish (usually on a worker as an operation). */
+ * then runs hg_sandbox_create_finish (usually on a worker as an operation).
+ * A create the warm pool serves is done here already (the sandbox is
+ * written once, as "running"), and create_finish returns 0 at once. */
 int hg_sandbox_create_begin(hg_manager *m, const hg_sandbox_spec *spec,
                             char id[HG_ID_MAX], char token[65]);
 int hg_sandbox_create_finish(hg_manager *m, const char *id);
@@ -186,6 +193,14 @@ bool hg_template_exists(hg_manager *m, const char *ref);
 void hg_manager_pool_stop(hg_manager *m);
 /* Warm sandboxes ready to be claimed by a create, for metrics and benches. */
 unsigned hg_manager_pool_ready(hg_manager *m);
+/* The warm pool's figures, for metrics and benches. */
+typedef struct hg_pool_stats {
+  unsigned ready;   /* warm sandboxes ready to be claimed */
+  unsigned target;  /* how many the filler keeps now */
+  uint64_t hits;    /* creates of the pool's template served from it */
+  uint64_t misses;  /* creates of the pool's template that found it empty */
+} hg_pool_stats;
+void hg_manager_pool_stats(hg_manager *m, hg_pool_stats *out);
 /* Counts of sandboxes per state, for metrics. */
 void hg_manager_counts(hg_manager *m, unsigned counts[HG_SB_FAILED + 1]);
 

@@ -246,9 +246,50 @@ static void child_fail(int fd, int err) {
   _exit(127);
 }
 
-/* In the child: a clean signal state, its own session (so a timeout or a
- * signal reaches the whole group), the pipes as 0/1/2, then exec. The exec
- * error, if any, goes back on a close-on-exec pipe. */
+/* execvp's search with the command's own PATH (from envp; glibc's default
+ * when it has none), since a vfork child must not set the agent's environ.
+ * Returns the errno to report when nothing could be run. Stack only: this
+ * runs in the vfork child. */
+static int exec_search(char *const argv[], char *const envp[]) {
+  const char *file = argv[0];
+  if (!*file) return ENOENT;
+  if (strchr(file, '/')) {
+    execve(file, argv, envp);
+    return errno;
+  }
+  const char *path = "/bin:/usr/bin";
+  for (size_t i = 0; envp[i]; i++)
+    if (strncmp(envp[i], "PATH=", 5) == 0) path = envp[i] + 5;
+  size_t flen = strlen(file);
+  int err = ENOENT;
+  bool denied = false;
+  for (const char *p = path;; p++) {
+    const char *end = strchr(p, ':');
+    size_t dlen = end ? (size_t)(end - p) : strlen(p);
+    char full[HG_GUEST_PATH_MAX];
+    if (dlen + 1 + flen < sizeof full) {
+      memcpy(full, dlen ? p : ".", dlen ? dlen : 1);
+      size_t k = dlen ? dlen : 1;
+      full[k] = '/';
+      memcpy(full + k + 1, file, flen + 1);
+      execve(full, argv, envp);
+      err = errno;
+      if (err == EACCES) denied = true;
+      else if (err != ENOENT && err != ENOTDIR && err != ELOOP && err != ENAMETOOLONG)
+        return err; /* found but not runnable (ENOEXEC, ETXTBSY, ...): as execvp */
+    }
+    if (!end) break;
+    p = end;
+  }
+  return denied ? EACCES : err;
+}
+
+/* In the child of vfork (so the agent's memory is not copied: under TCG a
+ * fork of the agent cost milliseconds per command): a clean signal state,
+ * its own session (so a timeout or a signal reaches the whole group), the
+ * pipes as 0/1/2, then exec. The exec error, if any, goes back on a
+ * close-on-exec pipe. Only system calls and stack: the memory is the
+ * agent's until the exec. */
 static void child_exec(const spawn_req *sr, int in, int out, int err, int st) {
   sigset_t none;
   sigemptyset(&none);
@@ -257,9 +298,14 @@ static void child_exec(const spawn_req *sr, int in, int out, int err, int st) {
   setsid();
   if (dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0) child_fail(st, errno);
   if (chdir(sr->cwd) < 0) child_fail(st, errno);
-  environ = sr->envp;
-  execvp(sr->argv[0], sr->argv);
-  child_fail(st, errno);
+  child_fail(st, exec_search(sr->argv, sr->envp));
+}
+
+/* vfork + child_exec, apart so that no local of spawn() lives across vfork. */
+static __attribute__((noinline)) pid_t start_child(const spawn_req *sr, int p[4][2]) {
+  pid_t pid = vfork();
+  if (pid == 0) child_exec(sr, p[0][0], p[1][1], p[2][1], p[3][1]);
+  return pid;
 }
 
 static int spawn(hg_guest_cmd *c, const spawn_req *sr) {
@@ -271,12 +317,11 @@ static int spawn(hg_guest_cmd *c, const spawn_req *sr) {
     rc = -errno;
     goto fail;
   }
-  pid_t pid = fork();
+  pid_t pid = start_child(sr, p);
   if (pid < 0) {
     rc = -errno;
     goto fail;
   }
-  if (pid == 0) child_exec(sr, p[0][0], p[1][1], p[2][1], p[3][1]);
   close(p[0][0]);
   close(p[1][1]);
   close(p[2][1]);

@@ -308,7 +308,7 @@ static int stop_node(hg_itc *c, int i) {
 static int check_nodes(hg_itc *c) {
   int rc = 0;
   for (int i = 1; i <= c->n; i++) {
-    char log[320], who[8];
+    char log[320], who[16];
     snprintf(log, sizeof log, "%s/n%d/hangard.log", c->dir, i);
     snprintf(who, sizeof who, "n%d", i);
     bool running = hg_itc_pid(c, i) > 0;

@@ -364,6 +364,19 @@ static void exec_failures_come_back_as_errno(void **state) {
   assert_int_equal(hg_agent_exec(T.a, &y, &cid, &pid), -ENOENT);
   hg_exec_req z = {.argv = argv, .cwd = "relative"};
   assert_int_equal(hg_agent_exec(T.a, &z, &cid, &pid), -EINVAL);
+  /* A bare name is looked up in the command's own PATH, not the agent's. */
+  const char *const no_path[] = {"PATH=/nonexistent:/also-not", NULL};
+  hg_exec_req p = {.argv = argv, .env = no_path};
+  assert_int_equal(hg_agent_exec(T.a, &p, &cid, &pid), -ENOENT);
+  const char *unknown[] = {"hangar-no-such-command", NULL};
+  hg_exec_req u = {.argv = unknown};
+  assert_int_equal(hg_agent_exec(T.a, &u, &cid, &pid), -ENOENT);
+  const char *const bin_path[] = {"PATH=/nonexistent:/bin:/usr/bin", NULL};
+  hg_exec_req b = {.argv = argv, .env = bin_path};
+  assert_int_equal(hg_agent_exec(T.a, &b, &cid, &pid), 0);
+  hg_cmd_status st;
+  assert_int_equal(hg_agent_wait(T.a, cid, 10000, &st), 0);
+  assert_true(st.exited && st.code == 0);
   const char *none[] = {NULL};
   hg_exec_req e = {.argv = none};
   assert_int_equal(hg_agent_exec(T.a, &e, &cid, &pid), -EINVAL);

@@ -514,6 +514,23 @@ void hg_op_finish(hg_ops *ops, const char *id, int rc, json_t *result) {
   json_decref(result);
 }
 
+int hg_op_done(hg_ops *ops, const char *kind, const char *sandbox, json_t *result,
+               char id[HG_ID_MAX]) {
+  int rc = hg_op_begin(ops, kind, sandbox, id);
+  if (rc == 0) hg_op_finish(ops, id, 0, result);
+  else json_decref(result);
+  return rc;
+}
+
+/* Only the state: the API asks whether a create is done after "begin". */
+int hg_sandbox_info(hg_manager *m, const char *id, hg_sb_info *out) {
+  pthread_mutex_lock(&fk_mu);
+  fk_sb *s = fk_find(id);
+  if (s) *out = (hg_sb_info){.state = s->state};
+  pthread_mutex_unlock(&fk_mu);
+  return s ? 0 : -ENOENT;
+}
+
 /* Progress text is not asserted here: the suspend's replication reports it. */
 void hg_op_progress(hg_ops *ops, const char *id, const char *text) {}
 

@@ -153,6 +153,11 @@ cleanup() {
     [[ $(kill_mentioning "$T") == 0 ]] && break
     sleep 0.3
   done
+  # The gateway bind-mounts each sandbox's network namespace under
+  # <data>/netns (a mount of its own): those go first, deepest first, or
+  # <data> stays busy.
+  awk -v d="$DATA/" 'index($2, d) == 1 { print $2 }' /proc/mounts | sort -r |
+    while read -r mnt; do umount "$mnt" 2>/dev/null || umount -l "$mnt" 2>/dev/null || true; done
   # hangard loop-mounts <data>.img on <data> (when /tmp is not btrfs);
   # peel every layer before anything under it is removed.
   for ((i = 0; i < 8; i++)); do
@@ -381,6 +386,7 @@ h_p99=$(col hangard 3 | pct 0.5) n_p99=$(col nginx 3 | pct 0.5)
 # ---- create to first output, beside exec `true` in a running sandbox ----------
 
 log "create-to-first-output: $iterations iterations"
+log_mark=$(wc -l <"$T/hangard.log")
 : >"$T/e2e" && : >"$T/create" && : >"$T/first" && : >"$T/exec"
 api POST "/v1/sandboxes/$SB/commands?wait=60" '{"cmd":["true"]}' >/dev/null # warm-up
 for ((k = 1; k <= iterations; k++)); do
@@ -405,6 +411,8 @@ for ((k = 1; k <= iterations; k++)); do
 done
 r=$(api DELETE "/v1/sandboxes/$SB?wait=120")
 expect "$r" 200 "delete $SB"
+# hangard logs each create with warm=1 when its warm pool served it.
+from_pool=$(tail -n +"$((log_mark + 1))" "$T/hangard.log" | grep -c 'event=sandbox.create .*warm=1' || true)
 
 ms() { awk '{ printf "%.3f\n", $1 * 1000 }' "$T/$1"; }
 e2e50=$(ms e2e | pct 0.5) e2e90=$(ms e2e | pct 0.9)
@@ -431,6 +439,7 @@ row "create-to-first-output p50 ms" "$e2e50" "$ex50" "$(ratio "$e2e50" "$ex50")"
 row "create-to-first-output p90 ms" "$e2e90" "$ex90" "$(ratio "$e2e90" "$ex90")"
 row "  of which create?wait p50 ms" "$cr50" "$ex50" "$(ratio "$cr50" "$ex50")"
 row "  of which first command p50 ms" "$fi50" "$ex50" "$(ratio "$fi50" "$ex50")"
+echo "creates served by the warm pool (hangard's default --pool-size): $from_pool of $iterations"
 echo
 echo "per round: req/s p50-ms p99-ms server-cpu% wrk-cpu% core1-other%, req/s ratio"
 echo "  (server-cpu under 100 with core1-other above 0: other work took core 1 from it)"
@@ -448,7 +457,7 @@ mkdir -p "$(dirname "$json_out")"
 jq -n \
   --argjson cores "$(nproc)" --argjson nice "$nice" --arg load_start "$load_start" --arg load_end "$load_end" \
   --argjson duration "$duration" --argjson rounds "$rounds" --argjson conns "$conns" \
-  --argjson iterations "$iterations" --argjson body "$BODY_BYTES" \
+  --argjson iterations "$iterations" --argjson body "$BODY_BYTES" --argjson from_pool "$from_pool" \
   --argjson hr "$(rounds_json hangard)" --argjson nr "$(rounds_json nginx)" \
   --argjson h_rps "$h_rps" --argjson n_rps "$n_rps" \
   --argjson h_p50 "$h_p50" --argjson n_p50 "$n_p50" \
@@ -472,7 +481,7 @@ jq -n \
         | if $nr[$i].rps > 0 then $hr[$i].rps / $nr[$i].rps else null end],
       target_ratio_rps: $target
     },
-    create_to_first_output: {runs: $iterations, p50_ms: $e2e50, p90_ms: $e2e90,
+    create_to_first_output: {runs: $iterations, from_pool: $from_pool, p50_ms: $e2e50, p90_ms: $e2e90,
       create_p50_ms: $cr50, create_p90_ms: $cr90,
       first_command_p50_ms: $fi50, first_command_p90_ms: $fi90,
       ms: $e2e, create_ms: $create, first_command_ms: $first},

@@ -21,8 +21,12 @@
  *      N cycles of T s of activity; baseline: the suspend alone, the same
  *      cycles' first part;
  *   4. resume on the other node (adopt + resume until the agent answers),
- *      N moves back and forth; baseline: a local suspend + resume on the
- *      node the sandbox just moved to, in the same cycle. A failed move
+ *      N moves back and forth, each from a receiver whose page cache does
+ *      not hold the replica (syncfs, then posix_fadvise DONTNEED over the
+ *      generation's files and the receiver's loop image: bench_cache.h;
+ *      not drop_caches, which would drop the whole machine's cache);
+ *      baseline: a local suspend + resume (page cache warm) on the node
+ *      the sandbox just moved to, in the same cycle. A failed move
  *      ends this part early: the report says why, the exit status is 1.
  *
  * Needs root, qemu, btrfs-progs and zstd. Everything it made (VMs, services,
@@ -34,10 +38,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "node/accel.h"
 #include "node/core/err.h"
 #include "node/core/log.h"
 #include "node/core/util.h"
 #include "node/sandbox.h"
+#include "tools/bench/bench_cache.h"
 #include "node/store.h"
 #include "replication/repl.h"
 #include "replication/stream.h"
@@ -64,6 +70,7 @@ typedef struct series {
 static node nodes[2] = {{.name = "A"}, {.name = "B"}};
 static char sbid[HG_ID_MAX];
 static char base[4096];
+static hg_accel bench_accel; /* chosen once, as hangard would */
 
 static void add(series *s, double v) {
   if (s->n < MAX_RUNS) s->v[s->n++] = v;
@@ -126,7 +133,9 @@ static void node_open(node *n, const char *shim, const char *key) {
   int rc = hg_path(n->dir, sizeof n->dir, "%s/%c", base, n->name[0] + 'a' - 'A');
   if (rc == 0) rc = hg_store_open(n->dir, &so, &n->st);
   if (rc < 0) die("store", rc);
-  hg_manager_config mc = {.store = n->st, .vmm = &hg_vmm_qemu, .shim_path = shim};
+  /* TCG unless KVM boots the template here, as hangard decides. */
+  hg_manager_config mc = {.store = n->st, .vmm = &hg_vmm_qemu, .shim_path = shim,
+                          .accel = bench_accel.name};
   if ((rc = hg_manager_open(&mc, &n->m)) < 0) die("manager", rc);
   char id[16];
   snprintf(id, sizeof id, "bench-%c", n->name[0] + 'a' - 'A');
@@ -401,6 +410,14 @@ static void measure_moves(node *x, node *y, uint64_t gen, long before, int runs,
     hg_path(rel, sizeof rel, "replicas/%s/%llu", sbid, (unsigned long long)gen);
     int rc = hg_sandbox_disown(x->m, sbid, epoch);
     if (rc < 0) die("disown", rc);
+    /* A receiver that does not hold the replica in its page cache: the
+     * generation's files and y's loop image dropped (bench_cache.h). */
+    char gdir[4096], img[4200];
+    hg_store_abs(y->st, rel, gdir, sizeof gdir);
+    hg_path(img, sizeof img, "%s.img", y->dir);
+    const char *dirs[] = {gdir};
+    if ((rc = bench_drop_files(dirs, 1, access(img, F_OK) == 0 ? img : NULL)) < 0)
+      die("dropping the replica from the page cache", rc);
     int64_t t0 = hg_now_ns();
     if ((rc = hg_sandbox_adopt(y->m, sbid, rel, epoch)) < 0) die("adopt", rc);
     double adopt = since_ms(t0);
@@ -480,8 +497,8 @@ static void print_report(const bytes_row *rows, int nrows, const tput *t,
   printf("%-40s %5d %9.0f %9.0f   %-26s %9.0f %9.0f\n", "suspend to acknowledged, R = 2",
          l->acked.n, pct(&l->acked, 0.5), pct(&l->acked, 0.9), "local suspend alone",
          pct(&l->local, 0.5), pct(&l->local, 0.9));
-  printf("%-40s %5d %9.0f %9.0f   %-26s %9.0f %9.0f\n", "resume on the other node",
-         mv->move.n, pct(&mv->move, 0.5), pct(&mv->move, 0.9), "local resume",
+  printf("%-40s %5d %9.0f %9.0f   %-26s %9.0f %9.0f\n", "resume on other node, cache dropped",
+         mv->move.n, pct(&mv->move, 0.5), pct(&mv->move, 0.9), "local resume (cache warm)",
          pct(&mv->local, 0.5), pct(&mv->local, 0.9));
   printf(
       "  increments after %d s: %.1f kB zstd (p50), %d/%d against the previous gen;\n"
@@ -541,7 +558,7 @@ static void usage(void) {
 int main(int argc, char **argv) {
   const char *tpl_src = getenv("HANGAR_TEST_TEMPLATE_DIR"), *json_out = NULL;
   const char *data = "/tmp/hangar-bench-repl";
-  int runs = 5, tput_runs = 5, big_mib = 200, activity_s = 10;
+  int runs = 20, tput_runs = 5, big_mib = 200, activity_s = 10;
   if (!tpl_src || !*tpl_src) tpl_src = "/var/cache/hangar/images/minimal";
   for (int i = 1; i < argc; i += 2) {
     if (i + 1 >= argc) usage();
@@ -580,6 +597,10 @@ int main(int argc, char **argv) {
   snprintf(base, sizeof base, "%s", data);
   if (hg_mkdir_p(base, 0700) < 0) die("data dir", -errno);
   say("stores, managers and replication services for A and B under %s", base);
+  char kernel[4200];
+  snprintf(kernel, sizeof kernel, "%s/vmlinuz", tpl_src);
+  hg_accel_choose(HG_ACCEL_AUTO, kernel, HG_ACCEL_PROBE_MS, &bench_accel);
+  say("accelerator: %s (%s)", bench_accel.name, bench_accel.reason);
   node *a = &nodes[0], *b = &nodes[1];
   node_open(a, shim, key);
   node_open(b, shim, key);
