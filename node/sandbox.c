@@ -60,6 +60,7 @@ typedef struct sandbox {
   bool claimed;       /* taken from the pool by create_begin, which did the
                        * whole create: create_finish has nothing left to do */
   bool nic;           /* the VM has a NIC (its template's saved machine had one) */
+  char accel[8];      /* "kvm" or "tcg": its memory image restores only under it */
   char error[160];    /* why a sandbox is failed */
 
   hg_vm *vm;
@@ -141,6 +142,7 @@ static sandbox *sb_new(void) {
   sb->env = json_object();
   sb->metadata = json_object();
   sb->epoch = 1;
+  snprintf(sb->accel, sizeof sb->accel, "tcg");
   return sb;
 }
 
@@ -166,6 +168,7 @@ static json_t *sb_to_json(const sandbox *sb, bool with_secrets) {
       sb->metadata, "generations", sb->generations, "snapshots", sb->snapshots,
       "idle_suspend_s", (json_int_t)sb->idle_suspend_s, "gen", (json_int_t)sb->gen,
       "hostname", sb->hostname, "nic", sb->nic);
+  json_object_set_new(j, "accel", json_string(sb->accel));
   json_object_set_new(j, "epoch", json_integer((json_int_t)sb->epoch));
   json_object_set_new(j, "replicas", json_integer(sb->replicas));
   if (sb->error[0]) json_object_set_new(j, "error", json_string(sb->error));
@@ -208,6 +211,8 @@ static int sb_from_json(sandbox *sb, json_t *j, unsigned default_replicas) {
   sb->next_snap = (unsigned)json_integer_value(json_object_get(j, "next_snap"));
   sb->pooled = json_is_true(json_object_get(j, "pooled"));
   sb->nic = json_is_true(json_object_get(j, "nic")); /* absent: made before NICs */
+  /* absent: made before it was recorded, when every node here ran TCG */
+  snprintf(sb->accel, sizeof sb->accel, "%s", strcmp(jstr(j, "accel"), "kvm") ? "tcg" : "kvm");
   sb->created_ms = hg_iso_parse(jstr(j, "created_at"));
   sb->updated_ms = hg_iso_parse(jstr(j, "updated_at"));
   if (strlen(sb->token) != 64 || sb->memory_mib == 0) return -EPROTO;
@@ -432,6 +437,14 @@ static int vm_restore(hg_manager *m, sandbox *sb) {
   hg_vm_config cfg;
   char paths[4][4096], vmstate[4096];
   int tap = -1;
+  /* A memory image saved under TCG does not load under KVM, nor the
+   * reverse (CPU state, -cpu max differ): refuse before QEMU half-loads it. */
+  const char *node_accel = m->cfg.accel && !strcmp(m->cfg.accel, "kvm") ? "kvm" : "tcg";
+  if (strcmp(sb->accel, node_accel) != 0) {
+    hg_log_error("sandbox.restore", "sandbox=%s err=\"saved under %s; this node runs %s\"",
+                 sb->id, sb->accel, node_accel);
+    return -EXDEV;
+  }
   int rc = vm_config(m, sb, &cfg, paths);
   if (rc == 0) rc = hg_path(vmstate, sizeof vmstate, "%s/vmstate", paths[0]);
   if (rc == 0) rc = net_attach(m, sb, &cfg, &tap);
@@ -594,6 +607,7 @@ static int spec_apply(hg_manager *m, const hg_sandbox_spec *spec,
   snprintf(sb->tpl_digest, sizeof sb->tpl_digest, "%s", tpl->digest);
   snprintf(sb->cmdline, sizeof sb->cmdline, "%s", tpl->cmdline);
   sb->nic = tpl->nic; /* restores need the device set the template saved */
+  snprintf(sb->accel, sizeof sb->accel, "%s", tpl->accel); /* and its accelerator */
   sb->vcpus = tpl->vcpus;
   sb->memory_mib = tpl->memory_mib;
   if (spec->env) json_object_update(sb->env, spec->env);
@@ -1004,6 +1018,7 @@ static int fork_record(hg_manager *m, sandbox *parent, sandbox *child) {
   child->vcpus = parent->vcpus;
   child->memory_mib = parent->memory_mib;
   child->nic = parent->nic;
+  snprintf(child->accel, sizeof child->accel, "%s", parent->accel);
   child->idle_suspend_s = parent->idle_suspend_s;
   child->replicas = parent->replicas;
   json_object_update(child->env, parent->env);
@@ -1026,7 +1041,11 @@ static int fork_from(hg_manager *m, sandbox *parent, const char *src, const char
   char dst[64];
   int rc = fork_record(m, parent, child);
   /* A cold boot owes no saved machine its device set: networking if on. */
-  if (boot) child->nic = m->cfg.net != NULL;
+  if (boot) { /* nor its accelerator */
+    child->nic = m->cfg.net != NULL;
+    snprintf(child->accel, sizeof child->accel, "%s",
+             m->cfg.accel && !strcmp(m->cfg.accel, "kvm") ? "kvm" : "tcg");
+  }
   if (rc == 0) rc = admit(m, child);
   if (rc < 0) return rc;
   sb_rel(child, dst, sizeof dst);

@@ -74,14 +74,18 @@ static change last_change(const char *id, unsigned *count) {
   return last;
 }
 
-static int manager_open(void) {
+/* accel: what the node runs under (NULL: TCG, as the template was made). */
+static int manager_open_under(const char *accel) {
   hg_manager_config cfg = {.store = fx.st,
                            .vmm = &hg_vmm_qemu,
                            .shim_path = HG_SHIM_PATH,
+                           .accel = accel,
                            .on_change = on_change,
                            .default_replicas = 3};
   return hg_manager_open(&cfg, &fx.m);
 }
+
+static int manager_open(void) { return manager_open_under(NULL); }
 
 static int setup(void **state) {
   (void)state;
@@ -433,11 +437,39 @@ static void adopt_refuses_what_is_not_this_sandboxs_generation(void **state) {
   assert_false(exists("replicas/%s", x));
 }
 
+/* A generation saved under TCG on a node that now runs KVM (or the
+ * reverse) is refused with its own error before QEMU sees it, and stays
+ * whole: under the right accelerator it resumes. */
+static void a_generation_saved_under_another_accelerator_is_refused(void **state) {
+  (void)state;
+  char id[HG_ID_MAX], token[65];
+  hg_sandbox_spec spec = {0};
+  assert_int_equal(hg_sandbox_create_begin(fx.m, &spec, id, token), 0);
+  assert_int_equal(hg_sandbox_create_finish(fx.m, id), 0);
+  free(run(id, "echo kept > /root/accel; sync"));
+  uint64_t gen;
+  assert_int_equal(hg_sandbox_suspend(fx.m, id, &gen), 0);
+  hg_manager_close(fx.m);
+  assert_int_equal(manager_open_under("kvm"), 0);
+  assert_int_equal(hg_sandbox_resume(fx.m, id), -EXDEV);
+  hg_sb_info info;
+  assert_int_equal(hg_sandbox_info(fx.m, id, &info), 0);
+  assert_int_equal(info.state, HG_SB_SUSPENDED);
+  hg_manager_close(fx.m);
+  assert_int_equal(manager_open(), 0);
+  assert_int_equal(hg_sandbox_resume(fx.m, id), 0);
+  char *out = run(id, "cat /root/accel");
+  assert_string_equal(out, "kept\n");
+  free(out);
+  assert_int_equal(hg_sandbox_delete(fx.m, id), 0);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(moved_sandbox_resumes_its_process_and_files),
       cmocka_unit_test(replica_generations_fork_move_again_and_go_with_delete),
       cmocka_unit_test(adopt_refuses_what_is_not_this_sandboxs_generation),
+      cmocka_unit_test(a_generation_saved_under_another_accelerator_is_refused),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

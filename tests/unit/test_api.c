@@ -821,7 +821,7 @@ static void errno_table_matches_the_doc(void **state) {
       {-ETIMEDOUT, 504, "timeout"},      {-EPROTO, 502, "guest_error"},
       {-ECONNRESET, 502, "guest_error"}, {HG_API_EUNAUTH, 401, "unauthorized"},
       {HG_API_EFORBID, 403, "forbidden"}, {HG_API_EMETHOD, 405, "method_not_allowed"},
-      {-EXDEV, 500, "internal"},         {-12345, 500, "internal"},
+      {-EXDEV, 409, "incompatible_accelerator"}, {-12345, 500, "internal"},
       {-EHOSTUNREACH, 502, "owner_unreachable"}, {HG_API_EMISDIRECTED, 421, "misdirected"},
   };
   for (size_t i = 0; i < HG_ARRAY_SIZE(want); i++) {
