@@ -69,9 +69,27 @@ static bool template_ready(hg_it_node *n) {
   return ok;
 }
 
+/* The error of the node's template import when it failed, else NULL (the
+ * caller frees it): a node whose template cannot boot never gets ready,
+ * and a test should say why at once rather than wait out its start. */
+static char *template_failure(hg_it_node *n) {
+  long status = 0;
+  json_t *j = hg_it_json(n, "GET", "/v1/operations", NULL, &status);
+  json_t *op, *last = NULL;
+  size_t i;
+  json_array_foreach(json_object_get(j, "operations"), i, op) {
+    if (!strcmp(hg_it_str(op, "kind"), "template")) last = op;
+  }
+  char *why = NULL;
+  if (last && !strcmp(hg_it_str(last, "status"), "failed"))
+    why = strdup(hg_it_str(json_object_get(last, "error"), "message"));
+  json_decref(j);
+  return why;
+}
+
 static int wait_ready(hg_it_node *n) {
   int64_t deadline = hg_now_ms() + START_TIMEOUT_MS;
-  while (hg_now_ms() < deadline) {
+  for (unsigned polls = 1; hg_now_ms() < deadline; polls++) {
     int st;
     if (waitpid(n->pid, &st, WNOHANG) == n->pid) {
       fprintf(stderr, "harness: hangard exited early; see %s/hangard.log\n", n->dir);
@@ -80,6 +98,12 @@ static int wait_ready(hg_it_node *n) {
       return -ECHILD;
     }
     if (template_ready(n)) return 0;
+    char *why = polls % 10 == 0 ? template_failure(n) : NULL;
+    if (why) {
+      fprintf(stderr, "harness: the node's template failed to build: %s\n", why);
+      free(why);
+      return -EIO;
+    }
     usleep(100000);
   }
   fprintf(stderr, "harness: hangard not ready in time; see %s/hangard.log\n", n->dir);
