@@ -28,6 +28,7 @@
 #include "node/agentproto.h"
 #include "node/core/buf.h"
 #include "node/core/err.h"
+#include "node/core/list.h"
 #include "node/core/log.h"
 #include "node/core/util.h"
 
@@ -560,9 +561,7 @@ static void call_free(hg_call *c) {
   json_decref(c->out);
   json_decref(c->peer_list);
   if (c->held) api->held--;
-  if (c->prev) c->prev->next = c->next;
-  else api->calls = c->next;
-  if (c->next) c->next->prev = c->prev;
+  HG_LIST_UNLINK(api->calls, c);
   free(c);
 }
 
@@ -604,9 +603,7 @@ static hg_call *call_new(hg_api *api, hg_http_req *req) {
   c->api = api;
   c->req = req;
   atomic_init(&c->aborted, false);
-  c->next = api->calls;
-  if (api->calls) api->calls->prev = c;
-  api->calls = c;
+  HG_LIST_PUSH(api->calls, c);
   req->data = c;
   return c;
 }

@@ -18,6 +18,7 @@
 #include <strings.h>
 
 #include "node/core/buf.h"
+#include "node/core/list.h"
 #include "node/core/log.h"
 
 #define HG_FWD_MAX_XFF 1024 /* an incoming X-Forwarded-For we extend */
@@ -164,11 +165,7 @@ static void fwd_finish(hg_fwd *w, int rc, const char *msg) {
   memcpy(res.owner, w->owner, sizeof res.owner);
   memcpy(res.addr, w->addr, sizeof res.addr);
   if (msg) snprintf(res.msg, sizeof res.msg, "%s", msg);
-  if (w->prev)
-    w->prev->next = w->next;
-  else
-    f->fwds = w->next;
-  if (w->next) w->next->prev = w->prev;
+  HG_LIST_UNLINK(f->fwds, w);
   f->st.active--;
   if (w->easy) curl_easy_cleanup(w->easy);
   curl_slist_free_all(w->hdrs);
@@ -326,9 +323,7 @@ int hg_fwd_start(hg_forward *f, hg_http_req *req, const hg_fwd_spec *spec, hg_fw
     free(w);
     return rc;
   }
-  w->next = f->fwds;
-  if (f->fwds) f->fwds->prev = w;
-  f->fwds = w;
+  HG_LIST_PUSH(f->fwds, w);
   f->st.active++;
   *out = w;
   return 0;

@@ -34,6 +34,7 @@
 #include "cluster/cluster_internal.h"
 #include "cluster/seal.h"
 #include "node/core/buf.h"
+#include "node/core/list.h"
 #include "node/core/log.h"
 #include "node/core/util.h"
 
@@ -926,11 +927,7 @@ static void on_udp_recv(uv_udp_t *u, ssize_t nread, const uv_buf_t *buf,
 static void pp_maybe_free(pp *p) {
   if (p->handles > 0 || p->working) return;
   hg_cluster *c = p->c;
-  if (p->prev)
-    p->prev->next = p->next;
-  else
-    c->pps = p->next;
-  if (p->next) p->next->prev = p->prev;
+  HG_LIST_UNLINK(c->pps, p);
   if (p->initiator)
     c->pp_out--;
   else
@@ -993,9 +990,7 @@ static pp *pp_new(hg_cluster *c, bool initiator) {
   uv_timer_init(c->loop, &p->timer);
   p->tcp.data = p->timer.data = p->connect.data = p->write.data = p->work.data = p;
   p->handles = 2;
-  p->next = c->pps;
-  if (c->pps) c->pps->prev = p;
-  c->pps = p;
+  HG_LIST_PUSH(c->pps, p);
   if (initiator)
     c->pp_out++;
   else

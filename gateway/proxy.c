@@ -29,6 +29,7 @@
 #include "gateway/httphead.h"
 #include "gateway/sni.h"
 #include "node/core/buf.h"
+#include "node/core/list.h"
 #include "node/core/log.h"
 
 #ifndef SO_ORIGINAL_DST
@@ -655,11 +656,7 @@ static void upgrade_free(conn *c) {
 static void conn_free(conn *c) {
   hg_proxy_set *ps = c->ps;
   if (ps) {
-    if (c->prev)
-      c->prev->next = c->next;
-    else
-      ps->conns = c->next;
-    if (c->next) c->next->prev = c->prev;
+    HG_LIST_UNLINK(ps->conns, c);
     ps->nconns--;
   }
   upgrade_free(c);
@@ -1966,9 +1963,7 @@ void hg_proxy_accept(hg_gw_sandbox *sb, uv_stream_t *listener, hg_proxy_kind kin
     ps->sb = sb;
     ps->loop = loop;
     c->ps = ps;
-    c->next = ps->conns;
-    if (ps->conns) ps->conns->prev = c;
-    ps->conns = c;
+    HG_LIST_PUSH(ps->conns, c);
     ps->nconns++;
   }
   if (uv_accept(listener, (uv_stream_t *)&c->guest.tcp) < 0 || !ps || ps->closing ||

@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "node/core/buf.h"
+#include "node/core/list.h"
 #include "node/core/mp.h"
 #include "node/core/util.h"
 #include "tests/unit/prereq_util.h"
@@ -638,6 +639,62 @@ static void mp_get_ignores_non_string_keys_and_non_maps(void **state) {
   assert_null(hg_mp_get(root(state), "longer"));
 }
 
+/* ---- list ----------------------------------------------------------------- */
+
+typedef struct node_t {
+  int v;
+  struct node_t *prev, *next;
+} node_t;
+
+static void list_order(node_t *head, const int *want, size_t n) {
+  size_t i = 0;
+  node_t *last = NULL;
+  for (node_t *e = head; e; last = e, e = e->next, i++) {
+    assert_true(i < n);
+    assert_int_equal(e->v, want[i]);
+    assert_ptr_equal(e->prev, last);
+  }
+  assert_int_equal(i, n);
+}
+
+static void list_push_and_unlink_keep_both_directions(void **state) {
+  node_t a = {.v = 1}, b = {.v = 2}, c = {.v = 3};
+  node_t *head = NULL;
+  HG_LIST_PUSH(head, &a);
+  HG_LIST_PUSH(head, &b);
+  HG_LIST_PUSH(head, &c);
+  list_order(head, (int[]){3, 2, 1}, 3);
+  node_t *e = &b; /* the middle */
+  HG_LIST_UNLINK(head, e);
+  list_order(head, (int[]){3, 1}, 2);
+  e = &c; /* the first */
+  HG_LIST_UNLINK(head, e);
+  list_order(head, (int[]){1}, 1);
+  e = &a; /* the last one */
+  HG_LIST_UNLINK(head, e);
+  assert_null(head);
+}
+
+static void list_with_tail_tracks_the_last(void **state) {
+  node_t a = {.v = 1}, b = {.v = 2}, c = {.v = 3};
+  node_t *head = NULL, *tail = NULL, *e;
+  HG_LIST_APPEND2(head, tail, &a);
+  HG_LIST_APPEND2(head, tail, &b);
+  HG_LIST_PUSH2(head, tail, &c);
+  list_order(head, (int[]){3, 1, 2}, 3);
+  assert_ptr_equal(tail, &b);
+  e = &b;
+  HG_LIST_UNLINK2(head, tail, e);
+  assert_ptr_equal(tail, &a);
+  e = &c;
+  HG_LIST_UNLINK2(head, tail, e);
+  assert_ptr_equal(head, &a);
+  e = &a;
+  HG_LIST_UNLINK2(head, tail, e);
+  assert_null(head);
+  assert_null(tail);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(hostport_split_takes_v4_names_and_bracketed_v6),
@@ -683,6 +740,8 @@ int main(void) {
       cmocka_unit_test_setup_teardown(mp_strcpy_bounds_and_nul, mp_setup, mp_teardown),
       cmocka_unit_test_setup_teardown(mp_get_ignores_non_string_keys_and_non_maps,
                                       mp_setup, mp_teardown),
+      cmocka_unit_test(list_push_and_unlink_keep_both_directions),
+      cmocka_unit_test(list_with_tail_tracks_the_last),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
