@@ -20,6 +20,7 @@
 #include "node/core/buf.h"
 #include "node/core/list.h"
 #include "node/core/log.h"
+#include "node/core/parse.h"
 
 #define HG_FWD_MAX_XFF 1024 /* an incoming X-Forwarded-For we extend */
 #define HG_FWD_CURL_BUFFER (64 * 1024)
@@ -90,14 +91,9 @@ bool hg_fwd_node_valid(const char *id) {
 }
 
 static bool port_valid(const char *p) {
+  uint64_t v;
   size_t n = strlen(p);
-  if (n == 0 || n > 5) return false;
-  long v = 0;
-  for (; *p; p++) {
-    if (*p < '0' || *p > '9') return false;
-    v = v * 10 + (*p - '0');
-  }
-  return v >= 1 && v <= 65535;
+  return n <= 5 && hg_parse_uint_n(p, n, 65535, &v) == 0 && v >= 1;
 }
 
 bool hg_fwd_addr_valid(const char *addr) {

@@ -36,6 +36,7 @@
 #include "node/core/buf.h"
 #include "node/core/list.h"
 #include "node/core/log.h"
+#include "node/core/parse.h"
 #include "node/core/util.h"
 
 #define CL_PP_MAX 16         /* concurrent push-pulls, each direction */
@@ -691,10 +692,9 @@ static uint64_t incarnation_load(hg_cluster *c) {
                   uv_strerror(rc));
     return 0;
   }
-  char *end = NULL;
-  errno = 0;
-  unsigned long long v = strtoull(data, &end, 10);
-  bool ok = errno == 0 && end != data && (*end == '\0' || *end == '\n');
+  uint64_t v = 0;
+  if (len > 0 && data[len - 1] == '\n') len--;
+  bool ok = hg_parse_uint_n(data, len, UINT64_MAX, &v) == 0;
   free(data);
   if (!ok) {
     /* Not fatal: swim refutes whatever peers remember about us. */

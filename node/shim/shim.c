@@ -44,6 +44,7 @@
 #include <unistd.h>
 
 #include "node/core/log.h"
+#include "node/core/parse.h"
 #include "node/core/util.h"
 
 #define SHIM_MAX_CLIENTS 16
@@ -95,12 +96,7 @@ static void usage(void) {
 }
 
 static int parse_i64(const char *s, int64_t *out) {
-  char *end;
-  errno = 0;
-  long long v = strtoll(s, &end, 10);
-  if (errno || end == s || *end || v < 0) return -EINVAL;
-  *out = v;
-  return 0;
+  return hg_parse_int(s, 0, INT64_MAX, out) < 0 ? -EINVAL : 0;
 }
 
 static int parse_args(shim *s, int argc, char **argv) {

@@ -21,6 +21,7 @@
 #include "node/core/buf.h"
 #include "node/core/list.h"
 #include "node/core/mp.h"
+#include "node/core/parse.h"
 #include "node/core/util.h"
 #include "tests/unit/prereq_util.h"
 
@@ -639,6 +640,54 @@ static void mp_get_ignores_non_string_keys_and_non_maps(void **state) {
   assert_null(hg_mp_get(root(state), "longer"));
 }
 
+/* ---- parse ---------------------------------------------------------------- */
+
+static void parse_int_takes_whole_decimals_in_range(void **state) {
+  int64_t v = 0;
+  assert_int_equal(hg_parse_int("0", 0, 10, &v), 0);
+  assert_int_equal(v, 0);
+  assert_int_equal(hg_parse_int("-42", -100, 100, &v), 0);
+  assert_int_equal(v, -42);
+  assert_int_equal(hg_parse_int("9223372036854775807", INT64_MIN, INT64_MAX, &v), 0);
+  assert_true(v == INT64_MAX);
+  assert_int_equal(hg_parse_int("-9223372036854775808", INT64_MIN, INT64_MAX, &v), 0);
+  assert_true(v == INT64_MIN);
+}
+
+static void parse_int_refuses_junk_and_leaves_out_alone(void **state) {
+  int64_t v = 7;
+  const char *bad[] = {"", "-", "+1", " 1", "1 ", "1x", "0x10", "1.5", "--1", "\n"};
+  for (size_t i = 0; i < HG_ARRAY_SIZE(bad); i++)
+    assert_int_equal(hg_parse_int(bad[i], INT64_MIN, INT64_MAX, &v), -EINVAL);
+  assert_int_equal(hg_parse_int(NULL, 0, 1, &v), -EINVAL);
+  assert_int_equal(v, 7);
+}
+
+static void parse_int_reports_range_and_overflow(void **state) {
+  int64_t v = 7;
+  assert_int_equal(hg_parse_int("101", 0, 100, &v), -ERANGE);
+  assert_int_equal(hg_parse_int("-1", 0, 100, &v), -ERANGE);
+  assert_int_equal(hg_parse_int("9223372036854775808", INT64_MIN, INT64_MAX, &v), -ERANGE);
+  assert_int_equal(hg_parse_int("-9223372036854775809", INT64_MIN, INT64_MAX, &v), -ERANGE);
+  assert_int_equal(hg_parse_int("99999999999999999999999", 0, INT64_MAX, &v), -ERANGE);
+  /* junk after an overflow is still junk */
+  assert_int_equal(hg_parse_int("99999999999999999999999x", 0, INT64_MAX, &v), -EINVAL);
+  assert_int_equal(v, 7);
+}
+
+static void parse_uint_n_reads_only_len_bytes(void **state) {
+  uint64_t v = 0;
+  assert_int_equal(hg_parse_uint_n("1234xyz", 4, UINT64_MAX, &v), 0);
+  assert_int_equal(v, 1234);
+  assert_int_equal(hg_parse_uint_n("18446744073709551615", 20, UINT64_MAX, &v), 0);
+  assert_true(v == UINT64_MAX);
+  assert_int_equal(hg_parse_uint_n("18446744073709551616", 20, UINT64_MAX, &v), -ERANGE);
+  assert_int_equal(hg_parse_uint_n("65536", 5, 65535, &v), -ERANGE);
+  assert_int_equal(hg_parse_uint_n("12", 0, 100, &v), -EINVAL);
+  assert_int_equal(hg_parse_uint_n("-1", 2, 100, &v), -EINVAL);
+  assert_true(v == UINT64_MAX);
+}
+
 /* ---- list ----------------------------------------------------------------- */
 
 typedef struct node_t {
@@ -740,6 +789,10 @@ int main(void) {
       cmocka_unit_test_setup_teardown(mp_strcpy_bounds_and_nul, mp_setup, mp_teardown),
       cmocka_unit_test_setup_teardown(mp_get_ignores_non_string_keys_and_non_maps,
                                       mp_setup, mp_teardown),
+      cmocka_unit_test(parse_int_takes_whole_decimals_in_range),
+      cmocka_unit_test(parse_int_refuses_junk_and_leaves_out_alone),
+      cmocka_unit_test(parse_int_reports_range_and_overflow),
+      cmocka_unit_test(parse_uint_n_reads_only_len_bytes),
       cmocka_unit_test(list_push_and_unlink_keep_both_directions),
       cmocka_unit_test(list_with_tail_tracks_the_last),
   };

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "node/core/parse.h"
 #include "node/core/util.h"
 
 /* ---- the option table ------------------------------------------------- */
@@ -310,24 +311,16 @@ void hg_cli_print_cmd_usage(FILE *f, const hg_cli_cmd *cmd) {
 /* ---- numbers ------------------------------------------------------------ */
 
 int hg_cli_parse_int(const char *s, int64_t min, int64_t max, int64_t *out) {
-  if (!s || !(isdigit((unsigned char)s[0]) || s[0] == '-')) return -EINVAL;
-  char *end;
-  errno = 0;
-  long long v = strtoll(s, &end, 10);
-  if (errno || *end != '\0' || v < min || v > max) return -EINVAL;
-  *out = v;
-  return 0;
+  return hg_parse_int(s, min, max, out) < 0 ? -EINVAL : 0;
 }
 
 /* Splits "12G" into 12 and "G"; the number must be a whole one. */
 static int number_unit(const char *s, int64_t *n, const char **unit) {
-  if (!s || !isdigit((unsigned char)s[0])) return -EINVAL;
-  char *end;
-  errno = 0;
-  long long v = strtoll(s, &end, 10);
-  if (errno || v < 0) return -EINVAL;
-  *n = v;
-  *unit = end;
+  size_t digits = s ? strspn(s, "0123456789") : 0;
+  uint64_t v;
+  if (hg_parse_uint_n(s, digits, INT64_MAX, &v) < 0) return -EINVAL;
+  *n = (int64_t)v;
+  *unit = s + digits;
   return 0;
 }
 
