@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -22,6 +23,7 @@
 #include "node/core/list.h"
 #include "node/core/mp.h"
 #include "node/core/parse.h"
+#include "node/core/proc.h"
 #include "node/core/util.h"
 #include "tests/unit/prereq_util.h"
 
@@ -744,6 +746,45 @@ static void list_with_tail_tracks_the_last(void **state) {
   assert_null(tail);
 }
 
+/* ---- proc ----------------------------------------------------------------- */
+
+static void proc_stat_reads_our_own_process(void **state) {
+  hg_proc_stat ps;
+  assert_int_equal(hg_proc_stat_read(getpid(), &ps), 0);
+  assert_int_equal(ps.state, 'R');
+  assert_int_equal(ps.ppid, getppid());
+  assert_true(ps.starttime > 0);
+  hg_proc_stat again;
+  assert_int_equal(hg_proc_stat_read(getpid(), &again), 0);
+  assert_true(again.starttime == ps.starttime); /* what tells a pid from its reuse */
+  assert_true(again.utime + again.stime >= ps.utime + ps.stime);
+}
+
+static void proc_stat_and_cmdline_of_a_gone_process_fail(void **state) {
+  pid_t pid = fork();
+  assert_true(pid >= 0);
+  if (pid == 0) _exit(0);
+  int st;
+  assert_int_equal(waitpid(pid, &st, 0), pid); /* reaped: the pid is free */
+  hg_proc_stat ps = {.state = 'x'};
+  char cmd[64];
+  assert_int_equal(hg_proc_stat_read(pid, &ps), -ENOENT);
+  assert_int_equal(ps.state, 'x');
+  assert_int_equal(hg_proc_cmdline(pid, cmd, sizeof cmd, NULL), -ENOENT);
+}
+
+static void proc_cmdline_is_nul_separated_and_bounded(void **state) {
+  char cmd[8192], small[8];
+  size_t len = 0;
+  assert_int_equal(hg_proc_cmdline(getpid(), cmd, sizeof cmd, &len), 0);
+  assert_true(len > 0);
+  assert_non_null(strstr(cmd, "test_core")); /* argv[0] first */
+  assert_int_equal(hg_proc_cmdline(getpid(), small, sizeof small, &len), 0);
+  assert_int_equal(len, sizeof small - 1);
+  assert_int_equal(small[sizeof small - 1], '\0');
+  assert_int_equal(hg_proc_cmdline(getpid(), small, 1, &len), -EINVAL);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(hostport_split_takes_v4_names_and_bracketed_v6),
@@ -795,6 +836,9 @@ int main(void) {
       cmocka_unit_test(parse_uint_n_reads_only_len_bytes),
       cmocka_unit_test(list_push_and_unlink_keep_both_directions),
       cmocka_unit_test(list_with_tail_tracks_the_last),
+      cmocka_unit_test(proc_stat_reads_our_own_process),
+      cmocka_unit_test(proc_stat_and_cmdline_of_a_gone_process_fail),
+      cmocka_unit_test(proc_cmdline_is_nul_separated_and_bounded),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
