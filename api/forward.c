@@ -1,13 +1,11 @@
 /* forward: reverse proxy to a peer's API over libcurl multi on the loop.
  *
- * curl tells us which sockets it wants watched (socket_cb: one uv_poll
- * each) and when it next needs a call (timer_cb: one uv_timer); both call
- * curl_multi_socket_action, after which finished transfers are collected
- * (multi_done). Everything curl calls back (head_cb, body_cb, socket_cb,
- * timer_cb) runs inside those calls, where curl forbids adding or removing
- * transfers: so a forward is only ever finished from multi_done or from
- * our own timers, never from a curl callback; callbacks only set flags and
- * return "abort". f->in_curl says whether we are inside curl. */
+ * node/core/curluv drives curl from the loop and hands finished transfers
+ * to on_transfer_done. Everything curl calls back (head_cb, body_cb) runs
+ * inside curl, where curl forbids adding or removing transfers: so a
+ * forward is only ever finished from on_transfer_done or from our own
+ * timers, never from a curl callback; callbacks only set flags and return
+ * "abort". hg_curluv_in_curl says whether we are inside curl. */
 #include "api/forward.h"
 
 #include <curl/curl.h>
@@ -18,6 +16,7 @@
 #include <strings.h>
 
 #include "node/core/buf.h"
+#include "node/core/curluv.h"
 #include "node/core/list.h"
 #include "node/core/log.h"
 #include "node/core/parse.h"
@@ -27,28 +26,16 @@
 #define HG_FWD_KEEPIDLE_S 10 /* TCP keep-alive: a peer dead after connect */
 #define HG_FWD_KEEPINTVL_S 5
 
-typedef struct fwd_sock fwd_sock;
-
 struct hg_forward {
   uv_loop_t *loop;
-  CURLM *multi;
-  uv_timer_t timer;
+  hg_curluv *cu;
   char node_id[HG_FWD_ID_MAX];
   hg_fwd *fwds;    /* in flight */
-  fwd_sock *socks; /* watched for curl */
   hg_forward_stats st;
-  int handles; /* our uv handles not closed yet (timer, polls, drain timers) */
-  int in_curl; /* > 0 inside a curl call that may run our callbacks */
+  int handles; /* not closed yet: cu and the drain timers */
   bool closing;
   void (*done)(void *ud);
   void *done_ud;
-};
-
-struct fwd_sock {
-  uv_poll_t poll;
-  curl_socket_t fd;
-  hg_forward *f;
-  fwd_sock *prev, *next;
 };
 
 struct hg_fwd {
@@ -143,7 +130,6 @@ static int target_path(const char *t, char **out) {
 /* ---- life of one forward --------------------------------------------------- */
 
 static void forward_maybe_free(hg_forward *f);
-static void multi_done(hg_forward *f);
 
 static void on_drain_closed(uv_handle_t *h) {
   hg_fwd *w = h->data;
@@ -234,12 +220,10 @@ static int fwd_easy(hg_fwd *w) {
   w->ctype[0] = '\0';
   w->hint_owner[0] = w->hint_addr[0] = '\0';
   hg_buf_reset(&w->extra);
-  w->f->in_curl++; /* add_handle calls timer_cb */
-  CURLMcode mc = curl_multi_add_handle(w->f->multi, e);
-  w->f->in_curl--;
-  if (mc != CURLM_OK) {
+  int arc = hg_curluv_add(w->f->cu, e);
+  if (arc < 0) {
     curl_easy_cleanup(e);
-    return -ENOMEM;
+    return arc;
   }
   w->easy = e;
   w->in_multi = true;
@@ -468,9 +452,7 @@ static size_t body_cb(char *buf, size_t size, size_t n, void *ud) {
 
 static void fwd_remove(hg_fwd *w) {
   if (!w->in_multi) return;
-  w->f->in_curl++;
-  curl_multi_remove_handle(w->f->multi, w->easy);
-  w->f->in_curl--;
+  hg_curluv_remove(w->f->cu, w->easy);
   w->in_multi = false;
 }
 
@@ -485,7 +467,7 @@ static void fwd_cancel_now(hg_fwd *w) {
 void hg_fwd_cancel(hg_fwd *w) {
   if (w->cancelled) return;
   w->cancelled = true;
-  if (w->f->in_curl)
+  if (hg_curluv_in_curl(w->f->cu))
     drain_start(w, 0); /* curl's callbacks see the flag; finish outside */
   else
     fwd_cancel_now(w);
@@ -566,10 +548,7 @@ static void on_drain(uv_timer_t *t) {
   uv_timer_stop(t);
   w->paused = false;
   hg_forward *f = w->f;
-  f->in_curl++; /* unpausing hands curl's kept data to body_cb at once */
-  curl_easy_pause(w->easy, CURLPAUSE_CONT);
-  f->in_curl--;
-  multi_done(f);
+  hg_curluv_unpause(f->cu, w->easy); /* hands curl's kept data to body_cb at once */
 }
 
 static void drain_start(hg_fwd *w, uint64_t ms) {
@@ -584,122 +563,26 @@ static void drain_start(hg_fwd *w, uint64_t ms) {
 
 /* ---- curl on the loop ------------------------------------------------------- */
 
-static void multi_done(hg_forward *f) {
-  CURLMsg *m;
-  int left;
-  while ((m = curl_multi_info_read(f->multi, &left))) {
-    if (m->msg != CURLMSG_DONE) continue;
-    CURLcode result = m->data.result;
-    char *priv = NULL;
-    curl_easy_getinfo(m->easy_handle, CURLINFO_PRIVATE, &priv);
-    if (priv) fwd_transfer_done((hg_fwd *)priv, result);
-  }
-}
-
-static void multi_action(hg_forward *f, curl_socket_t fd, int flags) {
-  int running = 0;
-  f->in_curl++;
-  curl_multi_socket_action(f->multi, fd, flags, &running);
-  f->in_curl--;
-  multi_done(f);
-}
-
-static void on_poll(uv_poll_t *h, int status, int events) {
-  fwd_sock *k = h->data;
-  int flags = 0;
-  if (status < 0) flags = CURL_CSELECT_ERR;
-  if (events & UV_READABLE) flags |= CURL_CSELECT_IN;
-  if (events & UV_WRITABLE) flags |= CURL_CSELECT_OUT;
-  multi_action(k->f, k->fd, flags);
-}
-
-static void on_curl_timer(uv_timer_t *t) {
-  multi_action(t->data, CURL_SOCKET_TIMEOUT, 0);
-}
-
-static void on_sock_closed(uv_handle_t *h) {
-  fwd_sock *k = h->data;
-  hg_forward *f = k->f;
-  free(k);
-  f->handles--;
-  forward_maybe_free(f);
-}
-
-static void sock_close(fwd_sock *k) {
-  hg_forward *f = k->f;
-  uv_poll_stop(&k->poll); /* now: curl may close fd and reuse its number */
-  if (k->prev)
-    k->prev->next = k->next;
-  else
-    f->socks = k->next;
-  if (k->next) k->next->prev = k->prev;
-  uv_close((uv_handle_t *)&k->poll, on_sock_closed);
-}
-
-static int socket_cb(CURL *e, curl_socket_t fd, int what, void *ud, void *sockp) {
-  hg_forward *f = ud;
-  fwd_sock *k = sockp;
-  if (what == CURL_POLL_REMOVE) {
-    if (k) {
-      sock_close(k);
-      if (!f->closing) curl_multi_assign(f->multi, fd, NULL);
-    }
-    return 0;
-  }
-  if (!k) {
-    k = calloc(1, sizeof *k);
-    if (!k) return -1;
-    int rc = uv_poll_init_socket(f->loop, &k->poll, fd);
-    if (rc < 0) {
-      hg_log_error("api.forward_poll", "fd=%d err=%s", (int)fd, uv_err_name(rc));
-      free(k);
-      return -1;
-    }
-    k->fd = fd;
-    k->f = f;
-    k->poll.data = k;
-    k->next = f->socks;
-    if (f->socks) f->socks->prev = k;
-    f->socks = k;
-    f->handles++;
-    curl_multi_assign(f->multi, fd, k);
-  }
-  int ev = ((what & CURL_POLL_IN) ? UV_READABLE : 0) |
-           ((what & CURL_POLL_OUT) ? UV_WRITABLE : 0);
-  uv_poll_start(&k->poll, ev, on_poll);
-  return 0;
-}
-
-static int timer_cb(CURLM *m, long ms, void *ud) {
-  hg_forward *f = ud;
-  if (ms < 0)
-    uv_timer_stop(&f->timer);
-  else
-    uv_timer_start(&f->timer, on_curl_timer, (uint64_t)ms, 0);
-  return 0;
+static void on_transfer_done(CURL *e, CURLcode result, void *ud) {
+  char *priv = NULL;
+  curl_easy_getinfo(e, CURLINFO_PRIVATE, &priv);
+  if (priv) fwd_transfer_done((hg_fwd *)priv, result);
 }
 
 /* ---- the forwarder ------------------------------------------------------------- */
 
 int hg_forward_new(uv_loop_t *loop, const char *node_id, hg_forward **out) {
   if (!node_id || !*node_id || strlen(node_id) >= HG_FWD_ID_MAX) return -EINVAL;
-  if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) return -ENOMEM;
   hg_forward *f = calloc(1, sizeof *f);
-  if (f) f->multi = curl_multi_init();
-  if (!f || !f->multi) {
+  if (!f) return -ENOMEM;
+  int rc = hg_curluv_new(loop, on_transfer_done, f, &f->cu);
+  if (rc < 0) {
     free(f);
-    curl_global_cleanup();
-    return -ENOMEM;
+    return rc;
   }
   f->loop = loop;
   snprintf(f->node_id, sizeof f->node_id, "%s", node_id);
-  uv_timer_init(loop, &f->timer);
-  f->timer.data = f;
   f->handles = 1;
-  curl_multi_setopt(f->multi, CURLMOPT_SOCKETFUNCTION, socket_cb);
-  curl_multi_setopt(f->multi, CURLMOPT_SOCKETDATA, f);
-  curl_multi_setopt(f->multi, CURLMOPT_TIMERFUNCTION, timer_cb);
-  curl_multi_setopt(f->multi, CURLMOPT_TIMERDATA, f);
   *out = f;
   return 0;
 }
@@ -709,12 +592,11 @@ static void forward_maybe_free(hg_forward *f) {
   void (*done)(void *) = f->done;
   void *ud = f->done_ud;
   free(f);
-  curl_global_cleanup();
   if (done) done(ud);
 }
 
-static void on_forward_timer_closed(uv_handle_t *h) {
-  hg_forward *f = h->data;
+static void on_curluv_closed(void *ud) {
+  hg_forward *f = ud;
   f->handles--;
   forward_maybe_free(f);
 }
@@ -729,13 +611,7 @@ void hg_forward_close(hg_forward *f, void (*done)(void *ud), void *ud) {
     w->cancelled = true;
     fwd_cancel_now(w);
   }
-  f->in_curl++; /* cleanup closes cached connections: socket_cb REMOVE */
-  curl_multi_cleanup(f->multi);
-  f->in_curl--;
-  f->multi = NULL;
-  while (f->socks) sock_close(f->socks); /* any curl did not mention */
-  uv_timer_stop(&f->timer);
-  uv_close((uv_handle_t *)&f->timer, on_forward_timer_closed);
+  hg_curluv_close(f->cu, on_curluv_closed, f);
 }
 
 void hg_forward_get_stats(const hg_forward *f, hg_forward_stats *out) {

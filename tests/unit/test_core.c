@@ -20,6 +20,7 @@
 #include <cmocka.h>
 
 #include "node/core/buf.h"
+#include "node/core/curluv.h"
 #include "node/core/list.h"
 #include "node/core/mp.h"
 #include "node/core/parse.h"
@@ -785,6 +786,95 @@ static void proc_cmdline_is_nul_separated_and_bounded(void **state) {
   assert_int_equal(hg_proc_cmdline(getpid(), small, 1, &len), -EINVAL);
 }
 
+/* ---- curluv ----------------------------------------------------------------- */
+
+typedef struct cu_fx {
+  hg_curluv *cu;
+  int done, closed;
+  CURLcode result;
+  bool in_curl_at_done;
+  hg_buf body;
+} cu_fx;
+
+static size_t cu_body(char *p, size_t size, size_t n, void *ud) {
+  cu_fx *fx = ud;
+  return hg_buf_append(&fx->body, p, size * n) == 0 ? size * n : 0;
+}
+
+static void cu_done(CURL *e, CURLcode result, void *ud) {
+  cu_fx *fx = ud;
+  fx->done++;
+  fx->result = result;
+  fx->in_curl_at_done = hg_curluv_in_curl(fx->cu);
+  hg_curluv_remove(fx->cu, e);
+  curl_easy_cleanup(e);
+}
+
+static void cu_closed(void *ud) {
+  ((cu_fx *)ud)->closed++;
+}
+
+static CURL *cu_easy(cu_fx *fx, const char *url) {
+  CURL *e = curl_easy_init();
+  assert_non_null(e);
+  curl_easy_setopt(e, CURLOPT_URL, url);
+  curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, cu_body);
+  curl_easy_setopt(e, CURLOPT_WRITEDATA, fx);
+  return e;
+}
+
+static void curluv_runs_transfers_on_the_loop_and_closes(void **state) {
+  char dir[] = "/tmp/hg-curluv-XXXXXX", path[64], url[80];
+  assert_non_null(mkdtemp(dir));
+  snprintf(path, sizeof path, "%s/f", dir);
+  assert_int_equal(hg_write_file_atomic(path, "hello", 5), 0);
+  snprintf(url, sizeof url, "file://%s", path);
+  assert_int_equal(hg_curl_global_init(), 0);
+  assert_int_equal(hg_curl_global_init(), 0); /* once, then the same answer */
+  uv_loop_t loop;
+  uv_loop_init(&loop);
+  cu_fx fx = {0};
+  hg_buf_init(&fx.body, 64);
+  assert_int_equal(hg_curluv_new(&loop, cu_done, &fx, &fx.cu), 0);
+  assert_int_equal(hg_curluv_add(fx.cu, cu_easy(&fx, url)), 0);
+  /* a refused connection goes through the socket watch, not just the timer */
+  assert_int_equal(hg_curluv_add(fx.cu, cu_easy(&fx, "http://127.0.0.1:1/")), 0);
+  while (fx.done < 2 && uv_run(&loop, UV_RUN_ONCE)) {
+  }
+  assert_int_equal(fx.done, 2);
+  assert_false(fx.in_curl_at_done);
+  assert_int_equal(fx.result, CURLE_COULDNT_CONNECT); /* the later one */
+  assert_int_equal(fx.body.len, 5);
+  assert_memory_equal(fx.body.data, "hello", 5);
+  hg_curluv_close(fx.cu, cu_closed, &fx);
+  assert_int_equal(fx.closed, 0); /* only once its handles are closed */
+  uv_run(&loop, UV_RUN_DEFAULT);
+  assert_int_equal(fx.closed, 1);
+  assert_int_equal(uv_loop_close(&loop), 0); /* nothing left open */
+  hg_buf_free(&fx.body);
+  hg_rm_rf(dir);
+}
+
+static void curluv_close_with_a_transfer_in_flight_calls_no_done(void **state) {
+  uv_loop_t loop;
+  uv_loop_init(&loop);
+  cu_fx fx = {0};
+  hg_buf_init(&fx.body, 64);
+  assert_int_equal(hg_curluv_new(&loop, cu_done, &fx, &fx.cu), 0);
+  /* a TEST-NET address: the connect hangs until we give up on it */
+  CURL *e = cu_easy(&fx, "http://192.0.2.1:9/");
+  assert_int_equal(hg_curluv_add(fx.cu, e), 0);
+  uv_run(&loop, UV_RUN_NOWAIT);
+  int before = fx.done; /* 1 only on a host with no route at all */
+  hg_curluv_close(fx.cu, cu_closed, &fx);
+  uv_run(&loop, UV_RUN_DEFAULT);
+  assert_int_equal(fx.done, before);
+  assert_int_equal(fx.closed, 1);
+  assert_int_equal(uv_loop_close(&loop), 0);
+  if (before == 0) curl_easy_cleanup(e); /* the owner's after close */
+  hg_buf_free(&fx.body);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(hostport_split_takes_v4_names_and_bracketed_v6),
@@ -839,6 +929,8 @@ int main(void) {
       cmocka_unit_test(proc_stat_reads_our_own_process),
       cmocka_unit_test(proc_stat_and_cmdline_of_a_gone_process_fail),
       cmocka_unit_test(proc_cmdline_is_nul_separated_and_bounded),
+      cmocka_unit_test(curluv_runs_transfers_on_the_loop_and_closes),
+      cmocka_unit_test(curluv_close_with_a_transfer_in_flight_calls_no_done),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
