@@ -29,7 +29,7 @@
 struct hg_forward {
   uv_loop_t *loop;
   hg_curluv *cu;
-  char node_id[HG_FWD_ID_MAX];
+  char node_id[HG_NODE_ID_MAX];
   hg_fwd *fwds;    /* in flight */
   hg_forward_stats st;
   int handles; /* not closed yet: cu and the drain timers */
@@ -44,8 +44,8 @@ struct hg_fwd {
   CURL *easy;
   struct curl_slist *hdrs;
   char *path; /* the target as received, without a fragment */
-  char owner[HG_FWD_ID_MAX];
-  char addr[HG_FWD_ADDR_MAX];
+  char owner[HG_NODE_ID_MAX];
+  char addr[HG_ADDR_MAX];
   int decline;
   hg_fwd_done_cb done;
   void *ud;
@@ -53,7 +53,7 @@ struct hg_fwd {
   int status;
   char ctype[128];
   hg_buf extra; /* pass-through headers, "Name: value\r\n"… */
-  char hint_owner[HG_FWD_ID_MAX], hint_addr[HG_FWD_ADDR_MAX];
+  char hint_owner[HG_NODE_ID_MAX], hint_addr[HG_ADDR_MAX];
   bool in_multi;
   bool started;  /* the client's answer began */
   bool answered; /* ... and was whole (no body: 204, 304) */
@@ -63,46 +63,6 @@ struct hg_fwd {
   char err[CURL_ERROR_SIZE];
   hg_fwd *prev, *next;
 };
-
-/* ---- validation ---------------------------------------------------------- */
-
-bool hg_fwd_node_valid(const char *id) {
-  size_t n = id ? strlen(id) : 0;
-  if (n == 0 || n >= HG_FWD_ID_MAX) return false;
-  for (size_t i = 0; i < n; i++) {
-    char ch = id[i];
-    if (!((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '-'))
-      return false;
-  }
-  return true;
-}
-
-static bool port_valid(const char *p) {
-  uint64_t v;
-  size_t n = strlen(p);
-  return n <= 5 && hg_parse_uint_n(p, n, 65535, &v) == 0 && v >= 1;
-}
-
-bool hg_fwd_addr_valid(const char *addr) {
-  size_t n = addr ? strlen(addr) : 0;
-  if (n < 3 || n >= HG_FWD_ADDR_MAX) return false;
-  const char *colon;
-  if (addr[0] == '[') { /* [v6]:port */
-    const char *close = strchr(addr, ']');
-    if (!close || close == addr + 1 || close[1] != ':') return false;
-    for (const char *p = addr + 1; p < close; p++)
-      if (!strchr("0123456789abcdefABCDEF:.", *p)) return false;
-    colon = close + 1;
-  } else {
-    colon = strrchr(addr, ':');
-    if (!colon || colon == addr) return false;
-    for (const char *p = addr; p < colon; p++)
-      if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-            (*p >= '0' && *p <= '9') || *p == '.' || *p == '-'))
-        return false;
-  }
-  return port_valid(colon + 1);
-}
 
 /* The target to send: origin-form as received (an absolute-form target
  * loses its scheme and authority: we choose the host), no fragment. Only
@@ -281,7 +241,7 @@ static int fwd_headers(hg_fwd *w, const char *self) {
 
 int hg_fwd_start(hg_forward *f, hg_http_req *req, const hg_fwd_spec *spec, hg_fwd **out) {
   if (f->closing) return -ECANCELED;
-  if (!spec->done || !hg_fwd_node_valid(spec->owner) || !hg_fwd_addr_valid(spec->addr))
+  if (!spec->done || !hg_node_id_valid(spec->owner) || !hg_addr_valid(spec->addr))
     return -EINVAL;
   hg_fwd *w = calloc(1, sizeof *w);
   if (!w) return -ENOMEM;
@@ -313,7 +273,7 @@ int hg_fwd_start(hg_forward *f, hg_http_req *req, const hg_fwd_spec *spec, hg_fw
 
 /* "X-Hangar-Owner: <node> <addr>": where the upstream says S lives. */
 static void hint_parse(hg_fwd *w, const char *v, size_t n) {
-  char tmp[HG_FWD_ID_MAX + HG_FWD_ADDR_MAX + 2];
+  char tmp[HG_NODE_ID_MAX + HG_ADDR_MAX + 2];
   if (n >= sizeof tmp) return;
   memcpy(tmp, v, n);
   tmp[n] = '\0';
@@ -322,7 +282,7 @@ static void hint_parse(hg_fwd *w, const char *v, size_t n) {
   *sp = '\0';
   const char *addr = sp + 1;
   while (*addr == ' ') addr++;
-  if (!hg_fwd_node_valid(tmp) || !hg_fwd_addr_valid(addr)) return;
+  if (!hg_node_id_valid(tmp) || !hg_addr_valid(addr)) return;
   memcpy(w->hint_owner, tmp, strlen(tmp) + 1); /* both validated: they fit */
   memcpy(w->hint_addr, addr, strlen(addr) + 1);
 }
@@ -475,7 +435,7 @@ void hg_fwd_cancel(hg_fwd *w) {
 
 /* A 421 named another node: the same request once more, there. */
 static void fwd_retry(hg_fwd *w) {
-  char from[HG_FWD_ADDR_MAX];
+  char from[HG_ADDR_MAX];
   snprintf(from, sizeof from, "%s", w->addr);
   curl_easy_cleanup(w->easy);
   w->easy = NULL;
@@ -572,7 +532,7 @@ static void on_transfer_done(CURL *e, CURLcode result, void *ud) {
 /* ---- the forwarder ------------------------------------------------------------- */
 
 int hg_forward_new(uv_loop_t *loop, const char *node_id, hg_forward **out) {
-  if (!node_id || !*node_id || strlen(node_id) >= HG_FWD_ID_MAX) return -EINVAL;
+  if (!node_id || !*node_id || strlen(node_id) >= HG_NODE_ID_MAX) return -EINVAL;
   hg_forward *f = calloc(1, sizeof *f);
   if (!f) return -ENOMEM;
   int rc = hg_curluv_new(loop, on_transfer_done, f, &f->cu);

@@ -26,6 +26,7 @@
 #include "node/accel.h"
 #include "node/core/config.h"
 #include "node/core/err.h"
+#include "node/core/ident.h"
 #include "node/core/log.h"
 #include "node/core/util.h"
 #include "node/op.h"
@@ -45,7 +46,7 @@ typedef struct hg_config {
   char data[4096];
   char listen[256];
   char api_key[256];
-  char node_id[64];
+  char node_id[HG_NODE_ID_MAX];
   char template_dir[4096];
   char template_name[96];
   char log_level[16];
@@ -420,7 +421,7 @@ static bool is_ip(const char *host) {
 static bool dialable(const char *addr, bool ip) {
   char host[256];
   int port;
-  return strlen(addr) < HG_WIRE_ADDR_MAX &&
+  return strlen(addr) < HG_ADDR_MAX &&
          hg_hostport_split(addr, host, sizeof host, -1, &port) == 0 && port > 0 &&
          !is_wildcard(host) && (!ip || is_ip(host));
 }
@@ -566,8 +567,9 @@ static int cluster_flags_ok(hg_config *c) {
             c->gossip_profile);
     return -EINVAL;
   }
-  if (strlen(c->node_id) >= HG_WIRE_ID_MAX) {
-    fprintf(stderr, "hangard: --node-id is too long for the cluster\n");
+  if (c->node_id[0] && !hg_node_id_valid(c->node_id)) { /* empty: made below */
+    fprintf(stderr, "hangard: --node-id must be 1-%d of a-z, 0-9 and -\n",
+            HG_NODE_ID_MAX - 1);
     return -EINVAL;
   }
   hg_node_meta scratch = {0};
@@ -810,7 +812,7 @@ static void on_sandbox_change(void *ud, const hg_sb_change *ch) {
 static int peers_locate(void *ud, const char *sandbox, char owner[64], char addr[64]) {
   hg_node *n = ud;
   hg_dirent e;
-  char a[HG_WIRE_ADDR_MAX];
+  char a[HG_ADDR_MAX];
   if (!n->cluster || hg_cluster_dir_get(n->cluster, sandbox, &e) < 0) return 0;
   if (strcmp(e.owner, n->cfg.node_id) == 0 || strcmp(e.state, "deleted") == 0) return 0;
   if (hg_cluster_api_addr(n->cluster, e.owner, a) < 0)

@@ -30,7 +30,7 @@
 #define RP_SB_JSON_MAX (1024 * 1024)
 
 typedef struct backoff {
-  char key[HG_REPL_NODE_MAX + HG_REPL_NAME_MAX + 8];
+  char key[HG_NODE_ID_MAX + HG_REPL_NAME_MAX + 8];
   int64_t until_ms;
 } backoff;
 
@@ -40,7 +40,7 @@ struct hg_replicator {
    * so the cluster can be closed while workers are still replicating. */
   pthread_rwlock_t cl_lock;
   hg_cluster *cl;
-  char node_id[HG_REPL_NODE_MAX];
+  char node_id[HG_NODE_ID_MAX];
   pthread_t keeper;
   pthread_mutex_t mu;  /* stop flag, backoff table */
   pthread_cond_t cv;
@@ -147,7 +147,7 @@ static void backoff_set(hg_replicator *rp, const char *key, int64_t until_ms) {
 /* Adds nodes that acknowledged gen to the entry's holders, if the entry is
  * still ours at that epoch and generation. */
 static void dir_add_holders(hg_replicator *rp, const char *id, uint64_t epoch, uint64_t gen,
-                            const char (*nodes)[HG_REPL_NODE_MAX], size_t n) {
+                            const char (*nodes)[HG_NODE_ID_MAX], size_t n) {
   hg_dirent e;
   if (cl_dir_get(rp, id, &e) < 0) return;
   if (!is_self(rp, e.owner) || e.epoch != epoch || e.gen != gen) return;
@@ -259,17 +259,17 @@ static size_t replicate_to(hg_replicator *rp, const char *id, const hg_sb_info *
   if (!g.p) return 0;
   for (size_t i = 0; i < n; i++) target_of(&targets[i], &g.p[i].t);
   size_t acked = push_all(&g);
-  char (*ok)[HG_REPL_NODE_MAX] = calloc(n ? n : 1, sizeof *ok);
+  char (*ok)[HG_NODE_ID_MAX] = calloc(n ? n : 1, sizeof *ok);
   size_t nok = 0;
   for (size_t i = 0; i < n; i++) {
     const hg_repl_result *r = &g.p[i].res;
     if (peers_out) json_array_append_new(peers_out, push_json(&g.p[i]));
-    if (r->rc == 0 && ok) snprintf(ok[nok++], HG_REPL_NODE_MAX, "%s", g.p[i].t.node);
+    if (r->rc == 0 && ok) snprintf(ok[nok++], HG_NODE_ID_MAX, "%s", g.p[i].t.node);
     if (r->rc < 0 && msg && !msg[0])
       snprintf(msg, 256, "%.63s: %.180s", g.p[i].t.node, r->message[0] ? r->message : hg_err_str(r->rc));
   }
   if (ok && nok)
-    dir_add_holders(rp, id, info->epoch, gen, (const char(*)[HG_REPL_NODE_MAX])ok, nok);
+    dir_add_holders(rp, id, info->epoch, gen, (const char(*)[HG_NODE_ID_MAX])ok, nok);
   free(ok);
   free(g.p);
   return acked;
@@ -277,13 +277,13 @@ static size_t replicate_to(hg_replicator *rp, const char *id, const hg_sb_info *
 
 /* Holders of gen in the directory that are alive now. */
 static size_t alive_holders(hg_replicator *rp, const char *id, uint64_t gen,
-                            char (*out)[HG_REPL_NODE_MAX], size_t cap) {
+                            char (*out)[HG_NODE_ID_MAX], size_t cap) {
   hg_dirent e;
   size_t n = 0;
   if (cl_dir_get(rp, id, &e) < 0 || e.gen != gen) return 0;
   for (unsigned i = 0; i < e.nholders && n < cap; i++)
     if (!is_self(rp, e.holders[i]) && peer_alive(rp, e.holders[i], NULL))
-      snprintf(out[n++], HG_REPL_NODE_MAX, "%s", e.holders[i]);
+      snprintf(out[n++], HG_NODE_ID_MAX, "%s", e.holders[i]);
   return n;
 }
 
@@ -552,7 +552,7 @@ static void keep_count(hg_replicator *rp, const char *id) {
   if (cl_dir_get(rp, id, &e) < 0 || !is_self(rp, e.owner) ||
       e.epoch != info.epoch)
     return;
-  char have[HG_DIR_HOLDERS][HG_REPL_NODE_MAX];
+  char have[HG_DIR_HOLDERS][HG_NODE_ID_MAX];
   size_t nhave = alive_holders(rp, id, info.gen, have, HG_DIR_HOLDERS);
   size_t wanted = info.replicas - 1 < HG_DIR_HOLDERS ? info.replicas - 1 : HG_DIR_HOLDERS;
   if (nhave >= wanted || backoff_active(rp, id)) return;
@@ -635,7 +635,7 @@ static void *keeper_main(void *arg) {
 
 int hg_replicator_start(const hg_replicator_config *cfg, hg_replicator **out) {
   if (!cfg->repl || !cfg->manager || !cfg->cluster || !cfg->store || !cfg->node_id ||
-      strlen(cfg->node_id) >= HG_REPL_NODE_MAX)
+      strlen(cfg->node_id) >= HG_NODE_ID_MAX)
     return -EINVAL;
   hg_replicator *rp = calloc(1, sizeof *rp);
   if (!rp) return -ENOMEM;

@@ -21,6 +21,7 @@
 
 #include "node/core/buf.h"
 #include "node/core/curluv.h"
+#include "node/core/ident.h"
 #include "node/core/list.h"
 #include "node/core/mp.h"
 #include "node/core/parse.h"
@@ -875,6 +876,49 @@ static void curluv_close_with_a_transfer_in_flight_calls_no_done(void **state) {
   hg_buf_free(&fx.body);
 }
 
+/* ---- ident ------------------------------------------------------------------ */
+
+static void node_id_is_lowercase_digits_dash_within_the_limit(void **state) {
+  char id[HG_NODE_ID_MAX + 1];
+  assert_true(hg_node_id_valid("n-0123abcd"));
+  assert_true(hg_node_id_valid("node-7"));
+  memset(id, 'a', HG_NODE_ID_MAX - 1);
+  id[HG_NODE_ID_MAX - 1] = '\0';
+  assert_true(hg_node_id_valid(id)); /* the longest that fits */
+  id[HG_NODE_ID_MAX - 1] = 'a';
+  id[HG_NODE_ID_MAX] = '\0';
+  assert_false(hg_node_id_valid(id));
+  const char *bad[] = {"", "N-1", "n_1", "n 1", "n.1", "n-1\n", "n/1", "n:1"};
+  for (size_t i = 0; i < HG_ARRAY_SIZE(bad); i++) assert_false(hg_node_id_valid(bad[i]));
+  assert_false(hg_node_id_valid(NULL));
+}
+
+static void addr_is_host_port_or_bracketed_v6(void **state) {
+  assert_true(hg_addr_valid("10.0.0.1:7070"));
+  assert_true(hg_addr_valid("[fe80::1]:65535"));
+  assert_true(hg_addr_valid("node-3.example:1"));
+  const char *bad[] = {"", "h", "h:", ":80", "h:0", "h:65536", "h:080000", "h:8x",
+                       "[::1]", "[]:80", "h h:80", "h/x:80", "::1:80"};
+  for (size_t i = 0; i < HG_ARRAY_SIZE(bad); i++) assert_false(hg_addr_valid(bad[i]));
+  char longest[HG_ADDR_MAX + 1];
+  memset(longest, 'h', sizeof longest);
+  memcpy(longest + HG_ADDR_MAX - 3, ":80", 4); /* one byte over */
+  assert_false(hg_addr_valid(longest));
+  assert_true(hg_addr_valid(longest + 1));
+}
+
+static void name_refuses_dots_slashes_and_length(void **state) {
+  assert_true(hg_name_valid("sb-1.tap_A", 16));
+  assert_false(hg_name_valid(".", 16));
+  assert_false(hg_name_valid("..", 16));
+  assert_true(hg_name_valid("...", 16));
+  assert_false(hg_name_valid("a/b", 16));
+  assert_false(hg_name_valid("", 16));
+  assert_false(hg_name_valid(NULL, 16));
+  assert_true(hg_name_valid("abc", 4));
+  assert_false(hg_name_valid("abcd", 4));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(hostport_split_takes_v4_names_and_bracketed_v6),
@@ -929,6 +973,9 @@ int main(void) {
       cmocka_unit_test(proc_stat_reads_our_own_process),
       cmocka_unit_test(proc_stat_and_cmdline_of_a_gone_process_fail),
       cmocka_unit_test(proc_cmdline_is_nul_separated_and_bounded),
+      cmocka_unit_test(node_id_is_lowercase_digits_dash_within_the_limit),
+      cmocka_unit_test(addr_is_host_port_or_bracketed_v6),
+      cmocka_unit_test(name_refuses_dots_slashes_and_length),
       cmocka_unit_test(curluv_runs_transfers_on_the_loop_and_closes),
       cmocka_unit_test(curluv_close_with_a_transfer_in_flight_calls_no_done),
   };

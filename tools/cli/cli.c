@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "node/core/ident.h"
 #include "node/core/parse.h"
 #include "node/core/util.h"
 
@@ -368,11 +369,7 @@ int hg_cli_split_kv(const char *kv, char *key, size_t cap, const char **val) {
 }
 
 bool hg_cli_id_ok(const char *id) {
-  size_t n = strlen(id);
-  if (n == 0 || n >= HG_CLI_ID_MAX) return false;
-  for (size_t i = 0; i < n; i++)
-    if (!isalnum((unsigned char)id[i]) && !strchr("._-", id[i])) return false;
-  return true;
+  return hg_name_valid(id, HG_CLI_ID_MAX);
 }
 
 int hg_cli_parse_spec(const char *arg, hg_cli_spec *out) {
