@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "node/core/err.h"
+#include "node/core/guard.h"
 #include "node/core/log.h"
 #include "node/core/util.h"
 
@@ -36,10 +37,9 @@ typedef struct backoff {
 
 struct hg_replicator {
   hg_replicator_config cfg;
-  /* The cluster, until hg_replicator_detach: every use holds the read lock,
+  /* The cluster, until hg_replicator_detach: every use holds the guard,
    * so the cluster can be closed while workers are still replicating. */
-  pthread_rwlock_t cl_lock;
-  hg_cluster *cl;
+  hg_guard cl;
   char node_id[HG_NODE_ID_MAX];
   pthread_t keeper;
   pthread_mutex_t mu;  /* stop flag, backoff table */
@@ -52,38 +52,38 @@ struct hg_replicator {
 /* ---- the cluster, while attached ---------------------------------------------- */
 
 static int cl_dir_get(hg_replicator *rp, const char *id, hg_dirent *e) {
-  pthread_rwlock_rdlock(&rp->cl_lock);
-  int rc = rp->cl ? hg_cluster_dir_get(rp->cl, id, e) : -ESHUTDOWN;
-  pthread_rwlock_unlock(&rp->cl_lock);
+  hg_cluster *cl = hg_guard_enter(&rp->cl);
+  int rc = cl ? hg_cluster_dir_get(cl, id, e) : -ESHUTDOWN;
+  hg_guard_leave(&rp->cl);
   return rc;
 }
 
 static int cl_dir_put(hg_replicator *rp, const hg_dirent *e) {
-  pthread_rwlock_rdlock(&rp->cl_lock);
-  int rc = rp->cl ? hg_cluster_dir_put(rp->cl, e) : -ESHUTDOWN;
-  pthread_rwlock_unlock(&rp->cl_lock);
+  hg_cluster *cl = hg_guard_enter(&rp->cl);
+  int rc = cl ? hg_cluster_dir_put(cl, e) : -ESHUTDOWN;
+  hg_guard_leave(&rp->cl);
   return rc;
 }
 
 static int cl_peer_get(hg_replicator *rp, const char *node, hg_cluster_peer *p) {
-  pthread_rwlock_rdlock(&rp->cl_lock);
-  int rc = rp->cl ? hg_cluster_peer_get(rp->cl, node, p) : -ESHUTDOWN;
-  pthread_rwlock_unlock(&rp->cl_lock);
+  hg_cluster *cl = hg_guard_enter(&rp->cl);
+  int rc = cl ? hg_cluster_peer_get(cl, node, p) : -ESHUTDOWN;
+  hg_guard_leave(&rp->cl);
   return rc;
 }
 
 static size_t cl_peers(hg_replicator *rp, hg_cluster_peer *out, size_t cap) {
-  pthread_rwlock_rdlock(&rp->cl_lock);
-  size_t n = rp->cl ? hg_cluster_peers(rp->cl, out, cap) : 0;
-  pthread_rwlock_unlock(&rp->cl_lock);
+  hg_cluster *cl = hg_guard_enter(&rp->cl);
+  size_t n = cl ? hg_cluster_peers(cl, out, cap) : 0;
+  hg_guard_leave(&rp->cl);
   return n;
 }
 
 static size_t cl_targets(hg_replicator *rp, const char *id, const char *const *excl, size_t nexcl,
                          size_t n, hg_cluster_peer *out) {
-  pthread_rwlock_rdlock(&rp->cl_lock);
-  size_t k = rp->cl ? hg_cluster_replica_targets(rp->cl, id, excl, nexcl, n, out) : 0;
-  pthread_rwlock_unlock(&rp->cl_lock);
+  hg_cluster *cl = hg_guard_enter(&rp->cl);
+  size_t k = cl ? hg_cluster_replica_targets(cl, id, excl, nexcl, n, out) : 0;
+  hg_guard_leave(&rp->cl);
   return k;
 }
 
@@ -642,15 +642,14 @@ int hg_replicator_start(const hg_replicator_config *cfg, hg_replicator **out) {
   rp->cfg = *cfg;
   if (rp->cfg.tick_ms <= 0) rp->cfg.tick_ms = RP_TICK_MS;
   snprintf(rp->node_id, sizeof rp->node_id, "%s", cfg->node_id);
-  rp->cl = cfg->cluster;
-  pthread_rwlock_init(&rp->cl_lock, NULL);
+  hg_guard_init(&rp->cl, cfg->cluster);
   pthread_mutex_init(&rp->mu, NULL);
   pthread_cond_init(&rp->cv, NULL);
   int rc = -pthread_create(&rp->keeper, NULL, keeper_main, rp);
   if (rc < 0) {
     pthread_cond_destroy(&rp->cv);
     pthread_mutex_destroy(&rp->mu);
-    pthread_rwlock_destroy(&rp->cl_lock);
+    hg_guard_destroy(&rp->cl);
     free(rp);
     return rc;
   }
@@ -663,16 +662,14 @@ void hg_replicator_detach(hg_replicator *rp) {
   rp->stopping = true;
   pthread_cond_signal(&rp->cv);
   pthread_mutex_unlock(&rp->mu);
-  pthread_rwlock_wrlock(&rp->cl_lock);
-  rp->cl = NULL;
-  pthread_rwlock_unlock(&rp->cl_lock);
+  hg_guard_set(&rp->cl, NULL);
 }
 
 void hg_replicator_stop(hg_replicator *rp) {
   if (!rp) return;
   hg_replicator_detach(rp);
   pthread_join(rp->keeper, NULL);
-  pthread_rwlock_destroy(&rp->cl_lock);
+  hg_guard_destroy(&rp->cl);
   pthread_cond_destroy(&rp->cv);
   pthread_mutex_destroy(&rp->mu);
   free(rp->backoffs);

@@ -21,6 +21,7 @@
 
 #include "node/core/buf.h"
 #include "node/core/curluv.h"
+#include "node/core/guard.h"
 #include "node/core/ident.h"
 #include "node/core/list.h"
 #include "node/core/mp.h"
@@ -919,6 +920,42 @@ static void name_refuses_dots_slashes_and_length(void **state) {
   assert_false(hg_name_valid("abcd", 4));
 }
 
+/* ---- guard ------------------------------------------------------------------ */
+
+typedef struct guard_fx {
+  hg_guard g;
+  _Atomic int entered, left;
+} guard_fx;
+
+static void *guard_user(void *arg) {
+  guard_fx *fx = arg;
+  int *h = hg_guard_enter(&fx->g);
+  fx->entered = 1;
+  usleep(50 * 1000); /* a call into the handle under way */
+  if (h) (*h)++;
+  fx->left = 1;
+  hg_guard_leave(&fx->g);
+  return NULL;
+}
+
+static void guard_clear_waits_for_the_user_then_hands_out_null(void **state) {
+  int handle = 0;
+  guard_fx fx = {0};
+  hg_guard_init(&fx.g, &handle);
+  assert_ptr_equal(hg_guard_enter(&fx.g), &handle);
+  hg_guard_leave(&fx.g);
+  pthread_t t;
+  assert_int_equal(pthread_create(&t, NULL, guard_user, &fx), 0);
+  while (!fx.entered) usleep(1000);
+  hg_guard_set(&fx.g, NULL);
+  assert_int_equal(fx.left, 1); /* set returned only after the user left */
+  assert_int_equal(handle, 1);
+  assert_null(hg_guard_enter(&fx.g));
+  hg_guard_leave(&fx.g);
+  pthread_join(t, NULL);
+  hg_guard_destroy(&fx.g);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(hostport_split_takes_v4_names_and_bracketed_v6),
@@ -976,6 +1013,7 @@ int main(void) {
       cmocka_unit_test(node_id_is_lowercase_digits_dash_within_the_limit),
       cmocka_unit_test(addr_is_host_port_or_bracketed_v6),
       cmocka_unit_test(name_refuses_dots_slashes_and_length),
+      cmocka_unit_test(guard_clear_waits_for_the_user_then_hands_out_null),
       cmocka_unit_test(curluv_runs_transfers_on_the_loop_and_closes),
       cmocka_unit_test(curluv_close_with_a_transfer_in_flight_calls_no_done),
   };
