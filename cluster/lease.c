@@ -31,11 +31,15 @@ bool hg_lease_conf_has(const hg_lease_conf *c, const char *id) {
   return group_has(&c->cur, id) || (c->joint && group_has(&c->next, id));
 }
 
+/* A node id by the grammar of node/core/ident.h, read only within its field. */
+static bool node_ok(const char *id) {
+  return strnlen(id, HG_NODE_ID_MAX) < HG_NODE_ID_MAX && hg_node_id_valid(id);
+}
+
 static int group_check(const hg_lease_group *g) {
   if (g->n < 1 || g->n > HG_LEASE_GROUP_MAX) return -EINVAL;
   for (unsigned i = 0; i < g->n; i++) {
-    size_t len = strnlen(g->ids[i], HG_WIRE_ID_MAX);
-    if (len == 0 || len == HG_WIRE_ID_MAX) return -EINVAL;
+    if (!node_ok(g->ids[i])) return -EINVAL;
     for (unsigned k = 0; k < i; k++)
       if (strcmp(g->ids[k], g->ids[i]) == 0) return -EINVAL;
   }
@@ -48,14 +52,14 @@ int hg_lease_conf_check(const hg_lease_conf *c) {
   return rc;
 }
 
-static bool majority_of(const hg_lease_group *g, const char (*granted)[HG_WIRE_ID_MAX],
+static bool majority_of(const hg_lease_group *g, const char (*granted)[HG_NODE_ID_MAX],
                         unsigned n) {
   unsigned in = 0;
   for (unsigned i = 0; i < n; i++) in += group_has(g, granted[i]);
   return in > g->n / 2u;
 }
 
-bool hg_lease_quorum(const hg_lease_conf *c, const char (*granted)[HG_WIRE_ID_MAX],
+bool hg_lease_quorum(const hg_lease_conf *c, const char (*granted)[HG_NODE_ID_MAX],
                      unsigned n) {
   return majority_of(&c->cur, granted, n) &&
          (!c->joint || majority_of(&c->next, granted, n));
@@ -80,15 +84,14 @@ typedef struct acc_entry {
 } acc_entry;
 
 struct hg_lease_acceptor {
-  char self[HG_WIRE_ID_MAX];
+  char self[HG_NODE_ID_MAX];
   int64_t lease_ms, margin_ms, start_ms;
   hg_strmap entries;
 };
 
 int hg_lease_acceptor_new(const char *self, int64_t lease_ms, int64_t margin_ms,
                           int64_t now_ms, hg_lease_acceptor **out) {
-  if (!self || !id_ok(self, HG_WIRE_ID_MAX) || margin_ms < 0 || lease_ms <= 2 * margin_ms)
-    return -EINVAL;
+  if (!self || !node_ok(self) || margin_ms < 0 || lease_ms <= 2 * margin_ms) return -EINVAL;
   hg_lease_acceptor *a = calloc(1, sizeof *a);
   if (!a) return -ENOMEM;
   snprintf(a->self, sizeof a->self, "%s", self);
@@ -147,7 +150,7 @@ int hg_lease_acceptor_get(const hg_lease_acceptor *a, const char *sandbox,
 
 static int req_check(const hg_lease_req *r) {
   if (r->kind != HG_LEASE_RENEW && r->kind != HG_LEASE_CLAIM) return -EINVAL;
-  if (!id_ok(r->sandbox, HG_ID_MAX) || !id_ok(r->from, HG_WIRE_ID_MAX) || r->epoch == 0)
+  if (!id_ok(r->sandbox, HG_ID_MAX) || !node_ok(r->from) || r->epoch == 0)
     return -EINVAL;
   return hg_lease_conf_check(&r->conf);
 }
@@ -230,20 +233,20 @@ typedef struct prop_entry {
   bool deleting;
   hg_lease_conf conf; /* the highest known */
   int64_t lease_until_ms;
-  char holder[HG_WIRE_ID_MAX];
+  char holder[HG_NODE_ID_MAX];
   /* The round out now. */
   uint64_t round;
   int64_t round_sent_ms;
   hg_lease_conf round_conf;
-  char granted[ROUND_MAX_VOTERS][HG_WIRE_ID_MAX];
+  char granted[ROUND_MAX_VOTERS][HG_NODE_ID_MAX];
   unsigned ngranted;
-  char refused[ROUND_MAX_VOTERS][HG_WIRE_ID_MAX]; /* promised a rival */
+  char refused[ROUND_MAX_VOTERS][HG_NODE_ID_MAX]; /* promised a rival */
   unsigned nrefused;
   int64_t next_ms; /* next renewal, or the next attempt of a claim */
 } prop_entry;
 
 struct hg_lease_proposer {
-  char self[HG_WIRE_ID_MAX];
+  char self[HG_NODE_ID_MAX];
   int64_t lease_ms, margin_ms;
   hg_lease_proposer_cb cb;
   uint64_t rounds;
@@ -252,7 +255,7 @@ struct hg_lease_proposer {
 
 int hg_lease_proposer_new(const char *self, int64_t lease_ms, int64_t margin_ms,
                           const hg_lease_proposer_cb *cb, hg_lease_proposer **out) {
-  if (!self || !id_ok(self, HG_WIRE_ID_MAX) || !cb || !cb->send || margin_ms < 0 ||
+  if (!self || !node_ok(self) || !cb || !cb->send || margin_ms < 0 ||
       lease_ms <= 2 * margin_ms)
     return -EINVAL;
   hg_lease_proposer *p = calloc(1, sizeof *p);
@@ -385,8 +388,8 @@ static void count_grant(hg_lease_proposer *p, prop_entry *e, const char *from) {
   for (unsigned i = 0; i < e->ngranted; i++)
     if (strcmp(e->granted[i], from) == 0) return;
   if (e->ngranted == ROUND_MAX_VOTERS) return;
-  snprintf(e->granted[e->ngranted++], HG_WIRE_ID_MAX, "%s", from);
-  if (!hg_lease_quorum(&e->conf, (const char(*)[HG_WIRE_ID_MAX])e->granted, e->ngranted))
+  snprintf(e->granted[e->ngranted++], HG_NODE_ID_MAX, "%s", from);
+  if (!hg_lease_quorum(&e->conf, (const char(*)[HG_NODE_ID_MAX])e->granted, e->ngranted))
     return;
   int64_t until = e->round_sent_ms + p->lease_ms - p->margin_ms;
   if (e->state == HG_LEASE_CLAIMING && e->deleting) {
@@ -410,8 +413,8 @@ static bool refuse(prop_entry *e, const char *from) {
   bool known = false;
   for (unsigned i = 0; i < e->nrefused; i++) known |= strcmp(e->refused[i], from) == 0;
   if (!known && e->nrefused < ROUND_MAX_VOTERS)
-    snprintf(e->refused[e->nrefused++], HG_WIRE_ID_MAX, "%s", from);
-  char left[ROUND_MAX_VOTERS][HG_WIRE_ID_MAX];
+    snprintf(e->refused[e->nrefused++], HG_NODE_ID_MAX, "%s", from);
+  char left[ROUND_MAX_VOTERS][HG_NODE_ID_MAX];
   unsigned n = 0;
   const hg_lease_group *gs[2] = {&e->conf.cur, e->conf.joint ? &e->conf.next : NULL};
   for (unsigned g = 0; g < 2 && gs[g]; g++) {
@@ -420,10 +423,10 @@ static bool refuse(prop_entry *e, const char *from) {
       for (unsigned k = 0; k < e->nrefused; k++)
         out |= strcmp(e->refused[k], gs[g]->ids[i]) == 0;
       if (!out && n < ROUND_MAX_VOTERS)
-        snprintf(left[n++], HG_WIRE_ID_MAX, "%s", gs[g]->ids[i]);
+        snprintf(left[n++], HG_NODE_ID_MAX, "%s", gs[g]->ids[i]);
     }
   }
-  return !hg_lease_quorum(&e->conf, (const char(*)[HG_WIRE_ID_MAX])left, n);
+  return !hg_lease_quorum(&e->conf, (const char(*)[HG_NODE_ID_MAX])left, n);
 }
 
 void hg_lease_proposer_reply(hg_lease_proposer *p, const hg_lease_reply *rep,

@@ -23,7 +23,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "cluster/wire.h"
+#include "node/core/ident.h"
 #include "node/core/util.h"
 
 #define HG_LEASE_GROUP_MAX 5
@@ -33,7 +33,7 @@
 /* An acceptor group: distinct node ids. */
 typedef struct hg_lease_group {
   uint8_t n;
-  char ids[HG_LEASE_GROUP_MAX][HG_WIRE_ID_MAX];
+  char ids[HG_LEASE_GROUP_MAX][HG_NODE_ID_MAX];
 } hg_lease_group;
 
 /* A group configuration: stable (cur) or, during a change, joint (cur and
@@ -52,7 +52,7 @@ typedef struct hg_lease_conf {
  * that depends on it. */
 typedef struct hg_lease_promise {
   uint64_t epoch; /* 0: nothing promised yet */
-  char holder[HG_WIRE_ID_MAX];
+  char holder[HG_NODE_ID_MAX];
   bool deleted;
   hg_lease_conf conf;
 } hg_lease_promise;
@@ -65,7 +65,7 @@ typedef enum hg_lease_kind {
 typedef struct hg_lease_req {
   hg_lease_kind kind;
   char sandbox[HG_ID_MAX];
-  char from[HG_WIRE_ID_MAX];
+  char from[HG_NODE_ID_MAX];
   uint64_t epoch;
   uint64_t round; /* the proposer's, echoed in the reply */
   bool deleting;  /* a claim that deletes the sandbox */
@@ -82,7 +82,7 @@ typedef enum hg_lease_refusal {
 
 typedef struct hg_lease_reply {
   char sandbox[HG_ID_MAX];
-  char from[HG_WIRE_ID_MAX]; /* the acceptor */
+  char from[HG_NODE_ID_MAX]; /* the acceptor */
   uint64_t round;
   hg_lease_refusal refusal;
   int64_t wait_ms;          /* WAIT: how long until a claim can pass here */
@@ -97,7 +97,7 @@ bool hg_lease_conf_has(const hg_lease_conf *c, const char *id);
 int hg_lease_conf_check(const hg_lease_conf *c);
 /* Whether the ids granted (n of them) make a quorum of c: a majority of
  * cur, and of next when joint. */
-bool hg_lease_quorum(const hg_lease_conf *c, const char (*granted)[HG_WIRE_ID_MAX],
+bool hg_lease_quorum(const hg_lease_conf *c, const char (*granted)[HG_NODE_ID_MAX],
                      unsigned n);
 
 /* ---- acceptor ---- */
@@ -139,7 +139,7 @@ typedef struct hg_lease_info {
   uint64_t epoch;
   int64_t lease_until_ms; /* may run S while now < this; 0: never granted */
   hg_lease_conf conf;
-  char holder[HG_WIRE_ID_MAX]; /* LOST: who holds it now, when known */
+  char holder[HG_NODE_ID_MAX]; /* LOST: who holds it now, when known */
 } hg_lease_info;
 
 typedef struct hg_lease_proposer_cb {

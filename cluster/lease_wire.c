@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cluster/wire.h"
 #include "node/core/mp.h"
 
 /* ---- encode -------------------------------------------------------------- */
@@ -103,7 +104,7 @@ static int unpack_group(const msgpack_object *m, const char *key, hg_lease_group
   g->n = (uint8_t)a->via.array.size;
   for (unsigned i = 0; i < g->n; i++) {
     const msgpack_object *s = &a->via.array.ptr[i];
-    if (s->type != MSGPACK_OBJECT_STR || s->via.str.size >= HG_WIRE_ID_MAX ||
+    if (s->type != MSGPACK_OBJECT_STR || s->via.str.size >= HG_NODE_ID_MAX ||
         memchr(s->via.str.ptr, '\0', s->via.str.size))
       return -EPROTO;
     memcpy(g->ids[i], s->via.str.ptr, s->via.str.size);

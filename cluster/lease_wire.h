@@ -21,7 +21,7 @@
 #define HG_LEASE_BATCH_ITEMS 8192
 
 typedef struct hg_lease_batch {
-  char from[HG_WIRE_ID_MAX];
+  char from[HG_NODE_ID_MAX];
   hg_lease_req *reqs;
   size_t nreqs;
   hg_lease_reply *reps;

@@ -37,7 +37,7 @@ typedef struct msg {
 } msg;
 
 typedef struct node {
-  char id[HG_WIRE_ID_MAX];
+  char id[HG_NODE_ID_MAX];
   bool up;
   int64_t offset; /* local = offset + real * (1 + drift) */
   double drift;
@@ -168,7 +168,7 @@ static sim *sim_new(unsigned n, uint64_t seed) {
   s->acceptor_lease_ms = T_MS;
   for (int k = 0; k < SANDBOXES; k++) snprintf(s->sandboxes[k], HG_ID_MAX, "sb-%d", k);
   for (unsigned i = 0; i < n; i++) {
-    snprintf(s->nodes[i].id, HG_WIRE_ID_MAX, "node-%u", i);
+    snprintf(s->nodes[i].id, HG_NODE_ID_MAX, "node-%u", i);
     node_start(s, (int)i);
   }
   return s;
@@ -252,7 +252,7 @@ static hg_lease_conf conf_of(const sim *s, const int *members, unsigned n) {
   hg_lease_conf c = {0};
   c.cur.n = (uint8_t)n;
   for (unsigned i = 0; i < n; i++)
-    snprintf(c.cur.ids[i], HG_WIRE_ID_MAX, "%s", s->nodes[members[i]].id);
+    snprintf(c.cur.ids[i], HG_NODE_ID_MAX, "%s", s->nodes[members[i]].id);
   return c;
 }
 
@@ -379,7 +379,7 @@ static void a_restarted_acceptor_accepts_no_claim_for_a_lease(void **state) {
   hg_lease_promise p = {.epoch = 4};
   snprintf(p.holder, sizeof p.holder, "node-1");
   p.conf.cur.n = 1;
-  snprintf(p.conf.cur.ids[0], HG_WIRE_ID_MAX, "node-0");
+  snprintf(p.conf.cur.ids[0], HG_NODE_ID_MAX, "node-0");
   assert_int_equal(hg_lease_acceptor_load(a, "sb-x", &p), 0);
   hg_lease_req r = {.kind = HG_LEASE_CLAIM, .epoch = 5, .round = 1, .conf = p.conf};
   snprintf(r.sandbox, sizeof r.sandbox, "sb-x");
@@ -499,7 +499,7 @@ static void malformed_requests_get_no_answer(void **state) {
   snprintf(ok.sandbox, sizeof ok.sandbox, "sb-1");
   snprintf(ok.from, sizeof ok.from, "node-1");
   ok.conf.cur.n = 1;
-  snprintf(ok.conf.cur.ids[0], HG_WIRE_ID_MAX, "node-0");
+  snprintf(ok.conf.cur.ids[0], HG_NODE_ID_MAX, "node-0");
   hg_lease_reply rep;
   hg_lease_req r = ok;
   r.epoch = 0;
@@ -512,13 +512,13 @@ static void malformed_requests_get_no_answer(void **state) {
   assert_int_equal(hg_lease_acceptor_handle(a, &r, 0, &rep), -EINVAL);
   r = ok;
   r.conf.cur.n = 2;
-  snprintf(r.conf.cur.ids[1], HG_WIRE_ID_MAX, "node-0"); /* twice */
+  snprintf(r.conf.cur.ids[1], HG_NODE_ID_MAX, "node-0"); /* twice */
   assert_int_equal(hg_lease_acceptor_handle(a, &r, 0, &rep), -EINVAL);
   r = ok;
   memset(r.sandbox, 'x', sizeof r.sandbox); /* no NUL */
   assert_int_equal(hg_lease_acceptor_handle(a, &r, 0, &rep), -EINVAL);
   r = ok;
-  memset(r.conf.cur.ids[0], 'y', HG_WIRE_ID_MAX);
+  memset(r.conf.cur.ids[0], 'y', HG_NODE_ID_MAX);
   assert_int_equal(hg_lease_acceptor_handle(a, &r, 0, &rep), -EINVAL);
   assert_int_equal(hg_lease_acceptor_get(a, "sb-1", &(hg_lease_promise){0}), -ENOENT);
   assert_int_equal(hg_lease_acceptor_handle(a, &ok, 0, &rep), 1);
@@ -569,7 +569,7 @@ static void chaos_change_group(sim *s, int i, int k) {
   hg_lease_group g = {.n = 3};
   unsigned first = (unsigned)(rnd(s) % s->n);
   for (unsigned m = 0; m < 3; m++)
-    snprintf(g.ids[m], HG_WIRE_ID_MAX, "%s", s->nodes[(first + m) % s->n].id);
+    snprintf(g.ids[m], HG_NODE_ID_MAX, "%s", s->nodes[(first + m) % s->n].id);
   hg_lease_change_group(nd->prop, s->sandboxes[k], &g, local(nd, s->now));
 }
 

@@ -22,8 +22,8 @@ static hg_lease_conf joint_conf(void) {
   const char *cur[] = {"node-a", "node-b", "node-c"},
              *next[] = {"node-a", "node-b", "node-d"};
   for (int i = 0; i < 3; i++) {
-    snprintf(c.cur.ids[i], HG_WIRE_ID_MAX, "%s", cur[i]);
-    snprintf(c.next.ids[i], HG_WIRE_ID_MAX, "%s", next[i]);
+    snprintf(c.cur.ids[i], HG_NODE_ID_MAX, "%s", cur[i]);
+    snprintf(c.next.ids[i], HG_NODE_ID_MAX, "%s", next[i]);
   }
   return c;
 }
@@ -34,7 +34,7 @@ static void sample(hg_lease_batch *b, hg_lease_req *reqs, hg_lease_reply *reps) 
   reqs[0] = (hg_lease_req){
       .kind = HG_LEASE_RENEW, .epoch = 3, .round = 99, .conf = joint_conf()};
   snprintf(reqs[0].sandbox, HG_ID_MAX, "sb-1");
-  snprintf(reqs[0].from, HG_WIRE_ID_MAX, "node-a");
+  snprintf(reqs[0].from, HG_NODE_ID_MAX, "node-a");
   reqs[1] = reqs[0];
   reqs[1].kind = HG_LEASE_CLAIM;
   reqs[1].deleting = true;
@@ -42,10 +42,10 @@ static void sample(hg_lease_batch *b, hg_lease_req *reqs, hg_lease_reply *reps) 
   memset(&reqs[1].conf.next, 0, sizeof reqs[1].conf.next);
   reps[0] = (hg_lease_reply){.round = 99, .refusal = HG_LEASE_WAIT, .wait_ms = 1234};
   snprintf(reps[0].sandbox, HG_ID_MAX, "sb-2");
-  snprintf(reps[0].from, HG_WIRE_ID_MAX, "node-a");
+  snprintf(reps[0].from, HG_NODE_ID_MAX, "node-a");
   reps[0].promise =
       (hg_lease_promise){.epoch = 5, .deleted = false, .conf = joint_conf()};
-  snprintf(reps[0].promise.holder, HG_WIRE_ID_MAX, "node-c");
+  snprintf(reps[0].promise.holder, HG_NODE_ID_MAX, "node-c");
   b->reqs = reqs;
   b->nreqs = 2;
   b->reps = reps;
@@ -164,7 +164,7 @@ static void group_empty(hg_lease_req *q, hg_lease_reply *p) {
   (void)p, q[0].conf.cur.n = 0;
 }
 static void group_twice(hg_lease_req *q, hg_lease_reply *p) {
-  (void)p, snprintf(q[0].conf.next.ids[2], HG_WIRE_ID_MAX, "node-a");
+  (void)p, snprintf(q[0].conf.next.ids[2], HG_NODE_ID_MAX, "node-a");
 }
 static void sandbox_empty(hg_lease_req *q, hg_lease_reply *p) {
   (void)p, q[1].sandbox[0] = 0;
@@ -203,9 +203,9 @@ static void strings_that_do_not_fit_are_refused(void **state) {
   hg_mp_sink s;
   hg_mp_sink_init(&s, &buf);
   msgpack_pack_map(&s.pk, 3);
-  char from[HG_WIRE_ID_MAX + 1];
-  memset(from, 'n', HG_WIRE_ID_MAX);
-  from[HG_WIRE_ID_MAX] = '\0';
+  char from[HG_NODE_ID_MAX + 1];
+  memset(from, 'n', HG_NODE_ID_MAX);
+  from[HG_NODE_ID_MAX] = '\0';
   hg_mp_pack_kv_str(&s.pk, "from", from);
   hg_mp_pack_str(&s.pk, "reqs");
   msgpack_pack_array(&s.pk, 0);
