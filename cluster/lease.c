@@ -91,7 +91,8 @@ struct hg_lease_acceptor {
 
 int hg_lease_acceptor_new(const char *self, int64_t lease_ms, int64_t margin_ms,
                           int64_t now_ms, hg_lease_acceptor **out) {
-  if (!self || !node_ok(self) || margin_ms < 0 || lease_ms <= 2 * margin_ms) return -EINVAL;
+  if (!self || !node_ok(self) || margin_ms < 0 || lease_ms <= 2 * margin_ms)
+    return -EINVAL;
   hg_lease_acceptor *a = calloc(1, sizeof *a);
   if (!a) return -ENOMEM;
   snprintf(a->self, sizeof a->self, "%s", self);
@@ -150,8 +151,7 @@ int hg_lease_acceptor_get(const hg_lease_acceptor *a, const char *sandbox,
 
 static int req_check(const hg_lease_req *r) {
   if (r->kind != HG_LEASE_RENEW && r->kind != HG_LEASE_CLAIM) return -EINVAL;
-  if (!id_ok(r->sandbox, HG_ID_MAX) || !node_ok(r->from) || r->epoch == 0)
-    return -EINVAL;
+  if (!id_ok(r->sandbox, HG_ID_MAX) || !node_ok(r->from) || r->epoch == 0) return -EINVAL;
   return hg_lease_conf_check(&r->conf);
 }
 
@@ -475,7 +475,10 @@ int64_t hg_lease_proposer_tick(hg_lease_proposer *p, int64_t now_ms) {
        n = hg_strmap_next(&p->entries, &cur, n)) {
     prop_entry *e = HG_CONTAINER_OF(n, prop_entry, node);
     if (e->state != HG_LEASE_CLAIMING && e->state != HG_LEASE_HELD) continue;
-    if (now_ms >= e->next_ms) start_round(p, e, now_ms);
+    /* A renewal due within a tenth of a lease goes now, with the others
+     * due: renewals fall into step and leave as one batch per acceptor. */
+    int64_t early = e->state == HG_LEASE_HELD ? p->lease_ms / 10 : 0;
+    if (now_ms >= e->next_ms - early) start_round(p, e, now_ms);
     if (e->next_ms < next) next = e->next_ms;
   }
   return next > now_ms ? next - now_ms : 0;
