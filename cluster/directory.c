@@ -165,14 +165,17 @@ void hg__cluster_dir_on_async(uv_async_t *a) {
 
 /* ---- the directory API (thread-safe) ---- */
 
-int hg_cluster_dir_put(hg_cluster *c, const hg_dirent *e) {
-  if (!e->sandbox[0] || strnlen(e->sandbox, sizeof e->sandbox) >= sizeof e->sandbox)
-    return -EINVAL;
+static bool dirent_valid(const hg_dirent *e) {
+  return e->sandbox[0] && strnlen(e->sandbox, sizeof e->sandbox) < sizeof e->sandbox;
+}
+
+/* dir_put's work, caller holds mu: version, fence, merge, queue the
+ * broadcast. */
+static int dir_put_locked(hg_cluster *c, const hg_dirent *e) {
   hg_dirent n = *e;
   if (!n.owner[0]) hg__cluster_copy_str(n.owner, sizeof n.owner, c->id);
   if (!n.updated_ms) n.updated_ms = hg__cluster_wall_ms();
   int rc = 0;
-  pthread_mutex_lock(&c->mu);
   dir_node *old = dir_find(c, n.sandbox);
   if (old && old->e.epoch > n.epoch) {
     rc = -ESTALE; /* fenced: someone claimed it at a higher epoch */
@@ -202,6 +205,34 @@ int hg_cluster_dir_put(hg_cluster *c, const hg_dirent *e) {
     }
   }
   if (signal) uv_async_send(&c->async);
+  return rc;
+}
+
+int hg_cluster_dir_put(hg_cluster *c, const hg_dirent *e) {
+  if (!dirent_valid(e)) return -EINVAL;
+  pthread_mutex_lock(&c->mu);
+  int rc = dir_put_locked(c, e);
+  pthread_mutex_unlock(&c->mu);
+  return rc;
+}
+
+int hg_cluster_dir_update(hg_cluster *c, const char *sandbox, hg_cluster_dir_fn fn,
+                          void *arg) {
+  hg_dirent e;
+  memset(&e, 0, sizeof e);
+  if (!sandbox || strlen(sandbox) >= sizeof e.sandbox || !sandbox[0]) return -EINVAL;
+  pthread_mutex_lock(&c->mu);
+  dir_node *n = dir_find(c, sandbox);
+  if (n)
+    e = n->e;
+  else
+    hg__cluster_copy_str(e.sandbox, sizeof e.sandbox, sandbox);
+  int rc = fn(arg, &e, n != NULL);
+  if (rc > 0) {
+    /* fn edits one entry: the key stays the one asked for. */
+    hg__cluster_copy_str(e.sandbox, sizeof e.sandbox, sandbox);
+    rc = dir_put_locked(c, &e);
+  }
   pthread_mutex_unlock(&c->mu);
   return rc;
 }

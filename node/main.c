@@ -777,10 +777,21 @@ static void on_meta_timer(uv_timer_t *t) {
 
 /* The manager's on_change: our sandboxes into the directory. From any
  * thread. The holders of a generation stay as long as the generation does:
- * the replicator adds them as peers acknowledge it. */
+ * the replicator adds them as peers acknowledge it, through the same
+ * atomic update, so neither writer drops the other's change. */
+static int sandbox_change_apply(void *arg, hg_dirent *e, bool exists) {
+  hg_dirent next = *(const hg_dirent *)arg;
+  if (exists && e->gen == next.gen && e->epoch == next.epoch) {
+    memcpy(next.holders, e->holders, sizeof next.holders);
+    next.nholders = e->nholders;
+  }
+  *e = next;
+  return 1;
+}
+
 static void on_sandbox_change(void *ud, const hg_sb_change *ch) {
   hg_node *n = ud;
-  hg_dirent e, old;
+  hg_dirent e;
   memset(&e, 0, sizeof e);
   snprintf(e.sandbox, sizeof e.sandbox, "%s", ch->id);
   snprintf(e.owner, sizeof e.owner, "%s", n->cfg.node_id);
@@ -790,15 +801,7 @@ static void on_sandbox_change(void *ud, const hg_sb_change *ch) {
   e.gen = ch->gen;
   e.updated_ms = hg_wall_ns() / 1000000;
   pthread_mutex_lock(&n->cl_mu);
-  int rc = 0;
-  if (n->cl) {
-    if (hg_cluster_dir_get(n->cl, ch->id, &old) == 0 && old.gen == e.gen &&
-        old.epoch == e.epoch) {
-      memcpy(e.holders, old.holders, sizeof e.holders);
-      e.nholders = old.nholders;
-    }
-    rc = hg_cluster_dir_put(n->cl, &e);
-  }
+  int rc = n->cl ? hg_cluster_dir_update(n->cl, ch->id, sandbox_change_apply, &e) : 0;
   pthread_mutex_unlock(&n->cl_mu);
   if (rc < 0)
     hg_log_warn("cluster.dir_put", "sandbox=%s state=%s err=\"%s\"", ch->id, ch->state,
