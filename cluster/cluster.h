@@ -17,6 +17,7 @@
 
 #include "cluster/meta.h"
 #include "cluster/swim.h"
+#include "node/core/buf.h"
 
 typedef struct hg_cluster hg_cluster;
 
@@ -148,6 +149,8 @@ typedef struct hg_cluster_stats {
   unsigned health;           /* Lifeguard local health (awareness), 0 = healthy */
 } hg_cluster_stats;
 void hg_cluster_get_stats(hg_cluster *c, hg_cluster_stats *out);
+/* The stats in Prometheus text (hangar_cluster_*), appended to out. */
+void hg_cluster_metrics(hg_cluster *c, hg_buf *out);
 const char *hg_cluster_self_id(const hg_cluster *c);
 
 #endif

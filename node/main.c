@@ -854,61 +854,7 @@ static int peers_decommission(void *ud, const char *node_id) {
 
 static void peers_metrics(void *ud, hg_buf *out) {
   hg_node *n = ud;
-  if (!n->cluster) return;
-  hg_cluster_stats st;
-  hg_cluster_get_stats(n->cluster, &st);
-  hg_buf_printf(
-      out,
-      "# HELP hangar_cluster_members Cluster members by state, as this node sees them.\n"
-      "# TYPE hangar_cluster_members gauge\n"
-      "hangar_cluster_members{state=\"alive\"} %zu\n"
-      "hangar_cluster_members{state=\"suspect\"} %zu\n"
-      "hangar_cluster_members{state=\"dead\"} %zu\n"
-      "# HELP hangar_cluster_dropped_total Cluster packets dropped before gossip saw "
-      "them.\n"
-      "# TYPE hangar_cluster_dropped_total counter\n"
-      "hangar_cluster_dropped_total{reason=\"auth\"} %" PRIu64
-      "\n"
-      "hangar_cluster_dropped_total{reason=\"replay\"} %" PRIu64
-      "\n"
-      "hangar_cluster_dropped_total{reason=\"malformed\"} %" PRIu64
-      "\n"
-      "# HELP hangar_cluster_bytes_total Cluster bytes on the wire (UDP and push-pull).\n"
-      "# TYPE hangar_cluster_bytes_total counter\n"
-      "hangar_cluster_bytes_total{dir=\"sent\"} %" PRIu64
-      "\n"
-      "hangar_cluster_bytes_total{dir=\"received\"} %" PRIu64
-      "\n"
-      "# HELP hangar_cluster_push_pulls_total Full state exchanges over TCP.\n"
-      "# TYPE hangar_cluster_push_pulls_total counter\n"
-      "hangar_cluster_push_pulls_total %" PRIu64
-      "\n"
-      "# HELP hangar_cluster_swim_events_total Failure detector events.\n"
-      "# TYPE hangar_cluster_swim_events_total counter\n"
-      "hangar_cluster_swim_events_total{event=\"probe\"} %" PRIu64
-      "\n"
-      "hangar_cluster_swim_events_total{event=\"indirect_probe\"} %" PRIu64
-      "\n"
-      "hangar_cluster_swim_events_total{event=\"nack\"} %" PRIu64
-      "\n"
-      "hangar_cluster_swim_events_total{event=\"suspect\"} %" PRIu64
-      "\n"
-      "hangar_cluster_swim_events_total{event=\"refute\"} %" PRIu64
-      "\n"
-      "hangar_cluster_swim_events_total{event=\"dead\"} %" PRIu64
-      "\n"
-      "hangar_cluster_swim_events_total{event=\"false_suspicion\"} %" PRIu64 "\n",
-      st.members_alive, st.members_suspect, st.members_dead, st.dropped_auth,
-      st.dropped_replay, st.dropped_malformed, st.bytes_sent, st.bytes_received,
-      st.push_pulls, st.swim.probes, st.swim.indirect_probes, st.swim.nacks,
-      st.swim.suspects_raised, st.swim.refutes, st.swim.deaths_declared,
-      st.swim.false_suspicions);
-  hg_buf_printf(
-      out,
-      "# HELP hangar_cluster_health Lifeguard local health score (0: healthy).\n"
-      "# TYPE hangar_cluster_health gauge\n"
-      "hangar_cluster_health %u\n",
-      st.health);
+  if (n->cluster) hg_cluster_metrics(n->cluster, out);
 }
 
 /* --- replication (DESIGN §10) ------------------------------------------------------ */

@@ -361,6 +361,25 @@ static void interleaved_dir_updates_both_survive(void **state) {
   node_close(&a);
 }
 
+/* ---- metrics ---- */
+
+static void metrics_are_prometheus_text(void **state) {
+  node a = {0};
+  node_start(&a, "n-a", NULL);
+  hg_buf b;
+  hg_buf_init(&b, 1 << 20);
+  hg_cluster_metrics(a.c, &b);
+  assert_int_equal(hg_buf_append(&b, "", 1), 0);
+  const char *s = (const char *)b.data;
+  assert_non_null(strstr(s, "# TYPE hangar_cluster_members gauge\n"));
+  assert_non_null(strstr(s, "hangar_cluster_members{state=\"alive\"} 1\n"));
+  assert_non_null(strstr(s, "hangar_cluster_dropped_total{reason=\"auth\"} 0\n"));
+  assert_non_null(strstr(s, "hangar_cluster_swim_events_total{event=\"probe\"} "));
+  assert_non_null(strstr(s, "hangar_cluster_health 0\n"));
+  hg_buf_free(&b);
+  node_close(&a);
+}
+
 /* ---- raw UDP: garbage sender and the replay relay ---- */
 
 typedef struct relay {
@@ -1059,6 +1078,7 @@ int main(void) {
       T(restart_raises_incarnation_and_rejoins_from_roster),
       T(replica_targets_follow_rendezvous_zones_and_liveness),
       T(interleaved_dir_updates_both_survive),
+      T(metrics_are_prometheus_text),
   };
   return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }
