@@ -1,0 +1,342 @@
+/* proxy upgrade: HTTP requests from the guest sent upstream as HTTPS
+ * through libcurl's multi interface on the gateway loop, answered to the
+ * guest with Content-Length. */
+#include <arpa/inet.h>
+#include <curl/curl.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "gateway/httphead.h"
+#include "gateway/proxy_internal.h"
+#include "gateway/sni.h"
+#include "node/core/buf.h"
+#include "node/core/log.h"
+
+/* ---- HTTP: upgraded requests (HTTPS upstream through libcurl) ----------------- */
+
+static pthread_once_t curl_once = PTHREAD_ONCE_INIT;
+static void curl_init_once(void) {
+  curl_global_init(CURL_GLOBAL_DEFAULT);
+}
+
+static void on_cpoll_close(uv_handle_t *h) {
+  cpoll *cp = h->data;
+  hg_proxy_set *ps = cp->ps;
+  free(cp);
+  ps->pending--;
+  hg__proxy_ps_maybe_done(ps);
+}
+
+void hg__proxy_cpoll_close(hg_proxy_set *ps, cpoll *cp) {
+  for (cpoll **pp = &ps->polls; *pp; pp = &(*pp)->next)
+    if (*pp == cp) {
+      *pp = cp->next;
+      break;
+    }
+  ps->pending++;
+  uv_close((uv_handle_t *)&cp->poll, on_cpoll_close);
+}
+
+static void on_cpoll(uv_poll_t *h, int status, int events) {
+  cpoll *cp = h->data;
+  hg_proxy_set *ps = cp->ps;
+  int flags = 0, running;
+  if (status < 0) flags = CURL_CSELECT_ERR;
+  if (events & UV_READABLE) flags |= CURL_CSELECT_IN;
+  if (events & UV_WRITABLE) flags |= CURL_CSELECT_OUT;
+  if (!ps->multi) return;
+  curl_multi_socket_action(ps->multi, cp->fd, flags, &running);
+  hg__proxy_check_multi_info(ps);
+}
+
+static int on_curl_socket(CURL *e, curl_socket_t s, int what, void *userp,
+                          void *socketp) {
+  hg_proxy_set *ps = userp;
+  cpoll *cp = socketp;
+  if (what == CURL_POLL_REMOVE) {
+    if (cp) {
+      if (ps->multi) curl_multi_assign(ps->multi, s, NULL);
+      hg__proxy_cpoll_close(ps, cp);
+    }
+    return 0;
+  }
+  if (!cp) {
+    cp = calloc(1, sizeof(*cp));
+    if (!cp) return -1;
+    if (uv_poll_init_socket(ps->loop, &cp->poll, s) < 0) {
+      free(cp);
+      return -1;
+    }
+    cp->poll.data = cp;
+    cp->fd = s;
+    cp->ps = ps;
+    cp->next = ps->polls;
+    ps->polls = cp;
+    curl_multi_assign(ps->multi, s, cp);
+  }
+  int ev =
+      (what & CURL_POLL_IN ? UV_READABLE : 0) | (what & CURL_POLL_OUT ? UV_WRITABLE : 0);
+  return uv_poll_start(&cp->poll, ev, on_cpoll) < 0 ? -1 : 0;
+}
+
+static void on_ctimer(uv_timer_t *t) {
+  hg_proxy_set *ps = t->data;
+  int running;
+  if (!ps->multi) return;
+  curl_multi_socket_action(ps->multi, CURL_SOCKET_TIMEOUT, 0, &running);
+  hg__proxy_check_multi_info(ps);
+}
+
+static int on_curl_timer(CURLM *m, long ms, void *userp) {
+  hg_proxy_set *ps = userp;
+  if (ms < 0)
+    uv_timer_stop(&ps->ctimer);
+  else
+    uv_timer_start(&ps->ctimer, on_ctimer, (uint64_t)ms, 0);
+  return 0;
+}
+
+static int ps_multi(hg_proxy_set *ps) {
+  if (ps->multi) return 0;
+  pthread_once(&curl_once, curl_init_once);
+  if (!ps->ctimer_init) {
+    if (uv_timer_init(ps->loop, &ps->ctimer) < 0) return -ENOMEM;
+    ps->ctimer.data = ps;
+    ps->ctimer_init = true;
+  }
+  ps->multi = curl_multi_init();
+  if (!ps->multi) return -ENOMEM;
+  curl_multi_setopt(ps->multi, CURLMOPT_SOCKETFUNCTION, on_curl_socket);
+  curl_multi_setopt(ps->multi, CURLMOPT_SOCKETDATA, ps);
+  curl_multi_setopt(ps->multi, CURLMOPT_TIMERFUNCTION, on_curl_timer);
+  curl_multi_setopt(ps->multi, CURLMOPT_TIMERDATA, ps);
+  return 0;
+}
+
+static size_t on_curl_header(char *p, size_t size, size_t nmemb, void *ud) {
+  conn *c = ud;
+  upg *u = &c->u;
+  size_t len = size * nmemb, l = len;
+  while (l > 0 && (p[l - 1] == '\r' || p[l - 1] == '\n')) l--;
+  if (l == 0) return len;
+  if (l >= 5 && memcmp(p, "HTTP/", 5) == 0) {
+    /* a new response (after a 100 Continue): forget the last one's */
+    hg_buf_reset(&u->rhdrs);
+    u->head_cl[0] = u->reason[0] = '\0';
+    const char *sp = memchr(p, ' ', l);
+    const char *sp2 = sp ? memchr(sp + 1, ' ', l - (size_t)(sp + 1 - p)) : NULL;
+    size_t k = 0;
+    for (const char *r = sp2 ? sp2 + 1 : p + l; r < p + l && k < sizeof(u->reason) - 1;
+         r++)
+      if ((unsigned char)*r >= 0x20 && *r != 0x7f) u->reason[k++] = *r;
+    u->reason[k] = '\0';
+    return len;
+  }
+  const char *colon = memchr(p, ':', l);
+  if (!colon) return len;
+  size_t nlen = (size_t)(colon - p);
+  if (hg__proxy_ieq(p, nlen, "content-length")) {
+    size_t vs = nlen + 1, k = 0;
+    while (vs < l && hg__proxy_is_ows(p[vs])) vs++;
+    while (vs < l && p[vs] >= '0' && p[vs] <= '9' && k < sizeof(u->head_cl) - 1)
+      u->head_cl[k++] = p[vs++];
+    u->head_cl[k] = '\0';
+    return len;
+  }
+  if (hg__proxy_hop_by_hop(p, nlen)) return len;
+  if (hg_buf_append(&u->rhdrs, p, l) < 0 || hg_buf_append(&u->rhdrs, "\r\n", 2) < 0)
+    return 0;
+  return len;
+}
+
+static size_t on_curl_body(char *p, size_t size, size_t nmemb, void *ud) {
+  conn *c = ud;
+  size_t len = size * nmemb;
+  if (!hg__proxy_upg_take(c, len) || hg_buf_append(&c->u.rbody, p, len) < 0) {
+    c->u.too_big = true;
+    return 0;
+  }
+  return len;
+}
+
+/* Method, target and fields of the request in c->in, for libcurl. */
+int hg__proxy_upgrade_prepare(conn *c, const subst *s) {
+  const hg_httphead *h = &c->head;
+  const char *buf = c->in.data, *t = buf + h->target.off;
+  upg *u = &c->u;
+  bool has_accept = false, has_ctype = false, expect = false;
+  hg_buf_init(&u->body, HG_PROXY_UPGRADE_REQ_MAX);
+  hg_buf_init(&u->rhdrs, UPGRADE_HDRS_MAX);
+  hg_buf_init(&u->rbody, HG_PROXY_UPGRADE_RESP_MAX);
+  u->method = strndup(buf + h->method.off, h->method.len);
+  if (h->form != HG_HEAD_ABSOLUTE) {
+    u->target = strndup(t, h->target.len);
+  } else {
+    /* "http://host/p?q" -> "/p?q": the path starts at the first '/' or '?' */
+    size_t e = 7;
+    while (e < h->target.len && t[e] != '/' && t[e] != '?') e++;
+    int rl = (int)(h->target.len - e);
+    if (asprintf(&u->target, "%s%.*s", rl && t[e] == '/' ? "" : "/", rl, t + e) < 0)
+      u->target = NULL;
+  }
+  if (!u->method || !u->target) return -ENOMEM;
+  for (size_t i = 0; i < h->nfields; i++) {
+    const hg_head_field *f = &h->fields[i];
+    const char *name = buf + f->name.off;
+    const char *val = s->val[i] ? s->val[i] : buf + f->value.off;
+    size_t vlen = s->val[i] ? s->len[i] : f->value.len;
+    if (hg__proxy_ieq(name, f->name.len, "expect"))
+      expect = expect || hg__proxy_ieq(buf + f->value.off, f->value.len, "100-continue");
+    if (hg__proxy_hop_by_hop(name, f->name.len)) continue;
+    has_accept = has_accept || hg__proxy_ieq(name, f->name.len, "accept");
+    has_ctype = has_ctype || hg__proxy_ieq(name, f->name.len, "content-type");
+    char *line;
+    /* "Name;" is libcurl's way to send a field with an empty value */
+    int n = vlen ? asprintf(&line, "%.*s: %.*s", (int)f->name.len, name, (int)vlen, val)
+                 : asprintf(&line, "%.*s;", (int)f->name.len, name);
+    if (n < 0) return -ENOMEM;
+    struct curl_slist *l = curl_slist_append(u->hdrs, line);
+    free(line);
+    if (!l) return -ENOMEM;
+    u->hdrs = l;
+  }
+  /* "Name:" stops libcurl from adding its own */
+  const char *none[] = {
+      has_accept ? NULL : "Accept:", has_ctype ? NULL : "Content-Type:", "Expect:"};
+  for (size_t i = 0; i < sizeof(none) / sizeof(none[0]); i++) {
+    if (!none[i]) continue;
+    struct curl_slist *l = curl_slist_append(u->hdrs, none[i]);
+    if (!l) return -ENOMEM;
+    u->hdrs = l;
+  }
+  u->is_head = strcmp(u->method, "HEAD") == 0;
+  u->has_body = h->body != HG_HEAD_BODY_NONE;
+  u->expect_continue = expect && u->has_body;
+  return 0;
+}
+
+int hg__proxy_upgrade_start(conn *c) {
+  upg *u = &c->u;
+  char url[HG_NAME_MAX + 16], to[HG_NAME_MAX + 48];
+  int rc;
+  if ((rc = ps_multi(c->ps)) < 0) return rc;
+  CURL *e = curl_easy_init();
+  if (!e) return -ENOMEM;
+  u->easy = e;
+  snprintf(url, sizeof(url), "https://%s/", c->name);
+  /* TLS to the verified name, TCP to the checked address */
+  snprintf(to, sizeof(to), "%s:443:%u.%u.%u.%u:%u", c->name, c->ip >> 24,
+           (c->ip >> 16) & 255, (c->ip >> 8) & 255, c->ip & 255,
+           hg_proxy_test_seams.https_port);
+  if (!(u->connect_to = curl_slist_append(NULL, to))) return -ENOMEM;
+  curl_easy_setopt(e, CURLOPT_URL, url);
+  curl_easy_setopt(e, CURLOPT_CONNECT_TO, u->connect_to);
+  curl_easy_setopt(e, CURLOPT_REQUEST_TARGET, u->target);
+  curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST, u->method); /* over POSTFIELDS' POST */
+  if (u->is_head) curl_easy_setopt(e, CURLOPT_NOBODY, 1L);
+  if (u->has_body) {
+    curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)u->body.len);
+    curl_easy_setopt(e, CURLOPT_POSTFIELDS, u->body.data ? u->body.data : "");
+  }
+  curl_easy_setopt(e, CURLOPT_HTTPHEADER, u->hdrs);
+  curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 0L);
+#if LIBCURL_VERSION_NUM >= 0x075500
+  curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "https");
+#else
+  curl_easy_setopt(e, CURLOPT_PROTOCOLS, (long)CURLPROTO_HTTPS);
+#endif
+  curl_easy_setopt(e, CURLOPT_PROXY, ""); /* no proxy from the environment */
+  curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
+  curl_easy_setopt(e, CURLOPT_HTTP_VERSION, (long)CURL_HTTP_VERSION_1_1);
+  curl_easy_setopt(e, CURLOPT_IPRESOLVE, (long)CURL_IPRESOLVE_V4);
+  curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, (long)HG_PROXY_DIAL_MS);
+  curl_easy_setopt(e, CURLOPT_LOW_SPEED_LIMIT, 1L);
+  curl_easy_setopt(e, CURLOPT_LOW_SPEED_TIME, 60L);
+  curl_easy_setopt(e, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)HG_PROXY_UPGRADE_RESP_MAX);
+  curl_easy_setopt(e, CURLOPT_SSL_VERIFYPEER, 1L);
+  curl_easy_setopt(e, CURLOPT_SSL_VERIFYHOST, 2L);
+  const char *ca = getenv("HANGAR_GATEWAY_CA_FILE");
+  if (ca && *ca) curl_easy_setopt(e, CURLOPT_CAINFO, ca);
+  curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, on_curl_header);
+  curl_easy_setopt(e, CURLOPT_HEADERDATA, c);
+  curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_curl_body);
+  curl_easy_setopt(e, CURLOPT_WRITEDATA, c);
+  curl_easy_setopt(e, CURLOPT_PRIVATE, c);
+  if (curl_multi_add_handle(c->ps->multi, e) != CURLM_OK) return -ENOMEM;
+  c->bytes_out += u->body.len;
+  return 0;
+}
+
+/* The HTTPS answer, to the guest as HTTP/1.1 with a Content-Length. */
+static void upgrade_done(conn *c, CURLcode res, long status) {
+  upg *u = &c->u;
+  if (res != CURLE_OK || status < 200 || status > 999) {
+    const char *why = u->too_big || res == CURLE_FILESIZE_EXCEEDED ? "response_too_large"
+                                                                   : "upstream_error";
+    hg_log_info("proxy.upgrade", "sandbox=%s name=%s err=\"%s\"", hg_gw_name(c->sb),
+                c->name, curl_easy_strerror(res));
+    hg__proxy_upgrade_free(c);
+    hg__proxy_http_reply_close(c, 502, "Bad Gateway", why);
+    return;
+  }
+  bool nobody = status == 204 || status == 304;
+  hg_buf head;
+  int rc;
+  hg_buf_init(&head, UPGRADE_HDRS_MAX + 512);
+  rc = hg_buf_printf(&head, "HTTP/1.1 %ld %s\r\n", status, u->reason);
+  if (!rc) rc = hg_buf_append(&head, u->rhdrs.data, u->rhdrs.len);
+  if (!rc && u->is_head && u->head_cl[0])
+    rc = hg_buf_printf(&head, "Content-Length: %s\r\n", u->head_cl);
+  else if (!rc && !u->is_head && !nobody)
+    rc = hg_buf_printf(&head, "Content-Length: %zu\r\n", u->rbody.len);
+  if (!rc && c->close_after) rc = hg_buf_append(&head, "Connection: close\r\n", 19);
+  if (!rc) rc = hg_buf_append(&head, "\r\n", 2);
+  if (rc < 0) {
+    hg_buf_free(&head);
+    hg__proxy_upgrade_free(c);
+    hg__proxy_http_reply_close(c, 502, "Bad Gateway", "response_too_large");
+    return;
+  }
+  /* the body goes out as it is, no copy; its share of the budget is given
+   * back when the guest has taken it (on_write), not before */
+  char *body = u->rbody.data;
+  size_t blen = u->is_head || nobody ? 0 : u->rbody.len, held = u->held;
+  hg_buf_init(&u->rbody, u->rbody.max);
+  u->held = 0;
+  hg__proxy_upgrade_free(c);
+  hg__proxy_mask_scan(c, head.data, head.len);
+  hg__proxy_mask_scan(c, body, blen); /* a secret has no CR or LF: none spans the two */
+  rc = hg__proxy_send_owned(c, &c->guest, head.data, head.len);
+  /* called whatever rc is: it frees the body and gives the budget back */
+  if (hg__proxy_send_budget(c, &c->guest, body, blen, held) < 0 || rc < 0) {
+    hg__proxy_conn_close(c);
+    return;
+  }
+  c->resp = RESP_DONE;
+  hg__proxy_http_resp_finished(c);
+}
+
+void hg__proxy_check_multi_info(hg_proxy_set *ps) {
+  CURLMsg *m;
+  int left;
+  while (ps->multi && (m = curl_multi_info_read(ps->multi, &left)) != NULL) {
+    if (m->msg != CURLMSG_DONE) continue;
+    CURL *e = m->easy_handle;
+    CURLcode res = m->data.result;
+    conn *c = NULL;
+    long status = 0;
+    curl_easy_getinfo(e, CURLINFO_PRIVATE, (char **)&c);
+    curl_easy_getinfo(e, CURLINFO_RESPONSE_CODE, &status);
+    curl_multi_remove_handle(ps->multi, e);
+    curl_easy_cleanup(e);
+    if (!c) continue;
+    c->u.easy = NULL;
+    upgrade_done(c, res, status);
+  }
+}
