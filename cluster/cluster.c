@@ -36,9 +36,9 @@ static void swim_kick(hg_cluster *c);
 
 /* "a.b.c.d:port" or "[v6]:port", numeric only, port not 0. */
 int hg__cluster_addr_parse(const char *s, struct sockaddr_storage *out) {
-  char host[HG_WIRE_ADDR_MAX];
+  char host[HG_ADDR_MAX];
   int port;
-  if (!s || strnlen(s, HG_WIRE_ADDR_MAX) >= HG_WIRE_ADDR_MAX ||
+  if (!s || strnlen(s, HG_ADDR_MAX) >= HG_ADDR_MAX ||
       hg_hostport_split(s, host, sizeof host, -1, &port) < 0 || port == 0)
     return -EINVAL;
   memset(out, 0, sizeof *out);
@@ -372,7 +372,7 @@ static void cluster_free(hg_cluster *c) {
 }
 
 static int config_check(const hg_cluster_config *cfg) {
-  if (!cfg->node_id || !cfg->node_id[0] || strlen(cfg->node_id) >= HG_WIRE_ID_MAX)
+  if (!cfg->node_id || !cfg->node_id[0] || strlen(cfg->node_id) >= HG_NODE_ID_MAX)
     return -EINVAL;
   if (!cfg->gossip || !cfg->cluster_key || !cfg->cluster_key[0]) return -EINVAL;
   if (cfg->zone && strlen(cfg->zone) >= sizeof((hg_node_meta *)0)->zone) return -EINVAL;
@@ -449,22 +449,22 @@ int hg_cluster_new(uv_loop_t *loop, const hg_cluster_config *cfg, hg_cluster **o
  * gone. swim keeps at most CL_SEEDS_MAX. */
 static void join_seeds(hg_cluster *c) {
   size_t cap = c->nroster + CL_SEEDS_MAX, n = 0, nflag = 0;
-  char(*seeds)[HG_WIRE_ADDR_MAX] = calloc(cap, sizeof *seeds);
+  char(*seeds)[HG_ADDR_MAX] = calloc(cap, sizeof *seeds);
   const char **ptrs = calloc(cap, sizeof *ptrs);
   char *list = strdup(c->join);
   if (!seeds || !ptrs || !list) goto out;
   for (char *save = NULL, *tok = strtok_r(list, ",", &save); tok;
        tok = strtok_r(NULL, ",", &save)) {
     while (*tok == ' ') tok++;
-    if (*tok && n < CL_SEEDS_MAX) hg__cluster_copy_str(seeds[n++], HG_WIRE_ADDR_MAX, tok);
+    if (*tok && n < CL_SEEDS_MAX) hg__cluster_copy_str(seeds[n++], HG_ADDR_MAX, tok);
   }
   nflag = n;
   for (size_t i = 0; i < c->nroster; i++)
     if (strcmp(c->roster[i].id, c->id) != 0 && c->roster[i].gossip[0])
-      hg__cluster_copy_str(seeds[n++], HG_WIRE_ADDR_MAX, c->roster[i].gossip);
+      hg__cluster_copy_str(seeds[n++], HG_ADDR_MAX, c->roster[i].gossip);
   for (size_t i = n; i > nflag + 1; i--) { /* shuffle the roster's part */
     size_t j = nflag + hg__cluster_rnd(c) % (i - nflag);
-    char tmp[HG_WIRE_ADDR_MAX];
+    char tmp[HG_ADDR_MAX];
     memcpy(tmp, seeds[i - 1], sizeof tmp);
     memcpy(seeds[i - 1], seeds[j], sizeof tmp);
     memcpy(seeds[j], tmp, sizeof tmp);

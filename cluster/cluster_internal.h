@@ -41,7 +41,7 @@ void hg_cluster_crash(hg_cluster *c, void (*done)(void *ud), void *ud);
 
 /* What we know about a member beyond swim: its decoded metadata. */
 typedef struct member_info {
-  char id[HG_WIRE_ID_MAX];
+  char id[HG_NODE_ID_MAX];
   bool has_meta;
   hg_node_meta meta;
   uint8_t raw[HG_WIRE_META_MAX];
@@ -59,9 +59,9 @@ typedef struct peer_snap {
 } peer_snap;
 
 typedef struct roster_ent {
-  char id[HG_WIRE_ID_MAX];
-  char gossip[HG_WIRE_ADDR_MAX];
-  char api[HG_WIRE_ADDR_MAX];
+  char id[HG_NODE_ID_MAX];
+  char gossip[HG_ADDR_MAX];
+  char api[HG_ADDR_MAX];
   int64_t joined_ms; /* wall clock, first seen alive */
 } roster_ent;
 
@@ -73,9 +73,9 @@ typedef struct dir_node {
 
 struct hg_cluster {
   uv_loop_t *loop;
-  char id[HG_WIRE_ID_MAX];
-  char gossip[HG_WIRE_ADDR_MAX];
-  char advertise[HG_WIRE_ADDR_MAX];
+  char id[HG_NODE_ID_MAX];
+  char gossip[HG_ADDR_MAX];
+  char advertise[HG_ADDR_MAX];
   char zone[32];
   char *join;
   char *state_dir; /* NULL: nothing persisted */

@@ -270,7 +270,7 @@ json_t *hg_cluster_dir_json(hg_cluster *c) {
                        "owner", e->owner, "epoch", (json_int_t)e->epoch, "version",
                        (json_int_t)e->version, "state", e->state, "template",
                        e->template_ref, "gen", (json_int_t)e->gen, "holders",
-                       hg__cluster_strs_json(e->holders[0], HG_WIRE_ID_MAX, e->nholders),
+                       hg__cluster_strs_json(e->holders[0], HG_NODE_ID_MAX, e->nholders),
                        "updated_at", t));
   }
   pthread_mutex_unlock(&c->mu);

@@ -210,13 +210,13 @@ bool hg__cluster_meta_of(hg_cluster *c, const char *id, hg_node_meta *out) {
   return true;
 }
 
-int hg_cluster_api_addr(hg_cluster *c, const char *node_id, char addr[HG_WIRE_ADDR_MAX]) {
+int hg_cluster_api_addr(hg_cluster *c, const char *node_id, char addr[HG_ADDR_MAX]) {
   const hg_swim_member *m = hg_swim_member_get(c->swim, node_id);
   if (!m) return -ENOENT;
   if (m->state != HG_MEMBER_ALIVE) return -EHOSTDOWN;
   hg_node_meta meta;
   if (!hg__cluster_meta_of(c, node_id, &meta) || !meta.api_addr[0]) return -ENOENT;
-  hg__cluster_copy_str(addr, HG_WIRE_ADDR_MAX, meta.api_addr);
+  hg__cluster_copy_str(addr, HG_ADDR_MAX, meta.api_addr);
   return 0;
 }
 

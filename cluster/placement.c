@@ -164,8 +164,8 @@ static bool better(const hg_node_meta *a, const hg_node_meta *b) {
   return a->sandboxes_total < b->sandboxes_total;
 }
 
-int hg_cluster_place(hg_cluster *c, const hg_place_req *req, char node_id[HG_WIRE_ID_MAX],
-                     char api_addr[HG_WIRE_ADDR_MAX], char reason[256]) {
+int hg_cluster_place(hg_cluster *c, const hg_place_req *req, char node_id[HG_NODE_ID_MAX],
+                     char api_addr[HG_ADDR_MAX], char reason[256]) {
   char tmpl[HG_META_NAME_MAX];
   template_norm(req->template_ref, tmpl);
   hg_node_meta self;
@@ -217,8 +217,8 @@ int hg_cluster_place(hg_cluster *c, const hg_place_req *req, char node_id[HG_WIR
       const hg_node_meta *b = &cand[j >= (size_t)(a - cand) ? j + 1 : j];
       pick = better(b, a) ? b : a;
     }
-    hg__cluster_copy_str(node_id, HG_WIRE_ID_MAX, pick->id);
-    hg__cluster_copy_str(api_addr, HG_WIRE_ADDR_MAX, pick->api_addr);
+    hg__cluster_copy_str(node_id, HG_NODE_ID_MAX, pick->id);
+    hg__cluster_copy_str(api_addr, HG_ADDR_MAX, pick->api_addr);
   }
   free(cand);
   return rc;

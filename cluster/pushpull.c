@@ -14,6 +14,7 @@
 #include "cluster/cluster_internal.h"
 #include "cluster/seal.h"
 #include "node/core/buf.h"
+#include "node/core/list.h"
 #include "node/core/log.h"
 #include "node/core/util.h"
 
@@ -29,7 +30,7 @@ struct pp {
   uv_work_t work;
   int handles;
   bool initiator, join, closing, working;
-  char addr[HG_WIRE_ADDR_MAX]; /* initiator: the peer; responder: for logs */
+  char addr[HG_ADDR_MAX]; /* initiator: the peer; responder: for logs */
   int64_t started_ms;
   /* in */
   uint8_t hdr[CL_PP_HDR];
@@ -57,11 +58,7 @@ static void pp_close(pp *p);
 static void pp_maybe_free(pp *p) {
   if (p->handles > 0 || p->working) return;
   hg_cluster *c = p->c;
-  if (p->prev)
-    p->prev->next = p->next;
-  else
-    c->pps = p->next;
-  if (p->next) p->next->prev = p->prev;
+  HG_LIST_UNLINK(c->pps, p);
   if (p->initiator)
     c->pp_out--;
   else
@@ -124,9 +121,7 @@ static pp *pp_new(hg_cluster *c, bool initiator) {
   uv_timer_init(c->loop, &p->timer);
   p->tcp.data = p->timer.data = p->connect.data = p->write.data = p->work.data = p;
   p->handles = 2;
-  p->next = c->pps;
-  if (c->pps) c->pps->prev = p;
-  c->pps = p;
+  HG_LIST_PUSH(c->pps, p);
   if (initiator)
     c->pp_out++;
   else

@@ -11,6 +11,7 @@
 
 #include "cluster/cluster_internal.h"
 #include "node/core/log.h"
+#include "node/core/parse.h"
 #include "node/core/util.h"
 
 /* ---- roster ---- */
@@ -141,10 +142,9 @@ uint64_t hg__cluster_incarnation_load(hg_cluster *c) {
                   uv_strerror(rc));
     return 0;
   }
-  char *end = NULL;
-  errno = 0;
-  unsigned long long v = strtoull(data, &end, 10);
-  bool ok = errno == 0 && end != data && (*end == '\0' || *end == '\n');
+  uint64_t v = 0;
+  if (len > 0 && data[len - 1] == '\n') len--;
+  bool ok = hg_parse_uint_n(data, len, UINT64_MAX, &v) == 0;
   free(data);
   if (!ok) {
     /* Not fatal: swim refutes whatever peers remember about us. */

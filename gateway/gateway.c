@@ -37,6 +37,7 @@
 #include "gateway/netns.h"
 #include "gateway/nft.h"
 #include "node/core/err.h"
+#include "node/core/ident.h"
 #include "node/core/log.h"
 #include "node/core/util.h"
 
@@ -45,16 +46,7 @@ static const char *const proto_names[P_COUNT] = {"dns", "http", "tls", "tcp", "o
 /* ---- small helpers ----------------------------------------------------------- */
 
 static bool name_valid(const char *name) {
-  size_t n = name ? strnlen(name, HG_NETNS_NAME_MAX) : 0;
-  if (n == 0 || n >= HG_NETNS_NAME_MAX) return false;
-  if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0) return false;
-  for (size_t i = 0; i < n; i++) {
-    char c = name[i];
-    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-          c == '.' || c == '_' || c == '-'))
-      return false;
-  }
-  return true;
+  return hg_name_valid(name, HG_NETNS_NAME_MAX);
 }
 
 static void ip_text(uint32_t ip, char out[INET_ADDRSTRLEN]) {

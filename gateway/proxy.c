@@ -24,7 +24,6 @@
 #include <curl/curl.h>
 #include <errno.h>
 #include <netinet/in.h>
-#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +34,8 @@
 #include "gateway/proxy_internal.h"
 #include "gateway/sni.h"
 #include "node/core/buf.h"
+#include "node/core/curluv.h"
+#include "node/core/list.h"
 #include "node/core/log.h"
 
 #ifndef SO_ORIGINAL_DST
@@ -337,7 +338,7 @@ void hg__proxy_upgrade_free(conn *c) {
   if (c->ps) c->ps->upg_bytes -= u->held;
   u->held = 0;
   if (u->easy) {
-    if (c->ps && c->ps->multi) curl_multi_remove_handle(c->ps->multi, u->easy);
+    if (c->ps && c->ps->cu) hg_curluv_remove(c->ps->cu, u->easy);
     curl_easy_cleanup(u->easy);
     u->easy = NULL;
   }
@@ -355,11 +356,7 @@ void hg__proxy_upgrade_free(conn *c) {
 static void conn_free(conn *c) {
   hg_proxy_set *ps = c->ps;
   if (ps) {
-    if (c->prev)
-      c->prev->next = c->next;
-    else
-      ps->conns = c->next;
-    if (c->next) c->next->prev = c->prev;
+    HG_LIST_UNLINK(ps->conns, c);
     ps->nconns--;
   }
   hg__proxy_upgrade_free(c);
@@ -718,24 +715,19 @@ void hg_proxy_set_free(hg_proxy_set *ps) {
   free(ps);
 }
 
-static void on_ctimer_close(uv_handle_t *h) {
-  hg_proxy_set *ps = h->data;
+static void on_curluv_closed(void *ud) {
+  hg_proxy_set *ps = ud;
   ps->pending--;
   hg__proxy_ps_maybe_done(ps);
 }
 
 void hg__proxy_ps_maybe_done(hg_proxy_set *ps) {
   if (!ps->closing || ps->nconns > 0 || ps->done_called) return;
-  if (ps->multi) {
-    CURLM *m = ps->multi;
-    ps->multi = NULL;
-    curl_multi_cleanup(m);
-  }
-  while (ps->polls) hg__proxy_cpoll_close(ps, ps->polls);
-  if (ps->ctimer_init && !ps->ctimer_closed) {
-    ps->ctimer_closed = true;
+  if (ps->cu) {
+    hg_curluv *cu = ps->cu;
+    ps->cu = NULL;
     ps->pending++;
-    uv_close((uv_handle_t *)&ps->ctimer, on_ctimer_close);
+    hg_curluv_close(cu, on_curluv_closed, ps);
   }
   if (ps->pending > 0) return;
   ps->done_called = true;
@@ -792,9 +784,7 @@ void hg_proxy_accept(hg_gw_sandbox *sb, uv_stream_t *listener, hg_proxy_kind kin
     ps->sb = sb;
     ps->loop = loop;
     c->ps = ps;
-    c->next = ps->conns;
-    if (ps->conns) ps->conns->prev = c;
-    ps->conns = c;
+    HG_LIST_PUSH(ps->conns, c);
     ps->nconns++;
   }
   if (uv_accept(listener, (uv_stream_t *)&c->guest.tcp) < 0 || !ps || ps->closing ||

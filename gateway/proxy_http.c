@@ -6,7 +6,6 @@
 #include <curl/curl.h>
 #include <errno.h>
 #include <netinet/in.h>
-#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +17,7 @@
 #include "gateway/sni.h"
 #include "node/core/buf.h"
 #include "node/core/log.h"
+#include "node/core/parse.h"
 
 /* ---- chunked framing -------------------------------------------------------- */
 
@@ -182,17 +182,6 @@ typedef struct resp_info {
   uint64_t cl;
 } resp_info;
 
-static int parse_u64(const char *s, size_t n, uint64_t *out) {
-  uint64_t v = 0;
-  if (n == 0 || n > 18) return -EINVAL;
-  for (size_t i = 0; i < n; i++) {
-    if (s[i] < '0' || s[i] > '9') return -EINVAL;
-    v = v * 10 + (uint64_t)(s[i] - '0');
-  }
-  *out = v;
-  return 0;
-}
-
 /* The upstream's status line and the fields that frame the body. */
 static int resp_parse(const char *p, size_t n, resp_info *ri) {
   size_t i = 0;
@@ -228,7 +217,7 @@ static int resp_parse(const char *p, size_t n, resp_info *ri) {
     while (ve > vs && hg__proxy_is_ows(l[ve - 1])) ve--;
     if (hg__proxy_ieq(l, nl_len, "content-length")) {
       uint64_t v;
-      if (parse_u64(l + vs, ve - vs, &v) < 0 || (ri->has_cl && v != ri->cl))
+      if (ve - vs > 18 || hg_parse_uint_n(l + vs, ve - vs, UINT64_MAX, &v) < 0 || (ri->has_cl && v != ri->cl))
         return -EPROTO;
       ri->has_cl = true;
       ri->cl = v;

@@ -11,6 +11,7 @@
 #include "gateway/proxy.h"
 #include "gateway/sni.h"
 #include "node/core/buf.h"
+#include "node/core/curluv.h"
 
 #define READ_CHUNK (64u * 1024)
 /* Reads from the upstream: bodies and relayed bytes go by in big pieces,
@@ -119,13 +120,6 @@ typedef struct conn {
   upg u;
 } conn;
 
-typedef struct cpoll {
-  uv_poll_t poll;
-  curl_socket_t fd;
-  hg_proxy_set *ps;
-  struct cpoll *next;
-} cpoll;
-
 struct hg_proxy_set {
   hg_gw_sandbox *sb;
   uv_loop_t *loop;
@@ -136,10 +130,7 @@ struct hg_proxy_set {
   void *done_ud;
   int pending;      /* set-level handles being closed */
   size_t upg_bytes; /* request and response bodies of upgraded requests held */
-  CURLM *multi;
-  uv_timer_t ctimer;
-  bool ctimer_init, ctimer_closed;
-  cpoll *polls;
+  hg_curluv *cu;    /* HTTPS upstreams, from the first upgraded request */
 };
 
 typedef struct wreq {
@@ -231,10 +222,8 @@ void hg__proxy_http_guest_data(conn *c, const char *p, size_t n);
 
 /* ---- proxy_upgrade.c ---- */
 
-void hg__proxy_cpoll_close(hg_proxy_set *ps, cpoll *cp);
 /* Method, target and fields of the request in c->in, for libcurl. */
 int hg__proxy_upgrade_prepare(conn *c, const subst *s);
 int hg__proxy_upgrade_start(conn *c);
-void hg__proxy_check_multi_info(hg_proxy_set *ps);
 
 #endif

@@ -5,7 +5,6 @@
 #include <curl/curl.h>
 #include <errno.h>
 #include <netinet/in.h>
-#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,103 +19,11 @@
 
 /* ---- HTTP: upgraded requests (HTTPS upstream through libcurl) ----------------- */
 
-static pthread_once_t curl_once = PTHREAD_ONCE_INIT;
-static void curl_init_once(void) {
-  curl_global_init(CURL_GLOBAL_DEFAULT);
-}
-
-static void on_cpoll_close(uv_handle_t *h) {
-  cpoll *cp = h->data;
-  hg_proxy_set *ps = cp->ps;
-  free(cp);
-  ps->pending--;
-  hg__proxy_ps_maybe_done(ps);
-}
-
-void hg__proxy_cpoll_close(hg_proxy_set *ps, cpoll *cp) {
-  for (cpoll **pp = &ps->polls; *pp; pp = &(*pp)->next)
-    if (*pp == cp) {
-      *pp = cp->next;
-      break;
-    }
-  ps->pending++;
-  uv_close((uv_handle_t *)&cp->poll, on_cpoll_close);
-}
-
-static void on_cpoll(uv_poll_t *h, int status, int events) {
-  cpoll *cp = h->data;
-  hg_proxy_set *ps = cp->ps;
-  int flags = 0, running;
-  if (status < 0) flags = CURL_CSELECT_ERR;
-  if (events & UV_READABLE) flags |= CURL_CSELECT_IN;
-  if (events & UV_WRITABLE) flags |= CURL_CSELECT_OUT;
-  if (!ps->multi) return;
-  curl_multi_socket_action(ps->multi, cp->fd, flags, &running);
-  hg__proxy_check_multi_info(ps);
-}
-
-static int on_curl_socket(CURL *e, curl_socket_t s, int what, void *userp,
-                          void *socketp) {
-  hg_proxy_set *ps = userp;
-  cpoll *cp = socketp;
-  if (what == CURL_POLL_REMOVE) {
-    if (cp) {
-      if (ps->multi) curl_multi_assign(ps->multi, s, NULL);
-      hg__proxy_cpoll_close(ps, cp);
-    }
-    return 0;
-  }
-  if (!cp) {
-    cp = calloc(1, sizeof(*cp));
-    if (!cp) return -1;
-    if (uv_poll_init_socket(ps->loop, &cp->poll, s) < 0) {
-      free(cp);
-      return -1;
-    }
-    cp->poll.data = cp;
-    cp->fd = s;
-    cp->ps = ps;
-    cp->next = ps->polls;
-    ps->polls = cp;
-    curl_multi_assign(ps->multi, s, cp);
-  }
-  int ev =
-      (what & CURL_POLL_IN ? UV_READABLE : 0) | (what & CURL_POLL_OUT ? UV_WRITABLE : 0);
-  return uv_poll_start(&cp->poll, ev, on_cpoll) < 0 ? -1 : 0;
-}
-
-static void on_ctimer(uv_timer_t *t) {
-  hg_proxy_set *ps = t->data;
-  int running;
-  if (!ps->multi) return;
-  curl_multi_socket_action(ps->multi, CURL_SOCKET_TIMEOUT, 0, &running);
-  hg__proxy_check_multi_info(ps);
-}
-
-static int on_curl_timer(CURLM *m, long ms, void *userp) {
-  hg_proxy_set *ps = userp;
-  if (ms < 0)
-    uv_timer_stop(&ps->ctimer);
-  else
-    uv_timer_start(&ps->ctimer, on_ctimer, (uint64_t)ms, 0);
-  return 0;
-}
+static void on_curl_done(CURL *e, CURLcode res, void *ud);
 
 static int ps_multi(hg_proxy_set *ps) {
-  if (ps->multi) return 0;
-  pthread_once(&curl_once, curl_init_once);
-  if (!ps->ctimer_init) {
-    if (uv_timer_init(ps->loop, &ps->ctimer) < 0) return -ENOMEM;
-    ps->ctimer.data = ps;
-    ps->ctimer_init = true;
-  }
-  ps->multi = curl_multi_init();
-  if (!ps->multi) return -ENOMEM;
-  curl_multi_setopt(ps->multi, CURLMOPT_SOCKETFUNCTION, on_curl_socket);
-  curl_multi_setopt(ps->multi, CURLMOPT_SOCKETDATA, ps);
-  curl_multi_setopt(ps->multi, CURLMOPT_TIMERFUNCTION, on_curl_timer);
-  curl_multi_setopt(ps->multi, CURLMOPT_TIMERDATA, ps);
-  return 0;
+  if (ps->cu) return 0;
+  return hg_curluv_new(ps->loop, on_curl_done, ps, &ps->cu);
 }
 
 static size_t on_curl_header(char *p, size_t size, size_t nmemb, void *ud) {
@@ -268,7 +175,7 @@ int hg__proxy_upgrade_start(conn *c) {
   curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_curl_body);
   curl_easy_setopt(e, CURLOPT_WRITEDATA, c);
   curl_easy_setopt(e, CURLOPT_PRIVATE, c);
-  if (curl_multi_add_handle(c->ps->multi, e) != CURLM_OK) return -ENOMEM;
+  if ((rc = hg_curluv_add(c->ps->cu, e)) < 0) return rc;
   c->bytes_out += u->body.len;
   return 0;
 }
@@ -322,21 +229,15 @@ static void upgrade_done(conn *c, CURLcode res, long status) {
   hg__proxy_http_resp_finished(c);
 }
 
-void hg__proxy_check_multi_info(hg_proxy_set *ps) {
-  CURLMsg *m;
-  int left;
-  while (ps->multi && (m = curl_multi_info_read(ps->multi, &left)) != NULL) {
-    if (m->msg != CURLMSG_DONE) continue;
-    CURL *e = m->easy_handle;
-    CURLcode res = m->data.result;
-    conn *c = NULL;
-    long status = 0;
-    curl_easy_getinfo(e, CURLINFO_PRIVATE, (char **)&c);
-    curl_easy_getinfo(e, CURLINFO_RESPONSE_CODE, &status);
-    curl_multi_remove_handle(ps->multi, e);
-    curl_easy_cleanup(e);
-    if (!c) continue;
-    c->u.easy = NULL;
-    upgrade_done(c, res, status);
-  }
+static void on_curl_done(CURL *e, CURLcode res, void *ud) {
+  hg_proxy_set *ps = ud;
+  conn *c = NULL;
+  long status = 0;
+  curl_easy_getinfo(e, CURLINFO_PRIVATE, (char **)&c);
+  curl_easy_getinfo(e, CURLINFO_RESPONSE_CODE, &status);
+  hg_curluv_remove(ps->cu, e);
+  curl_easy_cleanup(e);
+  if (!c) return;
+  c->u.easy = NULL;
+  upgrade_done(c, res, status);
 }

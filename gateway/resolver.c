@@ -24,6 +24,7 @@
 #include "gateway/netns.h"
 #include "gateway/nft.h"
 #include "node/core/err.h"
+#include "node/core/list.h"
 #include "node/core/log.h"
 #include "node/core/util.h"
 
@@ -44,23 +45,12 @@ static dns_entry *cache_find(dns_cache *c, const char *name, uint32_t h) {
 }
 
 static void lru_unlink(dns_cache *c, dns_entry *e) {
-  if (e->prev)
-    e->prev->next = e->next;
-  else
-    c->head = e->next;
-  if (e->next)
-    e->next->prev = e->prev;
-  else
-    c->tail = e->prev;
+  HG_LIST_UNLINK2(c->head, c->tail, e);
   e->prev = e->next = NULL;
 }
 
 static void lru_push(dns_cache *c, dns_entry *e) {
-  e->prev = NULL;
-  e->next = c->head;
-  if (c->head) c->head->prev = e;
-  c->head = e;
-  if (!c->tail) c->tail = e;
+  HG_LIST_PUSH2(c->head, c->tail, e);
 }
 
 static void cache_drop(dns_cache *c, dns_entry *e) {
@@ -194,11 +184,7 @@ static void upq_handle_closed(uv_handle_t *h) {
 
 void hg__gateway_upq_close(upq *u) {
   hg_gw_sandbox *sb = u->sb;
-  if (u->prev)
-    u->prev->next = u->next;
-  else
-    sb->upqs = u->next;
-  if (u->next) u->next->prev = u->prev;
+  HG_LIST_UNLINK(sb->upqs, u);
   sb->nupq--;
   if (u->to.conn) u->to.conn->pending = NULL;
   u->to.conn = NULL;
@@ -324,9 +310,7 @@ static void upq_start(hg_gw_sandbox *sb, const hg_dns_query *q, const dns_target
   u->udp.data = u->timer.data = u;
   u->open = 2;
   sb->handles += 2;
-  u->next = sb->upqs;
-  if (sb->upqs) sb->upqs->prev = u;
-  sb->upqs = u;
+  HG_LIST_PUSH(sb->upqs, u);
   sb->nupq++;
   if (to->conn) to->conn->pending = u;
 
@@ -448,11 +432,7 @@ void hg__gateway_conn_close(dns_conn *c) {
   if (c->closing) return;
   hg_gw_sandbox *sb = c->sb;
   c->closing = true;
-  if (c->prev)
-    c->prev->next = c->next;
-  else
-    sb->conns = c->next;
-  if (c->next) c->next->prev = c->prev;
+  HG_LIST_UNLINK(sb->conns, c);
   sb->nconns--;
   if (c->pending) c->pending->to.conn = NULL;
   c->pending = NULL;
@@ -561,9 +541,7 @@ void hg__gateway_conn_accept(hg_gw_sandbox *sb, uv_stream_t *server) {
   c->tcp.data = c->idle.data = c;
   c->open = 2;
   sb->handles += 2;
-  c->next = sb->conns;
-  if (sb->conns) sb->conns->prev = c;
-  sb->conns = c;
+  HG_LIST_PUSH(sb->conns, c);
   sb->nconns++;
   if (uv_accept(server, (uv_stream_t *)&c->tcp) < 0 ||
       uv_timer_start(&c->idle, conn_idle, GW_DNS_TCP_IDLE_MS, GW_DNS_TCP_IDLE_MS) < 0) {

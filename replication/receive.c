@@ -32,7 +32,7 @@
 typedef struct xchg {
   hg_repl *r;
   int fd;
-  char peer[HG_REPL_ADDR_MAX];
+  char peer[HG_ADDR_MAX];
   hg_rframe_session s;
   uint8_t *buf;
   hg_repl_offer offer;
@@ -598,7 +598,7 @@ static void reap(hg_repl *r) {
 
 static void start_inbound(hg_repl *r, int fd, const struct sockaddr_storage *ss) {
   inbound *in = calloc(1, sizeof *in);
-  char peer[HG_REPL_ADDR_MAX];
+  char peer[HG_ADDR_MAX];
   hg__repl_addr_format(ss, peer, sizeof peer);
   pthread_mutex_lock(&r->mu);
   bool full = r->nconns >= r->max_receives + HG_REPL_EXTRA_CONNS;

@@ -272,7 +272,7 @@ static int resolve(const char *hostport, bool passive, struct addrinfo **out) {
   return g ? -EHOSTUNREACH : 0;
 }
 
-static int listen_open(const char *spec, int *out, char addr[HG_REPL_ADDR_MAX]) {
+static int listen_open(const char *spec, int *out, char addr[HG_ADDR_MAX]) {
   struct addrinfo *res;
   int rc = resolve(spec, true, &res);
   if (rc < 0) return rc == -EHOSTUNREACH ? -EADDRNOTAVAIL : rc;
@@ -301,7 +301,7 @@ static int listen_open(const char *spec, int *out, char addr[HG_REPL_ADDR_MAX]) 
     close(fd);
     return rc;
   }
-  hg__repl_addr_format(&ss, addr, HG_REPL_ADDR_MAX);
+  hg__repl_addr_format(&ss, addr, HG_ADDR_MAX);
   *out = fd;
   return 0;
 }

@@ -74,7 +74,7 @@ typedef struct inbound {
   int fd;    /* -1 once the thread closed it */
   bool done; /* the thread has finished: join it */
   pthread_t thread;
-  char peer[HG_REPL_ADDR_MAX];
+  char peer[HG_ADDR_MAX];
 } inbound;
 
 typedef struct keylock {
@@ -84,7 +84,7 @@ typedef struct keylock {
 
 struct hg_repl {
   hg_store *store;
-  char node_id[HG_REPL_NODE_MAX];
+  char node_id[HG_NODE_ID_MAX];
   char cluster[64];
   hg_rframe_keys keys;
   int level;
@@ -95,7 +95,7 @@ struct hg_repl {
                       const char *template_name);
   void *ud;
 
-  char addr[HG_REPL_ADDR_MAX];
+  char addr[HG_ADDR_MAX];
   int lfd;  /* listening socket */
   int wake; /* eventfd: tells the accept thread to stop */
   pthread_t acceptor;
