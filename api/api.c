@@ -30,12 +30,12 @@ static void w_auth(hg_call *c) {
   c->ok = hg_sandbox_token_ok(api->m, c->authsb, c->cred);
   /* a sandbox that is only a replica here (a resume that moves it, its
    * replicas): its token is in our newest generation of it */
-  if (!c->ok && api->have_repl && c->rt->scope == SCOPE_SANDBOX &&
+  if (!c->ok && api->rp && c->rt->scope == SCOPE_SANDBOX &&
       (c->rt->handle == hg__api_h_resume || c->rt->handle == hg__api_h_replicas)) {
     json_t *d = NULL;
     bool local = hg_sandbox_describe(api->m, c->authsb, &d) == 0;
     json_decref(d);
-    if (!local) c->ok = api->repl.token_ok(api->repl.ud, c->authsb, c->cred);
+    if (!local) c->ok = hg_replicator_token_ok(api->rp, c->authsb, c->cred);
   }
 }
 
@@ -172,10 +172,10 @@ static int api_budget(hg_api *api, const hg_api_config *cfg) {
   return 0;
 }
 
-static bool repl_valid(const hg_api_config *cfg) {
-  const hg_api_repl *r = cfg->repl;
-  return !r || (r->after_suspend && r->adopt && r->holds && r->token_ok && r->replicas &&
-                r->resume_at && cfg->peers);
+static bool work_valid(const hg_api_config *cfg) {
+  const hg_api_work *w = cfg->work;
+  return w && w->create_begin && w->create_finish && w->pause && w->resume && w->resumable &&
+         w->suspend && w->snapshot && w->fork && w->remove && (!cfg->replicator || cfg->peers);
 }
 
 static bool peers_valid(const hg_api_config *cfg) {
@@ -194,13 +194,15 @@ static void on_forward_closed(void *ud) {
 
 int hg_api_new(uv_loop_t *loop, const hg_api_config *cfg, hg_api **out) {
   if (!loop || !cfg || !cfg->manager || !cfg->ops || !cfg->admin_key || !*cfg->admin_key ||
-      strlen(cfg->admin_key) > HG_API_TOKEN_MAX || !peers_valid(cfg) || !repl_valid(cfg))
+      strlen(cfg->admin_key) > HG_API_TOKEN_MAX || !peers_valid(cfg) || !work_valid(cfg))
     return -EINVAL;
   hg_api *api = calloc(1, sizeof *api);
   if (!api) return -ENOMEM;
   api->loop = loop;
   api->m = cfg->manager;
   api->ops = cfg->ops;
+  api->work = *cfg->work;
+  api->rp = cfg->replicator;
   api->gw = cfg->gateway;
   api->admin_key = strdup(cfg->admin_key);
   api->node_id = strdup(cfg->node_id ? cfg->node_id : "");
@@ -219,10 +221,6 @@ int hg_api_new(uv_loop_t *loop, const hg_api_config *cfg, hg_api **out) {
       !api->counts || !api->openapi || rc < 0) {
     api_release(api);
     return rc < 0 ? rc : -ENOMEM;
-  }
-  if (cfg->repl) {
-    api->repl = *cfg->repl;
-    api->have_repl = true;
   }
   if (cfg->peers) {
     api->peers = *cfg->peers;

@@ -25,6 +25,7 @@
 #include "node/core/err.h"
 #include "node/core/log.h"
 #include "node/core/util.h"
+#include "replication/replicator.h"
 
 /* ---- limits ------------------------------------------------------------ */
 
@@ -265,8 +266,8 @@ struct hg_api {
   size_t openapi_len;
   hg_api_peers peers;                /* valid when have_peers */
   bool have_peers;
-  hg_api_repl repl;                  /* valid when have_repl */
-  bool have_repl;
+  hg_api_work work;                  /* lifecycle work (node/hangard) */
+  hg_replicator *rp;                 /* NULL: no replication */
   hg_forward *fwd;                   /* with peers: the forwarder */
   uint64_t misdirected;              /* 421s we answered */
   hg_gateway *gw;                    /* NULL: networking is off */

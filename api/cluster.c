@@ -98,7 +98,7 @@ bool hg__api_route_remote(hg_call *c) {
   hg_api *api = c->api;
   if (!api->have_peers || !strstr(c->rt->pattern, "{id}")) return false;
   if (c->rt->handle == hg__api_h_replicas) return false; /* any node asks the holders */
-  if (c->rt->handle == hg__api_h_resume && api->have_repl) return route_resume(c);
+  if (c->rt->handle == hg__api_h_resume && api->rp) return route_resume(c);
   char owner[HG_FWD_ID_MAX] = "", addr[HG_FWD_ADDR_MAX] = "";
   if (api->peers.locate(api->peers.ud, c->p.id, owner, addr) != 1) return false;
   owner[sizeof owner - 1] = addr[sizeof addr - 1] = '\0';
@@ -131,7 +131,7 @@ static bool route_resume(hg_call *c) {
     hg__api_call_error(c, rc, "%s", c->msg);
     return true;
   }
-  rc = api->repl.resume_at(api->repl.ud, c->p.id, node[0] ? node : NULL, target, addr,
+  rc = hg_replicator_resume_at(api->rp, c->p.id, node[0] ? node : NULL, target, addr,
                            msg);
   if (rc < 0) {
     hg__api_call_error(c, rc == -EHOSTDOWN ? -EHOSTUNREACH : rc, "%s",
@@ -335,7 +335,7 @@ void hg__api_h_directory(hg_call *c) {
  * replication port). */
 static void w_replicas(hg_call *c) {
   char msg[256] = "";
-  c->rc = c->api->repl.replicas(c->api->repl.ud, c->p.id, &c->out, msg);
+  c->rc = hg_replicator_replicas(c->api->rp, c->p.id, &c->out, msg);
   if (c->rc < 0) snprintf(c->msg, sizeof c->msg, "%s", msg[0] ? msg : hg_err_str(c->rc));
 }
 
@@ -350,7 +350,7 @@ static void a_replicas(hg_call *c) {
 }
 
 void hg__api_h_replicas(hg_call *c) {
-  if (!c->api->have_repl) {
+  if (!c->api->rp) {
     hg__api_call_error(c, -ENOENT, "replication is off on this node");
     return;
   }

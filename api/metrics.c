@@ -146,7 +146,7 @@ static void metrics_cluster(const hg_api *api, hg_buf *b) {
                 st.ok, st.unreachable, st.broken, st.cancelled, st.declined, st.retried, st.paused,
                 st.active, api->misdirected);
   if (api->have_peers && api->peers.metrics) api->peers.metrics(api->peers.ud, b);
-  if (api->have_repl && api->repl.metrics) api->repl.metrics(api->repl.ud, b);
+  if (api->rp) hg_replicator_metrics(api->rp, b);
 }
 
 static void a_metrics(hg_call *c) {

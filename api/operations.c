@@ -15,32 +15,31 @@ typedef struct hg_kind_def {
   int (*run)(hg_opjob *j, json_t **result);
 } hg_kind_def;
 
+/* The work itself is node/hangard's (api->work); here it only becomes an
+ * operation's result. */
 static int run_create(hg_opjob *j, json_t **res) {
-  int rc = hg_sandbox_create_finish(j->api->m, j->id);
+  hg_api_work *w = &j->api->work;
+  int rc = w->create_finish(w->ud, j->id);
   if (rc == 0) *res = json_pack("{s:s}", "id", j->id);
   return rc;
 }
 
-static int run_pause(hg_opjob *j, json_t **res) { return hg_sandbox_pause(j->api->m, j->id); }
-/* A resume sent to a node that is not the owner makes it the owner first
- * (adopt), from its newest generation of the sandbox. */
+static int run_pause(hg_opjob *j, json_t **res) {
+  hg_api_work *w = &j->api->work;
+  return w->pause(w->ud, j->id);
+}
+
 static int run_resume(hg_opjob *j, json_t **res) {
-  hg_api *api = j->api;
-  if (api->have_repl) {
-    char msg[256] = "";
-    int rc = api->repl.adopt(api->repl.ud, j->id, msg);
-    if (rc < 0) {
-      *res = json_pack("{s:s}", "message", msg[0] ? msg : hg_err_str(rc));
-      return rc;
-    }
-  }
-  return hg_sandbox_resume(api->m, j->id);
+  hg_api_work *w = &j->api->work;
+  char msg[256] = "";
+  int rc = w->resume(w->ud, j->id, msg);
+  if (rc < 0 && msg[0]) *res = json_pack("{s:s}", "message", msg);
+  return rc;
 }
 
 static int run_delete(hg_opjob *j, json_t **res) {
-  int rc = hg_sandbox_delete(j->api->m, j->id);
-  if (rc == 0 && j->api->gw) hg_gateway_forget(j->api->gw, j->id);
-  return rc;
+  hg_api_work *w = &j->api->work;
+  return w->remove(w->ud, j->id);
 }
 
 static void suspend_progress(void *ud, const char *text) {
@@ -48,47 +47,38 @@ static void suspend_progress(void *ud, const char *text) {
   hg_op_progress(j->api->ops, j->op, text);
 }
 
-/* Suspend, then copy the new generation to the sandbox's holders: with
- * durability "replicated" the operation succeeds only once they have it. */
+/* {gen, durability, replication: how the copy went}: with durability
+ * "replicated" the operation succeeds only once the holders have it. */
 static int run_suspend(hg_opjob *j, json_t **res) {
-  hg_api *api = j->api;
+  hg_api_work *w = &j->api->work;
   uint64_t gen = 0;
-  int rc = hg_sandbox_suspend(api->m, j->id, &gen);
-  if (rc < 0) return rc;
   json_t *report = NULL;
   char msg[256] = "";
   const char *dur = j->durability[0] ? j->durability : NULL;
-  if (api->have_repl)
-    rc = api->repl.after_suspend(api->repl.ud, j->id, gen, dur, suspend_progress, j, &report, msg);
+  int rc = w->suspend(w->ud, j->id, dur, suspend_progress, j, &gen, &report, msg);
+  if (rc < 0 && !gen) return rc; /* not suspended: nothing to say but rc */
   *res = json_pack("{s:I,s:s}", "gen", (json_int_t)gen, "durability",
                    report && json_object_get(report, "durability")
                        ? json_string_value(json_object_get(report, "durability"))
                        : "local");
   if (report) json_object_set_new(*res, "replication", report);
-  if (rc < 0 && *res) json_object_set_new(*res, "message", json_string(msg[0] ? msg : hg_err_str(rc)));
+  if (rc < 0 && *res)
+    json_object_set_new(*res, "message", json_string(msg[0] ? msg : hg_err_str(rc)));
   return rc;
 }
 
 static int run_snapshot(hg_opjob *j, json_t **res) {
+  hg_api_work *w = &j->api->work;
   char name[64] = "";
-  int rc = hg_sandbox_snapshot(j->api->m, j->id, name);
+  int rc = w->snapshot(w->ud, j->id, name);
   if (rc == 0) *res = json_pack("{s:s}", "snapshot", name);
   return rc;
 }
 
-/* A fork starts with its parent's egress policy, credentials and all (the
- * gateway copies it, so no secret passes through here). */
-static void policy_inherit(hg_api *api, const char *from, const char *to) {
-  if (!api->gw) return;
-  int rc = hg_gateway_copy_policy(api->gw, from, to);
-  if (rc < 0)
-    hg_log_error("api.fork_policy", "sandbox=%s from=%s err=\"%s\"", to, from, hg_err_str(rc));
-}
-
 static int run_fork(hg_opjob *j, json_t **res) {
-  int rc = hg_sandbox_fork(j->api->m, j->id, j->gen, j->snapshot[0] ? j->snapshot : NULL,
-                           j->new_id, j->new_token);
-  if (rc == 0) policy_inherit(j->api, j->id, j->new_id);
+  hg_api_work *w = &j->api->work;
+  int rc = w->fork(w->ud, j->id, j->gen, j->snapshot[0] ? j->snapshot : NULL, j->new_id,
+                   j->new_token);
   if (rc == 0) *res = json_pack("{s:s,s:s}", "id", j->new_id, "from", j->id);
   return rc;
 }
@@ -210,44 +200,32 @@ void hg__api_lc_cleanup(hg_call *c) {
 static void w_lc_begin(hg_call *c) {
   hg_lc *l = &c->u.lc;
   hg_api *api = c->api;
+  hg_api_work *w = &api->work;
   if (l->kind == K_CREATE) {
-    c->rc = hg_sandbox_create_begin(api->m, &l->spec, l->id, l->token);
+    bool running = false;
+    c->rc = w->create_begin(w->ud, &l->spec, l->policy, l->id, l->token, &running);
     if (c->rc < 0) return;
-    /* Before create_finish starts the VM (a warm one: before anyone has
-     * its id), so the policy is in force for its first command. */
-    if (l->policy) c->rc = hg_gateway_set_policy(api->gw, l->id, l->policy);
-    if (c->rc < 0) {
-      hg_sandbox_delete(api->m, l->id);
-      hg_gateway_forget(api->gw, l->id);
-      return;
-    }
     /* From the warm pool the sandbox runs already (and is written so):
      * the operation is journaled once, as done, and needs no job. */
-    hg_sb_info info;
-    if (hg_sandbox_info(api->m, l->id, &info) == 0 && info.state == HG_SB_RUNNING) {
+    if (running) {
       l->done = true;
       c->rc = hg_op_done(api->ops, hg_kinds[l->kind].name, l->id,
                          json_pack("{s:s}", "id", l->id), l->op);
-      if (c->rc < 0) {
-        hg_sandbox_delete(api->m, l->id);
-        if (api->gw) hg_gateway_forget(api->gw, l->id);
-      }
+      if (c->rc < 0) w->remove(w->ud, l->id);
       return;
     }
   } else if (l->kind != K_TEMPLATE) { /* 404 now rather than a failed operation */
     json_t *d = NULL;
     c->rc = hg_sandbox_describe(api->m, l->id, &d);
     json_decref(d);
-    if (c->rc == -ENOENT && l->kind == K_RESUME && api->have_repl &&
-        api->repl.holds(api->repl.ud, l->id))
+    if (c->rc == -ENOENT && l->kind == K_RESUME && w->resumable(w->ud, l->id))
       c->rc = 0; /* a replica here: the resume adopts it */
     if (c->rc < 0) return;
   }
-  c->rc = hg_op_begin(api->ops, hg_kinds[l->kind].name, l->kind == K_TEMPLATE ? "" : l->id, l->op);
-  if (c->rc < 0 && l->kind == K_CREATE) { /* nothing would finish it */
-    hg_sandbox_delete(api->m, l->id);
-    if (api->gw) hg_gateway_forget(api->gw, l->id);
-  }
+  c->rc = hg_op_begin(api->ops, hg_kinds[l->kind].name,
+                      l->kind == K_TEMPLATE ? "" : l->id, l->op);
+  if (c->rc < 0 && l->kind == K_CREATE)
+    w->remove(w->ud, l->id); /* nothing would finish it */
 }
 
 /* 202: the operation runs; create also hands out the id and token now. */

@@ -43,7 +43,7 @@ void hg_replicator_detach(hg_replicator *rp);
  * in flight. */
 void hg_replicator_stop(hg_replicator *rp);
 
-/* The hg_api_repl calls (api/api.h), with their contracts. */
+/* What the API and the node's lifecycle ask (api/api.h, api/work.h). */
 int hg_replicator_after_suspend(hg_replicator *rp, const char *id, uint64_t gen,
                                 const char *durability,
                                 void (*progress)(void *pud, const char *text), void *pud,
@@ -55,6 +55,10 @@ int hg_replicator_replicas(hg_replicator *rp, const char *id, json_t **out, char
 /* Loop-thread safe (directory and member lookups only). */
 int hg_replicator_resume_at(hg_replicator *rp, const char *id, const char *node,
                             char target[64], char addr[64], char msg[256]);
+
+/* Appends the replication service's Prometheus lines (hangar_repl_*).
+ * Loop-thread safe. */
+void hg_replicator_metrics(hg_replicator *rp, hg_buf *out);
 
 /* One keeper pass now (tests, and the keeper thread itself). */
 void hg_replicator_tick(hg_replicator *rp);

@@ -1,8 +1,8 @@
 /* hangard's own pieces (node/hangard): the daemon's state and what its
  * files share. main.c starts and stops the node and wires the subsystems
  * together; config.c reads and checks the flags; meta.c keeps what this
- * node tells the cluster about itself. Nothing outside node/hangard
- * includes this. */
+ * node tells the cluster about itself; lifecycle.c (lifecycle.h) sequences
+ * every operation. Nothing outside node/hangard includes this. */
 #ifndef HG_HANGARD_HANGARD_H
 #define HG_HANGARD_HANGARD_H
 
@@ -16,6 +16,7 @@
 #include "cluster/cluster.h"
 #include "gateway/gateway.h"
 #include "node/accel.h"
+#include "node/hangard/lifecycle.h"
 #include "node/op.h"
 #include "node/sandbox.h"
 #include "node/store.h"
@@ -95,7 +96,7 @@ typedef struct hg_node {
   hg_api_peers peers;
   hg_repl *repl; /* with a cluster: the replication service */
   hg_replicator *replicator;
-  hg_api_repl api_repl;
+  hg_life *life; /* lifecycle: every operation's sequence (lifecycle.h) */
   hg_node_meta meta_base; /* what does not change: ids, addresses, totals */
   hg_node_meta meta_last; /* the last full load sent, under cl_mu */
   uv_timer_t meta_timer;

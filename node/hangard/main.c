@@ -18,6 +18,7 @@
 #include "node/core/log.h"
 #include "node/core/util.h"
 #include "node/hangard/hangard.h"
+#include "node/hangard/lifecycle.h"
 #include "node/template.h"
 
 /* --- gateway (egress) ------------------------------------------------------------ */
@@ -144,9 +145,10 @@ static void maybe_import_template(hg_node *n) {
 
 /* --- periodic work ------------------------------------------------------------ */
 
+/* Idle sandboxes suspend as the API's suspend does: replicated. */
 static void tick_work(uv_work_t *w) {
   hg_node *n = w->data;
-  hg_manager_tick(n->manager);
+  hg_life_idle(n->life);
 }
 
 static void tick_done(uv_work_t *w, int status) {
@@ -346,31 +348,6 @@ static int repl_open(hg_node *n) {
   return 0;
 }
 
-/* The API's view of the replicator (hg_api_repl). */
-static int repl_after_suspend(void *ud, const char *id, uint64_t gen, const char *durability,
-                              void (*progress)(void *, const char *), void *pud,
-                              json_t **report, char msg[256]) {
-  return hg_replicator_after_suspend(((hg_node *)ud)->replicator, id, gen, durability, progress, pud, report, msg);
-}
-static int repl_adopt(void *ud, const char *id, char msg[256]) {
-  return hg_replicator_adopt(((hg_node *)ud)->replicator, id, msg);
-}
-static bool repl_holds(void *ud, const char *id) { return hg_replicator_holds(((hg_node *)ud)->replicator, id); }
-static bool repl_token_ok(void *ud, const char *id, const char *token) {
-  return hg_replicator_token_ok(((hg_node *)ud)->replicator, id, token);
-}
-static int repl_replicas(void *ud, const char *id, json_t **out, char msg[256]) {
-  return hg_replicator_replicas(((hg_node *)ud)->replicator, id, out, msg);
-}
-static int repl_resume_at(void *ud, const char *id, const char *node, char target[64],
-                          char addr[64], char msg[256]) {
-  return hg_replicator_resume_at(((hg_node *)ud)->replicator, id, node, target, addr, msg);
-}
-static void repl_metrics(void *ud, hg_buf *out) {
-  hg_node *n = ud;
-  hg_repl_metrics(n->repl, out);
-}
-
 /* After the manager: the replicator moves its sandboxes. */
 static int replicator_start(hg_node *n) {
   if (!n->repl) return 0;
@@ -379,17 +356,7 @@ static int replicator_start(hg_node *n) {
                               .cluster = n->cluster,
                               .store = n->store,
                               .node_id = n->cfg.node_id};
-  int rc = hg_replicator_start(&rc_, &n->replicator);
-  if (rc < 0) return rc;
-  n->api_repl = (hg_api_repl){.ud = n,
-                              .after_suspend = repl_after_suspend,
-                              .adopt = repl_adopt,
-                              .holds = repl_holds,
-                              .token_ok = repl_token_ok,
-                              .replicas = repl_replicas,
-                              .resume_at = repl_resume_at,
-                              .metrics = repl_metrics};
-  return 0;
+  return hg_replicator_start(&rc_, &n->replicator);
 }
 
 /* --- cluster: life ------------------------------------------------------------------ */
@@ -587,7 +554,10 @@ static int node_open(hg_node *n) {
                             .on_change_ud = n,
                             .default_replicas = (unsigned)c->replicas};
   if ((rc = hg_manager_open(&mcfg, &n->manager)) < 0) return rc;
-  return replicator_start(n);
+  if ((rc = replicator_start(n)) < 0) return rc;
+  hg_life_config lcfg = {
+      .manager = n->manager, .gateway = n->gateway, .replicator = n->replicator};
+  return hg_life_new(&lcfg, &n->life);
 }
 
 static int node_serve(hg_node *n) {
@@ -599,13 +569,14 @@ static int node_serve(hg_node *n) {
   }
   hg_api_config acfg = {.manager = n->manager,
                         .ops = n->ops,
+                        .work = hg_life_work(n->life),
                         .gateway = n->gateway,
                         .admin_key = n->cfg.api_key,
                         .node_id = n->cfg.node_id,
                         .accel = n->accel.name,
                         .accel_reason = n->accel.reason,
                         .peers = n->cluster ? &n->peers : NULL,
-                        .repl = n->replicator ? &n->api_repl : NULL};
+                        .replicator = n->replicator};
   if ((rc = hg_api_new(n->loop, &acfg, &n->api)) < 0) return rc;
   hg_http_options hopt = {.host = host, .port = port};
   hg_api_http_options(n->api, &hopt);
@@ -646,6 +617,7 @@ int main(int argc, char **argv) {
   node_signals(n);
   maybe_import_template(n);
   uv_run(n->loop, UV_RUN_DEFAULT);
+  hg_life_free(n->life);
   hg_replicator_stop(n->replicator);
   if (n->repl) hg_repl_close(n->repl);
   hg_manager_close(n->manager);

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "api/api_internal.h"
+#include "api_node.h"
 
 #include <pthread.h>
 #include <unistd.h>
@@ -585,7 +586,8 @@ static int setup(void **state) {
   hg_buf_init(&fk.file, 1 << 20);
   double_answers = 0;
   uv_loop_init(&loop);
-  hg_api_config cfg = {.manager = FK_MANAGER, .ops = FK_OPS, .admin_key = admin,
+  hg_api_work w = test_work(FK_MANAGER);
+  hg_api_config cfg = {.manager = FK_MANAGER, .ops = FK_OPS, .work = &w, .admin_key = admin,
                        .node_id = "n-test", .version = "t"};
   return hg_api_new(&loop, &cfg, &api);
 }
@@ -1671,12 +1673,19 @@ static void stop_answers_waiters_and_refuses_new_requests(void **state) {
 
 static void bad_config_is_refused(void **state) {
   hg_api *a = NULL;
-  hg_api_config cfg = {.manager = FK_MANAGER, .ops = FK_OPS, .admin_key = ""};
+  hg_api_work w = test_work(FK_MANAGER);
+  hg_api_config cfg = {.manager = FK_MANAGER, .ops = FK_OPS, .work = &w, .admin_key = ""};
   assert_int_equal(hg_api_new(&loop, &cfg, &a), -EINVAL);
   cfg.admin_key = NULL;
   assert_int_equal(hg_api_new(&loop, &cfg, &a), -EINVAL);
   cfg.admin_key = admin;
   cfg.ops = NULL;
+  assert_int_equal(hg_api_new(&loop, &cfg, &a), -EINVAL);
+  cfg.ops = FK_OPS;
+  cfg.work = NULL; /* lifecycle work is the node's: required */
+  assert_int_equal(hg_api_new(&loop, &cfg, &a), -EINVAL);
+  w.suspend = NULL;
+  cfg.work = &w;
   assert_int_equal(hg_api_new(&loop, &cfg, &a), -EINVAL);
   assert_null(a);
 }
@@ -1779,7 +1788,8 @@ static int setup_peers(void **state) {
   if (rc < 0) return rc;
   hg_api_free(api);
   drain();
-  hg_api_config cfg = {.manager = FK_MANAGER, .ops = FK_OPS, .admin_key = admin,
+  hg_api_work w = test_work(FK_MANAGER);
+  hg_api_config cfg = {.manager = FK_MANAGER, .ops = FK_OPS, .work = &w, .admin_key = admin,
                        .node_id = "n-test", .version = "t", .peers = &fc_peers};
   return hg_api_new(&loop, &cfg, &api);
 }
@@ -1929,7 +1939,8 @@ static void bad_peers_are_refused(void **state) {
   hg_api *a = NULL;
   hg_api_peers p = fc_peers;
   p.place = NULL;
-  hg_api_config cfg = {.manager = FK_MANAGER, .ops = FK_OPS, .admin_key = admin,
+  hg_api_work w = test_work(FK_MANAGER);
+  hg_api_config cfg = {.manager = FK_MANAGER, .ops = FK_OPS, .work = &w, .admin_key = admin,
                        .node_id = "n-x", .peers = &p};
   assert_int_equal(hg_api_new(&loop, &cfg, &a), -EINVAL);
   cfg.peers = &fc_peers;

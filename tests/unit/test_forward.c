@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "api/api_internal.h"
+#include "api_node.h"
 
 #include <arpa/inet.h>
 #include <ctype.h>
@@ -310,7 +311,8 @@ static void *loop_main(void *arg) {
   uv_loop_init(&lt.loop);
   up_loop = &lt.loop;
   uv_async_init(&lt.loop, &lt.wake, on_wake);
-  hg_api_config cfg = {.manager = FK_MANAGER, .ops = FK_OPS, .admin_key = ADMIN,
+  hg_api_work w = test_work(FK_MANAGER);
+  hg_api_config cfg = {.manager = FK_MANAGER, .ops = FK_OPS, .work = &w, .admin_key = ADMIN,
                        .node_id = "n-front", .version = "t", .peers = &fake_peers};
   assert_int_equal(hg_api_new(&lt.loop, &cfg, &lt.api), 0);
   hg_http_options opt = {.host = "127.0.0.1"};
