@@ -183,7 +183,7 @@ static bool peers_valid(const hg_api_config *cfg) {
   if (!p) return true;
   /* node ids go into X-Hangar-Forwarded and are compared with owners */
   return p->locate && p->place && p->members && p->directory && p->decommission &&
-         hg_fwd_node_valid(cfg->node_id);
+         hg_node_id_valid(cfg->node_id);
 }
 
 static void on_forward_closed(void *ud) {

@@ -35,6 +35,7 @@
 #include "api/work.h"
 #include "gateway/gateway.h"
 #include "node/core/buf.h"
+#include "node/core/ident.h"
 #include "node/op.h"
 #include "node/sandbox.h"
 
@@ -57,10 +58,10 @@ typedef struct hg_api_peers {
   void *ud;
   /* 1: sandbox is owned by another live node (owner, addr filled).
    * 0: local or unknown to the directory (serve it here). */
-  int (*locate)(void *ud, const char *sandbox, char owner[64], char addr[64]);
+  int (*locate)(void *ud, const char *sandbox, char owner[HG_NODE_ID_MAX], char addr[HG_ADDR_MAX]);
   /* hg_cluster_place: 1 here, 0 peer (owner, addr), -ENOSPC (reason). */
   int (*place)(void *ud, const char *template_ref, unsigned vcpus, unsigned memory_mib,
-               const char *zone, const char *label, char owner[64], char addr[64],
+               const char *zone, const char *label, char owner[HG_NODE_ID_MAX], char addr[HG_ADDR_MAX],
                char reason[256]);
   /* GET /v1/cluster/members; new reference, an array or {"members": [...]}.
    * Operation lookups ask the members with "state": "alive" (or no state),

@@ -23,6 +23,7 @@
 #include "node/agentproto.h"
 #include "node/core/buf.h"
 #include "node/core/err.h"
+#include "node/core/list.h"
 #include "node/core/log.h"
 #include "node/core/util.h"
 #include "replication/replicator.h"
@@ -87,7 +88,7 @@ typedef struct hg_params {
   char id[HG_ID_MAX]; /* {id}: a sandbox */
   char op[HG_ID_MAX]; /* {op} */
   uint64_t cid;       /* {cid}: "cmd-<n>" */
-  char node[HG_FWD_ID_MAX]; /* {node}: a cluster member */
+  char node[HG_NODE_ID_MAX]; /* {node}: a cluster member */
   uint16_t port;      /* {port}: 1-65535 */
 } hg_params;
 

@@ -47,9 +47,7 @@ static void call_free(hg_call *c) {
   json_decref(c->out);
   json_decref(c->peer_list);
   if (c->held) api->held--;
-  if (c->prev) c->prev->next = c->next;
-  else api->calls = c->next;
-  if (c->next) c->next->prev = c->prev;
+  HG_LIST_UNLINK(api->calls, c);
   free(c);
 }
 
@@ -91,9 +89,7 @@ hg_call *hg__api_call_new(hg_api *api, hg_http_req *req) {
   c->api = api;
   c->req = req;
   atomic_init(&c->aborted, false);
-  c->next = api->calls;
-  if (api->calls) api->calls->prev = c;
-  api->calls = c;
+  HG_LIST_PUSH(api->calls, c);
   req->data = c;
   return c;
 }

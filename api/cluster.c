@@ -18,8 +18,8 @@ static void op_lookup_next(hg_call *c);
 
 /* 421: "not here; try <owner> <addr>". */
 static void call_misdirected(hg_call *c, const char *owner, const char *addr) {
-  char hdr[32 + HG_FWD_ID_MAX + HG_FWD_ADDR_MAX] = "", msg[HG_API_MSG];
-  if (hg_fwd_node_valid(owner) && hg_fwd_addr_valid(addr))
+  char hdr[32 + HG_NODE_ID_MAX + HG_ADDR_MAX] = "", msg[HG_API_MSG];
+  if (hg_node_id_valid(owner) && hg_addr_valid(addr))
     snprintf(hdr, sizeof hdr, "X-Hangar-Owner: %s %s\r\n", owner, addr);
   snprintf(msg, sizeof msg, "sandbox %s is owned by node %s (%s), not by this node (%s)", c->p.id,
            owner, addr, c->api->node_id);
@@ -99,7 +99,7 @@ bool hg__api_route_remote(hg_call *c) {
   if (!api->have_peers || !strstr(c->rt->pattern, "{id}")) return false;
   if (c->rt->handle == hg__api_h_replicas) return false; /* any node asks the holders */
   if (c->rt->handle == hg__api_h_resume && api->rp) return route_resume(c);
-  char owner[HG_FWD_ID_MAX] = "", addr[HG_FWD_ADDR_MAX] = "";
+  char owner[HG_NODE_ID_MAX] = "", addr[HG_ADDR_MAX] = "";
   if (api->peers.locate(api->peers.ud, c->p.id, owner, addr) != 1) return false;
   owner[sizeof owner - 1] = addr[sizeof addr - 1] = '\0';
   if (!strcmp(owner, api->node_id)) return false;
@@ -123,7 +123,7 @@ bool hg__api_route_remote(hg_call *c) {
  * is served here: the front node chose us. */
 static bool route_resume(hg_call *c) {
   hg_api *api = c->api;
-  char node[HG_FWD_ID_MAX] = "", target[HG_FWD_ID_MAX] = "", addr[HG_FWD_ADDR_MAX] = "";
+  char node[HG_NODE_ID_MAX] = "", target[HG_NODE_ID_MAX] = "", addr[HG_ADDR_MAX] = "";
   char msg[256] = "";
   if (c->forwarded) return false;
   int rc = hg__api_q_get(c, "node", node, sizeof node);
@@ -150,7 +150,7 @@ static bool member_api(const json_t *m, const char **id, const char **addr) {
   *id = json_string_value(json_object_get(m, "id"));
   *addr = json_string_value(json_object_get(json_object_get(m, "addresses"), "api"));
   if (!*addr) *addr = json_string_value(json_object_get(m, "api"));
-  return (!st || !strcmp(st, "alive")) && hg_fwd_node_valid(*id) && hg_fwd_addr_valid(*addr);
+  return (!st || !strcmp(st, "alive")) && hg_node_id_valid(*id) && hg_addr_valid(*addr);
 }
 
 static json_t *json_items(json_t *v, const char *key) {
@@ -220,7 +220,7 @@ bool hg__api_create_place(hg_call *c, bool again) {
   hg_api *api = c->api;
   if (!api->have_peers || c->forwarded) return false;
   const hg_lc *l = &c->u.lc;
-  char owner[HG_FWD_ID_MAX] = "", addr[HG_FWD_ADDR_MAX] = "", reason[256] = "";
+  char owner[HG_NODE_ID_MAX] = "", addr[HG_ADDR_MAX] = "", reason[256] = "";
   int rc = api->peers.place(api->peers.ud, l->spec.template_ref, l->spec.vcpus, l->spec.memory_mib,
                             l->zone, l->label, owner, addr, reason);
   owner[sizeof owner - 1] = addr[sizeof addr - 1] = reason[sizeof reason - 1] = '\0';

@@ -123,7 +123,7 @@ bool hg__api_cid_parse(const char *s, uint64_t *out) {
 /* Stores one {name} capture; false when the value is no valid id of its kind
  * (bad ids read as "no such thing": 404, not 400). */
 static bool param_set(hg_params *p, const char *name, size_t nlen, const char *v, size_t vlen) {
-  char buf[HG_FWD_ID_MAX + 8];
+  char buf[HG_NODE_ID_MAX + 8];
   if (vlen >= sizeof buf) return false;
   memcpy(buf, v, vlen);
   buf[vlen] = '\0';
@@ -138,7 +138,7 @@ static bool param_set(hg_params *p, const char *name, size_t nlen, const char *v
     return true;
   }
   if (nlen == 4 && !memcmp(name, "node", 4)) {
-    if (!hg_fwd_node_valid(buf)) return false;
+    if (!hg_node_id_valid(buf)) return false;
     memcpy(p->node, buf, vlen + 1);
     return true;
   }

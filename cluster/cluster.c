@@ -34,7 +34,9 @@
 #include "cluster/cluster_internal.h"
 #include "cluster/seal.h"
 #include "node/core/buf.h"
+#include "node/core/list.h"
 #include "node/core/log.h"
+#include "node/core/parse.h"
 #include "node/core/util.h"
 
 #define CL_PP_MAX 16         /* concurrent push-pulls, each direction */
@@ -61,7 +63,7 @@ typedef struct pp pp;
 
 /* What we know about a member beyond swim: its decoded metadata. */
 typedef struct member_info {
-  char id[HG_WIRE_ID_MAX];
+  char id[HG_NODE_ID_MAX];
   bool has_meta;
   hg_node_meta meta;
   uint8_t raw[HG_WIRE_META_MAX];
@@ -79,9 +81,9 @@ typedef struct peer_snap {
 } peer_snap;
 
 typedef struct roster_ent {
-  char id[HG_WIRE_ID_MAX];
-  char gossip[HG_WIRE_ADDR_MAX];
-  char api[HG_WIRE_ADDR_MAX];
+  char id[HG_NODE_ID_MAX];
+  char gossip[HG_ADDR_MAX];
+  char api[HG_ADDR_MAX];
   int64_t joined_ms; /* wall clock, first seen alive */
 } roster_ent;
 
@@ -93,9 +95,9 @@ typedef struct dir_node {
 
 struct hg_cluster {
   uv_loop_t *loop;
-  char id[HG_WIRE_ID_MAX];
-  char gossip[HG_WIRE_ADDR_MAX];
-  char advertise[HG_WIRE_ADDR_MAX];
+  char id[HG_NODE_ID_MAX];
+  char gossip[HG_ADDR_MAX];
+  char advertise[HG_ADDR_MAX];
   char zone[32];
   char *join;
   char *state_dir; /* NULL: nothing persisted */
@@ -174,7 +176,7 @@ struct pp {
   uv_work_t work;
   int handles;
   bool initiator, join, closing, working;
-  char addr[HG_WIRE_ADDR_MAX]; /* initiator: the peer; responder: for logs */
+  char addr[HG_ADDR_MAX]; /* initiator: the peer; responder: for logs */
   int64_t started_ms;
   /* in */
   uint8_t hdr[CL_PP_HDR];
@@ -219,9 +221,9 @@ static void copy_str(char *dst, size_t cap, const char *src) {
 
 /* "a.b.c.d:port" or "[v6]:port", numeric only, port not 0. */
 static int addr_parse(const char *s, struct sockaddr_storage *out) {
-  char host[HG_WIRE_ADDR_MAX];
+  char host[HG_ADDR_MAX];
   int port;
-  if (!s || strnlen(s, HG_WIRE_ADDR_MAX) >= HG_WIRE_ADDR_MAX ||
+  if (!s || strnlen(s, HG_ADDR_MAX) >= HG_ADDR_MAX ||
       hg_hostport_split(s, host, sizeof host, -1, &port) < 0 || port == 0)
     return -EINVAL;
   memset(out, 0, sizeof *out);
@@ -690,10 +692,9 @@ static uint64_t incarnation_load(hg_cluster *c) {
                   uv_strerror(rc));
     return 0;
   }
-  char *end = NULL;
-  errno = 0;
-  unsigned long long v = strtoull(data, &end, 10);
-  bool ok = errno == 0 && end != data && (*end == '\0' || *end == '\n');
+  uint64_t v = 0;
+  if (len > 0 && data[len - 1] == '\n') len--;
+  bool ok = hg_parse_uint_n(data, len, UINT64_MAX, &v) == 0;
   free(data);
   if (!ok) {
     /* Not fatal: swim refutes whatever peers remember about us. */
@@ -926,11 +927,7 @@ static void on_udp_recv(uv_udp_t *u, ssize_t nread, const uv_buf_t *buf,
 static void pp_maybe_free(pp *p) {
   if (p->handles > 0 || p->working) return;
   hg_cluster *c = p->c;
-  if (p->prev)
-    p->prev->next = p->next;
-  else
-    c->pps = p->next;
-  if (p->next) p->next->prev = p->prev;
+  HG_LIST_UNLINK(c->pps, p);
   if (p->initiator)
     c->pp_out--;
   else
@@ -993,9 +990,7 @@ static pp *pp_new(hg_cluster *c, bool initiator) {
   uv_timer_init(c->loop, &p->timer);
   p->tcp.data = p->timer.data = p->connect.data = p->write.data = p->work.data = p;
   p->handles = 2;
-  p->next = c->pps;
-  if (c->pps) c->pps->prev = p;
-  c->pps = p;
+  HG_LIST_PUSH(c->pps, p);
   if (initiator)
     c->pp_out++;
   else
@@ -1521,7 +1516,7 @@ static void cluster_free(hg_cluster *c) {
 }
 
 static int config_check(const hg_cluster_config *cfg) {
-  if (!cfg->node_id || !cfg->node_id[0] || strlen(cfg->node_id) >= HG_WIRE_ID_MAX)
+  if (!cfg->node_id || !cfg->node_id[0] || strlen(cfg->node_id) >= HG_NODE_ID_MAX)
     return -EINVAL;
   if (!cfg->gossip || !cfg->cluster_key || !cfg->cluster_key[0]) return -EINVAL;
   if (cfg->zone && strlen(cfg->zone) >= sizeof((hg_node_meta *)0)->zone) return -EINVAL;
@@ -1596,22 +1591,22 @@ int hg_cluster_new(uv_loop_t *loop, const hg_cluster_config *cfg, hg_cluster **o
  * gone. swim keeps at most CL_SEEDS_MAX. */
 static void join_seeds(hg_cluster *c) {
   size_t cap = c->nroster + CL_SEEDS_MAX, n = 0, nflag = 0;
-  char(*seeds)[HG_WIRE_ADDR_MAX] = calloc(cap, sizeof *seeds);
+  char(*seeds)[HG_ADDR_MAX] = calloc(cap, sizeof *seeds);
   const char **ptrs = calloc(cap, sizeof *ptrs);
   char *list = strdup(c->join);
   if (!seeds || !ptrs || !list) goto out;
   for (char *save = NULL, *tok = strtok_r(list, ",", &save); tok;
        tok = strtok_r(NULL, ",", &save)) {
     while (*tok == ' ') tok++;
-    if (*tok && n < CL_SEEDS_MAX) copy_str(seeds[n++], HG_WIRE_ADDR_MAX, tok);
+    if (*tok && n < CL_SEEDS_MAX) copy_str(seeds[n++], HG_ADDR_MAX, tok);
   }
   nflag = n;
   for (size_t i = 0; i < c->nroster; i++)
     if (strcmp(c->roster[i].id, c->id) != 0 && c->roster[i].gossip[0])
-      copy_str(seeds[n++], HG_WIRE_ADDR_MAX, c->roster[i].gossip);
+      copy_str(seeds[n++], HG_ADDR_MAX, c->roster[i].gossip);
   for (size_t i = n; i > nflag + 1; i--) { /* shuffle the roster's part */
     size_t j = nflag + rnd(c) % (i - nflag);
-    char tmp[HG_WIRE_ADDR_MAX];
+    char tmp[HG_ADDR_MAX];
     memcpy(tmp, seeds[i - 1], sizeof tmp);
     memcpy(seeds[i - 1], seeds[j], sizeof tmp);
     memcpy(seeds[j], tmp, sizeof tmp);
@@ -1830,13 +1825,13 @@ static bool meta_of(hg_cluster *c, const char *id, hg_node_meta *out) {
   return true;
 }
 
-int hg_cluster_api_addr(hg_cluster *c, const char *node_id, char addr[HG_WIRE_ADDR_MAX]) {
+int hg_cluster_api_addr(hg_cluster *c, const char *node_id, char addr[HG_ADDR_MAX]) {
   const hg_swim_member *m = hg_swim_member_get(c->swim, node_id);
   if (!m) return -ENOENT;
   if (m->state != HG_MEMBER_ALIVE) return -EHOSTDOWN;
   hg_node_meta meta;
   if (!meta_of(c, node_id, &meta) || !meta.api_addr[0]) return -ENOENT;
-  copy_str(addr, HG_WIRE_ADDR_MAX, meta.api_addr);
+  copy_str(addr, HG_ADDR_MAX, meta.api_addr);
   return 0;
 }
 
@@ -2076,7 +2071,7 @@ json_t *hg_cluster_dir_json(hg_cluster *c) {
                        "owner", e->owner, "epoch", (json_int_t)e->epoch, "version",
                        (json_int_t)e->version, "state", e->state, "template",
                        e->template_ref, "gen", (json_int_t)e->gen, "holders",
-                       strs_json(e->holders[0], HG_WIRE_ID_MAX, e->nholders),
+                       strs_json(e->holders[0], HG_NODE_ID_MAX, e->nholders),
                        "updated_at", t));
   }
   pthread_mutex_unlock(&c->mu);
@@ -2151,8 +2146,8 @@ static bool better(const hg_node_meta *a, const hg_node_meta *b) {
   return a->sandboxes_total < b->sandboxes_total;
 }
 
-int hg_cluster_place(hg_cluster *c, const hg_place_req *req, char node_id[HG_WIRE_ID_MAX],
-                     char api_addr[HG_WIRE_ADDR_MAX], char reason[256]) {
+int hg_cluster_place(hg_cluster *c, const hg_place_req *req, char node_id[HG_NODE_ID_MAX],
+                     char api_addr[HG_ADDR_MAX], char reason[256]) {
   char tmpl[HG_META_NAME_MAX];
   template_norm(req->template_ref, tmpl);
   hg_node_meta self;
@@ -2204,8 +2199,8 @@ int hg_cluster_place(hg_cluster *c, const hg_place_req *req, char node_id[HG_WIR
       const hg_node_meta *b = &cand[j >= (size_t)(a - cand) ? j + 1 : j];
       pick = better(b, a) ? b : a;
     }
-    copy_str(node_id, HG_WIRE_ID_MAX, pick->id);
-    copy_str(api_addr, HG_WIRE_ADDR_MAX, pick->api_addr);
+    copy_str(node_id, HG_NODE_ID_MAX, pick->id);
+    copy_str(api_addr, HG_ADDR_MAX, pick->api_addr);
   }
   free(cand);
   return rc;

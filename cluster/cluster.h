@@ -58,14 +58,14 @@ int hg_cluster_dir_get(hg_cluster *c, const char *sandbox, hg_dirent *out);
 
 /* A member's API address ("host:port"); -ENOENT unknown (or no metadata
  * yet), -EHOSTDOWN not alive. */
-int hg_cluster_api_addr(hg_cluster *c, const char *node_id, char addr[HG_WIRE_ADDR_MAX]);
+int hg_cluster_api_addr(hg_cluster *c, const char *node_id, char addr[HG_ADDR_MAX]);
 
 /* Peers as worker threads see them: a copy the loop keeps current on every
  * membership or metadata change and rebuilds every housekeeping tick. */
 typedef struct hg_cluster_peer {
-  char id[HG_WIRE_ID_MAX];
-  char api_addr[HG_WIRE_ADDR_MAX];
-  char repl_addr[HG_WIRE_ADDR_MAX]; /* "" when the peer advertises none */
+  char id[HG_NODE_ID_MAX];
+  char api_addr[HG_ADDR_MAX];
+  char repl_addr[HG_ADDR_MAX]; /* "" when the peer advertises none */
   char zone[32];
   bool alive;      /* alive or suspect: suspects count as alive for reads, */
   bool suspect;    /* not as replica targets */
@@ -108,8 +108,8 @@ typedef struct hg_place_req {
  * choices on free memory among alive, non-draining members with room, the
  * template and matching constraints). -ENOSPC: no node fits; reason says
  * why in a sentence for the 507. */
-int hg_cluster_place(hg_cluster *c, const hg_place_req *req, char node_id[HG_WIRE_ID_MAX],
-                     char api_addr[HG_WIRE_ADDR_MAX], char reason[256]);
+int hg_cluster_place(hg_cluster *c, const hg_place_req *req, char node_id[HG_NODE_ID_MAX],
+                     char api_addr[HG_ADDR_MAX], char reason[256]);
 
 /* JSON for the API (docs/api.md): members with state, incarnation, addresses,
  * zone, capacity, load, roster flag; directory entries. New references.

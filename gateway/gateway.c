@@ -33,6 +33,8 @@
 #include "gateway/netns.h"
 #include "gateway/nft.h"
 #include "node/core/err.h"
+#include "node/core/ident.h"
+#include "node/core/list.h"
 #include "node/core/log.h"
 #include "node/core/util.h"
 
@@ -250,16 +252,7 @@ static void upq_close(upq *u);
 /* ---- small helpers ----------------------------------------------------------- */
 
 static bool name_valid(const char *name) {
-  size_t n = name ? strnlen(name, HG_NETNS_NAME_MAX) : 0;
-  if (n == 0 || n >= HG_NETNS_NAME_MAX) return false;
-  if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0) return false;
-  for (size_t i = 0; i < n; i++) {
-    char c = name[i];
-    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-          c == '.' || c == '_' || c == '-'))
-      return false;
-  }
-  return true;
+  return hg_name_valid(name, HG_NETNS_NAME_MAX);
 }
 
 static void ip_text(uint32_t ip, char out[INET_ADDRSTRLEN]) {
@@ -684,23 +677,12 @@ static dns_entry *cache_find(dns_cache *c, const char *name, uint32_t h) {
 }
 
 static void lru_unlink(dns_cache *c, dns_entry *e) {
-  if (e->prev)
-    e->prev->next = e->next;
-  else
-    c->head = e->next;
-  if (e->next)
-    e->next->prev = e->prev;
-  else
-    c->tail = e->prev;
+  HG_LIST_UNLINK2(c->head, c->tail, e);
   e->prev = e->next = NULL;
 }
 
 static void lru_push(dns_cache *c, dns_entry *e) {
-  e->prev = NULL;
-  e->next = c->head;
-  if (c->head) c->head->prev = e;
-  c->head = e;
-  if (!c->tail) c->tail = e;
+  HG_LIST_PUSH2(c->head, c->tail, e);
 }
 
 static void cache_drop(dns_cache *c, dns_entry *e) {
@@ -834,11 +816,7 @@ static void upq_handle_closed(uv_handle_t *h) {
 
 static void upq_close(upq *u) {
   hg_gw_sandbox *sb = u->sb;
-  if (u->prev)
-    u->prev->next = u->next;
-  else
-    sb->upqs = u->next;
-  if (u->next) u->next->prev = u->prev;
+  HG_LIST_UNLINK(sb->upqs, u);
   sb->nupq--;
   if (u->to.conn) u->to.conn->pending = NULL;
   u->to.conn = NULL;
@@ -964,9 +942,7 @@ static void upq_start(hg_gw_sandbox *sb, const hg_dns_query *q, const dns_target
   u->udp.data = u->timer.data = u;
   u->open = 2;
   sb->handles += 2;
-  u->next = sb->upqs;
-  if (sb->upqs) sb->upqs->prev = u;
-  sb->upqs = u;
+  HG_LIST_PUSH(sb->upqs, u);
   sb->nupq++;
   if (to->conn) to->conn->pending = u;
 
@@ -1088,11 +1064,7 @@ static void conn_close(dns_conn *c) {
   if (c->closing) return;
   hg_gw_sandbox *sb = c->sb;
   c->closing = true;
-  if (c->prev)
-    c->prev->next = c->next;
-  else
-    sb->conns = c->next;
-  if (c->next) c->next->prev = c->prev;
+  HG_LIST_UNLINK(sb->conns, c);
   sb->nconns--;
   if (c->pending) c->pending->to.conn = NULL;
   c->pending = NULL;
@@ -1201,9 +1173,7 @@ static void conn_accept(hg_gw_sandbox *sb, uv_stream_t *server) {
   c->tcp.data = c->idle.data = c;
   c->open = 2;
   sb->handles += 2;
-  c->next = sb->conns;
-  if (sb->conns) sb->conns->prev = c;
-  sb->conns = c;
+  HG_LIST_PUSH(sb->conns, c);
   sb->nconns++;
   if (uv_accept(server, (uv_stream_t *)&c->tcp) < 0 ||
       uv_timer_start(&c->idle, conn_idle, GW_DNS_TCP_IDLE_MS, GW_DNS_TCP_IDLE_MS) < 0) {

@@ -19,7 +19,6 @@
 #include <curl/curl.h>
 #include <errno.h>
 #include <netinet/in.h>
-#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,7 +28,10 @@
 #include "gateway/httphead.h"
 #include "gateway/sni.h"
 #include "node/core/buf.h"
+#include "node/core/curluv.h"
+#include "node/core/list.h"
 #include "node/core/log.h"
+#include "node/core/parse.h"
 
 #ifndef SO_ORIGINAL_DST
 #define SO_ORIGINAL_DST 80 /* linux/netfilter_ipv4.h */
@@ -151,13 +153,6 @@ typedef struct conn {
   upg u;
 } conn;
 
-typedef struct cpoll {
-  uv_poll_t poll;
-  curl_socket_t fd;
-  hg_proxy_set *ps;
-  struct cpoll *next;
-} cpoll;
-
 struct hg_proxy_set {
   hg_gw_sandbox *sb;
   uv_loop_t *loop;
@@ -168,10 +163,7 @@ struct hg_proxy_set {
   void *done_ud;
   int pending;      /* set-level handles being closed */
   size_t upg_bytes; /* request and response bodies of upgraded requests held */
-  CURLM *multi;
-  uv_timer_t ctimer;
-  bool ctimer_init, ctimer_closed;
-  cpoll *polls;
+  hg_curluv *cu; /* HTTPS upstreams, from the first upgraded request */
 };
 
 typedef struct wreq {
@@ -191,7 +183,6 @@ static void update_reading(conn *c);
 static void http_pump(conn *c);
 static void http_resp_finished(conn *c);
 static void ps_maybe_done(hg_proxy_set *ps);
-static void check_multi_info(hg_proxy_set *ps);
 
 /* ---- small helpers ---------------------------------------------------------- */
 
@@ -637,7 +628,7 @@ static void upgrade_free(conn *c) {
   if (c->ps) c->ps->upg_bytes -= u->held;
   u->held = 0;
   if (u->easy) {
-    if (c->ps && c->ps->multi) curl_multi_remove_handle(c->ps->multi, u->easy);
+    if (c->ps && c->ps->cu) hg_curluv_remove(c->ps->cu, u->easy);
     curl_easy_cleanup(u->easy);
     u->easy = NULL;
   }
@@ -655,11 +646,7 @@ static void upgrade_free(conn *c) {
 static void conn_free(conn *c) {
   hg_proxy_set *ps = c->ps;
   if (ps) {
-    if (c->prev)
-      c->prev->next = c->next;
-    else
-      ps->conns = c->next;
-    if (c->next) c->next->prev = c->prev;
+    HG_LIST_UNLINK(ps->conns, c);
     ps->nconns--;
   }
   upgrade_free(c);
@@ -895,17 +882,6 @@ typedef struct resp_info {
   uint64_t cl;
 } resp_info;
 
-static int parse_u64(const char *s, size_t n, uint64_t *out) {
-  uint64_t v = 0;
-  if (n == 0 || n > 18) return -EINVAL;
-  for (size_t i = 0; i < n; i++) {
-    if (s[i] < '0' || s[i] > '9') return -EINVAL;
-    v = v * 10 + (uint64_t)(s[i] - '0');
-  }
-  *out = v;
-  return 0;
-}
-
 /* The upstream's status line and the fields that frame the body. */
 static int resp_parse(const char *p, size_t n, resp_info *ri) {
   size_t i = 0;
@@ -941,7 +917,7 @@ static int resp_parse(const char *p, size_t n, resp_info *ri) {
     while (ve > vs && is_ows(l[ve - 1])) ve--;
     if (ieq(l, nl_len, "content-length")) {
       uint64_t v;
-      if (parse_u64(l + vs, ve - vs, &v) < 0 || (ri->has_cl && v != ri->cl))
+      if (ve - vs > 18 || hg_parse_uint_n(l + vs, ve - vs, UINT64_MAX, &v) < 0 || (ri->has_cl && v != ri->cl))
         return -EPROTO;
       ri->has_cl = true;
       ri->cl = v;
@@ -1219,103 +1195,11 @@ static int subst_build(conn *c, subst *s) {
 
 /* ---- HTTP: upgraded requests (HTTPS upstream through libcurl) ----------------- */
 
-static pthread_once_t curl_once = PTHREAD_ONCE_INIT;
-static void curl_init_once(void) {
-  curl_global_init(CURL_GLOBAL_DEFAULT);
-}
-
-static void on_cpoll_close(uv_handle_t *h) {
-  cpoll *cp = h->data;
-  hg_proxy_set *ps = cp->ps;
-  free(cp);
-  ps->pending--;
-  ps_maybe_done(ps);
-}
-
-static void cpoll_close(hg_proxy_set *ps, cpoll *cp) {
-  for (cpoll **pp = &ps->polls; *pp; pp = &(*pp)->next)
-    if (*pp == cp) {
-      *pp = cp->next;
-      break;
-    }
-  ps->pending++;
-  uv_close((uv_handle_t *)&cp->poll, on_cpoll_close);
-}
-
-static void on_cpoll(uv_poll_t *h, int status, int events) {
-  cpoll *cp = h->data;
-  hg_proxy_set *ps = cp->ps;
-  int flags = 0, running;
-  if (status < 0) flags = CURL_CSELECT_ERR;
-  if (events & UV_READABLE) flags |= CURL_CSELECT_IN;
-  if (events & UV_WRITABLE) flags |= CURL_CSELECT_OUT;
-  if (!ps->multi) return;
-  curl_multi_socket_action(ps->multi, cp->fd, flags, &running);
-  check_multi_info(ps);
-}
-
-static int on_curl_socket(CURL *e, curl_socket_t s, int what, void *userp,
-                          void *socketp) {
-  hg_proxy_set *ps = userp;
-  cpoll *cp = socketp;
-  if (what == CURL_POLL_REMOVE) {
-    if (cp) {
-      if (ps->multi) curl_multi_assign(ps->multi, s, NULL);
-      cpoll_close(ps, cp);
-    }
-    return 0;
-  }
-  if (!cp) {
-    cp = calloc(1, sizeof(*cp));
-    if (!cp) return -1;
-    if (uv_poll_init_socket(ps->loop, &cp->poll, s) < 0) {
-      free(cp);
-      return -1;
-    }
-    cp->poll.data = cp;
-    cp->fd = s;
-    cp->ps = ps;
-    cp->next = ps->polls;
-    ps->polls = cp;
-    curl_multi_assign(ps->multi, s, cp);
-  }
-  int ev =
-      (what & CURL_POLL_IN ? UV_READABLE : 0) | (what & CURL_POLL_OUT ? UV_WRITABLE : 0);
-  return uv_poll_start(&cp->poll, ev, on_cpoll) < 0 ? -1 : 0;
-}
-
-static void on_ctimer(uv_timer_t *t) {
-  hg_proxy_set *ps = t->data;
-  int running;
-  if (!ps->multi) return;
-  curl_multi_socket_action(ps->multi, CURL_SOCKET_TIMEOUT, 0, &running);
-  check_multi_info(ps);
-}
-
-static int on_curl_timer(CURLM *m, long ms, void *userp) {
-  hg_proxy_set *ps = userp;
-  if (ms < 0)
-    uv_timer_stop(&ps->ctimer);
-  else
-    uv_timer_start(&ps->ctimer, on_ctimer, (uint64_t)ms, 0);
-  return 0;
-}
+static void on_curl_done(CURL *e, CURLcode res, void *ud);
 
 static int ps_multi(hg_proxy_set *ps) {
-  if (ps->multi) return 0;
-  pthread_once(&curl_once, curl_init_once);
-  if (!ps->ctimer_init) {
-    if (uv_timer_init(ps->loop, &ps->ctimer) < 0) return -ENOMEM;
-    ps->ctimer.data = ps;
-    ps->ctimer_init = true;
-  }
-  ps->multi = curl_multi_init();
-  if (!ps->multi) return -ENOMEM;
-  curl_multi_setopt(ps->multi, CURLMOPT_SOCKETFUNCTION, on_curl_socket);
-  curl_multi_setopt(ps->multi, CURLMOPT_SOCKETDATA, ps);
-  curl_multi_setopt(ps->multi, CURLMOPT_TIMERFUNCTION, on_curl_timer);
-  curl_multi_setopt(ps->multi, CURLMOPT_TIMERDATA, ps);
-  return 0;
+  if (ps->cu) return 0;
+  return hg_curluv_new(ps->loop, on_curl_done, ps, &ps->cu);
 }
 
 static size_t on_curl_header(char *p, size_t size, size_t nmemb, void *ud) {
@@ -1467,7 +1351,7 @@ static int upgrade_start(conn *c) {
   curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_curl_body);
   curl_easy_setopt(e, CURLOPT_WRITEDATA, c);
   curl_easy_setopt(e, CURLOPT_PRIVATE, c);
-  if (curl_multi_add_handle(c->ps->multi, e) != CURLM_OK) return -ENOMEM;
+  if ((rc = hg_curluv_add(c->ps->cu, e)) < 0) return rc;
   c->bytes_out += u->body.len;
   return 0;
 }
@@ -1521,23 +1405,17 @@ static void upgrade_done(conn *c, CURLcode res, long status) {
   http_resp_finished(c);
 }
 
-static void check_multi_info(hg_proxy_set *ps) {
-  CURLMsg *m;
-  int left;
-  while (ps->multi && (m = curl_multi_info_read(ps->multi, &left)) != NULL) {
-    if (m->msg != CURLMSG_DONE) continue;
-    CURL *e = m->easy_handle;
-    CURLcode res = m->data.result;
-    conn *c = NULL;
-    long status = 0;
-    curl_easy_getinfo(e, CURLINFO_PRIVATE, (char **)&c);
-    curl_easy_getinfo(e, CURLINFO_RESPONSE_CODE, &status);
-    curl_multi_remove_handle(ps->multi, e);
-    curl_easy_cleanup(e);
-    if (!c) continue;
-    c->u.easy = NULL;
-    upgrade_done(c, res, status);
-  }
+static void on_curl_done(CURL *e, CURLcode res, void *ud) {
+  hg_proxy_set *ps = ud;
+  conn *c = NULL;
+  long status = 0;
+  curl_easy_getinfo(e, CURLINFO_PRIVATE, (char **)&c);
+  curl_easy_getinfo(e, CURLINFO_RESPONSE_CODE, &status);
+  hg_curluv_remove(ps->cu, e);
+  curl_easy_cleanup(e);
+  if (!c) return;
+  c->u.easy = NULL;
+  upgrade_done(c, res, status);
 }
 
 /* ---- HTTP: request side ----------------------------------------------------- */
@@ -1892,24 +1770,19 @@ void hg_proxy_set_free(hg_proxy_set *ps) {
   free(ps);
 }
 
-static void on_ctimer_close(uv_handle_t *h) {
-  hg_proxy_set *ps = h->data;
+static void on_curluv_closed(void *ud) {
+  hg_proxy_set *ps = ud;
   ps->pending--;
   ps_maybe_done(ps);
 }
 
 static void ps_maybe_done(hg_proxy_set *ps) {
   if (!ps->closing || ps->nconns > 0 || ps->done_called) return;
-  if (ps->multi) {
-    CURLM *m = ps->multi;
-    ps->multi = NULL;
-    curl_multi_cleanup(m);
-  }
-  while (ps->polls) cpoll_close(ps, ps->polls);
-  if (ps->ctimer_init && !ps->ctimer_closed) {
-    ps->ctimer_closed = true;
+  if (ps->cu) {
+    hg_curluv *cu = ps->cu;
+    ps->cu = NULL;
     ps->pending++;
-    uv_close((uv_handle_t *)&ps->ctimer, on_ctimer_close);
+    hg_curluv_close(cu, on_curluv_closed, ps);
   }
   if (ps->pending > 0) return;
   ps->done_called = true;
@@ -1966,9 +1839,7 @@ void hg_proxy_accept(hg_gw_sandbox *sb, uv_stream_t *listener, hg_proxy_kind kin
     ps->sb = sb;
     ps->loop = loop;
     c->ps = ps;
-    c->next = ps->conns;
-    if (ps->conns) ps->conns->prev = c;
-    ps->conns = c;
+    HG_LIST_PUSH(ps->conns, c);
     ps->nconns++;
   }
   if (uv_accept(listener, (uv_stream_t *)&c->guest.tcp) < 0 || !ps || ps->closing ||

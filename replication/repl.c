@@ -108,7 +108,7 @@ typedef struct inbound {
   int fd;    /* -1 once the thread closed it */
   bool done; /* the thread has finished: join it */
   pthread_t thread;
-  char peer[HG_REPL_ADDR_MAX];
+  char peer[HG_ADDR_MAX];
 } inbound;
 
 typedef struct keylock {
@@ -118,7 +118,7 @@ typedef struct keylock {
 
 struct hg_repl {
   hg_store *store;
-  char node_id[HG_REPL_NODE_MAX];
+  char node_id[HG_NODE_ID_MAX];
   char cluster[64];
   hg_rframe_keys keys;
   int level;
@@ -129,7 +129,7 @@ struct hg_repl {
                       const char *template_name);
   void *ud;
 
-  char addr[HG_REPL_ADDR_MAX];
+  char addr[HG_ADDR_MAX];
   int lfd;  /* listening socket */
   int wake; /* eventfd: tells the accept thread to stop */
   pthread_t acceptor;
@@ -588,7 +588,7 @@ static int resolve(const char *hostport, bool passive, struct addrinfo **out) {
   return g ? -EHOSTUNREACH : 0;
 }
 
-static int listen_open(const char *spec, int *out, char addr[HG_REPL_ADDR_MAX]) {
+static int listen_open(const char *spec, int *out, char addr[HG_ADDR_MAX]) {
   struct addrinfo *res;
   int rc = resolve(spec, true, &res);
   if (rc < 0) return rc == -EHOSTUNREACH ? -EADDRNOTAVAIL : rc;
@@ -617,7 +617,7 @@ static int listen_open(const char *spec, int *out, char addr[HG_REPL_ADDR_MAX]) 
     close(fd);
     return rc;
   }
-  addr_format(&ss, addr, HG_REPL_ADDR_MAX);
+  addr_format(&ss, addr, HG_ADDR_MAX);
   *out = fd;
   return 0;
 }
@@ -683,7 +683,7 @@ static int write_msg(int fd, hg_rframe_session *s, hg_rframe_type type, hg_buf *
 typedef struct xchg {
   hg_repl *r;
   int fd;
-  char peer[HG_REPL_ADDR_MAX];
+  char peer[HG_ADDR_MAX];
   hg_rframe_session s;
   uint8_t *buf;
   hg_repl_offer offer;
@@ -1258,7 +1258,7 @@ static void reap(hg_repl *r) {
 
 static void start_inbound(hg_repl *r, int fd, const struct sockaddr_storage *ss) {
   inbound *in = calloc(1, sizeof *in);
-  char peer[HG_REPL_ADDR_MAX];
+  char peer[HG_ADDR_MAX];
   addr_format(ss, peer, sizeof peer);
   pthread_mutex_lock(&r->mu);
   bool full = r->nconns >= r->max_receives + HG_REPL_EXTRA_CONNS;

@@ -178,7 +178,7 @@ bool hg_conf_is_ip(const char *host) {
 static bool dialable(const char *addr, bool ip) {
   char host[256];
   int port;
-  return strlen(addr) < HG_WIRE_ADDR_MAX &&
+  return strlen(addr) < HG_ADDR_MAX &&
          hg_hostport_split(addr, host, sizeof host, -1, &port) == 0 && port > 0 &&
          !hg_conf_is_wildcard(host) && (!ip || hg_conf_is_ip(host));
 }
@@ -324,8 +324,9 @@ int hg_conf_check(hg_config *c) {
             c->gossip_profile);
     return -EINVAL;
   }
-  if (strlen(c->node_id) >= HG_WIRE_ID_MAX) {
-    fprintf(stderr, "hangard: --node-id is too long for the cluster\n");
+  if (c->node_id[0] && !hg_node_id_valid(c->node_id)) { /* empty: made below */
+    fprintf(stderr, "hangard: --node-id must be 1-%d of a-z, 0-9 and -\n",
+            HG_NODE_ID_MAX - 1);
     return -EINVAL;
   }
   hg_node_meta scratch = {0};

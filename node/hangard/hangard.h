@@ -16,6 +16,8 @@
 #include "cluster/cluster.h"
 #include "gateway/gateway.h"
 #include "node/accel.h"
+#include "node/core/guard.h"
+#include "node/core/ident.h"
 #include "node/hangard/lifecycle.h"
 #include "node/op.h"
 #include "node/sandbox.h"
@@ -34,7 +36,7 @@ typedef struct hg_config {
   char data[4096];
   char listen[256];
   char api_key[256];
-  char node_id[64];
+  char node_id[HG_NODE_ID_MAX];
   char template_dir[4096];
   char template_name[96];
   char log_level[16];
@@ -88,17 +90,16 @@ typedef struct hg_node {
   char template_op[HG_ID_MAX];
   int exit_code;
   /* Cluster. cl is what threads may use (the on_change hook, the meta
-   * worker): read and cleared under cl_mu, so nothing reaches the cluster
-   * once hg_cluster_close has begun. cluster is the loop's own handle. */
+   * worker): cleared before hg_cluster_close begins, so nothing reaches
+   * the cluster after. cluster is the loop's own handle. */
   hg_cluster *cluster;
-  hg_cluster *cl;
-  pthread_mutex_t cl_mu;
+  hg_guard cl;
   hg_api_peers peers;
   hg_repl *repl; /* with a cluster: the replication service */
   hg_replicator *replicator;
   hg_life *life; /* lifecycle: every operation's sequence (lifecycle.h) */
   hg_node_meta meta_base; /* what does not change: ids, addresses, totals */
-  hg_node_meta meta_last; /* the last full load sent, under cl_mu */
+  hg_node_meta meta_last; /* the last full load sent, under cl */
   uv_timer_t meta_timer;
   uv_work_t meta_work;
   bool meta_busy;

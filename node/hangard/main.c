@@ -175,17 +175,17 @@ static void on_sandbox_change(void *ud, const hg_sb_change *ch) {
   e.epoch = ch->epoch ? ch->epoch : 1;
   e.gen = ch->gen;
   e.updated_ms = hg_wall_ns() / 1000000;
-  pthread_mutex_lock(&n->cl_mu);
+  hg_cluster *cl = hg_guard_enter(&n->cl);
   int rc = 0;
-  if (n->cl) {
-    if (hg_cluster_dir_get(n->cl, ch->id, &old) == 0 && old.gen == e.gen &&
+  if (cl) {
+    if (hg_cluster_dir_get(cl, ch->id, &old) == 0 && old.gen == e.gen &&
         old.epoch == e.epoch) {
       memcpy(e.holders, old.holders, sizeof e.holders);
       e.nholders = old.nholders;
     }
-    rc = hg_cluster_dir_put(n->cl, &e);
+    rc = hg_cluster_dir_put(cl, &e);
   }
-  pthread_mutex_unlock(&n->cl_mu);
+  hg_guard_leave(&n->cl);
   if (rc < 0)
     hg_log_warn("cluster.dir_put", "sandbox=%s state=%s err=\"%s\"", ch->id, ch->state,
                 hg_err_str(rc));
@@ -196,7 +196,7 @@ static void on_sandbox_change(void *ud, const hg_sb_change *ch) {
 static int peers_locate(void *ud, const char *sandbox, char owner[64], char addr[64]) {
   hg_node *n = ud;
   hg_dirent e;
-  char a[HG_WIRE_ADDR_MAX];
+  char a[HG_ADDR_MAX];
   if (!n->cluster || hg_cluster_dir_get(n->cluster, sandbox, &e) < 0) return 0;
   if (strcmp(e.owner, n->cfg.node_id) == 0 || strcmp(e.state, "deleted") == 0) return 0;
   if (hg_cluster_api_addr(n->cluster, e.owner, a) < 0)
@@ -300,9 +300,9 @@ static void peers_metrics(void *ud, hg_buf *out) {
 static uint64_t repl_known_epoch(void *ud, const char *sandbox) {
   hg_node *n = ud;
   hg_dirent e;
-  pthread_mutex_lock(&n->cl_mu);
-  int rc = n->cl ? hg_cluster_dir_get(n->cl, sandbox, &e) : -ENOENT;
-  pthread_mutex_unlock(&n->cl_mu);
+  hg_cluster *cl = hg_guard_enter(&n->cl);
+  int rc = cl ? hg_cluster_dir_get(cl, sandbox, &e) : -ENOENT;
+  hg_guard_leave(&n->cl);
   return rc == 0 ? e.epoch : 0;
 }
 
@@ -390,9 +390,7 @@ static int cluster_open(hg_node *n) {
     fprintf(stderr, "hangard: cannot set up the cluster: %s\n", hg_err_str(rc));
     return rc;
   }
-  pthread_mutex_lock(&n->cl_mu);
-  n->cl = n->cluster;
-  pthread_mutex_unlock(&n->cl_mu);
+  hg_guard_set(&n->cl, n->cluster);
   n->peers = (hg_api_peers){.ud = n,
                             .locate = peers_locate,
                             .place = peers_place,
@@ -457,9 +455,7 @@ static void http_closed(void *ud) {
     handles_close(n);
     return;
   }
-  pthread_mutex_lock(&n->cl_mu);
-  n->cl = NULL;
-  pthread_mutex_unlock(&n->cl_mu);
+  hg_guard_set(&n->cl, NULL);
   if (n->replicator) hg_replicator_detach(n->replicator);
   hg_cluster_close(n->cluster, handles_close, n);
 }
@@ -612,7 +608,7 @@ int main(int argc, char **argv) {
   setenv("UV_THREADPOOL_SIZE", THREADPOOL_SIZE, 0);
   umask(077);
   n->loop = uv_default_loop();
-  pthread_mutex_init(&n->cl_mu, NULL);
+  hg_guard_init(&n->cl, NULL);
   if (node_open(n) < 0 || node_serve(n) < 0 || cluster_start(n) < 0) return 1;
   node_signals(n);
   maybe_import_template(n);

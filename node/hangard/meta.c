@@ -175,10 +175,10 @@ static void meta_work(uv_work_t *w) {
   hg_node *n = w->data;
   hg_node_meta m;
   hg_meta_load(n, &m);
-  pthread_mutex_lock(&n->cl_mu);
+  hg_cluster *cl = hg_guard_enter(&n->cl);
   n->meta_last = m;
-  if (n->cl) hg_cluster_set_meta(n->cl, &m);
-  pthread_mutex_unlock(&n->cl_mu);
+  if (cl) hg_cluster_set_meta(cl, &m);
+  hg_guard_leave(&n->cl);
 }
 
 /* Placement reads our own room from our metadata, which the timer refreshes
@@ -186,12 +186,12 @@ static void meta_work(uv_work_t *w) {
  * and the next one would be placed here again and refused. Counts are
  * fresh in memory, so put them in before placing. */
 void hg_meta_counts_now(hg_node *n) {
-  pthread_mutex_lock(&n->cl_mu);
-  if (n->cl && n->meta_last.id[0]) {
+  hg_cluster *cl = hg_guard_enter(&n->cl);
+  if (cl && n->meta_last.id[0]) {
     meta_counts(n, &n->meta_last);
-    hg_cluster_set_meta(n->cl, &n->meta_last);
+    hg_cluster_set_meta(cl, &n->meta_last);
   }
-  pthread_mutex_unlock(&n->cl_mu);
+  hg_guard_leave(&n->cl);
 }
 
 static void meta_done(uv_work_t *w, int status) {

@@ -203,7 +203,7 @@ static bool roster_file_has(node *n, const char *id) {
 }
 
 static bool api_addr_known(node *n, node *peer) {
-  char addr[HG_WIRE_ADDR_MAX], want[64];
+  char addr[HG_ADDR_MAX], want[64];
   snprintf(want, sizeof want, "127.0.0.1:%d", peer->port + 1);
   return hg_cluster_api_addr(n->c, peer->id, addr) == 0 && strcmp(addr, want) == 0;
 }
@@ -504,7 +504,7 @@ static void placement_prefers_local_then_peers(void **state) {
   hg_cluster_set_meta(a.c, &ma);
   hg_cluster_set_meta(b.c, &mb);
 
-  char id[HG_WIRE_ID_MAX], addr[HG_WIRE_ADDR_MAX], why[256];
+  char id[HG_NODE_ID_MAX], addr[HG_ADDR_MAX], why[256];
   hg_place_req req = {.template_ref = "py:3", .vcpus = 1, .memory_mib = 512};
   assert_int_equal(hg_cluster_place(a.c, &req, id, addr, why), 1);
   req.template_ref = "py"; /* py:latest: nobody has it */
