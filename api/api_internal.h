@@ -25,6 +25,7 @@
 #include "node/core/err.h"
 #include "node/core/list.h"
 #include "node/core/log.h"
+#include "node/core/parse.h"
 #include "node/core/util.h"
 #include "replication/replicator.h"
 

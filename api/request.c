@@ -234,19 +234,6 @@ int hg__api_q_get(hg_call *c, const char *name, char *out, size_t cap) {
   return 0;
 }
 
-static bool u64_parse(const char *s, uint64_t *out) {
-  uint64_t v = 0;
-  if (!*s || strlen(s) > 20) return false;
-  for (; *s; s++) {
-    if (*s < '0' || *s > '9') return false;
-    unsigned d = (unsigned)(*s - '0');
-    if (v > (UINT64_MAX - d) / 10) return false;
-    v = v * 10 + d;
-  }
-  *out = v;
-  return true;
-}
-
 /* Absent reads as "". */
 int hg__api_q_opt(hg_call *c, const char *name, char *out, size_t cap) {
   int rc = hg__api_q_get(c, name, out, cap);
@@ -261,7 +248,7 @@ int hg__api_q_u64(hg_call *c, const char *name, uint64_t max, uint64_t *out) {
   if (rc == -ENOENT) return 0;
   if (rc < 0) return rc;
   uint64_t v;
-  if (!u64_parse(buf, &v) || v > max)
+  if (hg_parse_uint_n(buf, strlen(buf), max, &v) < 0)
     return hg__api_bad(c->msg,
                        "query parameter \"%s\": must be an integer from 0 to %" PRIu64,
                        name, max);

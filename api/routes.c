@@ -108,16 +108,8 @@ static const char *seg_next(const char *s, size_t *len) {
 bool hg__api_cid_parse(const char *s, uint64_t *out) {
   if (strncmp(s, "cmd-", 4) != 0) return false;
   s += 4;
-  if (!*s || (s[0] == '0' && s[1]) || strlen(s) > 20) return false;
-  uint64_t v = 0;
-  for (; *s; s++) {
-    if (*s < '0' || *s > '9') return false;
-    unsigned d = (unsigned)(*s - '0');
-    if (v > (UINT64_MAX - d) / 10) return false;
-    v = v * 10 + d;
-  }
-  *out = v;
-  return true;
+  if (s[0] == '0' && s[1]) return false;
+  return hg_parse_uint_n(s, strlen(s), UINT64_MAX, out) == 0;
 }
 
 /* Stores one {name} capture; false when the value is no valid id of its kind
