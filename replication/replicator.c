@@ -58,9 +58,9 @@ static int cl_dir_get(hg_replicator *rp, const char *id, hg_dirent *e) {
   return rc;
 }
 
-static int cl_dir_put(hg_replicator *rp, const hg_dirent *e) {
+static int cl_dir_update(hg_replicator *rp, const char *id, hg_cluster_dir_fn fn, void *arg) {
   hg_cluster *cl = hg_guard_enter(&rp->cl);
-  int rc = cl ? hg_cluster_dir_put(cl, e) : -ESHUTDOWN;
+  int rc = cl ? hg_cluster_dir_update(cl, id, fn, arg) : -ESHUTDOWN;
   hg_guard_leave(&rp->cl);
   return rc;
 }
@@ -144,25 +144,40 @@ static void backoff_set(hg_replicator *rp, const char *key, int64_t until_ms) {
 
 /* ---- the directory ------------------------------------------------------------------- */
 
-/* Adds nodes that acknowledged gen to the entry's holders, if the entry is
- * still ours at that epoch and generation. */
-static void dir_add_holders(hg_replicator *rp, const char *id, uint64_t epoch, uint64_t gen,
-                            const char (*nodes)[HG_NODE_ID_MAX], size_t n) {
-  hg_dirent e;
-  if (cl_dir_get(rp, id, &e) < 0) return;
-  if (!is_self(rp, e.owner) || e.epoch != epoch || e.gen != gen) return;
+typedef struct holders_add {
+  const char *self;
+  uint64_t epoch, gen;
+  const char (*nodes)[HG_NODE_ID_MAX];
+  size_t n;
+} holders_add;
+
+/* Under the directory's lock (hg_cluster_dir_update). */
+static int holders_add_apply(void *arg, hg_dirent *e, bool exists) {
+  const holders_add *h = arg;
+  if (!exists || strcmp(e->owner, h->self) || e->epoch != h->epoch || e->gen != h->gen)
+    return 0;
   bool changed = false;
-  for (size_t i = 0; i < n; i++) {
+  for (size_t i = 0; i < h->n; i++) {
     bool have = false;
-    for (unsigned k = 0; k < e.nholders; k++) have |= !strcmp(e.holders[k], nodes[i]);
-    if (have || e.nholders == HG_DIR_HOLDERS) continue;
-    snprintf(e.holders[e.nholders++], sizeof e.holders[0], "%s", nodes[i]);
+    for (unsigned k = 0; k < e->nholders; k++) have |= !strcmp(e->holders[k], h->nodes[i]);
+    if (have || e->nholders == HG_DIR_HOLDERS) continue;
+    snprintf(e->holders[e->nholders++], sizeof e->holders[0], "%s", h->nodes[i]);
     changed = true;
   }
-  if (!changed) return;
-  e.updated_ms = hg_wall_ns() / 1000000;
-  int rc = cl_dir_put(rp, &e);
-  if (rc < 0) hg_log_warn("repl.dir_put", "sandbox=%s err=\"%s\"", id, hg_err_str(rc));
+  if (!changed) return 0;
+  e->updated_ms = hg_wall_ns() / 1000000;
+  return 1;
+}
+
+/* Adds nodes that acknowledged gen to the entry's holders, if the entry is
+ * still ours at that epoch and generation. One atomic update: a state
+ * change the manager publishes meanwhile keeps them, and they keep it. */
+static void dir_add_holders(hg_replicator *rp, const char *id, uint64_t epoch, uint64_t gen,
+                            const char (*nodes)[HG_NODE_ID_MAX], size_t n) {
+  holders_add h = {.self = rp->node_id, .epoch = epoch, .gen = gen, .nodes = nodes, .n = n};
+  int rc = cl_dir_update(rp, id, holders_add_apply, &h);
+  if (rc < 0 && rc != -ESHUTDOWN)
+    hg_log_warn("repl.dir_put", "sandbox=%s err=\"%s\"", id, hg_err_str(rc));
 }
 
 /* ---- sending one generation to several peers at once --------------------------------- */

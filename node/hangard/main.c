@@ -164,9 +164,25 @@ static void on_tick(uv_timer_t *t) {
   uv_queue_work(n->loop, &n->tick_work, tick_work, tick_done);
 }
 
+/* --- cluster: our sandboxes in the directory --------------------------------------- */
+
+/* The manager's on_change: our sandboxes into the directory. From any
+ * thread. The holders of a generation stay as long as the generation does:
+ * the replicator adds them as peers acknowledge it, through the same
+ * atomic update, so neither writer drops the other's change. */
+static int sandbox_change_apply(void *arg, hg_dirent *e, bool exists) {
+  hg_dirent next = *(const hg_dirent *)arg;
+  if (exists && e->gen == next.gen && e->epoch == next.epoch) {
+    memcpy(next.holders, e->holders, sizeof next.holders);
+    next.nholders = e->nholders;
+  }
+  *e = next;
+  return 1;
+}
+
 static void on_sandbox_change(void *ud, const hg_sb_change *ch) {
   hg_node *n = ud;
-  hg_dirent e, old;
+  hg_dirent e;
   memset(&e, 0, sizeof e);
   snprintf(e.sandbox, sizeof e.sandbox, "%s", ch->id);
   snprintf(e.owner, sizeof e.owner, "%s", n->cfg.node_id);
@@ -176,15 +192,7 @@ static void on_sandbox_change(void *ud, const hg_sb_change *ch) {
   e.gen = ch->gen;
   e.updated_ms = hg_wall_ns() / 1000000;
   hg_cluster *cl = hg_guard_enter(&n->cl);
-  int rc = 0;
-  if (cl) {
-    if (hg_cluster_dir_get(cl, ch->id, &old) == 0 && old.gen == e.gen &&
-        old.epoch == e.epoch) {
-      memcpy(e.holders, old.holders, sizeof e.holders);
-      e.nholders = old.nholders;
-    }
-    rc = hg_cluster_dir_put(cl, &e);
-  }
+  int rc = cl ? hg_cluster_dir_update(cl, ch->id, sandbox_change_apply, &e) : 0;
   hg_guard_leave(&n->cl);
   if (rc < 0)
     hg_log_warn("cluster.dir_put", "sandbox=%s state=%s err=\"%s\"", ch->id, ch->state,
@@ -237,61 +245,7 @@ static int peers_decommission(void *ud, const char *node_id) {
 
 static void peers_metrics(void *ud, hg_buf *out) {
   hg_node *n = ud;
-  if (!n->cluster) return;
-  hg_cluster_stats st;
-  hg_cluster_get_stats(n->cluster, &st);
-  hg_buf_printf(
-      out,
-      "# HELP hangar_cluster_members Cluster members by state, as this node sees them.\n"
-      "# TYPE hangar_cluster_members gauge\n"
-      "hangar_cluster_members{state=\"alive\"} %zu\n"
-      "hangar_cluster_members{state=\"suspect\"} %zu\n"
-      "hangar_cluster_members{state=\"dead\"} %zu\n"
-      "# HELP hangar_cluster_dropped_total Cluster packets dropped before gossip saw "
-      "them.\n"
-      "# TYPE hangar_cluster_dropped_total counter\n"
-      "hangar_cluster_dropped_total{reason=\"auth\"} %" PRIu64
-      "\n"
-      "hangar_cluster_dropped_total{reason=\"replay\"} %" PRIu64
-      "\n"
-      "hangar_cluster_dropped_total{reason=\"malformed\"} %" PRIu64
-      "\n"
-      "# HELP hangar_cluster_bytes_total Cluster bytes on the wire (UDP and push-pull).\n"
-      "# TYPE hangar_cluster_bytes_total counter\n"
-      "hangar_cluster_bytes_total{dir=\"sent\"} %" PRIu64
-      "\n"
-      "hangar_cluster_bytes_total{dir=\"received\"} %" PRIu64
-      "\n"
-      "# HELP hangar_cluster_push_pulls_total Full state exchanges over TCP.\n"
-      "# TYPE hangar_cluster_push_pulls_total counter\n"
-      "hangar_cluster_push_pulls_total %" PRIu64
-      "\n"
-      "# HELP hangar_cluster_swim_events_total Failure detector events.\n"
-      "# TYPE hangar_cluster_swim_events_total counter\n"
-      "hangar_cluster_swim_events_total{event=\"probe\"} %" PRIu64
-      "\n"
-      "hangar_cluster_swim_events_total{event=\"indirect_probe\"} %" PRIu64
-      "\n"
-      "hangar_cluster_swim_events_total{event=\"nack\"} %" PRIu64
-      "\n"
-      "hangar_cluster_swim_events_total{event=\"suspect\"} %" PRIu64
-      "\n"
-      "hangar_cluster_swim_events_total{event=\"refute\"} %" PRIu64
-      "\n"
-      "hangar_cluster_swim_events_total{event=\"dead\"} %" PRIu64
-      "\n"
-      "hangar_cluster_swim_events_total{event=\"false_suspicion\"} %" PRIu64 "\n",
-      st.members_alive, st.members_suspect, st.members_dead, st.dropped_auth,
-      st.dropped_replay, st.dropped_malformed, st.bytes_sent, st.bytes_received,
-      st.push_pulls, st.swim.probes, st.swim.indirect_probes, st.swim.nacks,
-      st.swim.suspects_raised, st.swim.refutes, st.swim.deaths_declared,
-      st.swim.false_suspicions);
-  hg_buf_printf(
-      out,
-      "# HELP hangar_cluster_health Lifeguard local health score (0: healthy).\n"
-      "# TYPE hangar_cluster_health gauge\n"
-      "hangar_cluster_health %u\n",
-      st.health);
+  if (n->cluster) hg_cluster_metrics(n->cluster, out);
 }
 
 /* --- replication (DESIGN §10) ------------------------------------------------------ */

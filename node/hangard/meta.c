@@ -206,7 +206,3 @@ void hg_meta_on_timer(uv_timer_t *t) {
   n->meta_work.data = n;
   uv_queue_work(n->loop, &n->meta_work, meta_work, meta_done);
 }
-
-/* The manager's on_change: our sandboxes into the directory. From any
- * thread. The holders of a generation stay as long as the generation does:
- * the replicator adds them as peers acknowledge it. */
