@@ -85,7 +85,7 @@ static int run_fork(hg_opjob *j, json_t **res) {
 
 static int run_template(hg_opjob *j, json_t **res) {
   char digest[65] = "", why[HG_TEMPLATE_WHY_MAX];
-  int rc = hg_template_register(j->api->m, j->tmpl_name, j->tmpl_dir, digest, why);
+  int rc = hg_manager_template_register(j->api->m, j->tmpl_name, j->tmpl_dir, digest, why);
   if (rc == 0) *res = json_pack("{s:s,s:s}", "name", j->tmpl_name, "digest", digest);
   else if (why[0]) *res = json_pack("{s:s}", "message", why);
   return rc;

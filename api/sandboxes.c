@@ -59,7 +59,7 @@ void hg__api_h_list(hg_call *c) {
 }
 
 static void w_tmpl_list(hg_call *c) {
-  c->out = hg_template_list(c->api->m);
+  c->out = hg_manager_template_list(c->api->m);
 }
 static void a_tmpl_list(hg_call *c) {
   hg__api_a_list(c, "templates");

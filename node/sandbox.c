@@ -1480,15 +1480,15 @@ int hg_sandbox_exec(hg_manager *m, const char *id, const hg_exec_req *req, uint6
 
 /* --- templates ------------------------------------------------------------------ */
 
-json_t *hg_template_list(hg_manager *m) { return hg_template_list_store(m->cfg.store); }
+json_t *hg_manager_template_list(hg_manager *m) { return hg_template_list_store(m->cfg.store); }
 
-bool hg_template_exists(hg_manager *m, const char *ref) {
+bool hg_manager_template_exists(hg_manager *m, const char *ref) {
   hg_template_info info;
   return hg_template_resolve(m->cfg.store, ref, &info) == 0;
 }
 
-int hg_template_register(hg_manager *m, const char *name_tag, const char *src_dir,
-                         char digest_out[65], char why[HG_TEMPLATE_WHY_MAX]) {
+int hg_manager_template_register(hg_manager *m, const char *name_tag, const char *src_dir,
+                                 char digest_out[65], char why[HG_TEMPLATE_WHY_MAX]) {
   hg_template_info info;
   hg_template_build_args args = {.store = m->cfg.store, .vmm = m->cfg.vmm,
                                  .shim_path = m->cfg.shim_path, .accel = m->cfg.accel,

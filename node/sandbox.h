@@ -186,11 +186,11 @@ int hg_sandbox_exec(hg_manager *m, const char *id, const hg_exec_req *req,
 
 /* Templates under templates/: list, and build one from a directory holding
  * kernel, initrd, rootfs.img (cold boot, wait for the agent, save). */
-json_t *hg_template_list(hg_manager *m);
-int hg_template_register(hg_manager *m, const char *name_tag, const char *src_dir,
-                         char digest_out[65], char why[HG_TEMPLATE_WHY_MAX]);
+json_t *hg_manager_template_list(hg_manager *m);
+int hg_manager_template_register(hg_manager *m, const char *name_tag, const char *src_dir,
+                                 char digest_out[65], char why[HG_TEMPLATE_WHY_MAX]);
 /* True when a template answers to ref ("default", "name:tag"). */
-bool hg_template_exists(hg_manager *m, const char *ref);
+bool hg_manager_template_exists(hg_manager *m, const char *ref);
 
 /* Stops refilling the warm pool and deletes its unclaimed sandboxes. */
 void hg_manager_pool_stop(hg_manager *m);

@@ -121,7 +121,7 @@ static bool holds_memory(const char *state) {
 
 /* Templates held, and the warm pool's guests, which hold memory too. */
 static void meta_templates(hg_node *n, hg_node_meta *m) {
-  json_t *list = hg_template_list(n->manager), *t;
+  json_t *list = hg_manager_template_list(n->manager), *t;
   size_t i;
   unsigned pool_mib = 0;
   json_array_foreach(list, i, t) {

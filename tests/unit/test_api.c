@@ -305,12 +305,12 @@ void hg_manager_counts(hg_manager *m, unsigned counts[HG_SB_FAILED + 1]) {
   pthread_mutex_unlock(&fk_mu);
 }
 
-json_t *hg_template_list(hg_manager *m) {
+json_t *hg_manager_template_list(hg_manager *m) {
   return json_pack("[{s:s}]", "name", "default:latest");
 }
 
-int hg_template_register(hg_manager *m, const char *name_tag, const char *src_dir,
-                         char digest_out[65], char why[HG_TEMPLATE_WHY_MAX]) {
+int hg_manager_template_register(hg_manager *m, const char *name_tag, const char *src_dir,
+                                 char digest_out[65], char why[HG_TEMPLATE_WHY_MAX]) {
   memset(digest_out, 'a', 64);
   digest_out[64] = '\0';
   if (strcmp(src_dir, "/missing") == 0) {

@@ -76,9 +76,9 @@ int hg_sandbox_exec(hg_manager *m, const char *id, const hg_exec_req *req, uint6
                     int *pid) {
   return local_call();
 }
-json_t *hg_template_list(hg_manager *m) { return json_array(); }
-int hg_template_register(hg_manager *m, const char *name_tag, const char *src_dir,
-                         char digest_out[65], char why[HG_TEMPLATE_WHY_MAX]) {
+json_t *hg_manager_template_list(hg_manager *m) { return json_array(); }
+int hg_manager_template_register(hg_manager *m, const char *name_tag, const char *src_dir,
+                                 char digest_out[65], char why[HG_TEMPLATE_WHY_MAX]) {
   return local_call();
 }
 void hg_manager_counts(hg_manager *m, unsigned counts[HG_SB_FAILED + 1]) {

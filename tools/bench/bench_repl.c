@@ -608,7 +608,7 @@ int main(int argc, char **argv) {
   /* The template on A, then on B through replication (one identity). */
   char digest[65], tpl[HG_TEMPLATE_NAME_MAX + 20], rel[HG_TEMPLATE_NAME_MAX + 40];
   say("registering the template from %s on A (a cold boot)...", tpl_src);
-  int rc = hg_template_register(a->m, "bench:latest", tpl_src, digest, NULL);
+  int rc = hg_manager_template_register(a->m, "bench:latest", tpl_src, digest, NULL);
   if (rc < 0) die("template", rc);
   snprintf(tpl, sizeof tpl, "bench:latest@%.16s", digest);
   hg_repl_result res;
