@@ -21,7 +21,9 @@
 #include "node/core/util.h"
 #include "tools/cli/cli.h"
 #include "tools/cli/client.h"
+#include "tools/cli/cmdutil.h"
 #include "tools/cli/commands.h"
+#include "tools/cli/replicas.h"
 #include "tools/cli/config.h"
 #include "tools/cli/table.h"
 

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "node/core/util.h"
+#include "tools/cli/cmdutil.h"
 #include "tools/cli/commands.h"
 
 #define CP_PROGRESS_MIN (4u << 20) /* smaller files are done before a line would help */

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "node/core/util.h"
+#include "tools/cli/cmdutil.h"
 #include "tools/cli/commands.h"
 
 #define EXEC_STDIN_CHUNK (64u * 1024)

@@ -9,7 +9,8 @@
 
 #include "node/core/buf.h"
 #include "node/core/util.h"
-#include "tools/cli/commands.h"
+#include "tools/cli/cmdutil.h"
+#include "tools/cli/members.h"
 #include "tools/cli/table.h"
 
 /* ---- reading a member ----------------------------------------------------------- */

@@ -10,7 +10,8 @@
 
 #include "node/core/buf.h"
 #include "node/core/util.h"
-#include "tools/cli/commands.h"
+#include "tools/cli/cmdutil.h"
+#include "tools/cli/replicas.h"
 #include "tools/cli/table.h"
 
 /* ---- the suspend report -------------------------------------------------------- */
