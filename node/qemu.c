@@ -158,13 +158,34 @@ static int proc_cmdline(int pid, char *out, size_t cap, size_t *len) {
   return 0;
 }
 
+/* The console is the guest's to write: what reaches our log is one line,
+ * quoted, with every byte that could end the value, the line, or speak to
+ * a terminal written as an escape (\n, \", \\, \xHH). */
+static void escape_console(const char *in, char *out, size_t cap) {
+  static const char hex[] = "0123456789abcdef";
+  size_t w = 0;
+  for (const unsigned char *p = (const unsigned char *)in; *p && w + 5 < cap; p++) {
+    unsigned char c = *p;
+    if (c == '\n' || c == '"' || c == '\\') {
+      out[w++] = '\\';
+      out[w++] = c == '\n' ? 'n' : (char)c;
+    } else if (c < 0x20 || c >= 0x7f) {
+      out[w++] = '\\';
+      out[w++] = 'x';
+      out[w++] = hex[c >> 4];
+      out[w++] = hex[c & 15];
+    } else {
+      out[w++] = (char)c;
+    }
+  }
+  out[w] = '\0';
+}
+
 static void log_console_tail(const char *log_path) {
-  char tail[512];
+  char tail[512], line[4 * sizeof tail + 1];
   if (hg_file_tail(log_path, tail, sizeof tail) < 0 || !tail[0]) return;
-  for (char *p = tail; *p; p++)
-    if (*p == '"') *p = '\'';
-    else if (*p == '\n') *p = '|';
-  hg_log_error("vmm.console_tail", "log=%s tail=\"%s\"", log_path, tail);
+  escape_console(tail, line, sizeof line);
+  hg_log_error("vmm.console_tail", "log=%s tail=\"%s\"", log_path, line);
 }
 
 /* ------------------------------------------------------ process liveness */
@@ -456,8 +477,10 @@ static int push_boot(argv_list *a, const hg_vm_config *cfg, const hg_vm *vm) {
 
 static int push_devices(argv_list *a, const hg_vm_config *cfg, const hg_vm *vm) {
   int rc = 0;
+  /* The serial console is QEMU's stdout, a pipe to the shim, which caps
+   * the file it goes to (a file chardev would let the guest fill the disk). */
   rc |= argv_push(a, "-chardev");
-  rc |= argv_push(a, "file,id=con,path=%s,append=on", vm->log_path);
+  rc |= argv_push(a, "stdio,id=con,signal=off");
   rc |= argv_push(a, "-serial");
   rc |= argv_push(a, "chardev:con");
   rc |= argv_push(a, "-qmp");
@@ -511,7 +534,6 @@ static int check_config(const hg_vm *vm) {
     }
   }
   int rc = check_opt_path("mem", vm->mem_path);
-  if (rc == 0) rc = check_opt_path("log", vm->log_path);
   if (rc == 0) rc = check_opt_path("dir", vm->dir);
   if (rc == 0) rc = check_opt_path("rootfs", vm->rootfs);
   return rc;
@@ -582,10 +604,11 @@ static int read_notify(int fd, int *shim_pid, int *vmm_pid) {
   return -EIO;
 }
 
-/* fds: what the shim (and through it QEMU) gets as fds 1-5; 0 becomes
- * /dev/null and the notify pipe is made here. */
+/* fds: what the shim (and through it QEMU) gets as fds 3-5; 0-2 become
+ * /dev/null (the shim logs to its file and gives QEMU the console pipe as
+ * stdout and stderr) and the notify pipe is made here. */
 static int fork_shim(char **argv, int fds[QEMU_CHILD_FDS], int *shim_pid, int *vmm_pid) {
-  int null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+  int null_fd = open("/dev/null", O_RDWR | O_CLOEXEC);
   if (null_fd < 0) return -errno;
   int p[2];
   if (pipe2(p, O_CLOEXEC) < 0) {
@@ -593,7 +616,7 @@ static int fork_shim(char **argv, int fds[QEMU_CHILD_FDS], int *shim_pid, int *v
     close(null_fd);
     return rc;
   }
-  fds[0] = null_fd;
+  fds[0] = fds[1] = fds[2] = null_fd;
   fds[QEMU_NOTIFY_FD] = p[1];
   pid_t pid = fork();
   if (pid == 0) exec_shim(argv, fds);
@@ -623,19 +646,14 @@ static int spawn(hg_vm *vm, const hg_vm_config *cfg, argv_list *qemu) {
   rc |= argv_push(&a, "%s", vm->dir);
   rc |= argv_push(&a, "--notify-fd");
   rc |= argv_push(&a, "%d", QEMU_NOTIFY_FD);
+  rc |= argv_push(&a, "--console");
+  rc |= argv_push(&a, "%s", vm->log_path);
   rc |= argv_push(&a, "--");
   for (int i = 0; i < qemu->n && rc == 0; i++) rc |= argv_push(&a, "%s", qemu->v[i]);
-  int log_fd = -1;
-  if (rc == 0) {
-    log_fd = open(vm->log_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
-    rc = log_fd < 0 ? -errno : 0;
-  } else {
-    rc = -ENOMEM;
-  }
+  if (rc) rc = -ENOMEM;
   int shim_pid = 0, vmm_pid = 0;
-  int fds[QEMU_CHILD_FDS] = {-1, log_fd, log_fd, cfg->tap_fd, -1, vm->kernel_fd};
+  int fds[QEMU_CHILD_FDS] = {-1, -1, -1, cfg->tap_fd, -1, vm->kernel_fd};
   if (rc == 0) rc = fork_shim(a.v, fds, &shim_pid, &vmm_pid);
-  if (log_fd >= 0) close(log_fd);
   argv_free(&a);
   if (rc < 0) {
     hg_log_error("vmm.spawn_failed", "dir=%s shim=%s err=%d", vm->dir, shim, rc);
@@ -766,6 +784,16 @@ static bool same_boot(const char *boot_id) {
   return same;
 }
 
+/* The value of the shim's option opt ("--dir") before "--", or NULL. */
+static const char *shim_option(const char *cmd, size_t len, const char *opt) {
+  for (size_t off = 0; off < len; off += strlen(cmd + off) + 1) {
+    if (strcmp(cmd + off, "--") == 0) return NULL;
+    size_t next = off + strlen(cmd + off) + 1;
+    if (strcmp(cmd + off, opt) == 0 && next < len) return cmd + next;
+  }
+  return NULL;
+}
+
 /* The shim is alive, started when recorded, and serves this dir. */
 static bool shim_matches(const shim_record *r, const char *dir) {
   char st, cmd[8192];
@@ -778,10 +806,21 @@ static bool shim_matches(const shim_record *r, const char *dir) {
     return false;
   if (proc_cmdline(r->shim_pid, cmd, sizeof cmd, &len) < 0 || !strstr(cmd, "hangar-shim"))
     return false;
-  for (size_t off = 0; off < len; off += strlen(cmd + off) + 1)
-    if (strcmp(cmd + off, "--dir") == 0 && off + 6 < len)
-      return strcmp(cmd + off + 6, dir) == 0;
-  return false;
+  const char *d = shim_option(cmd, len, "--dir");
+  return d && strcmp(d, dir) == 0;
+}
+
+/* Where an adopted VM's console goes: the shim's --console. */
+static void adopted_console(hg_vm *vm, int shim_pid) {
+  char cmd[8192];
+  size_t len = 0;
+  const char *c = proc_cmdline(shim_pid, cmd, sizeof cmd, &len) == 0
+                      ? shim_option(cmd, len, "--console")
+                      : NULL;
+  if (c)
+    (void)hg_path(vm->log_path, sizeof vm->log_path, "%s", c);
+  else
+    (void)hg_path(vm->log_path, sizeof vm->log_path, "%s/console.log", vm->dir);
 }
 
 /* The VMM is alive, started when recorded, and still the shim's child. */
@@ -1126,7 +1165,7 @@ static int qemu_adopt(const char *dir, hg_vm **out) {
   int rc = find_live(vm->dir, &r);
   if (rc == 0) {
     vm_attach_pids(vm, r.shim_pid, r.vmm_pid);
-    (void)hg_path(vm->log_path, sizeof vm->log_path, "%s/console.log", vm->dir);
+    adopted_console(vm, r.shim_pid);
     shim_status st;
     rc = shim_status_get(vm, &st);
     if (rc == 0 && (st.vmm_pid != r.vmm_pid || strcmp(st.state, "exited") == 0))
@@ -1175,8 +1214,9 @@ static const char *qemu_agent_path(const hg_vm *vm) {
 }
 
 static void qemu_clear(const char *dir) {
-  static const char *const names[] = {"qmp.sock", "agent.sock", "shim.sock",
-                                      "shim.json", "shim.log", "console.log"};
+  static const char *const names[] = {"qmp.sock",     "agent.sock", "shim.sock",
+                                      "shim.json",    "shim.log",   "console.log",
+                                      "console.log.1"};
   for (size_t i = 0; i < HG_ARRAY_SIZE(names); i++) {
     char path[PATH_MAX];
     if (hg_path(path, sizeof path, "%s/%s", dir, names[i]) == 0) unlink(path);

@@ -8,6 +8,7 @@
  *   vmstate    device state written by save, read by restore
  *   qmp.sock   control socket       agent.sock  agent channel (virtio-serial)
  *   shim.sock  shim control socket  shim.json   status, for adopt
+ *   console.log (unless cfg->log_path puts it elsewhere)
  */
 #ifndef HG_NODE_VMM_H
 #define HG_NODE_VMM_H
@@ -36,7 +37,10 @@ typedef struct hg_vm_config {
   const char *mac;        /* the guest's MAC, "02:68:67:00:00:0f"; NULL: the driver's */
   const char *accel;      /* "kvm" or "tcg" (NULL): what the node's probe chose */
   const char *shim_path;  /* hangar-shim binary; NULL: next to /proc/self/exe */
-  const char *log_path;   /* VMM stdout/stderr (guest console); NULL: <dir>/console.log */
+  /* The guest's serial console and the VMM's stderr, written by the shim
+   * capped at 2 x 512 KiB (log_path and log_path.1). Keep it out of a
+   * replicated subvolume: it is the guest's to fill. NULL: <dir>/console.log */
+  const char *log_path;
 } hg_vm_config;
 
 typedef struct hg_vm_info {

@@ -1,6 +1,7 @@
 /* hangar-shim: the per-sandbox supervisor of one VMM process (DESIGN §4).
  *
- *   hangar-shim --dir DIR [--deadline-ms N] [--notify-fd FD] -- VMM ARGS...
+ *   hangar-shim --dir DIR [--deadline-ms N] [--notify-fd FD] [--console PATH]
+ *               -- VMM ARGS...
  *
  * It detaches from its caller (setsid + double fork) so the VM outlives a
  * crash of hangard, is the VMM's parent, and holds the fencing deadline of
@@ -15,6 +16,14 @@
  *                "status"        -> one JSON object
  *                "kill"          -> "ok"     (SIGKILL to the VMM)
  *   shim.log   key=value log
+ *
+ * With --console the VMM's stdout and stderr (QEMU's serial chardev is
+ * stdio) go to a pipe the shim drains into PATH, capped: at
+ * SHIM_CONSOLE_PART bytes PATH becomes PATH.1 (replacing the older one) and
+ * a fresh PATH starts, so a guest writing to its console forever holds at
+ * most 2 * SHIM_CONSOLE_PART bytes of the host's disk. A file chardev in
+ * QEMU would grow without bound. When the disk is full the output is
+ * dropped, never blocked on: the guest must not stall on its console.
  *
  * With --notify-fd the shim writes "ok <shim_pid> <vmm_pid>\n" (or
  * "err <negative errno>\n") there once the VMM runs and the socket listens.
@@ -49,6 +58,11 @@
 #define SHIM_MAX_CLIENTS 16
 #define SHIM_MAX_LINE 128
 #define SHIM_MAX_INHERITED 64
+/* The console cap: two files of this size (the current and the previous). */
+#define SHIM_CONSOLE_PART (512 * 1024)
+/* Console bytes moved per poll round: a guest flooding its console cannot
+ * delay the deadline check by more than one such copy. */
+#define SHIM_CONSOLE_BURST (256 * 1024)
 /* After a SIGTERM to the shim, the VMM gets this long to exit cleanly. */
 #define SHIM_TERM_GRACE_MS 5000
 /* The shim sleeps nearly always; when its deadline fires it must get a CPU
@@ -64,6 +78,16 @@ typedef struct shim_client {
   size_t len;
   char line[SHIM_MAX_LINE];
 } shim_client;
+
+/* The VMM's console: the read end of its stdout/stderr pipe and the
+ * capped file it is copied to. */
+typedef struct shim_console {
+  char path[PATH_MAX], old_path[PATH_MAX]; /* path[0] == 0: no --console */
+  int pipe_fd;                             /* -1: none, or at EOF */
+  int file_fd;                             /* -1: could not be opened */
+  off_t size;                              /* of the current file */
+  bool write_failed;                       /* logged once until a write works */
+} shim_console;
 
 typedef struct shim {
   char dir[PATH_MAX];
@@ -83,13 +107,14 @@ typedef struct shim {
   int vmm_nice; /* the priority the shim was started with */
   int inherited[SHIM_MAX_INHERITED];
   int n_inherited;
+  shim_console console;
   shim_client clients[SHIM_MAX_CLIENTS];
 } shim;
 
 static void usage(void) {
   static const char msg[] =
-      "usage: hangar-shim --dir DIR [--deadline-ms N] [--notify-fd FD] -- VMM "
-      "[ARGS...]\n";
+      "usage: hangar-shim --dir DIR [--deadline-ms N] [--notify-fd FD] "
+      "[--console PATH] -- VMM [ARGS...]\n";
   ssize_t w = write(2, msg, sizeof msg - 1);
   (void)w;
 }
@@ -104,7 +129,7 @@ static int parse_i64(const char *s, int64_t *out) {
 }
 
 static int parse_args(shim *s, int argc, char **argv) {
-  const char *dir = NULL;
+  const char *dir = NULL, *console = NULL;
   int64_t v;
   int i = 1;
   for (; i < argc; i++) {
@@ -117,6 +142,8 @@ static int parse_args(shim *s, int argc, char **argv) {
     } else if (strcmp(argv[i], "--notify-fd") == 0) {
       if (parse_i64(argv[++i], &v) < 0 || v > INT_MAX) return -EINVAL;
       s->notify_fd = (int)v;
+    } else if (strcmp(argv[i], "--console") == 0) {
+      console = argv[++i];
     } else {
       return -EINVAL;
     }
@@ -126,6 +153,12 @@ static int parse_args(shim *s, int argc, char **argv) {
   if (!realpath(dir, s->dir)) return -errno;
   int rc = hg_path(s->sock_path, sizeof s->sock_path, "%s/shim.sock", s->dir);
   if (rc == 0) rc = hg_path(s->json_path, sizeof s->json_path, "%s/shim.json", s->dir);
+  if (rc == 0 && console) {
+    if (console[0] != '/') return -EINVAL; /* the shim runs in "/" */
+    rc = hg_path(s->console.path, sizeof s->console.path, "%s", console);
+    if (rc == 0)
+      rc = hg_path(s->console.old_path, sizeof s->console.old_path, "%s.1", console);
+  }
   return rc;
 }
 
@@ -287,6 +320,69 @@ static int setup_fds(shim *s) {
   return listen_control(s);
 }
 
+/* ------------------------------------------------------------ console */
+
+static int console_open(shim_console *c) {
+  c->file_fd = open(c->path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+  if (c->file_fd < 0) return -errno;
+  struct stat st;
+  c->size = fstat(c->file_fd, &st) == 0 ? st.st_size : 0;
+  return 0;
+}
+
+/* PATH becomes PATH.1 and a fresh PATH starts. */
+static void console_rotate(shim_console *c) {
+  if (c->file_fd >= 0) close(c->file_fd);
+  c->file_fd = -1;
+  if (rename(c->path, c->old_path) < 0 && errno != ENOENT) {
+    /* Unable to keep the old part: truncate rather than exceed the cap. */
+    hg_log_warn("shim.console_rotate_failed", "path=%s err=%d", c->path, -errno);
+    unlink(c->path);
+  }
+  int rc = console_open(c);
+  if (rc < 0) hg_log_error("shim.console_open_failed", "path=%s err=%d", c->path, rc);
+}
+
+static void console_write(shim_console *c, const char *buf, size_t len) {
+  while (len > 0) {
+    if (c->file_fd < 0 || c->size >= SHIM_CONSOLE_PART) console_rotate(c);
+    if (c->file_fd < 0) return; /* dropped: no file to hold it */
+    size_t room = (size_t)(SHIM_CONSOLE_PART - c->size);
+    ssize_t n = write(c->file_fd, buf, len < room ? len : room);
+    if (n <= 0) {
+      if (n < 0 && errno == EINTR) continue;
+      if (!c->write_failed)
+        hg_log_warn("shim.console_write_failed", "path=%s err=%d", c->path,
+                    n < 0 ? -errno : -EIO);
+      c->write_failed = true;
+      return; /* dropped (disk full): the guest is never held up */
+    }
+    c->write_failed = false;
+    c->size += n;
+    buf += n;
+    len -= (size_t)n;
+  }
+}
+
+/* Moves what the VMM wrote to the file, at most SHIM_CONSOLE_BURST bytes
+ * unless draining (the VMM exited: everything, for the failure's tail). */
+static void console_pump(shim_console *c, bool drain) {
+  char buf[65536];
+  size_t moved = 0;
+  while (c->pipe_fd >= 0 && (drain || moved < SHIM_CONSOLE_BURST)) {
+    ssize_t n = read(c->pipe_fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && errno == EAGAIN) return;
+    if (n <= 0) { /* EOF: every writer (the VMM) is gone */
+      close(c->pipe_fd);
+      c->pipe_fd = -1;
+      return;
+    }
+    console_write(c, buf, (size_t)n);
+    moved += (size_t)n;
+  }
+}
+
 /* In the forked child: undo what the shim set up for itself, then exec. */
 static void exec_vmm(shim *s, int err_fd) {
   sigset_t none;
@@ -304,17 +400,48 @@ static void exec_vmm(shim *s, int err_fd) {
   _exit(127);
 }
 
-static int spawn_vmm(shim *s) {
+/* The pipe that becomes the VMM's stdout and stderr; *w is its write end. */
+static int console_pipe(shim *s, int *w) {
+  shim_console *c = &s->console;
+  *w = -1;
+  if (!c->path[0]) return 0;
   int p[2];
   if (pipe2(p, O_CLOEXEC) < 0) return -errno;
-  pid_t pid = fork();
-  if (pid < 0) {
+  if (fcntl(p[0], F_SETFL, O_NONBLOCK) < 0) {
     int rc = -errno;
     close(p[0]);
     close(p[1]);
     return rc;
   }
-  if (pid == 0) exec_vmm(s, p[1]);
+  c->pipe_fd = p[0];
+  *w = p[1];
+  int rc = console_open(c);
+  if (rc < 0) hg_log_error("shim.console_open_failed", "path=%s err=%d", c->path, rc);
+  return rc;
+}
+
+static int spawn_vmm(shim *s) {
+  int p[2], con_w;
+  int rc = console_pipe(s, &con_w);
+  if (rc < 0) return rc;
+  if (pipe2(p, O_CLOEXEC) < 0) {
+    rc = -errno;
+    if (con_w >= 0) close(con_w);
+    return rc;
+  }
+  pid_t pid = fork();
+  if (pid < 0) {
+    rc = -errno;
+    close(p[0]);
+    close(p[1]);
+    if (con_w >= 0) close(con_w);
+    return rc;
+  }
+  if (pid == 0) {
+    if (con_w >= 0 && (dup2(con_w, 1) < 0 || dup2(con_w, 2) < 0)) _exit(127);
+    exec_vmm(s, p[1]);
+  }
+  if (con_w >= 0) close(con_w);
   close(p[1]);
   int e = 0;
   ssize_t n;
@@ -479,6 +606,7 @@ static void on_accept(shim *s) {
 
 static void on_vmm_exit(shim *s, int st) {
   s->state = SHIM_EXITED;
+  console_pump(&s->console, true); /* QEMU's last words, before anyone looks */
   s->exit_code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
   s->exit_signal = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
   unlink(s->sock_path);
@@ -505,13 +633,15 @@ static int poll_timeout(const shim *s) {
 }
 
 static void serve(shim *s) {
-  struct pollfd p[3 + SHIM_MAX_CLIENTS];
+  enum { FIXED = 4 };
+  struct pollfd p[FIXED + SHIM_MAX_CLIENTS];
   while (s->state != SHIM_EXITED) {
     p[0] = (struct pollfd){.fd = s->timer_fd, .events = POLLIN};
     p[1] = (struct pollfd){.fd = s->sig_fd, .events = POLLIN};
     p[2] = (struct pollfd){.fd = s->listen_fd, .events = POLLIN};
+    p[3] = (struct pollfd){.fd = s->console.pipe_fd, .events = POLLIN};
     for (int i = 0; i < SHIM_MAX_CLIENTS; i++)
-      p[3 + i] = (struct pollfd){.fd = s->clients[i].fd, .events = POLLIN};
+      p[FIXED + i] = (struct pollfd){.fd = s->clients[i].fd, .events = POLLIN};
     int n = poll(p, HG_ARRAY_SIZE(p), poll_timeout(s));
     if (n < 0 && errno != EINTR) {
       hg_log_error("shim.poll_failed", "err=%d", -errno);
@@ -522,8 +652,9 @@ static void serve(shim *s) {
     if (p[0].revents) on_timer(s);
     if (p[1].revents) on_signal(s);
     if (p[2].revents) on_accept(s);
+    if (p[3].revents) console_pump(&s->console, false);
     for (int i = 0; i < SHIM_MAX_CLIENTS; i++)
-      if (p[3 + i].revents && s->clients[i].fd >= 0) on_client(s, &s->clients[i]);
+      if (p[FIXED + i].revents && s->clients[i].fd >= 0) on_client(s, &s->clients[i]);
     if (s->kill_at_ms && hg_now_ms() >= s->kill_at_ms) {
       s->kill_at_ms = 0;
       terminate_vmm(s, SIGKILL);
@@ -572,6 +703,7 @@ static int start(shim *s) {
 int main(int argc, char **argv) {
   static shim s;
   s.notify_fd = s.listen_fd = s.sig_fd = s.timer_fd = -1;
+  s.console.pipe_fd = s.console.file_fd = -1;
   for (int i = 0; i < SHIM_MAX_CLIENTS; i++) s.clients[i].fd = -1;
   if (parse_args(&s, argc, argv) < 0) {
     usage();

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "node/core/util.h"
@@ -405,25 +406,117 @@ static void bad_requests_get_clear_errors(void **state) {
   json_decref(j);
 }
 
-static void corrupt_vmstate_fails_resume_cleanly(void **state) {
-  char id[32], st[32], path[512];
-  assert_int_equal(hg_it_create(&node, id), 0);
-  lifecycle(id, "suspend", 200);
+/* Garbles the suspended sandbox's device state; its resume must fail. */
+static void resume_with_corrupt_vmstate(const char *id) {
+  char path[512], p[128];
   snprintf(path, sizeof path, "%s/sandboxes/%s/vmstate", node.data, id);
   FILE *f = fopen(path, "r+");
   assert_non_null(f);
   fseek(f, 64, SEEK_SET);
   fwrite("garbage garbage garbage", 1, 23, f);
   fclose(f);
-  int vms = hg_it_count_vms(&node);
-  char p[128];
   long status;
   snprintf(p, sizeof p, "/v1/sandboxes/%s/resume?wait=120", id);
   json_t *j = hg_it_json(&node, "POST", p, NULL, &status);
   assert_true(status >= 400);
   json_decref(j);
+}
+
+static void corrupt_vmstate_fails_resume_cleanly(void **state) {
+  char id[32], st[32];
+  assert_int_equal(hg_it_create(&node, id), 0);
+  lifecycle(id, "suspend", 200);
+  int vms = hg_it_count_vms(&node);
+  resume_with_corrupt_vmstate(id);
   assert_string_equal(state_of(id, st), "suspended");
   assert_int_equal(hg_it_count_vms(&node), vms);
+}
+
+static off_t size_of(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0 ? st.st_size : -1;
+}
+
+/* Every line of hangard's log that holds needle; fails on a line that
+ * holds it outside a vmm.console_tail record (a line the guest forged),
+ * and on any ESC or C1 CSI byte (the guest speaking to a terminal).
+ * Returns how many console_tail lines hold it. */
+static int console_lines_with(const char *needle) {
+  char path[512], *text = NULL;
+  size_t len = 0;
+  snprintf(path, sizeof path, "%s/hangard.log", node.dir);
+  assert_int_equal(hg_read_file(path, 256 << 20, &text, &len), 0);
+  assert_null(memchr(text, 0x1b, len));
+  assert_null(memchr(text, 0x9b, len));
+  int n = 0;
+  for (char *line = text, *nl; line < text + len; line = nl + 1) {
+    nl = memchr(line, '\n', (size_t)(text + len - line));
+    if (!nl) nl = text + len;
+    *nl = '\0';
+    if (!strstr(line, needle)) continue;
+    if (!strstr(line, "vmm.console_tail")) fprintf(stderr, "forged: %s\n", line);
+    assert_non_null(strstr(line, "vmm.console_tail"));
+    n++;
+  }
+  free(text);
+  return n;
+}
+
+/* The guest, as root, floods its serial console: the node keeps at most
+ * 2 x 512 KiB of it at any moment, in consoles/ and not in the sandbox's
+ * subvolume (so never in a generation or a replica), and the guest keeps
+ * working all the while. Then it writes lines meant to forge hangard log
+ * records and terminal escapes, and a failed resume quotes the console's
+ * tail in hangard's log: one escaped line, no forged record, no escape. */
+static void console_flood_is_capped_outside_the_subvolume(void **state) {
+  char id[32], cid[32], *out, path[512], old_path[520], sbpath[512];
+  int code;
+  assert_int_equal(hg_it_create(&node, id), 0);
+  start_cmd(id, "cat /dev/urandom > /dev/ttyS0", cid);
+  snprintf(path, sizeof path, "%s/consoles/%s.log", node.data, id);
+  snprintf(old_path, sizeof old_path, "%s.1", path);
+  /* Until 4 parts went by (2x the cap), the files checked every 100 ms. */
+  int64_t t0 = hg_now_ms();
+  off_t last = 0, total = 0;
+  int rotations = 0;
+  while (rotations < 4) {
+    off_t cur = size_of(path), old = size_of(old_path);
+    assert_true(cur <= 512 * 1024 && old <= 512 * 1024);
+    if (cur < last) {
+      rotations++;
+      total += 512 * 1024 - last;
+      last = 0;
+    }
+    total += cur - last;
+    last = cur;
+    assert_true(hg_now_ms() - t0 < 600000);
+    usleep(100000);
+  }
+  fprintf(stderr, "console flood: %lld bytes in %lld ms, %d rotations\n",
+          (long long)total, (long long)(hg_now_ms() - t0), rotations);
+  assert_true(total > 2 * 1024 * 1024);
+  snprintf(sbpath, sizeof sbpath, "%s/sandboxes/%s/console.log", node.data, id);
+  assert_int_equal(size_of(sbpath), -1);
+  /* The guest answers during the flood. */
+  assert_int_equal(hg_it_run(&node, id, "echo alive", NULL, &out, &code), 0);
+  assert_string_equal(out, "alive\n");
+  free(out);
+  assert_int_equal(hg_it_run(&node, id, "killall cat; echo stopped", NULL, &out, &code),
+                   0);
+  free(out);
+  assert_int_equal(
+      hg_it_run(
+          &node, id,
+          "printf '\\nhg-for''ged level=error event=x\\n\\033[2J\\302\\233\\\\\\\"q\\n' "
+          "> /dev/ttyS0",
+          NULL, &out, &code),
+      0);
+  free(out);
+  lifecycle(id, "suspend", 200);
+  snprintf(sbpath, sizeof sbpath, "%s/snapshots/%s/1/console.log", node.data, id);
+  assert_int_equal(size_of(sbpath), -1);
+  resume_with_corrupt_vmstate(id);
+  assert_true(console_lines_with("hg-forged") >= 1);
 }
 
 int main(void) {
@@ -437,6 +530,7 @@ int main(void) {
       cmocka_unit_test(vm_lost_while_daemon_down_falls_back_to_last_generation),
       cmocka_unit_test(bad_requests_get_clear_errors),
       cmocka_unit_test(corrupt_vmstate_fails_resume_cleanly),
+      cmocka_unit_test(console_flood_is_capped_outside_the_subvolume),
       cmocka_unit_test(daemon_kill9_guest_runs_through_the_outage_and_restart_adopts_it),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
