@@ -44,11 +44,18 @@
   "8250.nr_uarts=1 i8042.noaux i8042.nomux i8042.nopnp i8042.dumbkbd " \
   "cryptomgr.notests"
 /* Fixed fd numbers in the shim and QEMU: the tap device, the pipe on which
- * the shim reports its pid, and the kernel stub of a restore. */
+ * the shim reports its pid, the kernel stub of a restore, and the QMP and
+ * agent sockets, bound and listening here: a jailed QEMU may not create
+ * files in the sandbox dir. */
 #define QEMU_TAP_FD 3
 #define QEMU_NOTIFY_FD 4
 #define QEMU_KERNEL_FD 5
-#define QEMU_CHILD_FDS 6
+#define QEMU_QMP_FD 6
+#define QEMU_AGENT_FD 7
+#define QEMU_CHILD_FDS 8
+/* QEMU's own seccomp filter, for a jailed QEMU (node/shim/jail.h). */
+#define QEMU_SANDBOX \
+  "on,obsolete=deny,elevateprivileges=deny,spawn=deny,resourcecontrol=deny"
 /* A restore's kernel stub: the bzImage's boot sector and setup header plus
  * this much of the payload. */
 #define KERNEL_STUB_PAYLOAD 65536
@@ -483,12 +490,14 @@ static int push_devices(argv_list *a, const hg_vm_config *cfg, const hg_vm *vm) 
   rc |= argv_push(a, "stdio,id=con,signal=off");
   rc |= argv_push(a, "-serial");
   rc |= argv_push(a, "chardev:con");
-  rc |= argv_push(a, "-qmp");
-  rc |= argv_push(a, "unix:%s,server=on,wait=off", vm->qmp_path);
+  rc |= argv_push(a, "-chardev");
+  rc |= argv_push(a, "socket,id=qmp,fd=%d,server=on,wait=off", QEMU_QMP_FD);
+  rc |= argv_push(a, "-mon");
+  rc |= argv_push(a, "chardev=qmp,mode=control");
   rc |= argv_push(a, "-device");
   rc |= argv_push(a, "virtio-serial-device");
   rc |= argv_push(a, "-chardev");
-  rc |= argv_push(a, "socket,id=agent,path=%s,server=on,wait=off", vm->agent_path);
+  rc |= argv_push(a, "socket,id=agent,fd=%d,server=on,wait=off", QEMU_AGENT_FD);
   rc |= argv_push(a, "-device");
   rc |= argv_push(a, "virtserialport,chardev=agent,name=agent");
   if (vm->rootfs[0]) {
@@ -512,11 +521,23 @@ static int push_devices(argv_list *a, const hg_vm_config *cfg, const hg_vm *vm) 
   return rc ? -ENOMEM : 0;
 }
 
+/* The VMM is jailed (node/shim/jail.h) unless HANGAR_VMM_JAIL=off, which
+ * exists to measure what the jail costs (tools/bench), or hangard is not
+ * root (it could not hand the files over). */
+static bool jailed(void) {
+  const char *e = getenv("HANGAR_VMM_JAIL");
+  return !(e && strcmp(e, "off") == 0) && geteuid() == 0;
+}
+
 static int build_argv(argv_list *a, const hg_vm_config *cfg, const hg_vm *vm,
                       bool incoming) {
   int rc = push_machine(a, cfg, vm->mem_path);
   if (rc == 0) rc = push_boot(a, cfg, vm);
   if (rc == 0) rc = push_devices(a, cfg, vm);
+  if (rc == 0 && jailed()) {
+    rc |= argv_push(a, "-sandbox");
+    rc |= argv_push(a, "%s", QEMU_SANDBOX);
+  }
   if (rc == 0 && incoming) {
     rc |= argv_push(a, "-incoming");
     rc |= argv_push(a, "defer");
@@ -604,7 +625,7 @@ static int read_notify(int fd, int *shim_pid, int *vmm_pid) {
   return -EIO;
 }
 
-/* fds: what the shim (and through it QEMU) gets as fds 3-5; 0-2 become
+/* fds: what the shim (and through it QEMU) gets as fds 3-7; 0-2 become
  * /dev/null (the shim logs to its file and gives QEMU the console pipe as
  * stdout and stderr) and the notify pipe is made here. */
 static int fork_shim(char **argv, int fds[QEMU_CHILD_FDS], int *shim_pid, int *vmm_pid) {
@@ -632,6 +653,54 @@ static int fork_shim(char **argv, int fds[QEMU_CHILD_FDS], int *shim_pid, int *v
   return rc;
 }
 
+/* A listening socket at path, for QEMU to serve (it gets the fd). */
+static int listen_unix(const char *path, int *out) {
+  struct sockaddr_un sa = {.sun_family = AF_UNIX};
+  snprintf(sa.sun_path, sizeof sa.sun_path, "%s", path);
+  int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return -errno;
+  unlink(path);
+  int rc = 0;
+  if (bind(fd, (struct sockaddr *)&sa, sizeof sa) < 0 || chmod(path, 0600) < 0 ||
+      listen(fd, 16) < 0)
+    rc = -errno;
+  if (rc < 0) {
+    hg_log_error("vmm.listen_failed", "path=%s err=%d", path, rc);
+    close(fd);
+    return rc;
+  }
+  *out = fd;
+  return 0;
+}
+
+/* The shim's jail options: what QEMU opens besides the dir, and its size. */
+static int push_jail(argv_list *a, const hg_vm_config *cfg, const hg_vm *vm) {
+  int rc = argv_push(a, "--jail");
+  rc |= argv_push(a, "--jail-rw");
+  rc |= argv_push(a, "%s", vm->mem_path);
+  if (vm->rootfs[0]) {
+    rc |= argv_push(a, "--jail-rw");
+    rc |= argv_push(a, "%s", vm->rootfs);
+  }
+  if (vm->kernel_fd < 0) { /* a cold boot reads the kernel and initrd */
+    rc |= argv_push(a, "--jail-ro");
+    rc |= argv_push(a, "%s", vm->kernel);
+    if (vm->initrd[0]) {
+      rc |= argv_push(a, "--jail-ro");
+      rc |= argv_push(a, "%s", vm->initrd);
+    }
+  }
+  if (cfg->accel && strcmp(cfg->accel, "kvm") == 0) {
+    rc |= argv_push(a, "--jail-rw");
+    rc |= argv_push(a, "/dev/kvm");
+  }
+  rc |= argv_push(a, "--memory-mib");
+  rc |= argv_push(a, "%u", cfg->memory_mib);
+  rc |= argv_push(a, "--vcpus");
+  rc |= argv_push(a, "%u", cfg->vcpus ? cfg->vcpus : 1);
+  return rc ? -ENOMEM : 0;
+}
+
 static int spawn(hg_vm *vm, const hg_vm_config *cfg, argv_list *qemu) {
   char shim[PATH_MAX];
   int rc = shim_binary(cfg, shim, sizeof shim);
@@ -648,12 +717,19 @@ static int spawn(hg_vm *vm, const hg_vm_config *cfg, argv_list *qemu) {
   rc |= argv_push(&a, "%d", QEMU_NOTIFY_FD);
   rc |= argv_push(&a, "--console");
   rc |= argv_push(&a, "%s", vm->log_path);
+  if (rc == 0 && jailed()) rc = push_jail(&a, cfg, vm);
   rc |= argv_push(&a, "--");
   for (int i = 0; i < qemu->n && rc == 0; i++) rc |= argv_push(&a, "%s", qemu->v[i]);
   if (rc) rc = -ENOMEM;
+  int qmp_fd = -1, agent_fd = -1;
+  if (rc == 0) rc = listen_unix(vm->qmp_path, &qmp_fd);
+  if (rc == 0) rc = listen_unix(vm->agent_path, &agent_fd);
   int shim_pid = 0, vmm_pid = 0;
-  int fds[QEMU_CHILD_FDS] = {-1, -1, -1, cfg->tap_fd, -1, vm->kernel_fd};
+  int fds[QEMU_CHILD_FDS] = {-1,     -1,      -1, cfg->tap_fd, -1, vm->kernel_fd,
+                             qmp_fd, agent_fd};
   if (rc == 0) rc = fork_shim(a.v, fds, &shim_pid, &vmm_pid);
+  if (qmp_fd >= 0) close(qmp_fd); /* QEMU holds them now, or nobody */
+  if (agent_fd >= 0) close(agent_fd);
   argv_free(&a);
   if (rc < 0) {
     hg_log_error("vmm.spawn_failed", "dir=%s shim=%s err=%d", vm->dir, shim, rc);

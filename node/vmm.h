@@ -9,6 +9,11 @@
  *   qmp.sock   control socket       agent.sock  agent channel (virtio-serial)
  *   shim.sock  shim control socket  shim.json   status, for adopt
  *   console.log (unless cfg->log_path puts it elsewhere)
+ * The qemu driver jails each VMM (node/shim/jail.h): a uid of its own, a
+ * mount namespace holding only this dir and the files named in cfg, no
+ * privileges, QEMU's seccomp sandbox, cgroup limits. The driver binds the
+ * sockets QEMU serves and passes them as fds; HANGAR_VMM_JAIL=off (for
+ * tools/bench only) runs it unjailed.
  */
 #ifndef HG_NODE_VMM_H
 #define HG_NODE_VMM_H

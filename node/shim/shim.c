@@ -29,7 +29,12 @@
  * "err <negative errno>\n") there once the VMM runs and the socket listens.
  * Every fd the shim inherits without FD_CLOEXEC goes to the VMM (a tap fd).
  * The VMM gets PDEATHSIG=SIGKILL: a VM whose fencing supervisor died must
- * not keep running unsupervised. */
+ * not keep running unsupervised.
+ *
+ * With --jail the VMM runs jailed (jail.h): its own uid, mount namespace,
+ * no privileges, cgroup limits. --jail-rw / --jail-ro PATH (repeatable)
+ * name the files it needs besides the dir; --memory-mib and --vcpus size
+ * its limits. The status reports the uid as "vmm_uid" (0: not jailed). */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -54,6 +59,7 @@
 
 #include "node/core/log.h"
 #include "node/core/util.h"
+#include "node/shim/jail.h"
 
 #define SHIM_MAX_CLIENTS 16
 #define SHIM_MAX_LINE 128
@@ -108,13 +114,15 @@ typedef struct shim {
   int inherited[SHIM_MAX_INHERITED];
   int n_inherited;
   shim_console console;
+  hg_jail jail;
   shim_client clients[SHIM_MAX_CLIENTS];
 } shim;
 
 static void usage(void) {
   static const char msg[] =
       "usage: hangar-shim --dir DIR [--deadline-ms N] [--notify-fd FD] "
-      "[--console PATH] -- VMM [ARGS...]\n";
+      "[--console PATH] [--jail [--jail-rw PATH]... [--jail-ro PATH]... "
+      "[--memory-mib N] [--vcpus N]] -- VMM [ARGS...]\n";
   ssize_t w = write(2, msg, sizeof msg - 1);
   (void)w;
 }
@@ -132,8 +140,13 @@ static int parse_args(shim *s, int argc, char **argv) {
   const char *dir = NULL, *console = NULL;
   int64_t v;
   int i = 1;
+  hg_jail *j = &s->jail;
   for (; i < argc; i++) {
     if (strcmp(argv[i], "--") == 0) break;
+    if (strcmp(argv[i], "--jail") == 0) {
+      j->on = true;
+      continue;
+    }
     if (i + 1 >= argc) return -EINVAL;
     if (strcmp(argv[i], "--dir") == 0) {
       dir = argv[++i];
@@ -144,6 +157,21 @@ static int parse_args(shim *s, int argc, char **argv) {
       s->notify_fd = (int)v;
     } else if (strcmp(argv[i], "--console") == 0) {
       console = argv[++i];
+    } else if (strcmp(argv[i], "--jail-rw") == 0 || strcmp(argv[i], "--jail-ro") == 0) {
+      bool rw = strcmp(argv[i], "--jail-rw") == 0;
+      const char *path = argv[++i];
+      if (path[0] != '/' || (rw ? j->n_rw : j->n_ro) == HG_JAIL_MAX_PATHS) return -EINVAL;
+      if (rw)
+        j->rw[j->n_rw++] = path;
+      else
+        j->ro[j->n_ro++] = path;
+    } else if (strcmp(argv[i], "--memory-mib") == 0 || strcmp(argv[i], "--vcpus") == 0) {
+      bool mem = strcmp(argv[i], "--memory-mib") == 0;
+      if (parse_i64(argv[++i], &v) < 0 || v > 1 << 24) return -EINVAL;
+      if (mem)
+        j->memory_mib = (unsigned)v;
+      else
+        j->vcpus = (unsigned)v;
     } else {
       return -EINVAL;
     }
@@ -151,6 +179,7 @@ static int parse_args(shim *s, int argc, char **argv) {
   if (!dir || i + 1 >= argc) return -EINVAL;
   s->vmm_argv = argv + i + 1;
   if (!realpath(dir, s->dir)) return -errno;
+  j->dir = s->dir;
   int rc = hg_path(s->sock_path, sizeof s->sock_path, "%s/shim.sock", s->dir);
   if (rc == 0) rc = hg_path(s->json_path, sizeof s->json_path, "%s/shim.json", s->dir);
   if (rc == 0 && console) {
@@ -251,16 +280,16 @@ static int status_json(const shim *s, char *out, size_t cap) {
   char exit_status[32] = "null";
   if (s->state == SHIM_EXITED)
     snprintf(exit_status, sizeof exit_status, "%d", s->exit_code);
-  int n = snprintf(out, cap,
-                   "{\"shim_pid\":%d,\"vmm_pid\":%d,\"state\":\"%s\","
-                   "\"deadline_ms\":%" PRId64 ",\"now_ms\":%" PRId64
-                   ",\"started_at\":%" PRId64
-                   ",\"exit_status\":%s,"
-                   "\"exit_signal\":%d,\"boot_id\":\"%s\",\"shim_start\":%llu,"
-                   "\"vmm_start\":%llu}",
-                   (int)s->shim_pid, (int)s->vmm_pid, state_names[s->state],
-                   s->deadline_ms, hg_now_ms(), s->started_at, exit_status,
-                   s->exit_signal, s->boot_id, s->shim_start, s->vmm_start);
+  int n = snprintf(
+      out, cap,
+      "{\"shim_pid\":%d,\"vmm_pid\":%d,\"state\":\"%s\","
+      "\"deadline_ms\":%" PRId64 ",\"now_ms\":%" PRId64 ",\"started_at\":%" PRId64
+      ",\"exit_status\":%s,"
+      "\"exit_signal\":%d,\"boot_id\":\"%s\",\"shim_start\":%llu,"
+      "\"vmm_start\":%llu,\"vmm_uid\":%u}",
+      (int)s->shim_pid, (int)s->vmm_pid, state_names[s->state], s->deadline_ms,
+      hg_now_ms(), s->started_at, exit_status, s->exit_signal, s->boot_id, s->shim_start,
+      s->vmm_start, s->jail.on ? (unsigned)s->jail.uid : 0u);
   return n > 0 && (size_t)n < cap ? n : -ENOBUFS;
 }
 
@@ -391,10 +420,20 @@ static void exec_vmm(shim *s, int err_fd) {
   signal(SIGPIPE, SIG_DFL);
   signal(SIGHUP, SIG_DFL);
   setpriority(PRIO_PROCESS, 0, s->vmm_nice);
+  int e;
+  if (s->jail.on && (e = -hg_jail_enter(&s->jail)) > 0) {
+    ssize_t w = write(err_fd, &e, sizeof e);
+    (void)w;
+    _exit(127);
+  }
+  /* After the jail's setuid, which clears the parent-death signal. */
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (getppid() != s->shim_pid) _exit(127); /* the shim died before prctl */
-  execvp(s->vmm_argv[0], s->vmm_argv);
-  int e = errno;
+  if (s->jail.on)
+    execv(s->jail.exe, s->vmm_argv);
+  else
+    execvp(s->vmm_argv[0], s->vmm_argv);
+  e = errno;
   ssize_t w = write(err_fd, &e, sizeof e);
   (void)w;
   _exit(127);
@@ -607,6 +646,7 @@ static void on_accept(shim *s) {
 static void on_vmm_exit(shim *s, int st) {
   s->state = SHIM_EXITED;
   console_pump(&s->console, true); /* QEMU's last words, before anyone looks */
+  if (s->jail.on) hg_jail_release(&s->jail);
   s->exit_code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
   s->exit_signal = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
   unlink(s->sock_path);
@@ -687,7 +727,9 @@ static int start(shim *s) {
   if (errno || setpriority(PRIO_PROCESS, 0, SHIM_NICE) < 0)
     hg_log_warn("shim.nice_failed", "nice=%d err=%d", SHIM_NICE, -errno);
   rc = setup_fds(s);
+  if (rc == 0 && s->jail.on) rc = hg_jail_prepare(&s->jail, s->vmm_argv[0]);
   if (rc == 0) rc = spawn_vmm(s);
+  if (rc < 0 && s->jail.on) hg_jail_release(&s->jail);
   if (rc < 0) {
     hg_log_error("shim.start_failed", "dir=%s vmm=%s err=%d", s->dir, s->vmm_argv[0], rc);
     if (s->listen_fd >= 0) unlink(s->sock_path);
@@ -704,6 +746,7 @@ int main(int argc, char **argv) {
   static shim s;
   s.notify_fd = s.listen_fd = s.sig_fd = s.timer_fd = -1;
   s.console.pipe_fd = s.console.file_fd = -1;
+  s.jail.lock_fd = -1;
   for (int i = 0; i < SHIM_MAX_CLIENTS; i++) s.clients[i].fd = -1;
   if (parse_args(&s, argc, argv) < 0) {
     usage();

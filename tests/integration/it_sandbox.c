@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <dirent.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 
 #include "node/core/util.h"
 #include "tests/integration/harness.h"
+#include "tests/unit/proc_util.h"
 
 static hg_it_node node;
 
@@ -519,6 +521,152 @@ static void console_flood_is_capped_outside_the_subvolume(void **state) {
   assert_true(console_lines_with("hg-forged") >= 1);
 }
 
+/* The VMM of a sandbox, as its shim recorded it: pid and uid. */
+static void vmm_of(const char *id, int *pid, unsigned *uid) {
+  char path[512], *text = NULL;
+  snprintf(path, sizeof path, "%s/sandboxes/%s/shim.json", node.data, id);
+  assert_int_equal(hg_read_file(path, 65536, &text, NULL), 0);
+  json_t *j = json_loads(text, 0, NULL);
+  free(text);
+  assert_non_null(j);
+  *pid = (int)json_integer_value(json_object_get(j, "vmm_pid"));
+  *uid = (unsigned)json_integer_value(json_object_get(j, "vmm_uid"));
+  json_decref(j);
+  assert_true(*pid > 0);
+}
+
+/* The names in dir, sorted, space-separated. */
+static void list_dir(const char *dir, char *out, size_t cap) {
+  struct dirent **names;
+  int n = scandir(dir, &names, NULL, alphasort);
+  assert_true(n >= 0);
+  out[0] = '\0';
+  for (int i = 0; i < n; i++) {
+    if (names[i]->d_name[0] != '.') {
+      if (out[0]) strncat(out, " ", cap - strlen(out) - 1);
+      strncat(out, names[i]->d_name, cap - strlen(out) - 1);
+    }
+    free(names[i]);
+  }
+  free(names);
+}
+
+/* Seen from outside, each VMM runs as a uid of its own (not root), under
+ * seccomp with no_new_privs and no capabilities, in a cgroup of its own
+ * with a memory limit, and its root shows only the jail: its sandbox's dir
+ * (nothing else of the data dir: no other sandbox, no snapshots, no node
+ * state), QEMU's libraries and firmware, a few devices. */
+static void vmm_runs_jailed_and_sees_only_its_sandbox(void **state) {
+  char a[32], b[32], *out, v[256], path[1024], list[4096];
+  int code, pa, pb;
+  unsigned ua, ub;
+  assert_int_equal(hg_it_create(&node, a), 0);
+  assert_int_equal(hg_it_create(&node, b), 0);
+  vmm_of(a, &pa, &ua);
+  vmm_of(b, &pb, &ub);
+  fprintf(stderr, "vmm %d uid %u, vmm %d uid %u\n", pa, ua, pb, ub);
+  assert_true(ua != 0 && ub != 0 && ua != ub);
+
+  assert_int_equal(proc_status_field(pa, "Uid", v, sizeof v), 0);
+  char want[64];
+  snprintf(want, sizeof want, "%u\t%u\t%u\t%u", ua, ua, ua, ua);
+  assert_string_equal(v, want);
+  assert_int_equal(proc_status_field(pa, "Gid", v, sizeof v), 0);
+  assert_string_equal(v, want);
+  assert_int_equal(proc_status_field(pa, "Groups", v, sizeof v), 0);
+  assert_string_equal(v, "");
+  assert_int_equal(proc_status_field(pa, "CapEff", v, sizeof v), 0);
+  assert_string_equal(v, "0000000000000000");
+  assert_int_equal(proc_status_field(pa, "CapPrm", v, sizeof v), 0);
+  assert_string_equal(v, "0000000000000000");
+  assert_int_equal(proc_status_field(pa, "NoNewPrivs", v, sizeof v), 0);
+  assert_string_equal(v, "1");
+  assert_int_equal(proc_status_field(pa, "Seccomp", v, sizeof v), 0);
+  assert_string_equal(v, "2"); /* SECCOMP_MODE_FILTER: QEMU's -sandbox */
+
+  /* The jail's root: nothing of the host's but these. */
+  snprintf(path, sizeof path, "/proc/%d/root", pa);
+  list_dir(path, list, sizeof list);
+  fprintf(stderr, "the VMM's /: %s\n", list);
+  char top[64];
+  snprintf(top, sizeof top, "%.*s", (int)strcspn(node.data + 1, "/"), node.data + 1);
+  for (char *save, *t = strtok_r(list, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
+    bool ok = !strcmp(t, "dev") || !strcmp(t, "etc") || !strcmp(t, "lib") ||
+              !strcmp(t, "lib64") || !strcmp(t, "proc") || !strcmp(t, "usr") ||
+              !strcmp(t, top);
+    if (!ok) fprintf(stderr, "unexpected in the jail: /%s\n", t);
+    assert_true(ok);
+  }
+  snprintf(path, sizeof path, "/proc/%d/root/usr", pa);
+  list_dir(path, list, sizeof list);
+  fprintf(stderr, "the VMM's /usr: %s\n", list);
+  assert_string_equal(list, "bin lib lib64 share");
+  snprintf(path, sizeof path, "/proc/%d/root/usr/bin", pa);
+  list_dir(path, list, sizeof list);
+  assert_string_equal(list, "qemu-system-x86_64");
+  snprintf(path, sizeof path, "/proc/%d/root/etc", pa);
+  list_dir(path, list, sizeof list);
+  assert_string_equal(list, "ld.so.cache");
+  snprintf(path, sizeof path, "/proc/%d/root/dev", pa);
+  list_dir(path, list, sizeof list);
+  assert_string_equal(list, "null random urandom zero");
+  snprintf(path, sizeof path, "/proc/%d/root%s", pa, node.data);
+  list_dir(path, list, sizeof list);
+  assert_string_equal(list, "sandboxes"); /* no snapshots, replicas, state, ... */
+  snprintf(path, sizeof path, "/proc/%d/root%s/sandboxes", pa, node.data);
+  list_dir(path, list, sizeof list);
+  assert_string_equal(list, a);
+  /* The other sandbox's files are not there, though they are outside. */
+  snprintf(path, sizeof path, "/proc/%d/root%s/sandboxes/%s/mem", pa, node.data, b);
+  assert_int_equal(access(path, F_OK), -1);
+  snprintf(path, sizeof path, "%s/sandboxes/%s/mem", node.data, b);
+  assert_int_equal(access(path, F_OK), 0);
+  /* Its own files are its uid's; the dir is not its to list or change. */
+  struct stat st;
+  snprintf(path, sizeof path, "/proc/%d/root%s/sandboxes/%s/mem", pa, node.data, a);
+  assert_int_equal(stat(path, &st), 0);
+  assert_int_equal(st.st_uid, ua);
+  snprintf(path, sizeof path, "%s/sandboxes/%s", node.data, a);
+  assert_int_equal(stat(path, &st), 0);
+  assert_int_equal(st.st_uid, 0);
+  assert_int_equal(st.st_mode & 0777, 0711);
+
+  /* Its cgroup: its own, with the memory limit (guest RAM + overhead). */
+  snprintf(path, sizeof path, "/proc/%d/cgroup", pa);
+  char *cg = NULL;
+  assert_int_equal(hg_read_file(path, 65536, &cg, NULL), 0);
+  fprintf(stderr, "the VMM's cgroups:\n%s", cg);
+  char name[64];
+  snprintf(name, sizeof name, "hangar-vmm-%u", ua);
+  char *line = strstr(cg, ":memory:");
+  if (!line) line = strstr(cg, "0::");
+  assert_non_null(line);
+  assert_non_null(strstr(line, name));
+  /* And a limit: cgroup v1 here (memory.limit_in_bytes), or v2's memory.max. */
+  char limit[1024], *val = NULL;
+  int n = (int)strcspn(strchr(line, '/'), "\n");
+  if (strncmp(line, "0::", 3) == 0)
+    snprintf(limit, sizeof limit, "/sys/fs/cgroup%.*s/memory.max", n, strchr(line, '/'));
+  else
+    snprintf(limit, sizeof limit, "/sys/fs/cgroup/memory%.*s/memory.limit_in_bytes", n,
+             strchr(line, '/'));
+  assert_int_equal(hg_read_file(limit, 64, &val, NULL), 0);
+  fprintf(stderr, "%s: %s", limit, val);
+  unsigned long long bytes = strtoull(val, NULL, 10);
+  assert_true(bytes >= 512ull << 20 && bytes <= 64ull << 30);
+  free(val);
+  free(cg);
+
+  assert_int_equal(hg_it_run(&node, a, "echo jailed", NULL, &out, &code), 0);
+  assert_string_equal(out, "jailed\n");
+  free(out);
+  assert_int_equal(hg_it_delete(&node, a), 0);
+  assert_int_equal(hg_it_delete(&node, b), 0);
+  /* The uid and cgroup went with the VMM. */
+  snprintf(path, sizeof path, "/proc/%d", pa);
+  assert_int_equal(access(path, F_OK), -1);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(commands_report_output_and_exit_codes),
@@ -531,6 +679,7 @@ int main(void) {
       cmocka_unit_test(bad_requests_get_clear_errors),
       cmocka_unit_test(corrupt_vmstate_fails_resume_cleanly),
       cmocka_unit_test(console_flood_is_capped_outside_the_subvolume),
+      cmocka_unit_test(vmm_runs_jailed_and_sees_only_its_sandbox),
       cmocka_unit_test(daemon_kill9_guest_runs_through_the_outage_and_restart_adopts_it),
   };
   return cmocka_run_group_tests(tests, setup, teardown);

@@ -22,6 +22,7 @@
 #include <cmocka.h>
 
 #include "node/core/util.h"
+#include "tests/unit/prereq_util.h"
 #include "tests/unit/proc_util.h"
 
 typedef struct fixture {
@@ -399,6 +400,113 @@ static void console_is_optional(void **state) {
   assert_int_equal(file_size(fx, "console.log"), -1);
 }
 
+static unsigned vmm_uid(const fixture *fx) {
+  char *json = status_file(fx);
+  char *p = strstr(json, "\"vmm_uid\":");
+  assert_non_null(p);
+  unsigned uid = (unsigned)strtoul(p + 10, NULL, 10);
+  free(json);
+  return uid;
+}
+
+/* The names in dir, sorted, space-separated. */
+static void names_in(const char *dir, char *out, size_t cap) {
+  char cmd[PATH_MAX + 64];
+  snprintf(cmd, sizeof cmd, "ls -A '%s' | tr '\\n' ' '", dir);
+  FILE *f = popen(cmd, "r");
+  assert_non_null(f);
+  size_t n = fread(out, 1, cap - 1, f);
+  pclose(f);
+  while (n > 0 && out[n - 1] == ' ') n--;
+  out[n] = '\0';
+}
+
+static int count_cgroups(unsigned uid) {
+  char cmd[256], out[64] = "";
+  snprintf(
+      cmd, sizeof cmd,
+      "find /sys/fs/cgroup -maxdepth 6 -type d -name hangar-vmm-%u 2>/dev/null | wc -l",
+      uid);
+  FILE *f = popen(cmd, "r");
+  assert_non_null(f);
+  size_t n = fread(out, 1, sizeof out - 1, f);
+  out[n] = '\0';
+  pclose(f);
+  return atoi(out);
+}
+
+/* --jail (with /bin/sleep as the VMM): a uid of its own, no capabilities,
+ * no_new_privs, a root holding only the dir, the binary's libraries and a
+ * few devices, its own cgroups; all of it gone with the VMM, the uid free
+ * again for the next. */
+static void jail_runs_vmm_as_its_own_uid_in_its_own_root(void **state) {
+  fixture *fx = *state;
+  char line[128], v[256], path[PATH_MAX], list[4096];
+  HG_NEED(geteuid() == 0, "root (the jail changes uid and mounts)");
+  const char *opts[] = {"--jail", "--memory-mib", "64", "--vcpus", "1", NULL};
+  const char *vmm[] = {"/bin/sleep", "1000", NULL};
+  spawn_argv(fx, line, -1, opts, vmm);
+  assert_true(fx->vmm_pid > 0);
+  unsigned uid = vmm_uid(fx);
+  assert_true(uid >= 2000000000u);
+  char want[64];
+  snprintf(want, sizeof want, "%u\t%u\t%u\t%u", uid, uid, uid, uid);
+  assert_int_equal(proc_status_field(fx->vmm_pid, "Uid", v, sizeof v), 0);
+  assert_string_equal(v, want);
+  assert_int_equal(proc_status_field(fx->vmm_pid, "Gid", v, sizeof v), 0);
+  assert_string_equal(v, want);
+  assert_int_equal(proc_status_field(fx->vmm_pid, "CapEff", v, sizeof v), 0);
+  assert_string_equal(v, "0000000000000000");
+  assert_int_equal(proc_status_field(fx->vmm_pid, "NoNewPrivs", v, sizeof v), 0);
+  assert_string_equal(v, "1");
+  snprintf(path, sizeof path, "/proc/%d/root/tmp", fx->vmm_pid);
+  names_in(path, list, sizeof list);
+  assert_string_equal(list, strrchr(fx->dir, '/') + 1); /* /tmp holds the dir alone */
+  snprintf(path, sizeof path, "/proc/%d/root/dev", fx->vmm_pid);
+  names_in(path, list, sizeof list);
+  assert_string_equal(list, "null random urandom zero");
+  snprintf(path, sizeof path, "/proc/%d/root/usr/bin", fx->vmm_pid);
+  names_in(path, list, sizeof list);
+  assert_string_equal(list, "sleep");
+  assert_true(count_cgroups(uid) >= 1);
+  struct stat st;
+  assert_int_equal(stat(fx->dir, &st), 0);
+  assert_int_equal(st.st_mode & 0777, 0711);
+
+  ask(fx, "kill\n", line, sizeof line);
+  assert_true(wait_gone(fx->shim_pid, 60000));
+  assert_int_equal(count_cgroups(uid), 0);
+  /* The uid is free again: the next jail in this dir gets it back. */
+  spawn_argv(fx, line, -1, opts, vmm);
+  assert_int_equal(vmm_uid(fx), uid);
+}
+
+/* A shim killed by SIGKILL cannot remove its VMM's cgroups; the next jail
+ * made on the host does, once nobody holds that uid. */
+static void jail_collects_cgroups_a_killed_shim_left(void **state) {
+  fixture *fx = *state;
+  char line[128];
+  HG_NEED(geteuid() == 0, "root (the jail changes uid and mounts)");
+  const char *opts[] = {"--jail", "--memory-mib", "64", NULL};
+  const char *vmm[] = {"/bin/sleep", "1000", NULL};
+  spawn_argv(fx, line, -1, opts, vmm);
+  unsigned uid = vmm_uid(fx);
+  kill(fx->shim_pid, SIGKILL);
+  assert_true(wait_gone(fx->vmm_pid, 60000)); /* PDEATHSIG */
+  assert_true(count_cgroups(uid) >= 1);
+  fixture other = {0};
+  snprintf(other.dir, sizeof other.dir, "/tmp/hg-test-shim.XXXXXX");
+  assert_non_null(mkdtemp(other.dir));
+  spawn_argv(&other, line, -1, opts, vmm);
+  unsigned uid2 = vmm_uid(&other);
+  int left = count_cgroups(uid);
+  kill(other.shim_pid, SIGTERM);
+  wait_gone(other.shim_pid, 60000);
+  hg_rm_rf(other.dir);
+  assert_true(uid2 != uid || left >= 1);
+  if (uid2 != uid) assert_int_equal(left, 0);
+}
+
 static void bad_usage_exits_2(void **state) {
   int st = system(HG_SHIM_PATH " --dir /tmp 2>/dev/null");
   assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 2);
@@ -427,6 +535,10 @@ int main(void) {
       cmocka_unit_test_setup_teardown(console_flood_is_capped_and_keeps_the_newest, setup,
                                       teardown),
       cmocka_unit_test_setup_teardown(console_is_optional, setup, teardown),
+      cmocka_unit_test_setup_teardown(jail_runs_vmm_as_its_own_uid_in_its_own_root, setup,
+                                      teardown),
+      cmocka_unit_test_setup_teardown(jail_collects_cgroups_a_killed_shim_left, setup,
+                                      teardown),
       cmocka_unit_test(bad_usage_exits_2),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
