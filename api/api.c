@@ -28,6 +28,7 @@
 #include "node/agentproto.h"
 #include "node/core/buf.h"
 #include "node/core/err.h"
+#include "node/core/list.h"
 #include "node/core/log.h"
 #include "node/core/util.h"
 
@@ -91,7 +92,7 @@ typedef struct hg_params {
   char id[HG_ID_MAX]; /* {id}: a sandbox */
   char op[HG_ID_MAX]; /* {op} */
   uint64_t cid;       /* {cid}: "cmd-<n>" */
-  char node[HG_FWD_ID_MAX]; /* {node}: a cluster member */
+  char node[HG_NODE_ID_MAX]; /* {node}: a cluster member */
   uint16_t port;      /* {port}: 1-65535 */
 } hg_params;
 
@@ -447,7 +448,7 @@ static bool cid_parse(const char *s, uint64_t *out) {
 /* Stores one {name} capture; false when the value is no valid id of its kind
  * (bad ids read as "no such thing": 404, not 400). */
 static bool param_set(hg_params *p, const char *name, size_t nlen, const char *v, size_t vlen) {
-  char buf[HG_FWD_ID_MAX + 8];
+  char buf[HG_NODE_ID_MAX + 8];
   if (vlen >= sizeof buf) return false;
   memcpy(buf, v, vlen);
   buf[vlen] = '\0';
@@ -462,7 +463,7 @@ static bool param_set(hg_params *p, const char *name, size_t nlen, const char *v
     return true;
   }
   if (nlen == 4 && !memcmp(name, "node", 4)) {
-    if (!hg_fwd_node_valid(buf)) return false;
+    if (!hg_node_id_valid(buf)) return false;
     memcpy(p->node, buf, vlen + 1);
     return true;
   }
@@ -560,9 +561,7 @@ static void call_free(hg_call *c) {
   json_decref(c->out);
   json_decref(c->peer_list);
   if (c->held) api->held--;
-  if (c->prev) c->prev->next = c->next;
-  else api->calls = c->next;
-  if (c->next) c->next->prev = c->prev;
+  HG_LIST_UNLINK(api->calls, c);
   free(c);
 }
 
@@ -604,9 +603,7 @@ static hg_call *call_new(hg_api *api, hg_http_req *req) {
   c->api = api;
   c->req = req;
   atomic_init(&c->aborted, false);
-  c->next = api->calls;
-  if (api->calls) api->calls->prev = c;
-  api->calls = c;
+  HG_LIST_PUSH(api->calls, c);
   req->data = c;
   return c;
 }
@@ -1781,8 +1778,8 @@ static void op_lookup_next(hg_call *c);
 
 /* 421: "not here; try <owner> <addr>". */
 static void call_misdirected(hg_call *c, const char *owner, const char *addr) {
-  char hdr[32 + HG_FWD_ID_MAX + HG_FWD_ADDR_MAX] = "", msg[HG_API_MSG];
-  if (hg_fwd_node_valid(owner) && hg_fwd_addr_valid(addr))
+  char hdr[32 + HG_NODE_ID_MAX + HG_ADDR_MAX] = "", msg[HG_API_MSG];
+  if (hg_node_id_valid(owner) && hg_addr_valid(addr))
     snprintf(hdr, sizeof hdr, "X-Hangar-Owner: %s %s\r\n", owner, addr);
   snprintf(msg, sizeof msg, "sandbox %s is owned by node %s (%s), not by this node (%s)", c->p.id,
            owner, addr, c->api->node_id);
@@ -1857,7 +1854,7 @@ static bool route_remote(hg_call *c) {
   if (!api->have_peers || !strstr(c->rt->pattern, "{id}")) return false;
   if (c->rt->handle == h_replicas) return false; /* any node asks the holders */
   if (c->rt->handle == h_resume && api->have_repl) return route_resume(c);
-  char owner[HG_FWD_ID_MAX] = "", addr[HG_FWD_ADDR_MAX] = "";
+  char owner[HG_NODE_ID_MAX] = "", addr[HG_ADDR_MAX] = "";
   if (api->peers.locate(api->peers.ud, c->p.id, owner, addr) != 1) return false;
   owner[sizeof owner - 1] = addr[sizeof addr - 1] = '\0';
   if (!strcmp(owner, api->node_id)) return false;
@@ -1880,7 +1877,7 @@ static bool route_remote(hg_call *c) {
  * is served here: the front node chose us. */
 static bool route_resume(hg_call *c) {
   hg_api *api = c->api;
-  char node[HG_FWD_ID_MAX] = "", target[HG_FWD_ID_MAX] = "", addr[HG_FWD_ADDR_MAX] = "";
+  char node[HG_NODE_ID_MAX] = "", target[HG_NODE_ID_MAX] = "", addr[HG_ADDR_MAX] = "";
   char msg[256] = "";
   if (c->forwarded) return false;
   int rc = q_get(c, "node", node, sizeof node);
@@ -1905,7 +1902,7 @@ static bool member_api(const json_t *m, const char **id, const char **addr) {
   *id = json_string_value(json_object_get(m, "id"));
   *addr = json_string_value(json_object_get(json_object_get(m, "addresses"), "api"));
   if (!*addr) *addr = json_string_value(json_object_get(m, "api"));
-  return (!st || !strcmp(st, "alive")) && hg_fwd_node_valid(*id) && hg_fwd_addr_valid(*addr);
+  return (!st || !strcmp(st, "alive")) && hg_node_id_valid(*id) && hg_addr_valid(*addr);
 }
 
 static json_t *json_items(json_t *v, const char *key) {
@@ -1970,7 +1967,7 @@ static bool create_place(hg_call *c, bool again) {
   hg_api *api = c->api;
   if (!api->have_peers || c->forwarded) return false;
   const hg_lc *l = &c->u.lc;
-  char owner[HG_FWD_ID_MAX] = "", addr[HG_FWD_ADDR_MAX] = "", reason[256] = "";
+  char owner[HG_NODE_ID_MAX] = "", addr[HG_ADDR_MAX] = "", reason[256] = "";
   int rc = api->peers.place(api->peers.ud, l->spec.template_ref, l->spec.vcpus, l->spec.memory_mib,
                             l->zone, l->label, owner, addr, reason);
   owner[sizeof owner - 1] = addr[sizeof addr - 1] = reason[sizeof reason - 1] = '\0';
@@ -3405,7 +3402,7 @@ static bool peers_valid(const hg_api_config *cfg) {
   if (!p) return true;
   /* node ids go into X-Hangar-Forwarded and are compared with owners */
   return p->locate && p->place && p->members && p->directory && p->decommission &&
-         hg_fwd_node_valid(cfg->node_id);
+         hg_node_id_valid(cfg->node_id);
 }
 
 static void on_forward_closed(void *ud) {

@@ -32,6 +32,7 @@
 #include "api/http.h"
 #include "gateway/gateway.h"
 #include "node/core/buf.h"
+#include "node/core/ident.h"
 #include "node/op.h"
 #include "node/sandbox.h"
 
@@ -54,10 +55,10 @@ typedef struct hg_api_peers {
   void *ud;
   /* 1: sandbox is owned by another live node (owner, addr filled).
    * 0: local or unknown to the directory (serve it here). */
-  int (*locate)(void *ud, const char *sandbox, char owner[64], char addr[64]);
+  int (*locate)(void *ud, const char *sandbox, char owner[HG_NODE_ID_MAX], char addr[HG_ADDR_MAX]);
   /* hg_cluster_place: 1 here, 0 peer (owner, addr), -ENOSPC (reason). */
   int (*place)(void *ud, const char *template_ref, unsigned vcpus, unsigned memory_mib,
-               const char *zone, const char *label, char owner[64], char addr[64],
+               const char *zone, const char *label, char owner[HG_NODE_ID_MAX], char addr[HG_ADDR_MAX],
                char reason[256]);
   /* GET /v1/cluster/members; new reference, an array or {"members": [...]}.
    * Operation lookups ask the members with "state": "alive" (or no state),
@@ -101,8 +102,8 @@ typedef struct hg_api_repl {
    * to target at addr; 0: serve it here; < 0 with msg: -EHOSTDOWN the node
    * named is not alive, -ENOENT unknown node, -EHOSTUNREACH the owner is
    * down and no alive node holds the newest generation. */
-  int (*resume_at)(void *ud, const char *id, const char *node, char target[64],
-                   char addr[64], char msg[256]);
+  int (*resume_at)(void *ud, const char *id, const char *node, char target[HG_NODE_ID_MAX],
+                   char addr[HG_ADDR_MAX], char msg[256]);
   /* Appends Prometheus lines (hangar_repl_*); may be NULL. Loop thread. */
   void (*metrics)(void *ud, hg_buf *out);
 } hg_api_repl;

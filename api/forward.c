@@ -1,13 +1,11 @@
 /* forward: reverse proxy to a peer's API over libcurl multi on the loop.
  *
- * curl tells us which sockets it wants watched (socket_cb: one uv_poll
- * each) and when it next needs a call (timer_cb: one uv_timer); both call
- * curl_multi_socket_action, after which finished transfers are collected
- * (multi_done). Everything curl calls back (head_cb, body_cb, socket_cb,
- * timer_cb) runs inside those calls, where curl forbids adding or removing
- * transfers: so a forward is only ever finished from multi_done or from
- * our own timers, never from a curl callback; callbacks only set flags and
- * return "abort". f->in_curl says whether we are inside curl. */
+ * node/core/curluv drives curl from the loop and hands finished transfers
+ * to on_transfer_done. Everything curl calls back (head_cb, body_cb) runs
+ * inside curl, where curl forbids adding or removing transfers: so a
+ * forward is only ever finished from on_transfer_done or from our own
+ * timers, never from a curl callback; callbacks only set flags and return
+ * "abort". hg_curluv_in_curl says whether we are inside curl. */
 #include "api/forward.h"
 
 #include <curl/curl.h>
@@ -18,35 +16,26 @@
 #include <strings.h>
 
 #include "node/core/buf.h"
+#include "node/core/curluv.h"
+#include "node/core/list.h"
 #include "node/core/log.h"
+#include "node/core/parse.h"
 
 #define HG_FWD_MAX_XFF 1024 /* an incoming X-Forwarded-For we extend */
 #define HG_FWD_CURL_BUFFER (64 * 1024)
 #define HG_FWD_KEEPIDLE_S 10 /* TCP keep-alive: a peer dead after connect */
 #define HG_FWD_KEEPINTVL_S 5
 
-typedef struct fwd_sock fwd_sock;
-
 struct hg_forward {
   uv_loop_t *loop;
-  CURLM *multi;
-  uv_timer_t timer;
-  char node_id[HG_FWD_ID_MAX];
+  hg_curluv *cu;
+  char node_id[HG_NODE_ID_MAX];
   hg_fwd *fwds;    /* in flight */
-  fwd_sock *socks; /* watched for curl */
   hg_forward_stats st;
-  int handles; /* our uv handles not closed yet (timer, polls, drain timers) */
-  int in_curl; /* > 0 inside a curl call that may run our callbacks */
+  int handles; /* not closed yet: cu and the drain timers */
   bool closing;
   void (*done)(void *ud);
   void *done_ud;
-};
-
-struct fwd_sock {
-  uv_poll_t poll;
-  curl_socket_t fd;
-  hg_forward *f;
-  fwd_sock *prev, *next;
 };
 
 struct hg_fwd {
@@ -55,8 +44,8 @@ struct hg_fwd {
   CURL *easy;
   struct curl_slist *hdrs;
   char *path; /* the target as received, without a fragment */
-  char owner[HG_FWD_ID_MAX];
-  char addr[HG_FWD_ADDR_MAX];
+  char owner[HG_NODE_ID_MAX];
+  char addr[HG_ADDR_MAX];
   int decline;
   hg_fwd_done_cb done;
   void *ud;
@@ -64,7 +53,7 @@ struct hg_fwd {
   int status;
   char ctype[128];
   hg_buf extra; /* pass-through headers, "Name: value\r\n"… */
-  char hint_owner[HG_FWD_ID_MAX], hint_addr[HG_FWD_ADDR_MAX];
+  char hint_owner[HG_NODE_ID_MAX], hint_addr[HG_ADDR_MAX];
   bool in_multi;
   bool started;  /* the client's answer began */
   bool answered; /* ... and was whole (no body: 204, 304) */
@@ -74,51 +63,6 @@ struct hg_fwd {
   char err[CURL_ERROR_SIZE];
   hg_fwd *prev, *next;
 };
-
-/* ---- validation ---------------------------------------------------------- */
-
-bool hg_fwd_node_valid(const char *id) {
-  size_t n = id ? strlen(id) : 0;
-  if (n == 0 || n >= HG_FWD_ID_MAX) return false;
-  for (size_t i = 0; i < n; i++) {
-    char ch = id[i];
-    if (!((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '-'))
-      return false;
-  }
-  return true;
-}
-
-static bool port_valid(const char *p) {
-  size_t n = strlen(p);
-  if (n == 0 || n > 5) return false;
-  long v = 0;
-  for (; *p; p++) {
-    if (*p < '0' || *p > '9') return false;
-    v = v * 10 + (*p - '0');
-  }
-  return v >= 1 && v <= 65535;
-}
-
-bool hg_fwd_addr_valid(const char *addr) {
-  size_t n = addr ? strlen(addr) : 0;
-  if (n < 3 || n >= HG_FWD_ADDR_MAX) return false;
-  const char *colon;
-  if (addr[0] == '[') { /* [v6]:port */
-    const char *close = strchr(addr, ']');
-    if (!close || close == addr + 1 || close[1] != ':') return false;
-    for (const char *p = addr + 1; p < close; p++)
-      if (!strchr("0123456789abcdefABCDEF:.", *p)) return false;
-    colon = close + 1;
-  } else {
-    colon = strrchr(addr, ':');
-    if (!colon || colon == addr) return false;
-    for (const char *p = addr; p < colon; p++)
-      if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-            (*p >= '0' && *p <= '9') || *p == '.' || *p == '-'))
-        return false;
-  }
-  return port_valid(colon + 1);
-}
 
 /* The target to send: origin-form as received (an absolute-form target
  * loses its scheme and authority: we choose the host), no fragment. Only
@@ -146,7 +90,6 @@ static int target_path(const char *t, char **out) {
 /* ---- life of one forward --------------------------------------------------- */
 
 static void forward_maybe_free(hg_forward *f);
-static void multi_done(hg_forward *f);
 
 static void on_drain_closed(uv_handle_t *h) {
   hg_fwd *w = h->data;
@@ -164,11 +107,7 @@ static void fwd_finish(hg_fwd *w, int rc, const char *msg) {
   memcpy(res.owner, w->owner, sizeof res.owner);
   memcpy(res.addr, w->addr, sizeof res.addr);
   if (msg) snprintf(res.msg, sizeof res.msg, "%s", msg);
-  if (w->prev)
-    w->prev->next = w->next;
-  else
-    f->fwds = w->next;
-  if (w->next) w->next->prev = w->prev;
+  HG_LIST_UNLINK(f->fwds, w);
   f->st.active--;
   if (w->easy) curl_easy_cleanup(w->easy);
   curl_slist_free_all(w->hdrs);
@@ -241,12 +180,10 @@ static int fwd_easy(hg_fwd *w) {
   w->ctype[0] = '\0';
   w->hint_owner[0] = w->hint_addr[0] = '\0';
   hg_buf_reset(&w->extra);
-  w->f->in_curl++; /* add_handle calls timer_cb */
-  CURLMcode mc = curl_multi_add_handle(w->f->multi, e);
-  w->f->in_curl--;
-  if (mc != CURLM_OK) {
+  int arc = hg_curluv_add(w->f->cu, e);
+  if (arc < 0) {
     curl_easy_cleanup(e);
-    return -ENOMEM;
+    return arc;
   }
   w->easy = e;
   w->in_multi = true;
@@ -304,7 +241,7 @@ static int fwd_headers(hg_fwd *w, const char *self) {
 
 int hg_fwd_start(hg_forward *f, hg_http_req *req, const hg_fwd_spec *spec, hg_fwd **out) {
   if (f->closing) return -ECANCELED;
-  if (!spec->done || !hg_fwd_node_valid(spec->owner) || !hg_fwd_addr_valid(spec->addr))
+  if (!spec->done || !hg_node_id_valid(spec->owner) || !hg_addr_valid(spec->addr))
     return -EINVAL;
   hg_fwd *w = calloc(1, sizeof *w);
   if (!w) return -ENOMEM;
@@ -326,9 +263,7 @@ int hg_fwd_start(hg_forward *f, hg_http_req *req, const hg_fwd_spec *spec, hg_fw
     free(w);
     return rc;
   }
-  w->next = f->fwds;
-  if (f->fwds) f->fwds->prev = w;
-  f->fwds = w;
+  HG_LIST_PUSH(f->fwds, w);
   f->st.active++;
   *out = w;
   return 0;
@@ -338,7 +273,7 @@ int hg_fwd_start(hg_forward *f, hg_http_req *req, const hg_fwd_spec *spec, hg_fw
 
 /* "X-Hangar-Owner: <node> <addr>": where the upstream says S lives. */
 static void hint_parse(hg_fwd *w, const char *v, size_t n) {
-  char tmp[HG_FWD_ID_MAX + HG_FWD_ADDR_MAX + 2];
+  char tmp[HG_NODE_ID_MAX + HG_ADDR_MAX + 2];
   if (n >= sizeof tmp) return;
   memcpy(tmp, v, n);
   tmp[n] = '\0';
@@ -347,7 +282,7 @@ static void hint_parse(hg_fwd *w, const char *v, size_t n) {
   *sp = '\0';
   const char *addr = sp + 1;
   while (*addr == ' ') addr++;
-  if (!hg_fwd_node_valid(tmp) || !hg_fwd_addr_valid(addr)) return;
+  if (!hg_node_id_valid(tmp) || !hg_addr_valid(addr)) return;
   memcpy(w->hint_owner, tmp, strlen(tmp) + 1); /* both validated: they fit */
   memcpy(w->hint_addr, addr, strlen(addr) + 1);
 }
@@ -477,9 +412,7 @@ static size_t body_cb(char *buf, size_t size, size_t n, void *ud) {
 
 static void fwd_remove(hg_fwd *w) {
   if (!w->in_multi) return;
-  w->f->in_curl++;
-  curl_multi_remove_handle(w->f->multi, w->easy);
-  w->f->in_curl--;
+  hg_curluv_remove(w->f->cu, w->easy);
   w->in_multi = false;
 }
 
@@ -494,7 +427,7 @@ static void fwd_cancel_now(hg_fwd *w) {
 void hg_fwd_cancel(hg_fwd *w) {
   if (w->cancelled) return;
   w->cancelled = true;
-  if (w->f->in_curl)
+  if (hg_curluv_in_curl(w->f->cu))
     drain_start(w, 0); /* curl's callbacks see the flag; finish outside */
   else
     fwd_cancel_now(w);
@@ -502,7 +435,7 @@ void hg_fwd_cancel(hg_fwd *w) {
 
 /* A 421 named another node: the same request once more, there. */
 static void fwd_retry(hg_fwd *w) {
-  char from[HG_FWD_ADDR_MAX];
+  char from[HG_ADDR_MAX];
   snprintf(from, sizeof from, "%s", w->addr);
   curl_easy_cleanup(w->easy);
   w->easy = NULL;
@@ -575,10 +508,7 @@ static void on_drain(uv_timer_t *t) {
   uv_timer_stop(t);
   w->paused = false;
   hg_forward *f = w->f;
-  f->in_curl++; /* unpausing hands curl's kept data to body_cb at once */
-  curl_easy_pause(w->easy, CURLPAUSE_CONT);
-  f->in_curl--;
-  multi_done(f);
+  hg_curluv_unpause(f->cu, w->easy); /* hands curl's kept data to body_cb at once */
 }
 
 static void drain_start(hg_fwd *w, uint64_t ms) {
@@ -593,122 +523,26 @@ static void drain_start(hg_fwd *w, uint64_t ms) {
 
 /* ---- curl on the loop ------------------------------------------------------- */
 
-static void multi_done(hg_forward *f) {
-  CURLMsg *m;
-  int left;
-  while ((m = curl_multi_info_read(f->multi, &left))) {
-    if (m->msg != CURLMSG_DONE) continue;
-    CURLcode result = m->data.result;
-    char *priv = NULL;
-    curl_easy_getinfo(m->easy_handle, CURLINFO_PRIVATE, &priv);
-    if (priv) fwd_transfer_done((hg_fwd *)priv, result);
-  }
-}
-
-static void multi_action(hg_forward *f, curl_socket_t fd, int flags) {
-  int running = 0;
-  f->in_curl++;
-  curl_multi_socket_action(f->multi, fd, flags, &running);
-  f->in_curl--;
-  multi_done(f);
-}
-
-static void on_poll(uv_poll_t *h, int status, int events) {
-  fwd_sock *k = h->data;
-  int flags = 0;
-  if (status < 0) flags = CURL_CSELECT_ERR;
-  if (events & UV_READABLE) flags |= CURL_CSELECT_IN;
-  if (events & UV_WRITABLE) flags |= CURL_CSELECT_OUT;
-  multi_action(k->f, k->fd, flags);
-}
-
-static void on_curl_timer(uv_timer_t *t) {
-  multi_action(t->data, CURL_SOCKET_TIMEOUT, 0);
-}
-
-static void on_sock_closed(uv_handle_t *h) {
-  fwd_sock *k = h->data;
-  hg_forward *f = k->f;
-  free(k);
-  f->handles--;
-  forward_maybe_free(f);
-}
-
-static void sock_close(fwd_sock *k) {
-  hg_forward *f = k->f;
-  uv_poll_stop(&k->poll); /* now: curl may close fd and reuse its number */
-  if (k->prev)
-    k->prev->next = k->next;
-  else
-    f->socks = k->next;
-  if (k->next) k->next->prev = k->prev;
-  uv_close((uv_handle_t *)&k->poll, on_sock_closed);
-}
-
-static int socket_cb(CURL *e, curl_socket_t fd, int what, void *ud, void *sockp) {
-  hg_forward *f = ud;
-  fwd_sock *k = sockp;
-  if (what == CURL_POLL_REMOVE) {
-    if (k) {
-      sock_close(k);
-      if (!f->closing) curl_multi_assign(f->multi, fd, NULL);
-    }
-    return 0;
-  }
-  if (!k) {
-    k = calloc(1, sizeof *k);
-    if (!k) return -1;
-    int rc = uv_poll_init_socket(f->loop, &k->poll, fd);
-    if (rc < 0) {
-      hg_log_error("api.forward_poll", "fd=%d err=%s", (int)fd, uv_err_name(rc));
-      free(k);
-      return -1;
-    }
-    k->fd = fd;
-    k->f = f;
-    k->poll.data = k;
-    k->next = f->socks;
-    if (f->socks) f->socks->prev = k;
-    f->socks = k;
-    f->handles++;
-    curl_multi_assign(f->multi, fd, k);
-  }
-  int ev = ((what & CURL_POLL_IN) ? UV_READABLE : 0) |
-           ((what & CURL_POLL_OUT) ? UV_WRITABLE : 0);
-  uv_poll_start(&k->poll, ev, on_poll);
-  return 0;
-}
-
-static int timer_cb(CURLM *m, long ms, void *ud) {
-  hg_forward *f = ud;
-  if (ms < 0)
-    uv_timer_stop(&f->timer);
-  else
-    uv_timer_start(&f->timer, on_curl_timer, (uint64_t)ms, 0);
-  return 0;
+static void on_transfer_done(CURL *e, CURLcode result, void *ud) {
+  char *priv = NULL;
+  curl_easy_getinfo(e, CURLINFO_PRIVATE, &priv);
+  if (priv) fwd_transfer_done((hg_fwd *)priv, result);
 }
 
 /* ---- the forwarder ------------------------------------------------------------- */
 
 int hg_forward_new(uv_loop_t *loop, const char *node_id, hg_forward **out) {
-  if (!node_id || !*node_id || strlen(node_id) >= HG_FWD_ID_MAX) return -EINVAL;
-  if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) return -ENOMEM;
+  if (!node_id || !*node_id || strlen(node_id) >= HG_NODE_ID_MAX) return -EINVAL;
   hg_forward *f = calloc(1, sizeof *f);
-  if (f) f->multi = curl_multi_init();
-  if (!f || !f->multi) {
+  if (!f) return -ENOMEM;
+  int rc = hg_curluv_new(loop, on_transfer_done, f, &f->cu);
+  if (rc < 0) {
     free(f);
-    curl_global_cleanup();
-    return -ENOMEM;
+    return rc;
   }
   f->loop = loop;
   snprintf(f->node_id, sizeof f->node_id, "%s", node_id);
-  uv_timer_init(loop, &f->timer);
-  f->timer.data = f;
   f->handles = 1;
-  curl_multi_setopt(f->multi, CURLMOPT_SOCKETFUNCTION, socket_cb);
-  curl_multi_setopt(f->multi, CURLMOPT_SOCKETDATA, f);
-  curl_multi_setopt(f->multi, CURLMOPT_TIMERFUNCTION, timer_cb);
-  curl_multi_setopt(f->multi, CURLMOPT_TIMERDATA, f);
   *out = f;
   return 0;
 }
@@ -718,12 +552,11 @@ static void forward_maybe_free(hg_forward *f) {
   void (*done)(void *) = f->done;
   void *ud = f->done_ud;
   free(f);
-  curl_global_cleanup();
   if (done) done(ud);
 }
 
-static void on_forward_timer_closed(uv_handle_t *h) {
-  hg_forward *f = h->data;
+static void on_curluv_closed(void *ud) {
+  hg_forward *f = ud;
   f->handles--;
   forward_maybe_free(f);
 }
@@ -738,13 +571,7 @@ void hg_forward_close(hg_forward *f, void (*done)(void *ud), void *ud) {
     w->cancelled = true;
     fwd_cancel_now(w);
   }
-  f->in_curl++; /* cleanup closes cached connections: socket_cb REMOVE */
-  curl_multi_cleanup(f->multi);
-  f->in_curl--;
-  f->multi = NULL;
-  while (f->socks) sock_close(f->socks); /* any curl did not mention */
-  uv_timer_stop(&f->timer);
-  uv_close((uv_handle_t *)&f->timer, on_forward_timer_closed);
+  hg_curluv_close(f->cu, on_curluv_closed, f);
 }
 
 void hg_forward_get_stats(const hg_forward *f, hg_forward_stats *out) {

@@ -31,14 +31,13 @@
 #include <uv.h>
 
 #include "api/http.h"
+#include "node/core/ident.h"
 
 #define HG_FWD_CONNECT_MS 2000
 #define HG_FWD_HIGH_WATER (1u * 1024 * 1024) /* client bytes unsent before we pause */
 #define HG_FWD_LOW_WATER (256u * 1024)       /* ... and resume below this */
 #define HG_FWD_DRAIN_MS 10                   /* how often a paused forward looks */
 #define HG_FWD_MAX_RESP_HEADERS (8u * 1024)  /* pass-through headers kept, bytes */
-#define HG_FWD_ID_MAX 64                     /* node ids, with the NUL */
-#define HG_FWD_ADDR_MAX 64                   /* "host:port", with the NUL */
 
 typedef struct hg_forward hg_forward;
 typedef struct hg_fwd hg_fwd;
@@ -56,8 +55,8 @@ typedef struct hg_fwd_result {
   int status;                /* the upstream's, 0 if none */
   bool started;              /* the answer went (or began going) to the client */
   bool retried;              /* a 421 sent us to the hinted node */
-  char owner[HG_FWD_ID_MAX]; /* the node that answered (after a retry: the hinted one) */
-  char addr[HG_FWD_ADDR_MAX];
+  char owner[HG_NODE_ID_MAX]; /* the node that answered (after a retry: the hinted one) */
+  char addr[HG_ADDR_MAX];
   char msg[256]; /* rc < 0: a sentence */
 } hg_fwd_result;
 
@@ -102,11 +101,5 @@ int hg_fwd_start(hg_forward *f, hg_http_req *req, const hg_fwd_spec *spec, hg_fw
 void hg_fwd_cancel(hg_fwd *w);
 
 void hg_forward_get_stats(const hg_forward *f, hg_forward_stats *out);
-
-/* Validators for what goes into URLs and headers: node ids are 1-63 of
- * [a-z0-9-] ("n-" + hex, or a name); addresses "host:port" with a host of
- * [A-Za-z0-9.-] or a bracketed IPv6 literal, and a port 1-65535. */
-bool hg_fwd_node_valid(const char *id);
-bool hg_fwd_addr_valid(const char *addr);
 
 #endif

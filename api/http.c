@@ -26,6 +26,7 @@
 #include <time.h>
 
 #include "node/core/buf.h"
+#include "node/core/list.h"
 #include "node/core/log.h"
 
 #define HG_HTTP_READ_BUF (64u * 1024)      /* per-connection input buffer */
@@ -219,15 +220,11 @@ static bool is_token(const char *s, size_t n) {
 /* ---- connection list and server bookkeeping ---- */
 
 static void srv_link(hg_http_server *srv, http_conn *c) {
-  c->next = srv->conns;
-  if (srv->conns) srv->conns->prev = c;
-  srv->conns = c;
+  HG_LIST_PUSH(srv->conns, c);
 }
 
 static void srv_unlink(hg_http_server *srv, http_conn *c) {
-  if (c->prev) c->prev->next = c->next;
-  else srv->conns = c->next;
-  if (c->next) c->next->prev = c->prev;
+  HG_LIST_UNLINK(srv->conns, c);
 }
 
 /* ---- requests ---- */

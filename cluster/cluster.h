@@ -17,6 +17,7 @@
 
 #include "cluster/meta.h"
 #include "cluster/swim.h"
+#include "node/core/buf.h"
 
 typedef struct hg_cluster hg_cluster;
 
@@ -52,20 +53,32 @@ void hg_cluster_set_meta(hg_cluster *c, const hg_node_meta *self);
  * already knows a higher epoch for the sandbox (fenced), -ENOSPC when it
  * holds 100000 live entries. "deleted" entries are kept 10 min as
  * tombstones. get copies the newest entry known (tombstones too);
- * -ENOENT; thread-safe. */
+ * -ENOENT; thread-safe. A get followed by a put is not atomic: to change
+ * an entry that others may change too, use update. */
 int hg_cluster_dir_put(hg_cluster *c, const hg_dirent *e);
 int hg_cluster_dir_get(hg_cluster *c, const char *sandbox, hg_dirent *out);
+/* The one way to read-modify-write an entry: fn runs under the directory's
+ * lock with the newest entry known for sandbox (exists false: none, e
+ * zeroed but for its sandbox), edits it in place and returns 1 to put it
+ * (as hg_cluster_dir_put, so version, owner and fencing apply), 0 to leave
+ * the directory as it is, or a negative errno, returned as it is. Updates
+ * from several threads therefore compose: none is lost between another's
+ * read and write. fn must be short and must not call into the cluster.
+ * 0, fn's error, -EINVAL, or dir_put's. Thread-safe. */
+typedef int (*hg_cluster_dir_fn)(void *arg, hg_dirent *e, bool exists);
+int hg_cluster_dir_update(hg_cluster *c, const char *sandbox, hg_cluster_dir_fn fn,
+                          void *arg);
 
 /* A member's API address ("host:port"); -ENOENT unknown (or no metadata
  * yet), -EHOSTDOWN not alive. */
-int hg_cluster_api_addr(hg_cluster *c, const char *node_id, char addr[HG_WIRE_ADDR_MAX]);
+int hg_cluster_api_addr(hg_cluster *c, const char *node_id, char addr[HG_ADDR_MAX]);
 
 /* Peers as worker threads see them: a copy the loop keeps current on every
  * membership or metadata change and rebuilds every housekeeping tick. */
 typedef struct hg_cluster_peer {
-  char id[HG_WIRE_ID_MAX];
-  char api_addr[HG_WIRE_ADDR_MAX];
-  char repl_addr[HG_WIRE_ADDR_MAX]; /* "" when the peer advertises none */
+  char id[HG_NODE_ID_MAX];
+  char api_addr[HG_ADDR_MAX];
+  char repl_addr[HG_ADDR_MAX]; /* "" when the peer advertises none */
   char zone[32];
   bool alive;      /* alive or suspect: suspects count as alive for reads, */
   bool suspect;    /* not as replica targets */
@@ -108,8 +121,8 @@ typedef struct hg_place_req {
  * choices on free memory among alive, non-draining members with room, the
  * template and matching constraints). -ENOSPC: no node fits; reason says
  * why in a sentence for the 507. */
-int hg_cluster_place(hg_cluster *c, const hg_place_req *req, char node_id[HG_WIRE_ID_MAX],
-                     char api_addr[HG_WIRE_ADDR_MAX], char reason[256]);
+int hg_cluster_place(hg_cluster *c, const hg_place_req *req, char node_id[HG_NODE_ID_MAX],
+                     char api_addr[HG_ADDR_MAX], char reason[256]);
 
 /* JSON for the API (docs/api.md): members with state, incarnation, addresses,
  * zone, capacity, load, roster flag; directory entries. New references.
@@ -136,6 +149,8 @@ typedef struct hg_cluster_stats {
   unsigned health;           /* Lifeguard local health (awareness), 0 = healthy */
 } hg_cluster_stats;
 void hg_cluster_get_stats(hg_cluster *c, hg_cluster_stats *out);
+/* The stats in Prometheus text (hangar_cluster_*), appended to out. */
+void hg_cluster_metrics(hg_cluster *c, hg_buf *out);
 const char *hg_cluster_self_id(const hg_cluster *c);
 
 #endif

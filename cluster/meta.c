@@ -16,6 +16,7 @@
 #include <msgpack.h>
 #include <string.h>
 
+#include "node/core/ident.h"
 #include "node/core/mp.h"
 
 /* msgpack-c writes through a callback; this one fills a fixed buffer and
@@ -142,7 +143,7 @@ int hg_node_meta_encode(const hg_node_meta *m, uint8_t *out, size_t cap, size_t 
 
 static int decode_meta(const msgpack_object *o, hg_node_meta *m) {
   if (o->type != MSGPACK_OBJECT_MAP || want_str(o, "i", m->id, sizeof m->id) < 0 ||
-      !m->id[0] || want_str(o, "a", m->api_addr, sizeof m->api_addr) < 0 ||
+      !hg_node_id_valid(m->id) || want_str(o, "a", m->api_addr, sizeof m->api_addr) < 0 ||
       want_str(o, "g", m->gossip_addr, sizeof m->gossip_addr) < 0 ||
       want_str(o, "r", m->repl_addr, sizeof m->repl_addr) < 0 ||
       want_str(o, "z", m->zone, sizeof m->zone) < 0 ||
@@ -190,7 +191,7 @@ static bool dirent_ok(const hg_dirent *e) {
       !str_ok(e->template_ref, sizeof e->template_ref) || e->nholders > HG_DIR_HOLDERS)
     return false;
   for (unsigned i = 0; i < e->nholders; i++)
-    if (!str_ok(e->holders[i], HG_WIRE_ID_MAX)) return false;
+    if (!str_ok(e->holders[i], HG_NODE_ID_MAX)) return false;
   return true;
 }
 
@@ -208,7 +209,7 @@ int hg_dirent_encode(const hg_dirent *e, uint8_t *out, size_t cap, size_t *len) 
   hg_mp_pack_kv_str(&pk, "s", e->state);
   hg_mp_pack_kv_str(&pk, "tr", e->template_ref);
   hg_mp_pack_kv_u64(&pk, "g", e->gen);
-  pack_strs(&pk, "h", (const char *)e->holders, HG_WIRE_ID_MAX, e->nholders);
+  pack_strs(&pk, "h", (const char *)e->holders, HG_NODE_ID_MAX, e->nholders);
   hg_mp_pack_kv_i64(&pk, "ms", e->updated_ms);
   if (s.err) return s.err;
   *len = s.len;
@@ -224,10 +225,15 @@ static int decode_dirent(const msgpack_object *o, hg_dirent *e) {
       want_str(o, "s", e->state, sizeof e->state) < 0 ||
       want_str(o, "tr", e->template_ref, sizeof e->template_ref) < 0 ||
       want_u64(o, "g", UINT64_MAX, &e->gen) < 0 ||
-      want_strs(o, "h", (char *)e->holders, HG_WIRE_ID_MAX, HG_DIR_HOLDERS,
+      want_strs(o, "h", (char *)e->holders, HG_NODE_ID_MAX, HG_DIR_HOLDERS,
                 &e->nholders) < 0 ||
       hg_mp_i64(o, "ms", &e->updated_ms) < 0)
     return -EPROTO;
+  /* node ids from a peer, later in headers and paths: the grammar, not
+   * just the length */
+  if (e->owner[0] && !hg_node_id_valid(e->owner)) return -EPROTO;
+  for (size_t i = 0; i < e->nholders; i++)
+    if (!hg_node_id_valid(e->holders[i])) return -EPROTO;
   return 0;
 }
 

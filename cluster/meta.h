@@ -18,10 +18,10 @@
 #define HG_DIR_HOLDERS 8
 
 typedef struct hg_node_meta {
-  char id[HG_WIRE_ID_MAX];
-  char api_addr[HG_WIRE_ADDR_MAX];   /* host:port other nodes and clients reach */
-  char gossip_addr[HG_WIRE_ADDR_MAX];
-  char repl_addr[HG_WIRE_ADDR_MAX];  /* "" until replication exists */
+  char id[HG_NODE_ID_MAX];
+  char api_addr[HG_ADDR_MAX];   /* host:port other nodes and clients reach */
+  char gossip_addr[HG_ADDR_MAX];
+  char repl_addr[HG_ADDR_MAX];  /* "" until replication exists */
   char zone[32];
   bool draining;
   char vmm_kind[16];                 /* "qemu" */
@@ -49,13 +49,13 @@ int hg_node_meta_decode(const void *data, size_t len, hg_node_meta *out);
 /* One sandbox in the directory. Last writer wins on (epoch, version). */
 typedef struct hg_dirent {
   char sandbox[HG_ID_MAX];
-  char owner[HG_WIRE_ID_MAX];
+  char owner[HG_NODE_ID_MAX];
   uint64_t epoch;
   uint64_t version;
   char state[16];                    /* hg_sb_state_name(), or "deleted" */
   char template_ref[HG_META_NAME_MAX];
   uint64_t gen;                      /* latest generation, 0 if none */
-  char holders[HG_DIR_HOLDERS][HG_WIRE_ID_MAX];
+  char holders[HG_DIR_HOLDERS][HG_NODE_ID_MAX];
   unsigned nholders;
   int64_t updated_ms;
 } hg_dirent;

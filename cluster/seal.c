@@ -258,7 +258,7 @@ int hg_unseal(const hg_keyring *kr, const void *sealed, size_t len, uint8_t *out
 #define WORDS (WINDOW / 64)
 
 typedef struct sender {
-  char id[HG_WIRE_ID_MAX];
+  char id[HG_NODE_ID_MAX];
   uint64_t boot;
   uint64_t top;         /* highest packet number seen this boot */
   uint64_t seen[WORDS]; /* bit (n % WINDOW) for n in (top - WINDOW, top] */
@@ -360,8 +360,8 @@ static void restart_window(sender *s, uint64_t boot, uint64_t pkt_seq) {
 
 int hg_replay_check(hg_replay *r, const char *sender_id, uint64_t boot, uint64_t pkt_seq,
                     int64_t sent_ms, int64_t now_ms) {
-  size_t idlen = sender_id ? strnlen(sender_id, HG_WIRE_ID_MAX) : 0;
-  if (idlen == 0 || idlen >= HG_WIRE_ID_MAX) return -EINVAL;
+  size_t idlen = sender_id ? strnlen(sender_id, HG_NODE_ID_MAX) : 0;
+  if (idlen == 0 || idlen >= HG_NODE_ID_MAX) return -EINVAL;
   /* |sent - now| without overflow: both are anything a peer chose */
   uint64_t d = sent_ms > now_ms ? (uint64_t)sent_ms - (uint64_t)now_ms
                                 : (uint64_t)now_ms - (uint64_t)sent_ms;

@@ -78,7 +78,7 @@ int hg_replay_new(size_t max_senders, int64_t max_skew_ms, hg_replay **out);
 void hg_replay_free(hg_replay *r);
 /* 0: fresh, now remembered. -EALREADY: seen before or below the window.
  * -ESTALE: older boot, or sent_ms too far from now_ms (both wall clock ms).
- * -EINVAL: sender empty or 64 bytes or longer (HG_WIRE_ID_MAX). */
+ * -EINVAL: sender empty or 64 bytes or longer (HG_NODE_ID_MAX). */
 int hg_replay_check(hg_replay *r, const char *sender, uint64_t boot, uint64_t pkt_seq,
                     int64_t sent_ms, int64_t now_ms);
 /* A boot id for this process start (see above). */

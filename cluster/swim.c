@@ -45,8 +45,8 @@ typedef struct suspicion {
 } suspicion;
 
 typedef struct member {
-  char id[HG_WIRE_ID_MAX];
-  char addr[HG_WIRE_ADDR_MAX];
+  char id[HG_NODE_ID_MAX];
+  char addr[HG_ADDR_MAX];
   uint64_t hash; /* of id */
   uint64_t incarnation;
   hg_member_state state;
@@ -76,14 +76,14 @@ typedef struct bcast {
 /* An indirect probe we run for a peer: its seq, our seq for the target. */
 typedef struct relay {
   uint32_t local_seq, orig_seq;
-  char requester[HG_WIRE_ADDR_MAX];
+  char requester[HG_ADDR_MAX];
   int64_t deadline_ms;
 } relay;
 
 typedef struct probe {
   bool active, indirect;
   uint32_t seq;
-  char id[HG_WIRE_ID_MAX];
+  char id[HG_NODE_ID_MAX];
   int64_t ack_by_ms;   /* no direct ack by then: ask k peers */
   int64_t deadline_ms; /* no ack at all by then: suspect */
   unsigned expected_nacks, nacks;
@@ -116,7 +116,7 @@ struct hg_swim {
   relay relays[SWIM_RELAYS_MAX];
   size_t nrelays;
 
-  char seeds[SWIM_SEEDS_MAX][HG_WIRE_ADDR_MAX];
+  char seeds[SWIM_SEEDS_MAX][HG_ADDR_MAX];
   size_t nseeds;
 
   int64_t next_probe_ms, next_gossip_ms, next_push_pull_ms, next_rejoin_ms;
@@ -299,9 +299,9 @@ int hg_swim_join(hg_swim *s, const char *const *seeds, size_t n) {
   if (n > SWIM_SEEDS_MAX) return -E2BIG;
   for (size_t i = 0; i < n; i++)
     if (!seeds[i] || !seeds[i][0] ||
-        strnlen(seeds[i], HG_WIRE_ADDR_MAX) == HG_WIRE_ADDR_MAX)
+        strnlen(seeds[i], HG_ADDR_MAX) == HG_ADDR_MAX)
       return -EINVAL;
-  for (size_t i = 0; i < n; i++) copy_str(s->seeds[i], HG_WIRE_ADDR_MAX, seeds[i]);
+  for (size_t i = 0; i < n; i++) copy_str(s->seeds[i], HG_ADDR_MAX, seeds[i]);
   s->nseeds = n;
   for (size_t i = 0; i < s->nseeds; i++)
     if (strcmp(s->seeds[i], s->cfg.addr) != 0)
@@ -790,7 +790,8 @@ static void alive_about_self(hg_swim *s, const hg_wire_member *u) {
 }
 
 static void alive_update(hg_swim *s, const hg_wire_member *u, bool gossip_new) {
-  if (!u->id[0] || u->meta_len > HG_WIRE_META_MAX) return;
+  /* the id becomes a member everything else names: the grammar, once */
+  if (!hg_node_id_valid(u->id) || u->meta_len > HG_WIRE_META_MAX) return;
   member *m = member_find(s, u->id);
   if (m == s->self) {
     alive_about_self(s, u);

@@ -27,8 +27,8 @@
 typedef struct hg_swim hg_swim;
 
 typedef struct hg_swim_config {
-  char id[HG_WIRE_ID_MAX];
-  char addr[HG_WIRE_ADDR_MAX];     /* our gossip address as peers reach it */
+  char id[HG_NODE_ID_MAX];
+  char addr[HG_ADDR_MAX];     /* our gossip address as peers reach it */
   uint64_t seed;                   /* randomness (probe order, k peers, jitter) */
   unsigned probe_interval_ms;
   unsigned probe_timeout_ms;
@@ -56,8 +56,8 @@ typedef struct hg_swim_config {
 int hg_swim_profile(hg_swim_config *cfg, const char *name);
 
 typedef struct hg_swim_member {
-  char id[HG_WIRE_ID_MAX];
-  char addr[HG_WIRE_ADDR_MAX];
+  char id[HG_NODE_ID_MAX];
+  char addr[HG_ADDR_MAX];
   uint64_t incarnation;
   hg_member_state state;
   int64_t since_ms;                /* when it entered state */

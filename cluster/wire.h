@@ -21,9 +21,8 @@
 #include <stdint.h>
 
 #include "node/core/buf.h"
+#include "node/core/ident.h"
 
-#define HG_WIRE_ID_MAX 64     /* node ids, with the NUL */
-#define HG_WIRE_ADDR_MAX 64   /* "host:port", with the NUL */
 #define HG_WIRE_META_MAX 1024 /* a node's metadata blob (meta.h) */
 #define HG_WIRE_USER_MAX 1024 /* one user broadcast */
 #define HG_WIRE_UDP_MAX 1400  /* sealed datagram, bytes */
@@ -50,10 +49,10 @@ typedef enum hg_member_state {
 /* A member update (alive/suspect/dead/left) or, in push-pull, a member. */
 typedef struct hg_wire_member {
   hg_member_state state;
-  char id[HG_WIRE_ID_MAX];
+  char id[HG_NODE_ID_MAX];
   uint64_t incarnation;
-  char addr[HG_WIRE_ADDR_MAX];  /* gossip address; "" when unknown */
-  char from[HG_WIRE_ID_MAX];    /* suspect/dead: who says so; "" otherwise */
+  char addr[HG_ADDR_MAX];  /* gossip address; "" when unknown */
+  char from[HG_NODE_ID_MAX];    /* suspect/dead: who says so; "" otherwise */
   uint8_t meta[HG_WIRE_META_MAX];
   size_t meta_len;              /* alive and push-pull: the node's metadata */
 } hg_wire_member;
@@ -61,7 +60,7 @@ typedef struct hg_wire_member {
 /* Opaque user payload (a directory entry). key names what it updates, so a
  * newer broadcast replaces an older queued one with the same key. */
 typedef struct hg_wire_user {
-  char key[HG_WIRE_ID_MAX];
+  char key[HG_NODE_ID_MAX];
   uint8_t data[HG_WIRE_USER_MAX];
   size_t len;
 } hg_wire_user;
@@ -72,11 +71,11 @@ typedef struct hg_wire_msg {
   uint64_t boot;     /* random per process start */
   uint64_t pkt_seq;  /* per boot, increasing */
   int64_t sent_ms;   /* sender's wall clock */
-  char from[HG_WIRE_ID_MAX];
-  char from_addr[HG_WIRE_ADDR_MAX];
+  char from[HG_NODE_ID_MAX];
+  char from_addr[HG_ADDR_MAX];
   uint32_t seq;                         /* ping/ping-req/ack/nack */
-  char target[HG_WIRE_ID_MAX];          /* ping, ping-req */
-  char target_addr[HG_WIRE_ADDR_MAX];   /* ping-req */
+  char target[HG_NODE_ID_MAX];          /* ping, ping-req */
+  char target_addr[HG_ADDR_MAX];   /* ping-req */
   bool join;                            /* push-pull */
   hg_wire_member *members;              /* heap arrays, hg_wire_msg_free */
   size_t nmembers;

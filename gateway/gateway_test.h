@@ -1,7 +1,7 @@
 /* gateway_test: a seam for benches and tests that drive a sandbox's gateway
  * from a network namespace standing in for the VM, so they measure the
  * gateway and not a TCG emulator. Not part of hangard: built only into
- * the targets that ask for it (tools/bench/bench_gateway).
+ * the targets that link hg_gateway_test (tools/bench/bench_gateway).
  *
  * hg_gateway_test_attach_veth() attaches the sandbox as hg_gateway_attach()
  * does (namespace, rules, listeners, policy), then puts one end of a veth

@@ -1,8 +1,10 @@
-/* gw: what the gateway's parts share inside gateway/ (not for other
- * folders). gateway.c owns the thread, the loop, the per-sandbox state,
- * policies, the DNS responder and the egress log; proxy.c owns the
- * connections the guest opens through the L7 proxy and the L4 relay.
- * Everything here runs on the gateway loop thread. */
+/* gw: what the gateway's two halves share inside gateway/ (not for other
+ * folders). gateway.c owns the thread, the loop, the per-sandbox state and
+ * the egress log, with policy.c (policies) and resolver.c (the DNS
+ * responder) behind gateway_internal.h; proxy.c owns the connections the
+ * guest opens through the L7 proxy and the L4 relay, with proxy_http.c and
+ * proxy_upgrade.c behind proxy_internal.h. Everything here runs on the
+ * gateway loop thread. */
 #ifndef HG_GATEWAY_GW_H
 #define HG_GATEWAY_GW_H
 

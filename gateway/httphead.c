@@ -5,6 +5,8 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "node/core/parse.h"
+
 static const char *const reason_str[] = {
     [HG_HEAD_R_NONE] = "none",
     [HG_HEAD_R_TLS] = "tls",
@@ -161,16 +163,9 @@ static hg_head_reason parse_field(hg_httphead *h, const char *buf, size_t ls, si
   return HG_HEAD_R_NONE;
 }
 
-/* 1*DIGIT, at most 18 digits (no overflow, and far past any real body). */
+/* 1*DIGIT, at most 18 digits (far past any real body). */
 static int parse_length(const char *s, size_t n, uint64_t *out) {
-  uint64_t v = 0;
-  if (n == 0 || n > 18) return -EINVAL;
-  for (size_t i = 0; i < n; i++) {
-    if (s[i] < '0' || s[i] > '9') return -EINVAL;
-    v = v * 10 + (uint64_t)(s[i] - '0');
-  }
-  *out = v;
-  return 0;
+  return n > 18 ? -EINVAL : hg_parse_uint_n(s, n, UINT64_MAX, out);
 }
 
 typedef struct framing {

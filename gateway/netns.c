@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "node/core/err.h"
+#include "node/core/ident.h"
 #include "node/core/log.h"
 #include "node/core/util.h"
 
@@ -50,16 +51,7 @@ struct hg_netns {
 /* ---- names and paths ---------------------------------------------------- */
 
 static bool name_valid(const char *name) {
-  size_t n = name ? strnlen(name, HG_NETNS_NAME_MAX) : 0;
-  if (n == 0 || n >= HG_NETNS_NAME_MAX) return false;
-  if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0) return false;
-  for (size_t i = 0; i < n; i++) {
-    char c = name[i];
-    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-              (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
-    if (!ok) return false;
-  }
-  return true;
+  return hg_name_valid(name, HG_NETNS_NAME_MAX);
 }
 
 static int ns_path(char *out, size_t cap, const char *dir, const char *name) {

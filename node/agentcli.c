@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "node/agentproto.h"
+#include "node/core/list.h"
 #include "node/core/log.h"
 #include "node/core/mp.h"
 #include "node/core/util.h"
@@ -91,11 +92,7 @@ static void fail_all(hg_agent *a, int err) {
 }
 
 static void call_unlink(hg_agent *a, call *c) {
-  if (c->prev)
-    c->prev->next = c->next;
-  else if (a->calls == c)
-    a->calls = c->next;
-  if (c->next) c->next->prev = c->prev;
+  if (c->prev || a->calls == c) HG_LIST_UNLINK(a->calls, c);
   c->prev = c->next = NULL;
 }
 
@@ -318,9 +315,8 @@ static int rpc(hg_agent *a, req *r, int64_t timeout_ms, msgpack_unpacked *out) {
   pthread_mutex_lock(&a->mu);
   rc = a->err;
   if (rc == 0) { /* registered before sending, so no reply can beat it */
-    c.next = a->calls;
-    if (a->calls) a->calls->prev = &c;
-    a->calls = &c;
+    call *cp = &c;
+    HG_LIST_PUSH(a->calls, cp);
     a->inflight++;
   }
   pthread_mutex_unlock(&a->mu);

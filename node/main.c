@@ -26,6 +26,8 @@
 #include "node/accel.h"
 #include "node/core/config.h"
 #include "node/core/err.h"
+#include "node/core/guard.h"
+#include "node/core/ident.h"
 #include "node/core/log.h"
 #include "node/core/util.h"
 #include "node/op.h"
@@ -45,7 +47,7 @@ typedef struct hg_config {
   char data[4096];
   char listen[256];
   char api_key[256];
-  char node_id[64];
+  char node_id[HG_NODE_ID_MAX];
   char template_dir[4096];
   char template_name[96];
   char log_level[16];
@@ -99,17 +101,16 @@ typedef struct hg_node {
   char template_op[HG_ID_MAX];
   int exit_code;
   /* Cluster. cl is what threads may use (the on_change hook, the meta
-   * worker): read and cleared under cl_mu, so nothing reaches the cluster
-   * once hg_cluster_close has begun. cluster is the loop's own handle. */
+   * worker): cleared before hg_cluster_close begins, so nothing reaches
+   * the cluster after. cluster is the loop's own handle. */
   hg_cluster *cluster;
-  hg_cluster *cl;
-  pthread_mutex_t cl_mu;
+  hg_guard cl;
   hg_api_peers peers;
   hg_repl *repl;          /* with a cluster: the replication service */
   hg_replicator *replicator;
   hg_api_repl api_repl;
   hg_node_meta meta_base; /* what does not change: ids, addresses, totals */
-  hg_node_meta meta_last; /* the last full load sent, under cl_mu */
+  hg_node_meta meta_last; /* the last full load sent, under cl */
   uv_timer_t meta_timer;
   uv_work_t meta_work;
   bool meta_busy;
@@ -420,7 +421,7 @@ static bool is_ip(const char *host) {
 static bool dialable(const char *addr, bool ip) {
   char host[256];
   int port;
-  return strlen(addr) < HG_WIRE_ADDR_MAX &&
+  return strlen(addr) < HG_ADDR_MAX &&
          hg_hostport_split(addr, host, sizeof host, -1, &port) == 0 && port > 0 &&
          !is_wildcard(host) && (!ip || is_ip(host));
 }
@@ -566,8 +567,9 @@ static int cluster_flags_ok(hg_config *c) {
             c->gossip_profile);
     return -EINVAL;
   }
-  if (strlen(c->node_id) >= HG_WIRE_ID_MAX) {
-    fprintf(stderr, "hangard: --node-id is too long for the cluster\n");
+  if (c->node_id[0] && !hg_node_id_valid(c->node_id)) { /* empty: made below */
+    fprintf(stderr, "hangard: --node-id must be 1-%d of a-z, 0-9 and -\n",
+            HG_NODE_ID_MAX - 1);
     return -EINVAL;
   }
   hg_node_meta scratch = {0};
@@ -743,10 +745,10 @@ static void meta_work(uv_work_t *w) {
   hg_node *n = w->data;
   hg_node_meta m;
   meta_load(n, &m);
-  pthread_mutex_lock(&n->cl_mu);
+  hg_cluster *cl = hg_guard_enter(&n->cl);
   n->meta_last = m;
-  if (n->cl) hg_cluster_set_meta(n->cl, &m);
-  pthread_mutex_unlock(&n->cl_mu);
+  if (cl) hg_cluster_set_meta(cl, &m);
+  hg_guard_leave(&n->cl);
 }
 
 /* Placement reads our own room from our metadata, which the timer refreshes
@@ -754,12 +756,12 @@ static void meta_work(uv_work_t *w) {
  * and the next one would be placed here again and refused. Counts are
  * fresh in memory, so put them in before placing. */
 static void meta_counts_now(hg_node *n) {
-  pthread_mutex_lock(&n->cl_mu);
-  if (n->cl && n->meta_last.id[0]) {
+  hg_cluster *cl = hg_guard_enter(&n->cl);
+  if (cl && n->meta_last.id[0]) {
     meta_counts(n, &n->meta_last);
-    hg_cluster_set_meta(n->cl, &n->meta_last);
+    hg_cluster_set_meta(cl, &n->meta_last);
   }
-  pthread_mutex_unlock(&n->cl_mu);
+  hg_guard_leave(&n->cl);
 }
 
 static void meta_done(uv_work_t *w, int status) {
@@ -777,10 +779,21 @@ static void on_meta_timer(uv_timer_t *t) {
 
 /* The manager's on_change: our sandboxes into the directory. From any
  * thread. The holders of a generation stay as long as the generation does:
- * the replicator adds them as peers acknowledge it. */
+ * the replicator adds them as peers acknowledge it, through the same
+ * atomic update, so neither writer drops the other's change. */
+static int sandbox_change_apply(void *arg, hg_dirent *e, bool exists) {
+  hg_dirent next = *(const hg_dirent *)arg;
+  if (exists && e->gen == next.gen && e->epoch == next.epoch) {
+    memcpy(next.holders, e->holders, sizeof next.holders);
+    next.nholders = e->nholders;
+  }
+  *e = next;
+  return 1;
+}
+
 static void on_sandbox_change(void *ud, const hg_sb_change *ch) {
   hg_node *n = ud;
-  hg_dirent e, old;
+  hg_dirent e;
   memset(&e, 0, sizeof e);
   snprintf(e.sandbox, sizeof e.sandbox, "%s", ch->id);
   snprintf(e.owner, sizeof e.owner, "%s", n->cfg.node_id);
@@ -789,17 +802,9 @@ static void on_sandbox_change(void *ud, const hg_sb_change *ch) {
   e.epoch = ch->epoch ? ch->epoch : 1;
   e.gen = ch->gen;
   e.updated_ms = hg_wall_ns() / 1000000;
-  pthread_mutex_lock(&n->cl_mu);
-  int rc = 0;
-  if (n->cl) {
-    if (hg_cluster_dir_get(n->cl, ch->id, &old) == 0 && old.gen == e.gen &&
-        old.epoch == e.epoch) {
-      memcpy(e.holders, old.holders, sizeof e.holders);
-      e.nholders = old.nholders;
-    }
-    rc = hg_cluster_dir_put(n->cl, &e);
-  }
-  pthread_mutex_unlock(&n->cl_mu);
+  hg_cluster *cl = hg_guard_enter(&n->cl);
+  int rc = cl ? hg_cluster_dir_update(cl, ch->id, sandbox_change_apply, &e) : 0;
+  hg_guard_leave(&n->cl);
   if (rc < 0)
     hg_log_warn("cluster.dir_put", "sandbox=%s state=%s err=\"%s\"", ch->id, ch->state,
                 hg_err_str(rc));
@@ -810,7 +815,7 @@ static void on_sandbox_change(void *ud, const hg_sb_change *ch) {
 static int peers_locate(void *ud, const char *sandbox, char owner[64], char addr[64]) {
   hg_node *n = ud;
   hg_dirent e;
-  char a[HG_WIRE_ADDR_MAX];
+  char a[HG_ADDR_MAX];
   if (!n->cluster || hg_cluster_dir_get(n->cluster, sandbox, &e) < 0) return 0;
   if (strcmp(e.owner, n->cfg.node_id) == 0 || strcmp(e.state, "deleted") == 0) return 0;
   if (hg_cluster_api_addr(n->cluster, e.owner, a) < 0)
@@ -851,61 +856,7 @@ static int peers_decommission(void *ud, const char *node_id) {
 
 static void peers_metrics(void *ud, hg_buf *out) {
   hg_node *n = ud;
-  if (!n->cluster) return;
-  hg_cluster_stats st;
-  hg_cluster_get_stats(n->cluster, &st);
-  hg_buf_printf(
-      out,
-      "# HELP hangar_cluster_members Cluster members by state, as this node sees them.\n"
-      "# TYPE hangar_cluster_members gauge\n"
-      "hangar_cluster_members{state=\"alive\"} %zu\n"
-      "hangar_cluster_members{state=\"suspect\"} %zu\n"
-      "hangar_cluster_members{state=\"dead\"} %zu\n"
-      "# HELP hangar_cluster_dropped_total Cluster packets dropped before gossip saw "
-      "them.\n"
-      "# TYPE hangar_cluster_dropped_total counter\n"
-      "hangar_cluster_dropped_total{reason=\"auth\"} %" PRIu64
-      "\n"
-      "hangar_cluster_dropped_total{reason=\"replay\"} %" PRIu64
-      "\n"
-      "hangar_cluster_dropped_total{reason=\"malformed\"} %" PRIu64
-      "\n"
-      "# HELP hangar_cluster_bytes_total Cluster bytes on the wire (UDP and push-pull).\n"
-      "# TYPE hangar_cluster_bytes_total counter\n"
-      "hangar_cluster_bytes_total{dir=\"sent\"} %" PRIu64
-      "\n"
-      "hangar_cluster_bytes_total{dir=\"received\"} %" PRIu64
-      "\n"
-      "# HELP hangar_cluster_push_pulls_total Full state exchanges over TCP.\n"
-      "# TYPE hangar_cluster_push_pulls_total counter\n"
-      "hangar_cluster_push_pulls_total %" PRIu64
-      "\n"
-      "# HELP hangar_cluster_swim_events_total Failure detector events.\n"
-      "# TYPE hangar_cluster_swim_events_total counter\n"
-      "hangar_cluster_swim_events_total{event=\"probe\"} %" PRIu64
-      "\n"
-      "hangar_cluster_swim_events_total{event=\"indirect_probe\"} %" PRIu64
-      "\n"
-      "hangar_cluster_swim_events_total{event=\"nack\"} %" PRIu64
-      "\n"
-      "hangar_cluster_swim_events_total{event=\"suspect\"} %" PRIu64
-      "\n"
-      "hangar_cluster_swim_events_total{event=\"refute\"} %" PRIu64
-      "\n"
-      "hangar_cluster_swim_events_total{event=\"dead\"} %" PRIu64
-      "\n"
-      "hangar_cluster_swim_events_total{event=\"false_suspicion\"} %" PRIu64 "\n",
-      st.members_alive, st.members_suspect, st.members_dead, st.dropped_auth,
-      st.dropped_replay, st.dropped_malformed, st.bytes_sent, st.bytes_received,
-      st.push_pulls, st.swim.probes, st.swim.indirect_probes, st.swim.nacks,
-      st.swim.suspects_raised, st.swim.refutes, st.swim.deaths_declared,
-      st.swim.false_suspicions);
-  hg_buf_printf(
-      out,
-      "# HELP hangar_cluster_health Lifeguard local health score (0: healthy).\n"
-      "# TYPE hangar_cluster_health gauge\n"
-      "hangar_cluster_health %u\n",
-      st.health);
+  if (n->cluster) hg_cluster_metrics(n->cluster, out);
 }
 
 /* --- replication (DESIGN §10) ------------------------------------------------------ */
@@ -914,9 +865,9 @@ static void peers_metrics(void *ud, hg_buf *out) {
 static uint64_t repl_known_epoch(void *ud, const char *sandbox) {
   hg_node *n = ud;
   hg_dirent e;
-  pthread_mutex_lock(&n->cl_mu);
-  int rc = n->cl ? hg_cluster_dir_get(n->cl, sandbox, &e) : -ENOENT;
-  pthread_mutex_unlock(&n->cl_mu);
+  hg_cluster *cl = hg_guard_enter(&n->cl);
+  int rc = cl ? hg_cluster_dir_get(cl, sandbox, &e) : -ENOENT;
+  hg_guard_leave(&n->cl);
   return rc == 0 ? e.epoch : 0;
 }
 
@@ -1039,9 +990,7 @@ static int cluster_open(hg_node *n) {
     fprintf(stderr, "hangard: cannot set up the cluster: %s\n", hg_err_str(rc));
     return rc;
   }
-  pthread_mutex_lock(&n->cl_mu);
-  n->cl = n->cluster;
-  pthread_mutex_unlock(&n->cl_mu);
+  hg_guard_set(&n->cl, n->cluster);
   n->peers = (hg_api_peers){.ud = n,
                             .locate = peers_locate,
                             .place = peers_place,
@@ -1106,9 +1055,7 @@ static void http_closed(void *ud) {
     handles_close(n);
     return;
   }
-  pthread_mutex_lock(&n->cl_mu);
-  n->cl = NULL;
-  pthread_mutex_unlock(&n->cl_mu);
+  hg_guard_set(&n->cl, NULL);
   if (n->replicator) hg_replicator_detach(n->replicator);
   hg_cluster_close(n->cluster, handles_close, n);
 }
@@ -1266,7 +1213,7 @@ int main(int argc, char **argv) {
   setenv("UV_THREADPOOL_SIZE", THREADPOOL_SIZE, 0);
   umask(077);
   n->loop = uv_default_loop();
-  pthread_mutex_init(&n->cl_mu, NULL);
+  hg_guard_init(&n->cl, NULL);
   if (node_open(n) < 0 || node_serve(n) < 0 || cluster_start(n) < 0) return 1;
   node_signals(n);
   maybe_import_template(n);

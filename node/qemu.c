@@ -31,6 +31,7 @@
 
 #include "node/accel.h"
 #include "node/core/log.h"
+#include "node/core/proc.h"
 #include "node/core/util.h"
 #include "node/qmp.h"
 #include "node/vmm.h"
@@ -133,38 +134,6 @@ static int check_opt_path(const char *what, const char *p) {
   return -EINVAL;
 }
 
-/* Fields of /proc/<pid>/stat that identify a process beyond its pid. */
-static int proc_stat(int pid, char *state, int *ppid, unsigned long long *start) {
-  char path[64], buf[1024];
-  snprintf(path, sizeof path, "/proc/%d/stat", pid);
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return -errno;
-  ssize_t n = read(fd, buf, sizeof buf - 1);
-  close(fd);
-  if (n <= 0) return -EIO;
-  buf[n] = '\0';
-  char *p = strrchr(buf, ')'); /* comm may hold spaces and parens */
-  if (!p || sscanf(p + 2,
-                   "%c %d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d "
-                   "%*d %*d %*d %*d %*d %llu",
-                   state, ppid, start) != 3)
-    return -EPROTO;
-  return 0;
-}
-
-static int proc_cmdline(int pid, char *out, size_t cap, size_t *len) {
-  char path[64];
-  snprintf(path, sizeof path, "/proc/%d/cmdline", pid);
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return -errno;
-  ssize_t n = read(fd, out, cap - 1);
-  close(fd);
-  if (n <= 0) return -ESRCH;
-  out[n] = '\0';
-  *len = (size_t)n;
-  return 0;
-}
-
 /* The console is the guest's to write: what reaches our log is one line,
  * quoted, with every byte that could end the value, the line, or speak to
  * a terminal written as an escape (\n, \", \\, \xHH). */
@@ -202,10 +171,8 @@ static bool shim_alive(hg_vm *vm) {
     struct pollfd p = {.fd = vm->shim_pidfd, .events = POLLIN};
     return poll(&p, 1, 0) == 0;
   }
-  char st;
-  int ppid;
-  unsigned long long start;
-  return proc_stat(vm->shim_pid, &st, &ppid, &start) == 0 && st != 'Z';
+  hg_proc_stat ps;
+  return hg_proc_stat_read(vm->shim_pid, &ps) == 0 && ps.state != 'Z';
 }
 
 /* Waits for the shim to exit; it exits right after its VMM. */
@@ -872,15 +839,14 @@ static const char *shim_option(const char *cmd, size_t len, const char *opt) {
 
 /* The shim is alive, started when recorded, and serves this dir. */
 static bool shim_matches(const shim_record *r, const char *dir) {
-  char st, cmd[8192];
-  int ppid;
-  unsigned long long start;
+  char cmd[8192];
+  hg_proc_stat ps;
   size_t len = 0;
   if (kill(r->shim_pid, 0) < 0) return false;
-  if (proc_stat(r->shim_pid, &st, &ppid, &start) < 0 || st == 'Z' ||
-      start != r->shim_start)
+  if (hg_proc_stat_read(r->shim_pid, &ps) < 0 || ps.state == 'Z' ||
+      ps.starttime != r->shim_start)
     return false;
-  if (proc_cmdline(r->shim_pid, cmd, sizeof cmd, &len) < 0 || !strstr(cmd, "hangar-shim"))
+  if (hg_proc_cmdline(r->shim_pid, cmd, sizeof cmd, &len) < 0 || !strstr(cmd, "hangar-shim"))
     return false;
   const char *d = shim_option(cmd, len, "--dir");
   return d && strcmp(d, dir) == 0;
@@ -890,7 +856,7 @@ static bool shim_matches(const shim_record *r, const char *dir) {
 static void adopted_console(hg_vm *vm, int shim_pid) {
   char cmd[8192];
   size_t len = 0;
-  const char *c = proc_cmdline(shim_pid, cmd, sizeof cmd, &len) == 0
+  const char *c = hg_proc_cmdline(shim_pid, cmd, sizeof cmd, &len) == 0
                       ? shim_option(cmd, len, "--console")
                       : NULL;
   if (c)
@@ -901,12 +867,10 @@ static void adopted_console(hg_vm *vm, int shim_pid) {
 
 /* The VMM is alive, started when recorded, and still the shim's child. */
 static bool vmm_matches(const shim_record *r) {
-  char st;
-  int ppid;
-  unsigned long long start;
+  hg_proc_stat ps;
   if (kill(r->vmm_pid, 0) < 0) return false;
-  return proc_stat(r->vmm_pid, &st, &ppid, &start) == 0 && st != 'Z' &&
-         ppid == r->shim_pid && start == r->vmm_start;
+  return hg_proc_stat_read(r->vmm_pid, &ps) == 0 && ps.state != 'Z' &&
+         ps.ppid == r->shim_pid && ps.starttime == r->vmm_start;
 }
 
 /* 0 when dir holds a live shim + VMM pair, -ESRCH when it holds none. */
@@ -1213,10 +1177,8 @@ static int qemu_stop(hg_vm *vm) {
       ctl_request(vm, "kill\n", line, sizeof line);
       if (!wait_shim_exit(vm, QEMU_STOP_GRACE_MS)) {
         shim_record r = {.shim_pid = vm->shim_pid, .vmm_pid = vm->vmm_pid};
-        char ps;
-        int ppid;
-        unsigned long long start;
-        if (proc_stat(r.vmm_pid, &ps, &ppid, &start) == 0 && ppid == vm->shim_pid)
+        hg_proc_stat ps;
+        if (hg_proc_stat_read(r.vmm_pid, &ps) == 0 && ps.ppid == vm->shim_pid)
           kill(vm->vmm_pid, SIGKILL);
         kill(vm->shim_pid, SIGKILL);
         if (!wait_shim_exit(vm, QEMU_STOP_GRACE_MS)) return -ETIMEDOUT;

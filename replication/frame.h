@@ -35,6 +35,7 @@
 #include <stdint.h>
 
 #include "node/core/buf.h"
+#include "node/core/ident.h"
 #include "node/core/util.h"
 
 #define HG_RFRAME_HDR 5
@@ -122,7 +123,7 @@ typedef struct hg_repl_parent {
 typedef struct hg_repl_offer {
   uint8_t nonce[HG_RFRAME_NONCE];   /* the initiator's, as in its session id */
   char cluster[64];
-  char from[64];                   /* sending node id (up to HG_WIRE_ID_MAX) */
+  char from[HG_NODE_ID_MAX];       /* sending node id */
   bool tmpl;                       /* a template (name) rather than a sandbox generation */
   char sandbox[HG_ID_MAX];         /* "" for a template */
   uint64_t epoch, gen;             /* 0, 0 for a template */

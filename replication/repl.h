@@ -37,11 +37,10 @@
 #include <stdint.h>
 
 #include "node/core/buf.h"
+#include "node/core/ident.h"
 #include "node/store.h"
 #include "replication/frame.h"
 #include "replication/stream.h"
-
-#define HG_REPL_ADDR_MAX 64
 
 typedef struct hg_repl hg_repl;
 
@@ -71,15 +70,13 @@ void hg_repl_close(hg_repl *r);
 /* The bound "host:port" (a :0 listen gets its real port). */
 const char *hg_repl_addr(const hg_repl *r);
 
-#define HG_REPL_NODE_MAX 64         /* node ids, with the NUL (as the cluster's) */
-
 typedef struct hg_repl_target {
-  char node[HG_REPL_NODE_MAX];
-  char addr[HG_REPL_ADDR_MAX];  /* the peer's replication "host:port" */
+  char node[HG_NODE_ID_MAX];
+  char addr[HG_ADDR_MAX];  /* the peer's replication "host:port" */
 } hg_repl_target;
 
 typedef struct hg_repl_result {
-  char node[HG_REPL_NODE_MAX];
+  char node[HG_NODE_ID_MAX];
   int rc;                       /* 0: acknowledged (or already held); < 0 failed */
   bool had;                     /* the peer already held it: nothing was streamed */
   bool parent_template;         /* the stream was against the template … */

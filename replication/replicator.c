@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "node/core/err.h"
+#include "node/core/guard.h"
 #include "node/core/log.h"
 #include "node/core/util.h"
 
@@ -30,17 +31,16 @@
 #define RP_SB_JSON_MAX (1024 * 1024)
 
 typedef struct backoff {
-  char key[HG_REPL_NODE_MAX + HG_REPL_NAME_MAX + 8];
+  char key[HG_NODE_ID_MAX + HG_REPL_NAME_MAX + 8];
   int64_t until_ms;
 } backoff;
 
 struct hg_replicator {
   hg_replicator_config cfg;
-  /* The cluster, until hg_replicator_detach: every use holds the read lock,
+  /* The cluster, until hg_replicator_detach: every use holds the guard,
    * so the cluster can be closed while workers are still replicating. */
-  pthread_rwlock_t cl_lock;
-  hg_cluster *cl;
-  char node_id[HG_REPL_NODE_MAX];
+  hg_guard cl;
+  char node_id[HG_NODE_ID_MAX];
   pthread_t keeper;
   pthread_mutex_t mu;  /* stop flag, backoff table */
   pthread_cond_t cv;
@@ -52,38 +52,38 @@ struct hg_replicator {
 /* ---- the cluster, while attached ---------------------------------------------- */
 
 static int cl_dir_get(hg_replicator *rp, const char *id, hg_dirent *e) {
-  pthread_rwlock_rdlock(&rp->cl_lock);
-  int rc = rp->cl ? hg_cluster_dir_get(rp->cl, id, e) : -ESHUTDOWN;
-  pthread_rwlock_unlock(&rp->cl_lock);
+  hg_cluster *cl = hg_guard_enter(&rp->cl);
+  int rc = cl ? hg_cluster_dir_get(cl, id, e) : -ESHUTDOWN;
+  hg_guard_leave(&rp->cl);
   return rc;
 }
 
-static int cl_dir_put(hg_replicator *rp, const hg_dirent *e) {
-  pthread_rwlock_rdlock(&rp->cl_lock);
-  int rc = rp->cl ? hg_cluster_dir_put(rp->cl, e) : -ESHUTDOWN;
-  pthread_rwlock_unlock(&rp->cl_lock);
+static int cl_dir_update(hg_replicator *rp, const char *id, hg_cluster_dir_fn fn, void *arg) {
+  hg_cluster *cl = hg_guard_enter(&rp->cl);
+  int rc = cl ? hg_cluster_dir_update(cl, id, fn, arg) : -ESHUTDOWN;
+  hg_guard_leave(&rp->cl);
   return rc;
 }
 
 static int cl_peer_get(hg_replicator *rp, const char *node, hg_cluster_peer *p) {
-  pthread_rwlock_rdlock(&rp->cl_lock);
-  int rc = rp->cl ? hg_cluster_peer_get(rp->cl, node, p) : -ESHUTDOWN;
-  pthread_rwlock_unlock(&rp->cl_lock);
+  hg_cluster *cl = hg_guard_enter(&rp->cl);
+  int rc = cl ? hg_cluster_peer_get(cl, node, p) : -ESHUTDOWN;
+  hg_guard_leave(&rp->cl);
   return rc;
 }
 
 static size_t cl_peers(hg_replicator *rp, hg_cluster_peer *out, size_t cap) {
-  pthread_rwlock_rdlock(&rp->cl_lock);
-  size_t n = rp->cl ? hg_cluster_peers(rp->cl, out, cap) : 0;
-  pthread_rwlock_unlock(&rp->cl_lock);
+  hg_cluster *cl = hg_guard_enter(&rp->cl);
+  size_t n = cl ? hg_cluster_peers(cl, out, cap) : 0;
+  hg_guard_leave(&rp->cl);
   return n;
 }
 
 static size_t cl_targets(hg_replicator *rp, const char *id, const char *const *excl, size_t nexcl,
                          size_t n, hg_cluster_peer *out) {
-  pthread_rwlock_rdlock(&rp->cl_lock);
-  size_t k = rp->cl ? hg_cluster_replica_targets(rp->cl, id, excl, nexcl, n, out) : 0;
-  pthread_rwlock_unlock(&rp->cl_lock);
+  hg_cluster *cl = hg_guard_enter(&rp->cl);
+  size_t k = cl ? hg_cluster_replica_targets(cl, id, excl, nexcl, n, out) : 0;
+  hg_guard_leave(&rp->cl);
   return k;
 }
 
@@ -144,25 +144,40 @@ static void backoff_set(hg_replicator *rp, const char *key, int64_t until_ms) {
 
 /* ---- the directory ------------------------------------------------------------------- */
 
-/* Adds nodes that acknowledged gen to the entry's holders, if the entry is
- * still ours at that epoch and generation. */
-static void dir_add_holders(hg_replicator *rp, const char *id, uint64_t epoch, uint64_t gen,
-                            const char (*nodes)[HG_REPL_NODE_MAX], size_t n) {
-  hg_dirent e;
-  if (cl_dir_get(rp, id, &e) < 0) return;
-  if (!is_self(rp, e.owner) || e.epoch != epoch || e.gen != gen) return;
+typedef struct holders_add {
+  const char *self;
+  uint64_t epoch, gen;
+  const char (*nodes)[HG_NODE_ID_MAX];
+  size_t n;
+} holders_add;
+
+/* Under the directory's lock (hg_cluster_dir_update). */
+static int holders_add_apply(void *arg, hg_dirent *e, bool exists) {
+  const holders_add *h = arg;
+  if (!exists || strcmp(e->owner, h->self) || e->epoch != h->epoch || e->gen != h->gen)
+    return 0;
   bool changed = false;
-  for (size_t i = 0; i < n; i++) {
+  for (size_t i = 0; i < h->n; i++) {
     bool have = false;
-    for (unsigned k = 0; k < e.nholders; k++) have |= !strcmp(e.holders[k], nodes[i]);
-    if (have || e.nholders == HG_DIR_HOLDERS) continue;
-    snprintf(e.holders[e.nholders++], sizeof e.holders[0], "%s", nodes[i]);
+    for (unsigned k = 0; k < e->nholders; k++) have |= !strcmp(e->holders[k], h->nodes[i]);
+    if (have || e->nholders == HG_DIR_HOLDERS) continue;
+    snprintf(e->holders[e->nholders++], sizeof e->holders[0], "%s", h->nodes[i]);
     changed = true;
   }
-  if (!changed) return;
-  e.updated_ms = hg_wall_ns() / 1000000;
-  int rc = cl_dir_put(rp, &e);
-  if (rc < 0) hg_log_warn("repl.dir_put", "sandbox=%s err=\"%s\"", id, hg_err_str(rc));
+  if (!changed) return 0;
+  e->updated_ms = hg_wall_ns() / 1000000;
+  return 1;
+}
+
+/* Adds nodes that acknowledged gen to the entry's holders, if the entry is
+ * still ours at that epoch and generation. One atomic update: a state
+ * change the manager publishes meanwhile keeps them, and they keep it. */
+static void dir_add_holders(hg_replicator *rp, const char *id, uint64_t epoch, uint64_t gen,
+                            const char (*nodes)[HG_NODE_ID_MAX], size_t n) {
+  holders_add h = {.self = rp->node_id, .epoch = epoch, .gen = gen, .nodes = nodes, .n = n};
+  int rc = cl_dir_update(rp, id, holders_add_apply, &h);
+  if (rc < 0 && rc != -ESHUTDOWN)
+    hg_log_warn("repl.dir_put", "sandbox=%s err=\"%s\"", id, hg_err_str(rc));
 }
 
 /* ---- sending one generation to several peers at once --------------------------------- */
@@ -259,17 +274,17 @@ static size_t replicate_to(hg_replicator *rp, const char *id, const hg_sb_info *
   if (!g.p) return 0;
   for (size_t i = 0; i < n; i++) target_of(&targets[i], &g.p[i].t);
   size_t acked = push_all(&g);
-  char (*ok)[HG_REPL_NODE_MAX] = calloc(n ? n : 1, sizeof *ok);
+  char (*ok)[HG_NODE_ID_MAX] = calloc(n ? n : 1, sizeof *ok);
   size_t nok = 0;
   for (size_t i = 0; i < n; i++) {
     const hg_repl_result *r = &g.p[i].res;
     if (peers_out) json_array_append_new(peers_out, push_json(&g.p[i]));
-    if (r->rc == 0 && ok) snprintf(ok[nok++], HG_REPL_NODE_MAX, "%s", g.p[i].t.node);
+    if (r->rc == 0 && ok) snprintf(ok[nok++], HG_NODE_ID_MAX, "%s", g.p[i].t.node);
     if (r->rc < 0 && msg && !msg[0])
       snprintf(msg, 256, "%.63s: %.180s", g.p[i].t.node, r->message[0] ? r->message : hg_err_str(r->rc));
   }
   if (ok && nok)
-    dir_add_holders(rp, id, info->epoch, gen, (const char(*)[HG_REPL_NODE_MAX])ok, nok);
+    dir_add_holders(rp, id, info->epoch, gen, (const char(*)[HG_NODE_ID_MAX])ok, nok);
   free(ok);
   free(g.p);
   return acked;
@@ -277,13 +292,13 @@ static size_t replicate_to(hg_replicator *rp, const char *id, const hg_sb_info *
 
 /* Holders of gen in the directory that are alive now. */
 static size_t alive_holders(hg_replicator *rp, const char *id, uint64_t gen,
-                            char (*out)[HG_REPL_NODE_MAX], size_t cap) {
+                            char (*out)[HG_NODE_ID_MAX], size_t cap) {
   hg_dirent e;
   size_t n = 0;
   if (cl_dir_get(rp, id, &e) < 0 || e.gen != gen) return 0;
   for (unsigned i = 0; i < e.nholders && n < cap; i++)
     if (!is_self(rp, e.holders[i]) && peer_alive(rp, e.holders[i], NULL))
-      snprintf(out[n++], HG_REPL_NODE_MAX, "%s", e.holders[i]);
+      snprintf(out[n++], HG_NODE_ID_MAX, "%s", e.holders[i]);
   return n;
 }
 
@@ -552,7 +567,7 @@ static void keep_count(hg_replicator *rp, const char *id) {
   if (cl_dir_get(rp, id, &e) < 0 || !is_self(rp, e.owner) ||
       e.epoch != info.epoch)
     return;
-  char have[HG_DIR_HOLDERS][HG_REPL_NODE_MAX];
+  char have[HG_DIR_HOLDERS][HG_NODE_ID_MAX];
   size_t nhave = alive_holders(rp, id, info.gen, have, HG_DIR_HOLDERS);
   size_t wanted = info.replicas - 1 < HG_DIR_HOLDERS ? info.replicas - 1 : HG_DIR_HOLDERS;
   if (nhave >= wanted || backoff_active(rp, id)) return;
@@ -635,22 +650,21 @@ static void *keeper_main(void *arg) {
 
 int hg_replicator_start(const hg_replicator_config *cfg, hg_replicator **out) {
   if (!cfg->repl || !cfg->manager || !cfg->cluster || !cfg->store || !cfg->node_id ||
-      strlen(cfg->node_id) >= HG_REPL_NODE_MAX)
+      strlen(cfg->node_id) >= HG_NODE_ID_MAX)
     return -EINVAL;
   hg_replicator *rp = calloc(1, sizeof *rp);
   if (!rp) return -ENOMEM;
   rp->cfg = *cfg;
   if (rp->cfg.tick_ms <= 0) rp->cfg.tick_ms = RP_TICK_MS;
   snprintf(rp->node_id, sizeof rp->node_id, "%s", cfg->node_id);
-  rp->cl = cfg->cluster;
-  pthread_rwlock_init(&rp->cl_lock, NULL);
+  hg_guard_init(&rp->cl, cfg->cluster);
   pthread_mutex_init(&rp->mu, NULL);
   pthread_cond_init(&rp->cv, NULL);
   int rc = -pthread_create(&rp->keeper, NULL, keeper_main, rp);
   if (rc < 0) {
     pthread_cond_destroy(&rp->cv);
     pthread_mutex_destroy(&rp->mu);
-    pthread_rwlock_destroy(&rp->cl_lock);
+    hg_guard_destroy(&rp->cl);
     free(rp);
     return rc;
   }
@@ -663,16 +677,14 @@ void hg_replicator_detach(hg_replicator *rp) {
   rp->stopping = true;
   pthread_cond_signal(&rp->cv);
   pthread_mutex_unlock(&rp->mu);
-  pthread_rwlock_wrlock(&rp->cl_lock);
-  rp->cl = NULL;
-  pthread_rwlock_unlock(&rp->cl_lock);
+  hg_guard_set(&rp->cl, NULL);
 }
 
 void hg_replicator_stop(hg_replicator *rp) {
   if (!rp) return;
   hg_replicator_detach(rp);
   pthread_join(rp->keeper, NULL);
-  pthread_rwlock_destroy(&rp->cl_lock);
+  hg_guard_destroy(&rp->cl);
   pthread_cond_destroy(&rp->cv);
   pthread_mutex_destroy(&rp->mu);
   free(rp->backoffs);

@@ -54,7 +54,7 @@ bool hg_replicator_token_ok(hg_replicator *rp, const char *id, const char *token
 int hg_replicator_replicas(hg_replicator *rp, const char *id, json_t **out, char msg[256]);
 /* Loop-thread safe (directory and member lookups only). */
 int hg_replicator_resume_at(hg_replicator *rp, const char *id, const char *node,
-                            char target[64], char addr[64], char msg[256]);
+                            char target[HG_NODE_ID_MAX], char addr[HG_ADDR_MAX], char msg[256]);
 
 /* One keeper pass now (tests, and the keeper thread itself). */
 void hg_replicator_tick(hg_replicator *rp);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "node/core/parse.h"
 #include "node/core/util.h"
 
 #define CONFIG_FILE_MAX (256 * 1024)
@@ -32,10 +33,8 @@ static int set_value(const hg_opt *o, const char *value, const char *from) {
     strcpy(o->dst, value);
     return 0;
   case HG_OPT_INT: {
-    char *end;
-    errno = 0;
-    long long v = strtoll(value, &end, 10);
-    if (errno || end == value || *end) {
+    int64_t v;
+    if (hg_parse_int(value, INT64_MIN, INT64_MAX, &v) < 0) {
       fprintf(stderr, "%s: %s wants an integer, got \"%s\"\n", from, o->name, value);
       return -EINVAL;
     }

@@ -1,6 +1,7 @@
 #include "node/core/util.h"
 
 #include "node/core/buf.h"
+#include "node/core/parse.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -288,12 +289,9 @@ int hg_hostport_split(const char *s, char *host, size_t cap, int default_port,
   long p = default_port;
   if (colon) {
     const char *q = colon + 1;
-    if (!*q || strlen(q) > 5) return -EINVAL;
-    p = 0;
-    for (; *q; q++) {
-      if (*q < '0' || *q > '9') return -EINVAL;
-      p = p * 10 + (*q - '0');
-    }
+    uint64_t v;
+    if (strlen(q) > 5 || hg_parse_uint_n(q, strlen(q), 65535, &v) < 0) return -EINVAL;
+    p = (long)v;
   }
   if (p < 0 || p > 65535) return -EINVAL;
   memcpy(host, h, len);

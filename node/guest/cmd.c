@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "node/core/list.h"
 #include "node/core/log.h"
 #include "node/core/mp.h"
 #include "node/core/util.h"
@@ -120,14 +121,7 @@ static void cmd_evict(hg_guest *g, hg_guest_cmd *c) {
     hg_guest_reply_err(g, (*pp)->id, -ENOENT);
     held_remove(g, pp);
   }
-  if (c->prev)
-    c->prev->next = c->next;
-  else
-    g->cmds = c->next;
-  if (c->next)
-    c->next->prev = c->prev;
-  else
-    g->cmds_tail = c->prev;
+  HG_LIST_UNLINK2(g->cmds, g->cmds_tail, c);
   g->ncmds--;
   close_fd(&c->in_fd);
   for (int s = 0; s < 2; s++) {
@@ -364,12 +358,7 @@ static hg_guest_cmd *cmd_new(hg_guest *g) {
 }
 
 static void cmd_link(hg_guest *g, hg_guest_cmd *c) {
-  c->prev = g->cmds_tail;
-  if (g->cmds_tail)
-    g->cmds_tail->next = c;
-  else
-    g->cmds = c;
-  g->cmds_tail = c;
+  HG_LIST_APPEND2(g->cmds, g->cmds_tail, c);
   g->ncmds++;
 }
 

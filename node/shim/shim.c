@@ -58,6 +58,8 @@
 #include <unistd.h>
 
 #include "node/core/log.h"
+#include "node/core/parse.h"
+#include "node/core/proc.h"
 #include "node/core/util.h"
 #include "node/shim/jail.h"
 
@@ -128,12 +130,7 @@ static void usage(void) {
 }
 
 static int parse_i64(const char *s, int64_t *out) {
-  char *end;
-  errno = 0;
-  long long v = strtoll(s, &end, 10);
-  if (errno || end == s || *end || v < 0) return -EINVAL;
-  *out = v;
-  return 0;
+  return hg_parse_int(s, 0, INT64_MAX, out) < 0 ? -EINVAL : 0;
 }
 
 static int parse_args(shim *s, int argc, char **argv) {
@@ -244,25 +241,8 @@ static void collect_inherited(shim *s) {
 }
 
 static unsigned long long proc_starttime(pid_t pid) {
-  char path[64], buf[1024];
-  snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return 0;
-  ssize_t n = read(fd, buf, sizeof buf - 1);
-  close(fd);
-  if (n <= 0) return 0;
-  buf[n] = '\0';
-  /* comm may hold spaces and parens: fields resume after the last ')'. */
-  char *p = strrchr(buf, ')');
-  if (!p) return 0;
-  unsigned long long start = 0;
-  /* state is field 3, starttime field 22: skip 19 fields after state. */
-  if (sscanf(p + 2,
-             "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d "
-             "%*d %*d %*d %*d %llu",
-             &start) != 1)
-    return 0;
-  return start;
+  hg_proc_stat ps;
+  return hg_proc_stat_read((int)pid, &ps) == 0 ? ps.starttime : 0;
 }
 
 static void read_boot_id(shim *s) {

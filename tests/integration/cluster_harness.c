@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "node/core/proc.h"
 #include "node/core/util.h"
 
 #ifndef HG_IT_CLUSTER_TOOL
@@ -351,15 +352,10 @@ pid_t hg_itc_pid(hg_itc *c, int i) {
   if (pid <= 0) return 0;
   /* the pid is node i's hangard, not a recycled number */
   char cmd[8192], want[340];
-  snprintf(path, sizeof path, "/proc/%d/cmdline", (int)pid);
+  size_t len;
   snprintf(want, sizeof want, "%s/n%d/data", c->dir, i);
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return 0;
-  ssize_t len = read(fd, cmd, sizeof cmd - 1);
-  close(fd);
-  if (len <= 0) return 0;
-  cmd[len] = '\0';
-  for (ssize_t k = 0; k < len; k++)
+  if (hg_proc_cmdline((int)pid, cmd, sizeof cmd, &len) < 0) return 0;
+  for (size_t k = 0; k < len; k++)
     if (cmd[k] == '\0') cmd[k] = ' ';
   return strstr(cmd, want) ? pid : 0;
 }

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "gateway/netns.h"
+#include "node/core/proc.h"
 #include "node/core/util.h"
 #include "node/store.h"
 
@@ -145,17 +146,12 @@ static int kill_matching(const char *needle, bool count_only, const char *exe_na
   while ((e = readdir(d))) {
     int pid = atoi(e->d_name);
     if (pid <= 0 || pid == getpid()) continue;
-    char path[64], cmd[8192];
-    snprintf(path, sizeof path, "/proc/%d/cmdline", pid);
-    int fd = open(path, O_RDONLY);
-    if (fd < 0) continue;
-    ssize_t len = read(fd, cmd, sizeof cmd - 1);
-    close(fd);
-    if (len <= 0) continue;
-    cmd[len] = '\0';
+    char cmd[8192];
+    size_t len;
+    if (hg_proc_cmdline(pid, cmd, sizeof cmd, &len) < 0) continue;
     /* The program itself (argv[0]), not a shim whose arguments name it. */
     bool is_exe = !exe_name || strstr(cmd, exe_name);
-    for (ssize_t i = 0; i < len; i++)
+    for (size_t i = 0; i < len; i++)
       if (cmd[i] == '\0') cmd[i] = ' ';
     if (!is_exe || !strstr(cmd, needle)) continue;
     found++;

@@ -39,6 +39,7 @@
 #include <cmocka.h>
 
 #include "node/core/log.h"
+#include "node/core/proc.h"
 #include "node/core/util.h"
 #include "node/vmm.h"
 #include "tests/unit/prereq_util.h"
@@ -132,16 +133,11 @@ static int kill_matching(const char *prefix) {
   while (d && (e = readdir(d))) {
     int pid = atoi(e->d_name);
     if (pid <= 1 || pid == getpid()) continue;
-    char p[64], cmd[8192];
-    snprintf(p, sizeof p, "/proc/%d/cmdline", pid);
-    int fd = open(p, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) continue;
-    ssize_t n = read(fd, cmd, sizeof cmd - 1);
-    close(fd);
-    if (n <= 0) continue;
-    for (ssize_t i = 0; i < n; i++)
+    char cmd[8192];
+    size_t n;
+    if (hg_proc_cmdline(pid, cmd, sizeof cmd, &n) < 0) continue;
+    for (size_t i = 0; i < n; i++)
       if (cmd[i] == '\0') cmd[i] = ' ';
-    cmd[n] = '\0';
     if (strstr(cmd, prefix) && kill(pid, SIGKILL) == 0) killed++;
   }
   if (d) closedir(d);

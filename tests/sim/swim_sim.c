@@ -32,8 +32,8 @@ typedef struct sim_node {
   hg_sim *sim;
   size_t idx;
   hg_swim *swim;
-  char id[HG_WIRE_ID_MAX];
-  char addr[HG_WIRE_ADDR_MAX];
+  char id[HG_NODE_ID_MAX];
+  char addr[HG_ADDR_MAX];
   unsigned life, port;
   bool up, paused, left;
   int64_t tick_at;

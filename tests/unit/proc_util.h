@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "node/core/util.h"
+#include "node/core/proc.h"
 
 static inline void sleep_ms(long ms) {
   struct timespec ts = {ms / 1000, (ms % 1000) * 1000000};
@@ -47,16 +48,8 @@ static inline int proc_status_field(int pid, const char *key, char *out, size_t 
 
 /* The state letter of /proc/<pid>/stat ('R', 'S', 'T', 'Z', ...), 0 if gone. */
 static inline char proc_state(int pid) {
-  char p[64], buf[512];
-  snprintf(p, sizeof p, "/proc/%d/stat", pid);
-  int fd = open(p, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return 0;
-  ssize_t n = read(fd, buf, sizeof buf - 1);
-  close(fd);
-  if (n <= 0) return 0;
-  buf[n] = '\0';
-  char *paren = strrchr(buf, ')');
-  return paren && paren[1] == ' ' ? paren[2] : 0;
+  hg_proc_stat ps;
+  return hg_proc_stat_read(pid, &ps) == 0 ? ps.state : 0;
 }
 
 /* A SIGSTOP takes effect when the target next enters the kernel; on a busy

@@ -1902,16 +1902,16 @@ static void bad_peers_are_refused(void **state) {
   cfg.node_id = NULL;
   assert_int_equal(hg_api_new(&loop, &cfg, &a), -EINVAL);
   assert_null(a);
-  assert_true(hg_fwd_addr_valid("10.88.0.2:7070"));
-  assert_true(hg_fwd_addr_valid("[::1]:1"));
-  assert_true(hg_fwd_addr_valid("node-3.example:65535"));
-  assert_false(hg_fwd_addr_valid("10.88.0.2"));
-  assert_false(hg_fwd_addr_valid("10.88.0.2:0"));
-  assert_false(hg_fwd_addr_valid("10.88.0.2:65536"));
-  assert_false(hg_fwd_addr_valid("a b:80"));
-  assert_false(hg_fwd_addr_valid("evil/x:80"));
-  assert_false(hg_fwd_addr_valid("u@h:80"));
-  assert_false(hg_fwd_addr_valid("[::1:80"));
+  assert_true(hg_addr_valid("10.88.0.2:7070"));
+  assert_true(hg_addr_valid("[::1]:1"));
+  assert_true(hg_addr_valid("node-3.example:65535"));
+  assert_false(hg_addr_valid("10.88.0.2"));
+  assert_false(hg_addr_valid("10.88.0.2:0"));
+  assert_false(hg_addr_valid("10.88.0.2:65536"));
+  assert_false(hg_addr_valid("a b:80"));
+  assert_false(hg_addr_valid("evil/x:80"));
+  assert_false(hg_addr_valid("u@h:80"));
+  assert_false(hg_addr_valid("[::1:80"));
 }
 
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)

@@ -13,6 +13,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -203,7 +204,7 @@ static bool roster_file_has(node *n, const char *id) {
 }
 
 static bool api_addr_known(node *n, node *peer) {
-  char addr[HG_WIRE_ADDR_MAX], want[64];
+  char addr[HG_ADDR_MAX], want[64];
   snprintf(want, sizeof want, "127.0.0.1:%d", peer->port + 1);
   return hg_cluster_api_addr(n->c, peer->id, addr) == 0 && strcmp(addr, want) == 0;
 }
@@ -250,6 +251,133 @@ static bool has_bulk(node *n) {
     if (!dir_state_is(n, sb, i % 10 ? "suspended" : "deleted")) return false;
   }
   return true;
+}
+
+/* ---- one writer at a time per directory entry ---- */
+
+/* Two writers of one entry, as in hangard: the manager publishes a state
+ * change (keeping the holders of the same generation and epoch) and the
+ * replicator adds a holder. The first one's edit is held open until the
+ * second one has called in; both changes must be in the result. */
+typedef struct interleave {
+  hg_cluster *c;
+  const char *sandbox;
+  hg_cluster_dir_fn first, second;
+  _Atomic int stage; /* 1: first inside its edit, 2: second calling */
+  int rc_first, rc_second;
+} interleave;
+
+static int state_change(void *arg, hg_dirent *e, bool exists) {
+  hg_dirent next = dirent(e->sandbox, 1, "suspended");
+  if (exists && e->gen == next.gen && e->epoch == next.epoch) {
+    memcpy(next.holders, e->holders, sizeof next.holders);
+    next.nholders = e->nholders;
+  }
+  *e = next;
+  return 1;
+}
+
+static int holder_add(void *arg, hg_dirent *e, bool exists) {
+  if (!exists || e->epoch != 1 || e->gen != 3) return 0;
+  snprintf(e->holders[e->nholders++], sizeof e->holders[0], "n-x");
+  return 1;
+}
+
+static int leave_alone(void *arg, hg_dirent *e, bool exists) {
+  return 0;
+}
+
+static int refuse(void *arg, hg_dirent *e, bool exists) {
+  return -EIO;
+}
+
+static int held_open(interleave *il, hg_cluster_dir_fn fn, hg_dirent *e, bool exists) {
+  il->stage = 1;
+  while (il->stage != 2) usleep(1000);
+  usleep(100 * 1000); /* the second is now waiting for the directory */
+  return fn(il, e, exists);
+}
+
+static int first_held(void *arg, hg_dirent *e, bool exists) {
+  interleave *il = arg;
+  return held_open(il, il->first, e, exists);
+}
+
+static void *run_first(void *arg) {
+  interleave *il = arg;
+  il->rc_first = hg_cluster_dir_update(il->c, il->sandbox, first_held, il);
+  return NULL;
+}
+
+/* Puts sb running, runs first and second interleaved on it; the entry after. */
+static hg_dirent interleave_run(hg_cluster *c, const char *sb, hg_cluster_dir_fn first,
+                                hg_cluster_dir_fn second) {
+  hg_dirent e = dirent(sb, 1, "running");
+  assert_int_equal(hg_cluster_dir_put(c, &e), 0);
+  interleave il = {.c = c, .sandbox = sb, .first = first, .second = second};
+  pthread_t th;
+  assert_int_equal(pthread_create(&th, NULL, run_first, &il), 0);
+  while (il.stage != 1) usleep(1000);
+  il.stage = 2;
+  il.rc_second = hg_cluster_dir_update(c, sb, second, &il);
+  pthread_join(th, NULL);
+  assert_int_equal(il.rc_first, 0);
+  assert_int_equal(il.rc_second, 0);
+  assert_int_equal(hg_cluster_dir_get(c, sb, &e), 0);
+  return e;
+}
+
+static void interleaved_dir_updates_both_survive(void **state) {
+  node a = {0};
+  node_start(&a, "n-a", NULL);
+  /* The state change reads first, the holder comes while it writes; then
+   * the other way round. */
+  hg_dirent got[2] = {
+      interleave_run(a.c, "sb-00000000000000d1", state_change, holder_add),
+      interleave_run(a.c, "sb-00000000000000d2", holder_add, state_change)};
+  for (int i = 0; i < 2; i++) {
+    assert_string_equal(got[i].state, "suspended");
+    assert_int_equal(got[i].nholders, 1);
+    assert_string_equal(got[i].holders[0], "n-x");
+    assert_string_equal(got[i].owner, "n-a");
+  }
+  hg_dirent e = got[1];
+
+  /* 0 leaves the entry alone, an error comes back as it is; an entry
+   * that does not exist is offered empty, under its key. */
+  uint64_t version = e.version;
+  assert_int_equal(hg_cluster_dir_update(a.c, e.sandbox, leave_alone, NULL), 0);
+  assert_int_equal(hg_cluster_dir_update(a.c, e.sandbox, refuse, NULL), -EIO);
+  assert_int_equal(hg_cluster_dir_get(a.c, e.sandbox, &e), 0);
+  assert_int_equal(e.version, version);
+  assert_int_equal(hg_cluster_dir_update(a.c, "sb-00000000000000d3", holder_add, NULL),
+                   0);
+  assert_int_equal(hg_cluster_dir_get(a.c, "sb-00000000000000d3", &e), -ENOENT);
+  assert_int_equal(hg_cluster_dir_update(a.c, "sb-00000000000000d3", state_change, NULL),
+                   0);
+  assert_int_equal(hg_cluster_dir_get(a.c, "sb-00000000000000d3", &e), 0);
+  assert_string_equal(e.state, "suspended");
+  assert_int_equal(hg_cluster_dir_update(a.c, "", state_change, NULL), -EINVAL);
+  node_close(&a);
+}
+
+/* ---- metrics ---- */
+
+static void metrics_are_prometheus_text(void **state) {
+  node a = {0};
+  node_start(&a, "n-a", NULL);
+  hg_buf b;
+  hg_buf_init(&b, 1 << 20);
+  hg_cluster_metrics(a.c, &b);
+  assert_int_equal(hg_buf_append(&b, "", 1), 0);
+  const char *s = (const char *)b.data;
+  assert_non_null(strstr(s, "# TYPE hangar_cluster_members gauge\n"));
+  assert_non_null(strstr(s, "hangar_cluster_members{state=\"alive\"} 1\n"));
+  assert_non_null(strstr(s, "hangar_cluster_dropped_total{reason=\"auth\"} 0\n"));
+  assert_non_null(strstr(s, "hangar_cluster_swim_events_total{event=\"probe\"} "));
+  assert_non_null(strstr(s, "hangar_cluster_health 0\n"));
+  hg_buf_free(&b);
+  node_close(&a);
 }
 
 /* ---- raw UDP: garbage sender and the replay relay ---- */
@@ -504,7 +632,7 @@ static void placement_prefers_local_then_peers(void **state) {
   hg_cluster_set_meta(a.c, &ma);
   hg_cluster_set_meta(b.c, &mb);
 
-  char id[HG_WIRE_ID_MAX], addr[HG_WIRE_ADDR_MAX], why[256];
+  char id[HG_NODE_ID_MAX], addr[HG_ADDR_MAX], why[256];
   hg_place_req req = {.template_ref = "py:3", .vcpus = 1, .memory_mib = 512};
   assert_int_equal(hg_cluster_place(a.c, &req, id, addr, why), 1);
   req.template_ref = "py"; /* py:latest: nobody has it */
@@ -949,6 +1077,8 @@ int main(void) {
       T(placement_prefers_local_then_peers),
       T(restart_raises_incarnation_and_rejoins_from_roster),
       T(replica_targets_follow_rendezvous_zones_and_liveness),
+      T(interleaved_dir_updates_both_survive),
+      T(metrics_are_prometheus_text),
   };
   return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

@@ -14,12 +14,19 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 
 #include "node/core/buf.h"
+#include "node/core/curluv.h"
+#include "node/core/guard.h"
+#include "node/core/ident.h"
+#include "node/core/list.h"
 #include "node/core/mp.h"
+#include "node/core/parse.h"
+#include "node/core/proc.h"
 #include "node/core/util.h"
 #include "tests/unit/prereq_util.h"
 
@@ -639,6 +646,317 @@ static void mp_get_ignores_non_string_keys_and_non_maps(void **state) {
   assert_null(hg_mp_get(root(state), "longer"));
 }
 
+/* ---- parse ---------------------------------------------------------------- */
+
+static void parse_int_takes_whole_decimals_in_range(void **state) {
+  int64_t v = 0;
+  assert_int_equal(hg_parse_int("0", 0, 10, &v), 0);
+  assert_int_equal(v, 0);
+  assert_int_equal(hg_parse_int("-42", -100, 100, &v), 0);
+  assert_int_equal(v, -42);
+  assert_int_equal(hg_parse_int("9223372036854775807", INT64_MIN, INT64_MAX, &v), 0);
+  assert_true(v == INT64_MAX);
+  assert_int_equal(hg_parse_int("-9223372036854775808", INT64_MIN, INT64_MAX, &v), 0);
+  assert_true(v == INT64_MIN);
+}
+
+static void parse_int_refuses_junk_and_leaves_out_alone(void **state) {
+  int64_t v = 7;
+  const char *bad[] = {"", "-", "+1", " 1", "1 ", "1x", "0x10", "1.5", "--1", "\n"};
+  for (size_t i = 0; i < HG_ARRAY_SIZE(bad); i++)
+    assert_int_equal(hg_parse_int(bad[i], INT64_MIN, INT64_MAX, &v), -EINVAL);
+  assert_int_equal(hg_parse_int(NULL, 0, 1, &v), -EINVAL);
+  assert_int_equal(v, 7);
+}
+
+static void parse_int_reports_range_and_overflow(void **state) {
+  int64_t v = 7;
+  assert_int_equal(hg_parse_int("101", 0, 100, &v), -ERANGE);
+  assert_int_equal(hg_parse_int("-1", 0, 100, &v), -ERANGE);
+  assert_int_equal(hg_parse_int("9223372036854775808", INT64_MIN, INT64_MAX, &v), -ERANGE);
+  assert_int_equal(hg_parse_int("-9223372036854775809", INT64_MIN, INT64_MAX, &v), -ERANGE);
+  assert_int_equal(hg_parse_int("99999999999999999999999", 0, INT64_MAX, &v), -ERANGE);
+  /* junk after an overflow is still junk */
+  assert_int_equal(hg_parse_int("99999999999999999999999x", 0, INT64_MAX, &v), -EINVAL);
+  assert_int_equal(v, 7);
+}
+
+static void parse_uint_n_reads_only_len_bytes(void **state) {
+  uint64_t v = 0;
+  assert_int_equal(hg_parse_uint_n("1234xyz", 4, UINT64_MAX, &v), 0);
+  assert_int_equal(v, 1234);
+  assert_int_equal(hg_parse_uint_n("18446744073709551615", 20, UINT64_MAX, &v), 0);
+  assert_true(v == UINT64_MAX);
+  assert_int_equal(hg_parse_uint_n("18446744073709551616", 20, UINT64_MAX, &v), -ERANGE);
+  assert_int_equal(hg_parse_uint_n("65536", 5, 65535, &v), -ERANGE);
+  assert_int_equal(hg_parse_uint_n("12", 0, 100, &v), -EINVAL);
+  assert_int_equal(hg_parse_uint_n("-1", 2, 100, &v), -EINVAL);
+  assert_true(v == UINT64_MAX);
+}
+
+/* ---- list ----------------------------------------------------------------- */
+
+typedef struct node_t {
+  int v;
+  struct node_t *prev, *next;
+} node_t;
+
+static void list_order(node_t *head, const int *want, size_t n) {
+  size_t i = 0;
+  node_t *last = NULL;
+  for (node_t *e = head; e; last = e, e = e->next, i++) {
+    assert_true(i < n);
+    assert_int_equal(e->v, want[i]);
+    assert_ptr_equal(e->prev, last);
+  }
+  assert_int_equal(i, n);
+}
+
+static void list_push_and_unlink_keep_both_directions(void **state) {
+  node_t a = {.v = 1}, b = {.v = 2}, c = {.v = 3};
+  node_t *head = NULL;
+  HG_LIST_PUSH(head, &a);
+  HG_LIST_PUSH(head, &b);
+  HG_LIST_PUSH(head, &c);
+  list_order(head, (int[]){3, 2, 1}, 3);
+  node_t *e = &b; /* the middle */
+  HG_LIST_UNLINK(head, e);
+  list_order(head, (int[]){3, 1}, 2);
+  e = &c; /* the first */
+  HG_LIST_UNLINK(head, e);
+  list_order(head, (int[]){1}, 1);
+  e = &a; /* the last one */
+  HG_LIST_UNLINK(head, e);
+  assert_null(head);
+}
+
+static void list_with_tail_tracks_the_last(void **state) {
+  node_t a = {.v = 1}, b = {.v = 2}, c = {.v = 3};
+  node_t *head = NULL, *tail = NULL, *e;
+  HG_LIST_APPEND2(head, tail, &a);
+  HG_LIST_APPEND2(head, tail, &b);
+  HG_LIST_PUSH2(head, tail, &c);
+  list_order(head, (int[]){3, 1, 2}, 3);
+  assert_ptr_equal(tail, &b);
+  e = &b;
+  HG_LIST_UNLINK2(head, tail, e);
+  assert_ptr_equal(tail, &a);
+  e = &c;
+  HG_LIST_UNLINK2(head, tail, e);
+  assert_ptr_equal(head, &a);
+  e = &a;
+  HG_LIST_UNLINK2(head, tail, e);
+  assert_null(head);
+  assert_null(tail);
+}
+
+/* ---- proc ----------------------------------------------------------------- */
+
+static void proc_stat_reads_our_own_process(void **state) {
+  hg_proc_stat ps;
+  assert_int_equal(hg_proc_stat_read(getpid(), &ps), 0);
+  assert_int_equal(ps.state, 'R');
+  assert_int_equal(ps.ppid, getppid());
+  assert_true(ps.starttime > 0);
+  hg_proc_stat again;
+  assert_int_equal(hg_proc_stat_read(getpid(), &again), 0);
+  assert_true(again.starttime == ps.starttime); /* what tells a pid from its reuse */
+  assert_true(again.utime + again.stime >= ps.utime + ps.stime);
+}
+
+static void proc_stat_and_cmdline_of_a_gone_process_fail(void **state) {
+  pid_t pid = fork();
+  assert_true(pid >= 0);
+  if (pid == 0) _exit(0);
+  int st;
+  assert_int_equal(waitpid(pid, &st, 0), pid); /* reaped: the pid is free */
+  hg_proc_stat ps = {.state = 'x'};
+  char cmd[64];
+  assert_int_equal(hg_proc_stat_read(pid, &ps), -ENOENT);
+  assert_int_equal(ps.state, 'x');
+  assert_int_equal(hg_proc_cmdline(pid, cmd, sizeof cmd, NULL), -ENOENT);
+}
+
+static void proc_cmdline_is_nul_separated_and_bounded(void **state) {
+  char cmd[8192], small[8];
+  size_t len = 0;
+  assert_int_equal(hg_proc_cmdline(getpid(), cmd, sizeof cmd, &len), 0);
+  assert_true(len > 0);
+  assert_non_null(strstr(cmd, "test_core")); /* argv[0] first */
+  assert_int_equal(hg_proc_cmdline(getpid(), small, sizeof small, &len), 0);
+  assert_int_equal(len, sizeof small - 1);
+  assert_int_equal(small[sizeof small - 1], '\0');
+  assert_int_equal(hg_proc_cmdline(getpid(), small, 1, &len), -EINVAL);
+}
+
+/* ---- curluv ----------------------------------------------------------------- */
+
+typedef struct cu_fx {
+  hg_curluv *cu;
+  int done, closed;
+  CURLcode result;
+  bool in_curl_at_done;
+  hg_buf body;
+} cu_fx;
+
+static size_t cu_body(char *p, size_t size, size_t n, void *ud) {
+  cu_fx *fx = ud;
+  return hg_buf_append(&fx->body, p, size * n) == 0 ? size * n : 0;
+}
+
+static void cu_done(CURL *e, CURLcode result, void *ud) {
+  cu_fx *fx = ud;
+  fx->done++;
+  fx->result = result;
+  fx->in_curl_at_done = hg_curluv_in_curl(fx->cu);
+  hg_curluv_remove(fx->cu, e);
+  curl_easy_cleanup(e);
+}
+
+static void cu_closed(void *ud) {
+  ((cu_fx *)ud)->closed++;
+}
+
+static CURL *cu_easy(cu_fx *fx, const char *url) {
+  CURL *e = curl_easy_init();
+  assert_non_null(e);
+  curl_easy_setopt(e, CURLOPT_URL, url);
+  curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, cu_body);
+  curl_easy_setopt(e, CURLOPT_WRITEDATA, fx);
+  return e;
+}
+
+static void curluv_runs_transfers_on_the_loop_and_closes(void **state) {
+  char dir[] = "/tmp/hg-curluv-XXXXXX", path[64], url[80];
+  assert_non_null(mkdtemp(dir));
+  snprintf(path, sizeof path, "%s/f", dir);
+  assert_int_equal(hg_write_file_atomic(path, "hello", 5), 0);
+  snprintf(url, sizeof url, "file://%s", path);
+  assert_int_equal(hg_curl_global_init(), 0);
+  assert_int_equal(hg_curl_global_init(), 0); /* once, then the same answer */
+  uv_loop_t loop;
+  uv_loop_init(&loop);
+  cu_fx fx = {0};
+  hg_buf_init(&fx.body, 64);
+  assert_int_equal(hg_curluv_new(&loop, cu_done, &fx, &fx.cu), 0);
+  assert_int_equal(hg_curluv_add(fx.cu, cu_easy(&fx, url)), 0);
+  /* a refused connection goes through the socket watch, not just the timer */
+  assert_int_equal(hg_curluv_add(fx.cu, cu_easy(&fx, "http://127.0.0.1:1/")), 0);
+  while (fx.done < 2 && uv_run(&loop, UV_RUN_ONCE)) {
+  }
+  assert_int_equal(fx.done, 2);
+  assert_false(fx.in_curl_at_done);
+  assert_int_equal(fx.result, CURLE_COULDNT_CONNECT); /* the later one */
+  assert_int_equal(fx.body.len, 5);
+  assert_memory_equal(fx.body.data, "hello", 5);
+  hg_curluv_close(fx.cu, cu_closed, &fx);
+  assert_int_equal(fx.closed, 0); /* only once its handles are closed */
+  uv_run(&loop, UV_RUN_DEFAULT);
+  assert_int_equal(fx.closed, 1);
+  assert_int_equal(uv_loop_close(&loop), 0); /* nothing left open */
+  hg_buf_free(&fx.body);
+  hg_rm_rf(dir);
+}
+
+static void curluv_close_with_a_transfer_in_flight_calls_no_done(void **state) {
+  uv_loop_t loop;
+  uv_loop_init(&loop);
+  cu_fx fx = {0};
+  hg_buf_init(&fx.body, 64);
+  assert_int_equal(hg_curluv_new(&loop, cu_done, &fx, &fx.cu), 0);
+  /* a TEST-NET address: the connect hangs until we give up on it */
+  CURL *e = cu_easy(&fx, "http://192.0.2.1:9/");
+  assert_int_equal(hg_curluv_add(fx.cu, e), 0);
+  uv_run(&loop, UV_RUN_NOWAIT);
+  int before = fx.done; /* 1 only on a host with no route at all */
+  hg_curluv_close(fx.cu, cu_closed, &fx);
+  uv_run(&loop, UV_RUN_DEFAULT);
+  assert_int_equal(fx.done, before);
+  assert_int_equal(fx.closed, 1);
+  assert_int_equal(uv_loop_close(&loop), 0);
+  if (before == 0) curl_easy_cleanup(e); /* the owner's after close */
+  hg_buf_free(&fx.body);
+}
+
+/* ---- ident ------------------------------------------------------------------ */
+
+static void node_id_is_lowercase_digits_dash_within_the_limit(void **state) {
+  char id[HG_NODE_ID_MAX + 1];
+  assert_true(hg_node_id_valid("n-0123abcd"));
+  assert_true(hg_node_id_valid("node-7"));
+  memset(id, 'a', HG_NODE_ID_MAX - 1);
+  id[HG_NODE_ID_MAX - 1] = '\0';
+  assert_true(hg_node_id_valid(id)); /* the longest that fits */
+  id[HG_NODE_ID_MAX - 1] = 'a';
+  id[HG_NODE_ID_MAX] = '\0';
+  assert_false(hg_node_id_valid(id));
+  const char *bad[] = {"", "N-1", "n_1", "n 1", "n.1", "n-1\n", "n/1", "n:1"};
+  for (size_t i = 0; i < HG_ARRAY_SIZE(bad); i++) assert_false(hg_node_id_valid(bad[i]));
+  assert_false(hg_node_id_valid(NULL));
+}
+
+static void addr_is_host_port_or_bracketed_v6(void **state) {
+  assert_true(hg_addr_valid("10.0.0.1:7070"));
+  assert_true(hg_addr_valid("[fe80::1]:65535"));
+  assert_true(hg_addr_valid("node-3.example:1"));
+  const char *bad[] = {"", "h", "h:", ":80", "h:0", "h:65536", "h:080000", "h:8x",
+                       "[::1]", "[]:80", "h h:80", "h/x:80", "::1:80"};
+  for (size_t i = 0; i < HG_ARRAY_SIZE(bad); i++) assert_false(hg_addr_valid(bad[i]));
+  char longest[HG_ADDR_MAX + 1];
+  memset(longest, 'h', sizeof longest);
+  memcpy(longest + HG_ADDR_MAX - 3, ":80", 4); /* one byte over */
+  assert_false(hg_addr_valid(longest));
+  assert_true(hg_addr_valid(longest + 1));
+}
+
+static void name_refuses_dots_slashes_and_length(void **state) {
+  assert_true(hg_name_valid("sb-1.tap_A", 16));
+  assert_false(hg_name_valid(".", 16));
+  assert_false(hg_name_valid("..", 16));
+  assert_true(hg_name_valid("...", 16));
+  assert_false(hg_name_valid("a/b", 16));
+  assert_false(hg_name_valid("", 16));
+  assert_false(hg_name_valid(NULL, 16));
+  assert_true(hg_name_valid("abc", 4));
+  assert_false(hg_name_valid("abcd", 4));
+}
+
+/* ---- guard ------------------------------------------------------------------ */
+
+typedef struct guard_fx {
+  hg_guard g;
+  _Atomic int entered, left;
+} guard_fx;
+
+static void *guard_user(void *arg) {
+  guard_fx *fx = arg;
+  int *h = hg_guard_enter(&fx->g);
+  fx->entered = 1;
+  usleep(50 * 1000); /* a call into the handle under way */
+  if (h) (*h)++;
+  fx->left = 1;
+  hg_guard_leave(&fx->g);
+  return NULL;
+}
+
+static void guard_clear_waits_for_the_user_then_hands_out_null(void **state) {
+  int handle = 0;
+  guard_fx fx = {0};
+  hg_guard_init(&fx.g, &handle);
+  assert_ptr_equal(hg_guard_enter(&fx.g), &handle);
+  hg_guard_leave(&fx.g);
+  pthread_t t;
+  assert_int_equal(pthread_create(&t, NULL, guard_user, &fx), 0);
+  while (!fx.entered) usleep(1000);
+  hg_guard_set(&fx.g, NULL);
+  assert_int_equal(fx.left, 1); /* set returned only after the user left */
+  assert_int_equal(handle, 1);
+  assert_null(hg_guard_enter(&fx.g));
+  hg_guard_leave(&fx.g);
+  pthread_join(t, NULL);
+  hg_guard_destroy(&fx.g);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(hostport_split_takes_v4_names_and_bracketed_v6),
@@ -684,6 +1002,21 @@ int main(void) {
       cmocka_unit_test_setup_teardown(mp_strcpy_bounds_and_nul, mp_setup, mp_teardown),
       cmocka_unit_test_setup_teardown(mp_get_ignores_non_string_keys_and_non_maps,
                                       mp_setup, mp_teardown),
+      cmocka_unit_test(parse_int_takes_whole_decimals_in_range),
+      cmocka_unit_test(parse_int_refuses_junk_and_leaves_out_alone),
+      cmocka_unit_test(parse_int_reports_range_and_overflow),
+      cmocka_unit_test(parse_uint_n_reads_only_len_bytes),
+      cmocka_unit_test(list_push_and_unlink_keep_both_directions),
+      cmocka_unit_test(list_with_tail_tracks_the_last),
+      cmocka_unit_test(proc_stat_reads_our_own_process),
+      cmocka_unit_test(proc_stat_and_cmdline_of_a_gone_process_fail),
+      cmocka_unit_test(proc_cmdline_is_nul_separated_and_bounded),
+      cmocka_unit_test(node_id_is_lowercase_digits_dash_within_the_limit),
+      cmocka_unit_test(addr_is_host_port_or_bracketed_v6),
+      cmocka_unit_test(name_refuses_dots_slashes_and_length),
+      cmocka_unit_test(guard_clear_waits_for_the_user_then_hands_out_null),
+      cmocka_unit_test(curluv_runs_transfers_on_the_loop_and_closes),
+      cmocka_unit_test(curluv_close_with_a_transfer_in_flight_calls_no_done),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -407,7 +407,7 @@ typedef struct fake {
   int64_t now;
   size_t sent, push_pulls;
   hg_wire_type last_type;
-  char last_addr[HG_WIRE_ADDR_MAX];
+  char last_addr[HG_ADDR_MAX];
 } fake;
 
 static int64_t fake_now(void *ud) {
@@ -470,6 +470,10 @@ static void hostile_input_is_just_swim_data(void **state) {
   receive_one(s, HG_WIRE_GOSSIP, u);
   *u = (hg_wire_member){.state = HG_MEMBER_ALIVE, .addr = "x:1"};
   receive_one(s, HG_WIRE_GOSSIP, u);
+  /* an id outside the node-id grammar never becomes a member */
+  *u = (hg_wire_member){.state = HG_MEMBER_ALIVE, .id = "Bad Id", .addr = "x:1"};
+  receive_one(s, HG_WIRE_GOSSIP, u);
+  assert_null(hg_swim_member_get(s, "Bad Id"));
   assert_int_equal(hg_swim_members(s, NULL, 0), 1);
 
   /* a real newcomer at an absurd incarnation is just a member */

@@ -348,17 +348,17 @@ static void wire_unknown_keys_are_ignored(void **state) {
 static void random_member(hg_wire_member *u) {
   memset(u, 0, sizeof *u);
   u->state = (hg_member_state)(rnd() % 4);
-  fill_str(u->id, 1 + rnd() % (HG_WIRE_ID_MAX - 1), 'a');
+  fill_str(u->id, 1 + rnd() % (HG_NODE_ID_MAX - 1), 'a');
   u->incarnation = rnd() >> (rnd() % 64);
-  if (rnd() % 2) fill_str(u->addr, rnd() % HG_WIRE_ADDR_MAX, '0');
-  if (rnd() % 2) fill_str(u->from, rnd() % HG_WIRE_ID_MAX, 'A');
+  if (rnd() % 2) fill_str(u->addr, rnd() % HG_ADDR_MAX, '0');
+  if (rnd() % 2) fill_str(u->from, rnd() % HG_NODE_ID_MAX, 'A');
   size_t lens[] = {0, 1, 255, 256, 300, HG_WIRE_META_MAX};
   u->meta_len = rnd() % 2 ? lens[rnd() % 6] : rnd() % (HG_WIRE_META_MAX + 1);
 }
 
 static void random_user(hg_wire_user *u) {
   memset(u, 0, sizeof *u);
-  fill_str(u->key, rnd() % HG_WIRE_ID_MAX, 'k');
+  fill_str(u->key, rnd() % HG_NODE_ID_MAX, 'k');
   u->len = rnd() % (HG_WIRE_USER_MAX + 1);
 }
 
@@ -370,10 +370,10 @@ static void wire_size_bounds_hold(void **state) {
     m.boot = m.pkt_seq = 0;
     m.sent_ms = 0;
     m.seq = (uint32_t)rnd();
-    fill_str(m.from, 1 + rnd() % (HG_WIRE_ID_MAX - 1), 'f');
-    fill_str(m.from_addr, rnd() % HG_WIRE_ADDR_MAX, 'g');
-    fill_str(m.target, rnd() % HG_WIRE_ID_MAX, 't');
-    fill_str(m.target_addr, rnd() % HG_WIRE_ADDR_MAX, 'u');
+    fill_str(m.from, 1 + rnd() % (HG_NODE_ID_MAX - 1), 'f');
+    fill_str(m.from_addr, rnd() % HG_ADDR_MAX, 'g');
+    fill_str(m.target, rnd() % HG_NODE_ID_MAX, 't');
+    fill_str(m.target_addr, rnd() % HG_ADDR_MAX, 'u');
     size_t bound = hg_wire_header_size(&m);
     size_t n = rnd() % 40;
     for (size_t i = 0; i < n; i++) {
@@ -595,9 +595,9 @@ static void wire_over_long_strings_and_nul(void **state) {
   full_msg(&m, HG_WIRE_PING_REQ);
   hg_buf b;
   encode(&m, &b);
-  char s64[HG_WIRE_ID_MAX + 1], s63[HG_WIRE_ID_MAX];
-  fill_str(s64, HG_WIRE_ID_MAX, 'a');
-  fill_str(s63, HG_WIRE_ID_MAX - 1, 'a');
+  char s64[HG_NODE_ID_MAX + 1], s63[HG_NODE_ID_MAX];
+  fill_str(s64, HG_NODE_ID_MAX, 'a');
+  fill_str(s63, HG_NODE_ID_MAX - 1, 'a');
   static uint8_t big[HG_WIRE_META_MAX + 1];
   msgpack_object l64 = o_str(s64, 64), l63 = o_str(s63, 63), nul = o_str("ab\0cd", 5),
                  meta_big = o_bin(big, HG_WIRE_META_MAX + 1),
@@ -749,7 +749,7 @@ static void wire_garbage_is_refused_without_leaks(void **state) {
       decoded++;
       assert_true(d.nmembers + d.nusers <= HG_WIRE_UDP_ITEMS);
       for (size_t i = 0; i < d.nmembers; i++) {
-        assert_true(strlen(d.members[i].id) < HG_WIRE_ID_MAX);
+        assert_true(strlen(d.members[i].id) < HG_NODE_ID_MAX);
         assert_true(d.members[i].state <= HG_MEMBER_LEFT);
         assert_true(d.members[i].meta_len <= HG_WIRE_META_MAX);
       }
@@ -941,14 +941,16 @@ static void meta_malformed(void **state) {
 static void full_dirent(hg_dirent *e) {
   memset(e, 0, sizeof *e);
   fill_str(e->sandbox, HG_ID_MAX - 1, 's');
-  fill_str(e->owner, HG_WIRE_ID_MAX - 1, 'o');
+  fill_str(e->owner, HG_NODE_ID_MAX - 1, 'a'); /* node ids: [a-z0-9-] */
   e->epoch = UINT64_MAX;
   e->version = 12345678901ull;
   strcpy(e->state, "suspended");
   fill_str(e->template_ref, HG_META_NAME_MAX - 1, 't');
   e->gen = 77;
-  for (unsigned i = 0; i < HG_DIR_HOLDERS; i++)
-    fill_str(e->holders[i], HG_WIRE_ID_MAX - 1, (char)('A' + i));
+  for (unsigned i = 0; i < HG_DIR_HOLDERS; i++) {
+    fill_str(e->holders[i], HG_NODE_ID_MAX - 1, 'a');
+    e->holders[i][0] = (char)('0' + i);
+  }
   e->nholders = HG_DIR_HOLDERS;
   e->updated_ms = -1;
 }
@@ -990,6 +992,26 @@ static void dirent_round_trips(void **state) {
   e.nholders = 0;
   e.sandbox[0] = '\0';
   assert_int_equal(hg_dirent_encode(&e, buf, sizeof buf, &len), -EINVAL);
+}
+
+static void dirent_with_a_malformed_node_id_is_eproto(void **state) {
+  hg_dirent e, d;
+  uint8_t buf[HG_WIRE_USER_MAX];
+  size_t len;
+  memset(&e, 0, sizeof e);
+  strcpy(e.sandbox, "sb-0123456789abcdef");
+  strcpy(e.owner, "n-a");
+  strcpy(e.holders[0], "n-b");
+  e.nholders = 1;
+  assert_int_equal(hg_dirent_encode(&e, buf, sizeof buf, &len), 0);
+  assert_int_equal(hg_dirent_decode(buf, len, &d), 0);
+  strcpy(e.owner, "N-A"); /* a peer's owner goes into headers: the grammar holds */
+  assert_int_equal(hg_dirent_encode(&e, buf, sizeof buf, &len), 0);
+  assert_int_equal(hg_dirent_decode(buf, len, &d), -EPROTO);
+  strcpy(e.owner, "n-a");
+  strcpy(e.holders[0], "n b");
+  assert_int_equal(hg_dirent_encode(&e, buf, sizeof buf, &len), 0);
+  assert_int_equal(hg_dirent_decode(buf, len, &d), -EPROTO);
 }
 
 static int dirent_decode_edited(const uint8_t *valid, size_t len, const edit *e) {
@@ -1121,6 +1143,7 @@ int main(void) {
       cmocka_unit_test(meta_too_big_is_enobufs),
       cmocka_unit_test(meta_malformed),
       cmocka_unit_test(dirent_round_trips),
+      cmocka_unit_test(dirent_with_a_malformed_node_id_is_eproto),
       cmocka_unit_test(dirent_malformed),
       cmocka_unit_test(dirent_cmp_orders_by_epoch_then_version),
   };

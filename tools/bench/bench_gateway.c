@@ -54,6 +54,7 @@
 #include "gateway/netns.h"
 #include "node/core/err.h"
 #include "node/core/log.h"
+#include "node/core/proc.h"
 #include "node/core/util.h"
 #include "tests/integration/fakenet.h"
 #include "tools/bench/bench_util.h"
@@ -289,20 +290,9 @@ static double proc_cpu_s(void) {
 }
 
 static double tid_cpu_s(pid_t tid) {
-  char path[64], buf[1024];
-  snprintf(path, sizeof path, "/proc/self/task/%d/stat", (int)tid);
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return 0;
-  ssize_t n = read(fd, buf, sizeof buf - 1);
-  close(fd);
-  if (n <= 0) return 0;
-  buf[n] = '\0';
-  const char *p = strrchr(buf, ')'); /* fields after the command name */
-  unsigned long long ut = 0, st = 0;
-  if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut,
-                   &st) != 2)
-    return 0;
-  return (double)(ut + st) / (double)sysconf(_SC_CLK_TCK);
+  hg_proc_stat ps;
+  if (hg_proc_stat_read((int)tid, &ps) < 0) return 0;
+  return (double)(ps.utime + ps.stime) / (double)sysconf(_SC_CLK_TCK);
 }
 
 static double gw_cpu_s(void) {

@@ -8,6 +8,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "node/core/ident.h"
+#include "node/core/parse.h"
 #include "node/core/util.h"
 
 /* ---- the option table ------------------------------------------------- */
@@ -310,24 +312,16 @@ void hg_cli_print_cmd_usage(FILE *f, const hg_cli_cmd *cmd) {
 /* ---- numbers ------------------------------------------------------------ */
 
 int hg_cli_parse_int(const char *s, int64_t min, int64_t max, int64_t *out) {
-  if (!s || !(isdigit((unsigned char)s[0]) || s[0] == '-')) return -EINVAL;
-  char *end;
-  errno = 0;
-  long long v = strtoll(s, &end, 10);
-  if (errno || *end != '\0' || v < min || v > max) return -EINVAL;
-  *out = v;
-  return 0;
+  return hg_parse_int(s, min, max, out) < 0 ? -EINVAL : 0;
 }
 
 /* Splits "12G" into 12 and "G"; the number must be a whole one. */
 static int number_unit(const char *s, int64_t *n, const char **unit) {
-  if (!s || !isdigit((unsigned char)s[0])) return -EINVAL;
-  char *end;
-  errno = 0;
-  long long v = strtoll(s, &end, 10);
-  if (errno || v < 0) return -EINVAL;
-  *n = v;
-  *unit = end;
+  size_t digits = s ? strspn(s, "0123456789") : 0;
+  uint64_t v;
+  if (hg_parse_uint_n(s, digits, INT64_MAX, &v) < 0) return -EINVAL;
+  *n = (int64_t)v;
+  *unit = s + digits;
   return 0;
 }
 
@@ -375,11 +369,7 @@ int hg_cli_split_kv(const char *kv, char *key, size_t cap, const char **val) {
 }
 
 bool hg_cli_id_ok(const char *id) {
-  size_t n = strlen(id);
-  if (n == 0 || n >= HG_CLI_ID_MAX) return false;
-  for (size_t i = 0; i < n; i++)
-    if (!isalnum((unsigned char)id[i]) && !strchr("._-", id[i])) return false;
-  return true;
+  return hg_name_valid(id, HG_CLI_ID_MAX);
 }
 
 int hg_cli_parse_spec(const char *arg, hg_cli_spec *out) {

@@ -118,7 +118,8 @@ int hg_cli_parse_seconds(const char *s, int *out);
 int hg_cli_split_kv(const char *kv, char *key, size_t cap, const char **val);
 
 /* Ids are typed by people and put into URL paths: letters, digits, '.',
- * '_', '-', at most HG_CLI_ID_MAX - 1 characters. */
+ * '_', '-', at most HG_CLI_ID_MAX - 1 characters, not "." or ".."
+ * (hg_name_valid). */
 bool hg_cli_id_ok(const char *id);
 
 /* A `cp` operand: "ID:/guest/path" names a file in a sandbox; anything

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "node/core/curluv.h"
 #include "tools/cli/cli.h"
 #include "tools/cli/client.h"
 #include "tools/cli/commands.h"
@@ -59,12 +60,11 @@ int main(int argc, char **argv) {
   /* A reader that goes away (`hangar exec … | head`) should be an EPIPE we
    * can answer, not a silent death mid-write. */
   signal(SIGPIPE, SIG_IGN);
-  if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
+  if (hg_curl_global_init() < 0) {
     fprintf(stderr, "hangar: cannot initialise libcurl\n");
     code = HG_CLI_EXIT_ERROR;
   } else {
     code = run(&a);
-    curl_global_cleanup();
   }
   /* `hangar ls > /full/disk` must not report success. */
   if (fflush(stdout) != 0 && code == HG_CLI_EXIT_OK) code = HG_CLI_EXIT_ERROR;
