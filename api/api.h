@@ -1,7 +1,9 @@
 /* api: the v1 HTTP API of one node (docs/api.md) on top of hg_http (the
- * transport) and hg_manager/hg_ops (the runtime). It owns the routing table,
- * auth, request validation, the errno -> HTTP status table, per-command
- * output tokens, the OpenAPI document and /metrics.
+ * transport), hg_manager/hg_ops (the runtime: reads, commands, files, the
+ * operation journal) and hg_api_work (api/work.h: lifecycle work, which the
+ * node sequences). It owns the routing table, auth, request validation, the
+ * errno -> HTTP status table, per-command output tokens, the OpenAPI
+ * document and /metrics.
  *
  * Everything here runs on the loop thread. Every call that may block (all
  * hg_sandbox_*, hg_agent_*, hg_template_*, hg_op_begin/finish/describe/list,
@@ -30,6 +32,7 @@
 #include <uv.h>
 
 #include "api/http.h"
+#include "api/work.h"
 #include "gateway/gateway.h"
 #include "node/core/buf.h"
 #include "node/core/ident.h"
@@ -73,44 +76,15 @@ typedef struct hg_api_peers {
   void (*metrics)(void *ud, hg_buf *out);
 } hg_api_peers;
 
-/* Replication as the API sees it (DESIGN §10); NULL: none. The calls run on
- * workers (they block on peers and btrfs), except where marked. */
-typedef struct hg_api_repl {
-  void *ud;
-  /* After a suspend took generation gen: copies it to the sandbox's
-   * holders. durability "replicated", "local" or NULL (the default: the
-   * sandbox's replica count, when peers can hold copies). progress(pud,
-   * text) shows how far it is. *report (new reference, may be set on
-   * failure too) goes into the operation's result as "replication".
-   * -EREMOTEIO when fewer peers acknowledged than wanted (msg says who). */
-  int (*after_suspend)(void *ud, const char *id, uint64_t gen, const char *durability,
-                       void (*progress)(void *pud, const char *text), void *pud,
-                       json_t **report, char msg[256]);
-  /* Before resuming a sandbox this node does not own (it was sent here):
-   * makes it ours from our newest generation of it. 0: it is ours now (or
-   * was). -ENODATA: we hold no generation of it, or not the newest (msg).
-   * -EBUSY: it runs elsewhere. */
-  int (*adopt)(void *ud, const char *id, char msg[256]);
-  /* True when we hold a generation of a sandbox the manager does not have:
-   * a resume sent here is then accepted (and adopts). */
-  bool (*holds)(void *ud, const char *id);
-  /* A sandbox token checked against our newest generation of it. */
-  bool (*token_ok)(void *ud, const char *id, const char *token);
-  /* GET …/replicas: every holder's generations; new reference. */
-  int (*replicas)(void *ud, const char *id, json_t **out, char msg[256]);
-  /* Where a resume goes (loop thread): node is ?node= or NULL. 1: forward
-   * to target at addr; 0: serve it here; < 0 with msg: -EHOSTDOWN the node
-   * named is not alive, -ENOENT unknown node, -EHOSTUNREACH the owner is
-   * down and no alive node holds the newest generation. */
-  int (*resume_at)(void *ud, const char *id, const char *node, char target[HG_NODE_ID_MAX],
-                   char addr[HG_ADDR_MAX], char msg[256]);
-  /* Appends Prometheus lines (hangar_repl_*); may be NULL. Loop thread. */
-  void (*metrics)(void *ud, hg_buf *out);
-} hg_api_repl;
+/* The replicator (replication/replicator.h), for what the API reads of it:
+ * a token checked against a replica, every holder's generations, where a
+ * resume goes, metrics. Lifecycle work goes through hg_api_work. */
+typedef struct hg_replicator hg_replicator;
 
 typedef struct hg_api_config {
-  hg_manager *manager;
+  hg_manager *manager;   /* reads: describe, list, tokens; commands and files */
   hg_ops *ops;
+  const hg_api_work *work; /* required: lifecycle work (copied) */
   const char *admin_key; /* required: the Bearer key that may do everything */
   const char *node_id;   /* shown by /healthz and in sandbox descriptions */
   const char *version;   /* NULL: "dev" */
@@ -121,9 +95,10 @@ typedef struct hg_api_config {
   const hg_api_peers *peers; /* NULL: no cluster (copied; all but metrics
                               * required, and node_id must be a node id:
                               * 1-63 of [a-z0-9-]) */
-  const hg_api_repl *repl; /* NULL: no replication (copied; all but metrics required) */
-  hg_gateway *gateway;   /* egress policies, egress log, inbound ports; NULL:
-                          * networking is off (those routes answer 404) */
+  hg_replicator *replicator; /* NULL: no replication (needs peers) */
+  hg_gateway *gateway;   /* GET|PUT …/network, the egress log, inbound ports,
+                          * metrics; NULL: networking is off (those routes
+                          * answer 404) */
 } hg_api_config;
 
 int hg_api_new(uv_loop_t *loop, const hg_api_config *cfg, hg_api **out);

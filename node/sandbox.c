@@ -1889,12 +1889,11 @@ void hg_manager_close(hg_manager *m) {
   free(m);
 }
 
-void hg_manager_tick(hg_manager *m) {
-  char due[64][HG_ID_MAX];
+unsigned hg_manager_idle(hg_manager *m, char (*due)[HG_ID_MAX], unsigned max) {
   unsigned n = 0;
   int64_t now = hg_now_ms();
   pthread_mutex_lock(&m->mu);
-  for (unsigned i = 0; i < m->nsbs && n < HG_ARRAY_SIZE(due); i++) {
+  for (unsigned i = 0; i < m->nsbs && n < max; i++) {
     sandbox *sb = m->sbs[i];
     if (sb->gone || sb->pooled || sb->state != HG_SB_RUNNING || sb->idle_suspend_s <= 0 ||
         sb->users)
@@ -1903,9 +1902,5 @@ void hg_manager_tick(hg_manager *m) {
       memcpy(due[n++], sb->id, HG_ID_MAX);
   }
   pthread_mutex_unlock(&m->mu);
-  for (unsigned i = 0; i < n; i++) {
-    uint64_t gen;
-    hg_log_info("sandbox.idle", "sandbox=%s action=suspend", due[i]);
-    hg_sandbox_suspend(m, due[i], &gen);
-  }
+  return n;
 }

@@ -98,8 +98,11 @@ typedef struct hg_manager_config {
 int hg_manager_open(const hg_manager_config *cfg, hg_manager **out);
 /* Releases handles; VMs keep running under their shims. */
 void hg_manager_close(hg_manager *m);
-/* Suspends sandboxes idle longer than their idle_suspend_s; call periodically. */
-void hg_manager_tick(hg_manager *m);
+/* The sandboxes idle longer than their idle_suspend_s (running, not in use,
+ * not pooled): up to max ids into due; returns how many. Suspending them is
+ * the caller's (node/hangard's lifecycle suspends and replicates them).
+ * Takes only the in-memory lock. */
+unsigned hg_manager_idle(hg_manager *m, char (*due)[HG_ID_MAX], unsigned max);
 
 typedef struct hg_sandbox_spec {
   const char *template_ref;   /* "name", "name:tag" or NULL for "default" */

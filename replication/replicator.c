@@ -690,3 +690,5 @@ void hg_replicator_stop(hg_replicator *rp) {
   free(rp->backoffs);
   free(rp);
 }
+
+void hg_replicator_metrics(hg_replicator *rp, hg_buf *out) { hg_repl_metrics(rp->cfg.repl, out); }

@@ -43,18 +43,41 @@ void hg_replicator_detach(hg_replicator *rp);
  * in flight. */
 void hg_replicator_stop(hg_replicator *rp);
 
-/* The hg_api_repl calls (api/api.h), with their contracts. */
+/* What the node's lifecycle (node/hangard/lifecycle.c) and the API ask. */
+
+/* After a suspend took generation gen: copies it to the sandbox's holders.
+ * durability "replicated", "local" or NULL (the default: the sandbox's
+ * replica count, when peers can hold copies). progress(pud, text) shows
+ * how far it is (may be NULL). *report (new reference, may be set on
+ * failure too) is what an operation's result shows as "replication".
+ * -EREMOTEIO when fewer peers acknowledged than wanted (msg says who). */
 int hg_replicator_after_suspend(hg_replicator *rp, const char *id, uint64_t gen,
                                 const char *durability,
                                 void (*progress)(void *pud, const char *text), void *pud,
                                 json_t **report, char msg[256]);
+/* Before resuming a sandbox this node does not own (it was sent here):
+ * makes it ours from our newest generation of it. 0: it is ours now (or
+ * was). -ENODATA: we hold no generation of it, or not the newest (msg).
+ * -EBUSY: it runs elsewhere. */
 int hg_replicator_adopt(hg_replicator *rp, const char *id, char msg[256]);
+/* True when we hold a generation of a sandbox the manager does not have:
+ * a resume sent here is then accepted (and adopts). */
 bool hg_replicator_holds(hg_replicator *rp, const char *id);
+/* A sandbox token checked against our newest generation of it. */
 bool hg_replicator_token_ok(hg_replicator *rp, const char *id, const char *token);
+/* GET …/replicas: every holder's generations; new reference. */
 int hg_replicator_replicas(hg_replicator *rp, const char *id, json_t **out, char msg[256]);
-/* Loop-thread safe (directory and member lookups only). */
+/* Where a resume goes: node is ?node= or NULL. 1: forward to target at
+ * addr; 0: serve it here; < 0 with msg: -EHOSTDOWN the node named is not
+ * alive, -ENOENT unknown node, -EHOSTUNREACH the owner is down and no
+ * alive node holds the newest generation.
+ * Loop-thread safe (directory and member lookups only). */
 int hg_replicator_resume_at(hg_replicator *rp, const char *id, const char *node,
                             char target[HG_NODE_ID_MAX], char addr[HG_ADDR_MAX], char msg[256]);
+
+/* Appends the replication service's Prometheus lines (hangar_repl_*).
+ * Loop-thread safe. */
+void hg_replicator_metrics(hg_replicator *rp, hg_buf *out);
 
 /* One keeper pass now (tests, and the keeper thread itself). */
 void hg_replicator_tick(hg_replicator *rp);

@@ -17,6 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "node/core/crc32c.h"
+
 #define HG_SENDSTREAM_CMD_MAX (16u << 20) /* payload bytes of one command, at most */
 
 typedef struct hg_sendstream_check {
@@ -36,7 +38,6 @@ void hg_sendstream_check_init(hg_sendstream_check *c);
 int hg_sendstream_check_feed(hg_sendstream_check *c, const void *data, size_t len);
 /* At the end of input: -EPROTO unless the stream ended with END. */
 int hg_sendstream_check_end(hg_sendstream_check *c);
-/* CRC-32C (Castagnoli), raw: seed in, no inversion (the kernel's crc32c()). */
-uint32_t hg_crc32c(uint32_t seed, const void *data, size_t len);
+
 
 #endif

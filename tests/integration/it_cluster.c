@@ -15,7 +15,10 @@
  * profile's bounds by tools/bench/bench_cluster.sh (real hangards) and
  * tools/bench/bench_swim (the protocol on a simulated network).
  *
- * Keeps VM use small: warm pool off, two sandboxes in all, the minimal
+ * A sandbox left idle is suspended by the node's timer, and that suspend
+ * replicates its generation as the API's does.
+ *
+ * Keeps VM use small: warm pool off, three sandboxes in all, the minimal
  * template (HANGAR_TEST_TEMPLATE_DIR). The cluster goes down at the end,
  * on failure, on a signal and on the harness's watchdog. */
 #include <setjmp.h>
@@ -407,6 +410,69 @@ static void create_on_full_node_lands_on_a_peer_and_works_through_a_third(void *
     wait_listed(i, a, false);
     wait_listed(i, b, false);
   }
+}
+
+/* --- 1b: the idle timer's suspend replicates ----------------------------------------- */
+
+/* A sandbox left alone past its idle_suspend_s is suspended by the node's
+ * timer (every 10 s) as a suspend through the API is: its new generation
+ * goes to a holder as part of that suspend (node/hangard/lifecycle.c), which
+ * n1's log says (event sandbox.idled: durability=replicated acked=1), not
+ * later by the replicator's keeper. */
+static void idle_suspend_replicates_to_a_holder(void **state) {
+  json_t *body = json_pack("{s:i,s:i}", "idle_suspend_s", 2, "replicas", 2);
+  json_t *j = req(1, NULL, "POST", "/v1/sandboxes?wait=" WAIT, body, 201);
+  json_decref(body);
+  char id[32], node[64], path[128];
+  snprintf(id, sizeof id, "%s", hg_it_str(j, "id"));
+  json_decref(j);
+  sandbox_node(1, id, node);
+  assert_string_equal(node, "n1");
+  int64_t t0 = hg_now_ms();
+  snprintf(path, sizeof path, "/v1/sandboxes/%s", id);
+  for (;;) {
+    j = req(1, NULL, "GET", path, NULL, 200);
+    bool done = strcmp(hg_it_str(j, "state"), "suspended") == 0;
+    json_decref(j);
+    if (done) break;
+    assert_true(hg_now_ms() - t0 < CLUSTER_WAIT_MS);
+    usleep(250 * 1000);
+  }
+  fprintf(stderr, "%s suspended by the idle timer after %lld ms\n", id,
+          (long long)(hg_now_ms() - t0));
+  /* a peer holds generation 1, as GET …/replicas reports it */
+  snprintf(path, sizeof path, "/v1/sandboxes/%s/replicas", id);
+  const char *holder = NULL;
+  char held[64] = "";
+  for (int64_t end = hg_now_ms() + CLUSTER_WAIT_MS; !held[0]; usleep(250 * 1000)) {
+    assert_true(hg_now_ms() < end);
+    json_t *h, *g;
+    size_t k, m;
+    j = req(1, NULL, "GET", path, NULL, 200);
+    json_array_foreach(json_object_get(j, "holders"), k, h) {
+      if (json_is_true(json_object_get(h, "owner"))) continue;
+      json_array_foreach(json_object_get(h, "generations"), m, g) {
+        if (json_integer_value(json_object_get(g, "gen")) == 1 &&
+            (holder = hg_it_str(h, "node")))
+          snprintf(held, sizeof held, "%s", holder);
+      }
+    }
+    json_decref(j);
+  }
+  fprintf(stderr, "gen 1 of %s held by %s\n", id, held);
+  assert_string_not_equal(held, "n1");
+  /* ...copied by the idle suspend itself */
+  char *log = NULL, *text = NULL, want[160];
+  assert_true(asprintf(&log, "%s/n1/hangard.log", C.dir) > 0);
+  assert_int_equal(hg_read_file(log, 64u << 20, &text, NULL), 0);
+  snprintf(want, sizeof want, "sandbox=%s gen=1 durability=replicated acked=1", id);
+  if (!strstr(text, want)) fprintf(stderr, "n1's log lacks \"%s\"\n", want);
+  assert_non_null(strstr(text, want));
+  free(text);
+  free(log);
+  snprintf(path, sizeof path, "/v1/sandboxes/%s?wait=" WAIT, id);
+  json_decref(req(1, NULL, "DELETE", path, NULL, 200));
+  for (int i = 1; i <= NODES; i++) wait_listed(i, id, false);
 }
 
 /* --- 2: forged, truncated, replayed and garbage packets --------------------------- */
@@ -950,6 +1016,7 @@ static void partition_beyond_suspicion_heals_without_restarts(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(create_on_full_node_lands_on_a_peer_and_works_through_a_third),
+      cmocka_unit_test(idle_suspend_replicates_to_a_holder),
       cmocka_unit_test(bad_packets_are_dropped_counted_and_change_nothing),
       cmocka_unit_test(sigkill_is_declared_dead_and_restart_rejoins),
       cmocka_unit_test(short_sigstop_causes_no_false_death),

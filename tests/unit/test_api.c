@@ -1,6 +1,7 @@
-/* test_api: the v1 API without VMs. api.c is included whole so its static
- * pieces (routing table, error mapping, auth decisions, validation, metrics,
- * OpenAPI) can be tested directly. The transport (hg_http_* on a request)
+/* test_api: the v1 API without VMs. It links the API's pieces (hg_api) and
+ * reaches their shared internals (routing table, error mapping, auth
+ * decisions, validation, metrics, OpenAPI) through api/api_internal.h, so
+ * they can be tested directly. The transport (hg_http_* on a request)
  * and the runtime (manager, operations, agent) are small fakes defined
  * here, so handlers run end to end on a real libuv loop and thread pool:
  * the real ones are covered by test_http and the integration tests. */
@@ -11,7 +12,8 @@
 
 #include <cmocka.h>
 
-#include "api/api.c"
+#include "api/api_internal.h"
+#include "api_node.h"
 
 #include <pthread.h>
 #include <unistd.h>
@@ -203,7 +205,7 @@ static fk_sb *fk_add(hg_sb_state st) {
       s->used = true;
       s->state = st;
       hg_id_new("sb", s->id);
-      token_new(s->token);
+      hg__api_token_new(s->token);
       return s;
     }
   return NULL;
@@ -584,7 +586,8 @@ static int setup(void **state) {
   hg_buf_init(&fk.file, 1 << 20);
   double_answers = 0;
   uv_loop_init(&loop);
-  hg_api_config cfg = {.manager = FK_MANAGER, .ops = FK_OPS, .admin_key = admin,
+  hg_api_work w = test_work(FK_MANAGER);
+  hg_api_config cfg = {.manager = FK_MANAGER, .ops = FK_OPS, .work = &w, .admin_key = admin,
                        .node_id = "n-test", .version = "t"};
   return hg_api_new(&loop, &cfg, &api);
 }
@@ -711,15 +714,19 @@ static void routes_match_every_row(void **state) {
   for (int i = 0; i < HG_NROUTES; i++) {
     char path[256];
     hg_match m;
-    concrete(hg_routes[i].pattern, path, sizeof path);
-    assert_int_equal(route_find(hg_routes[i].method, path, &m), 0);
-    assert_ptr_equal(m.rt, &hg_routes[i]);
+    concrete(hg__api_routes[i].pattern, path, sizeof path);
+    assert_int_equal(hg__api_route_find(hg__api_routes[i].method, path, &m), 0);
+    assert_ptr_equal(m.rt, &hg__api_routes[i]);
   }
   hg_match m;
-  assert_int_equal(route_find("GET", "/v1/sandboxes/sb-0123456789abcdef/commands/cmd-7/output", &m), 0);
+  assert_int_equal(
+      hg__api_route_find("GET", "/v1/sandboxes/sb-0123456789abcdef/commands/cmd-7/output",
+                         &m),
+      0);
   assert_string_equal(m.p.id, "sb-0123456789abcdef");
   assert_int_equal(m.p.cid, 7);
-  assert_int_equal(route_find("GET", "/v1/operations/op-00000000000000ff", &m), 0);
+  assert_int_equal(hg__api_route_find("GET", "/v1/operations/op-00000000000000ff", &m),
+                   0);
   assert_string_equal(m.p.op, "op-00000000000000ff");
   /* the inbound port route: any method, any tail, ports 1-65535 */
   const char *ports = "/v1/sandboxes/sb-0123456789abcdef/ports/";
@@ -727,16 +734,17 @@ static void routes_match_every_row(void **state) {
   static const char *const tails[] = {"80", "80/", "65535/a/b/c.js", "1/x"};
   for (size_t i = 0; i < HG_ARRAY_SIZE(tails); i++) {
     snprintf(path, sizeof path, "%s%s", ports, tails[i]);
-    assert_int_equal(route_find("DELETE", path, &m), 0);
+    assert_int_equal(hg__api_route_find("DELETE", path, &m), 0);
     assert_string_equal(m.rt->method, "*");
     assert_int_equal(m.p.port, atoi(tails[i]));
   }
   static const char *const bad[] = {"0/", "65536/", "080/", "http/", "-1/", "99999999999/"};
   for (size_t i = 0; i < HG_ARRAY_SIZE(bad); i++) {
     snprintf(path, sizeof path, "%s%s", ports, bad[i]);
-    assert_int_equal(route_find("GET", path, &m), -ENOENT);
+    assert_int_equal(hg__api_route_find("GET", path, &m), -ENOENT);
   }
-  assert_int_equal(route_find("GET", "/v1/sandboxes/sb-0123456789abcdef/ports", &m), -ENOENT);
+  assert_int_equal(
+      hg__api_route_find("GET", "/v1/sandboxes/sb-0123456789abcdef/ports", &m), -ENOENT);
 }
 
 static void routes_reject_bad_paths_and_ids(void **state) {
@@ -754,22 +762,28 @@ static void routes_reject_bad_paths_and_ids(void **state) {
   };
   for (size_t i = 0; i < HG_ARRAY_SIZE(bad); i++) {
     hg_match m;
-    assert_int_equal(route_find("GET", bad[i], &m), -ENOENT);
+    assert_int_equal(hg__api_route_find("GET", bad[i], &m), -ENOENT);
   }
   hg_match m;
   uint64_t cid;
-  assert_true(cid_parse("cmd-18446744073709551615", &cid));
+  assert_true(hg__api_cid_parse("cmd-18446744073709551615", &cid));
   assert_true(cid == UINT64_MAX);
-  assert_int_equal(route_find("GET", "/v1/sandboxes/sb-0123456789abcdef/commands/cmd-0", &m), 0);
+  assert_int_equal(
+      hg__api_route_find("GET", "/v1/sandboxes/sb-0123456789abcdef/commands/cmd-0", &m),
+      0);
 }
 
 static void routes_wrong_method_is_405_with_allow(void **state) {
   hg_match m;
-  assert_int_equal(route_find("PATCH", "/v1/sandboxes", &m), HG_API_EMETHOD);
+  assert_int_equal(hg__api_route_find("PATCH", "/v1/sandboxes", &m), HG_API_EMETHOD);
   assert_string_equal(m.allow, "POST, GET");
-  assert_int_equal(route_find("GET", "/v1/sandboxes/sb-0123456789abcdef/pause", &m), HG_API_EMETHOD);
+  assert_int_equal(
+      hg__api_route_find("GET", "/v1/sandboxes/sb-0123456789abcdef/pause", &m),
+      HG_API_EMETHOD);
   assert_string_equal(m.allow, "POST");
-  assert_int_equal(route_find("POST", "/v1/sandboxes/sb-0123456789abcdef/files", &m), HG_API_EMETHOD);
+  assert_int_equal(
+      hg__api_route_find("POST", "/v1/sandboxes/sb-0123456789abcdef/files", &m),
+      HG_API_EMETHOD);
   assert_string_equal(m.allow, "GET, PUT, DELETE");
 
   fk_req *r = send_req("PATCH", "/v1/sandboxes", admin, NULL);
@@ -825,10 +839,10 @@ static void errno_table_matches_the_doc(void **state) {
       {-EHOSTUNREACH, 502, "owner_unreachable"}, {HG_API_EMISDIRECTED, 421, "misdirected"},
   };
   for (size_t i = 0; i < HG_ARRAY_SIZE(want); i++) {
-    hg_err_class e = err_class(want[i].err);
+    hg_err_class e = hg__api_err_class(want[i].err);
     assert_int_equal(e.status, want[i].status);
     assert_string_equal(e.code, want[i].code);
-    assert_non_null(err_text(want[i].err));
+    assert_non_null(hg__api_err_text(want[i].err));
   }
 }
 
@@ -859,62 +873,80 @@ static void auth_decisions(void **state) {
   hg_params other = {.id = "sb-fedcba9876543210", .cid = 7};
   char out_tok[65], sb_tok[65];
   bool adm;
-  token_new(out_tok);
-  token_new(sb_tok);
-  tok_put(api, TOK_OUTPUT, out_tok, p.id, 7, 0);
-  tok_put(api, TOK_SANDBOX, sb_tok, p.id, 0, 0);
+  hg__api_token_new(out_tok);
+  hg__api_token_new(sb_tok);
+  hg__api_tok_put(api, TOK_OUTPUT, out_tok, p.id, 7, 0);
+  hg__api_tok_put(api, TOK_SANDBOX, sb_tok, p.id, 0, 0);
 
-  assert_int_equal(auth_decide(api, SCOPE_PUBLIC, &p, "", NULL, &adm), AUTH_OK);
+  assert_int_equal(hg__api_auth_decide(api, SCOPE_PUBLIC, &p, "", NULL, &adm), AUTH_OK);
   for (hg_scope s = SCOPE_ADMIN; s <= SCOPE_OPLIST; s++) {
-    assert_int_equal(auth_decide(api, s, &p, "", NULL, &adm), HG_API_EUNAUTH);
-    assert_int_equal(auth_decide(api, s, &p, "", "", &adm), HG_API_EUNAUTH);
-    assert_int_equal(auth_decide(api, s, &p, "", admin, &adm), AUTH_OK);
+    assert_int_equal(hg__api_auth_decide(api, s, &p, "", NULL, &adm), HG_API_EUNAUTH);
+    assert_int_equal(hg__api_auth_decide(api, s, &p, "", "", &adm), HG_API_EUNAUTH);
+    assert_int_equal(hg__api_auth_decide(api, s, &p, "", admin, &adm), AUTH_OK);
     assert_true(adm);
   }
   /* an admin key one byte off is nothing */
   char near[sizeof admin];
   memcpy(near, admin, sizeof admin);
   near[3] ^= 1;
-  assert_int_equal(auth_decide(api, SCOPE_ADMIN, &p, "", near, &adm), HG_API_EUNAUTH);
+  assert_int_equal(hg__api_auth_decide(api, SCOPE_ADMIN, &p, "", near, &adm),
+                   HG_API_EUNAUTH);
   assert_false(adm);
-  assert_int_equal(auth_decide(api, SCOPE_ADMIN, &p, "", "garbage", &adm), HG_API_EUNAUTH);
+  assert_int_equal(hg__api_auth_decide(api, SCOPE_ADMIN, &p, "", "garbage", &adm),
+                   HG_API_EUNAUTH);
   /* sandbox token: its own sandbox is for the manager to confirm */
-  assert_int_equal(auth_decide(api, SCOPE_SANDBOX, &p, "", sb_tok, &adm), AUTH_CHECK);
-  assert_int_equal(auth_decide(api, SCOPE_OUTPUT, &p, "", sb_tok, &adm), AUTH_CHECK);
-  assert_int_equal(auth_decide(api, SCOPE_SANDBOX, &other, "", sb_tok, &adm), HG_API_EFORBID);
-  assert_int_equal(auth_decide(api, SCOPE_ADMIN, &p, "", sb_tok, &adm), HG_API_EFORBID);
-  assert_int_equal(auth_decide(api, SCOPE_OPLIST, &p, "", sb_tok, &adm), HG_API_EFORBID);
-  assert_int_equal(auth_decide(api, SCOPE_OPLIST, &p, p.id, sb_tok, &adm), AUTH_CHECK);
-  assert_int_equal(auth_decide(api, SCOPE_OPLIST, &p, other.id, sb_tok, &adm), HG_API_EFORBID);
-  assert_int_equal(auth_decide(api, SCOPE_SANDBOX, &p, "", "unknown", &adm), AUTH_CHECK);
+  assert_int_equal(hg__api_auth_decide(api, SCOPE_SANDBOX, &p, "", sb_tok, &adm),
+                   AUTH_CHECK);
+  assert_int_equal(hg__api_auth_decide(api, SCOPE_OUTPUT, &p, "", sb_tok, &adm),
+                   AUTH_CHECK);
+  assert_int_equal(hg__api_auth_decide(api, SCOPE_SANDBOX, &other, "", sb_tok, &adm),
+                   HG_API_EFORBID);
+  assert_int_equal(hg__api_auth_decide(api, SCOPE_ADMIN, &p, "", sb_tok, &adm),
+                   HG_API_EFORBID);
+  assert_int_equal(hg__api_auth_decide(api, SCOPE_OPLIST, &p, "", sb_tok, &adm),
+                   HG_API_EFORBID);
+  assert_int_equal(hg__api_auth_decide(api, SCOPE_OPLIST, &p, p.id, sb_tok, &adm),
+                   AUTH_CHECK);
+  assert_int_equal(hg__api_auth_decide(api, SCOPE_OPLIST, &p, other.id, sb_tok, &adm),
+                   HG_API_EFORBID);
+  assert_int_equal(hg__api_auth_decide(api, SCOPE_SANDBOX, &p, "", "unknown", &adm),
+                   AUTH_CHECK);
   /* output token: only its command's output */
-  assert_int_equal(auth_decide(api, SCOPE_OUTPUT, &p, "", out_tok, &adm), AUTH_OK);
+  assert_int_equal(hg__api_auth_decide(api, SCOPE_OUTPUT, &p, "", out_tok, &adm),
+                   AUTH_OK);
   hg_params cid8 = p;
   cid8.cid = 8;
-  assert_int_equal(auth_decide(api, SCOPE_OUTPUT, &cid8, "", out_tok, &adm), HG_API_EFORBID);
-  assert_int_equal(auth_decide(api, SCOPE_OUTPUT, &other, "", out_tok, &adm), HG_API_EFORBID);
-  assert_int_equal(auth_decide(api, SCOPE_SANDBOX, &p, "", out_tok, &adm), HG_API_EFORBID);
-  assert_int_equal(auth_decide(api, SCOPE_ADMIN, &p, "", out_tok, &adm), HG_API_EFORBID);
-  assert_int_equal(auth_decide(api, SCOPE_OP, &p, "", out_tok, &adm), HG_API_EFORBID);
+  assert_int_equal(hg__api_auth_decide(api, SCOPE_OUTPUT, &cid8, "", out_tok, &adm),
+                   HG_API_EFORBID);
+  assert_int_equal(hg__api_auth_decide(api, SCOPE_OUTPUT, &other, "", out_tok, &adm),
+                   HG_API_EFORBID);
+  assert_int_equal(hg__api_auth_decide(api, SCOPE_SANDBOX, &p, "", out_tok, &adm),
+                   HG_API_EFORBID);
+  assert_int_equal(hg__api_auth_decide(api, SCOPE_ADMIN, &p, "", out_tok, &adm),
+                   HG_API_EFORBID);
+  assert_int_equal(hg__api_auth_decide(api, SCOPE_OP, &p, "", out_tok, &adm),
+                   HG_API_EFORBID);
   /* forgotten with its sandbox */
-  tok_forget_sandbox(api, p.id);
-  assert_int_equal(auth_decide(api, SCOPE_OUTPUT, &p, "", out_tok, &adm), AUTH_CHECK);
-  assert_int_equal(auth_decide(api, SCOPE_ADMIN, &p, "", sb_tok, &adm), HG_API_EUNAUTH);
+  hg__api_tok_forget_sandbox(api, p.id);
+  assert_int_equal(hg__api_auth_decide(api, SCOPE_OUTPUT, &p, "", out_tok, &adm),
+                   AUTH_CHECK);
+  assert_int_equal(hg__api_auth_decide(api, SCOPE_ADMIN, &p, "", sb_tok, &adm),
+                   HG_API_EUNAUTH);
 }
 
 static void tokens_ring_forgets_the_oldest(void **state) {
   char first[65], t[65];
-  token_new(first);
-  tok_put(api, TOK_OUTPUT, first, "sb-0123456789abcdef", 1, 0);
+  hg__api_token_new(first);
+  hg__api_tok_put(api, TOK_OUTPUT, first, "sb-0123456789abcdef", 1, 0);
   for (int i = 0; i < HG_API_TOKENS - 1; i++) {
-    token_new(t);
-    tok_put(api, TOK_OUTPUT, t, "sb-0123456789abcdef", 2, 0);
+    hg__api_token_new(t);
+    hg__api_tok_put(api, TOK_OUTPUT, t, "sb-0123456789abcdef", 2, 0);
   }
-  assert_non_null(tok_find(api, first));
-  token_new(t);
-  tok_put(api, TOK_OUTPUT, t, "sb-0123456789abcdef", 3, 0);
-  assert_null(tok_find(api, first));
-  assert_non_null(tok_find(api, t));
+  assert_non_null(hg__api_tok_find(api, first));
+  hg__api_token_new(t);
+  hg__api_tok_put(api, TOK_OUTPUT, t, "sb-0123456789abcdef", 3, 0);
+  assert_null(hg__api_tok_find(api, first));
+  assert_non_null(hg__api_tok_find(api, t));
 }
 
 static void auth_over_http(void **state) {
@@ -1487,7 +1519,9 @@ static void utf8_is_cleaned(void **state) {
   for (size_t i = 0; i < HG_ARRAY_SIZE(cases); i++) {
     hg_buf b;
     hg_buf_init(&b, 1024);
-    assert_int_equal(utf8_clean((const unsigned char *)cases[i].in, strlen(cases[i].in), &b), 0);
+    assert_int_equal(
+        hg__api_utf8_clean((const unsigned char *)cases[i].in, strlen(cases[i].in), &b),
+        0);
     assert_int_equal(b.len, strlen(cases[i].out));
     assert_memory_equal(b.data, cases[i].out, b.len);
     hg_buf_free(&b);
@@ -1499,7 +1533,7 @@ static void base64_encodes(void **state) {
   static const char *const out[] = {"", "Zg==", "Zm8=", "Zm9v", "Zm9vYg==", "Zm9vYmE=", "Zm9vYmFy"};
   for (size_t i = 0; i < HG_ARRAY_SIZE(in); i++) {
     hg_buf b = {.data = (char *)in[i], .len = strlen(in[i])};
-    json_t *j = base64_json(&b);
+    json_t *j = hg__api_base64_json(&b);
     assert_string_equal(json_string_value(j), out[i]);
     json_decref(j);
   }
@@ -1562,7 +1596,7 @@ static void metrics_text(void **state) {
 
   hg_buf b;
   hg_buf_init(&b, 1024);
-  label_put(&b, "a\"b\\c\nd");
+  hg__api_label_put(&b, "a\"b\\c\nd");
   assert_string_equal(b.data, "a\\\"b\\\\c\\nd");
   hg_buf_free(&b);
 }
@@ -1579,10 +1613,11 @@ static void openapi_covers_every_route(void **state) {
   json_object_foreach(paths, k, v) ops += json_object_size(v);
   /* a "*" route (the port proxy) is documented under each method */
   for (int i = 0; i < HG_NROUTES; i++)
-    want_ops += strcmp(hg_routes[i].method, "*") ? 1 : HG_ARRAY_SIZE(hg_any_methods);
+    want_ops +=
+        strcmp(hg__api_routes[i].method, "*") ? 1 : HG_ARRAY_SIZE(hg__api_any_methods);
   assert_int_equal(ops, want_ops);
   for (int i = 0; i < HG_NROUTES; i++) {
-    const hg_route *rt = &hg_routes[i];
+    const hg_route *rt = &hg__api_routes[i];
     char m[8], key[256];
     size_t n = 0;
     for (; rt->method[n]; n++) m[n] = (char)(rt->method[n] | 0x20);
@@ -1638,12 +1673,19 @@ static void stop_answers_waiters_and_refuses_new_requests(void **state) {
 
 static void bad_config_is_refused(void **state) {
   hg_api *a = NULL;
-  hg_api_config cfg = {.manager = FK_MANAGER, .ops = FK_OPS, .admin_key = ""};
+  hg_api_work w = test_work(FK_MANAGER);
+  hg_api_config cfg = {.manager = FK_MANAGER, .ops = FK_OPS, .work = &w, .admin_key = ""};
   assert_int_equal(hg_api_new(&loop, &cfg, &a), -EINVAL);
   cfg.admin_key = NULL;
   assert_int_equal(hg_api_new(&loop, &cfg, &a), -EINVAL);
   cfg.admin_key = admin;
   cfg.ops = NULL;
+  assert_int_equal(hg_api_new(&loop, &cfg, &a), -EINVAL);
+  cfg.ops = FK_OPS;
+  cfg.work = NULL; /* lifecycle work is the node's: required */
+  assert_int_equal(hg_api_new(&loop, &cfg, &a), -EINVAL);
+  w.suspend = NULL;
+  cfg.work = &w;
   assert_int_equal(hg_api_new(&loop, &cfg, &a), -EINVAL);
   assert_null(a);
 }
@@ -1676,20 +1718,23 @@ static void cluster_routes_on_a_node_alone(void **state) {
   assert_int_equal(send_req("GET", "/v1/cluster/members", tok, NULL)->status, 403);
   assert_int_equal(send_req("GET", "/v1/cluster/sandboxes", NULL, NULL)->status, 401);
   hg_match mt;
-  assert_int_equal(route_find("DELETE", "/v1/cluster/members/n-0123abcd", &mt), 0);
+  assert_int_equal(hg__api_route_find("DELETE", "/v1/cluster/members/n-0123abcd", &mt),
+                   0);
   assert_string_equal(mt.p.node, "n-0123abcd");
-  assert_int_equal(route_find("DELETE", "/v1/cluster/members/node-7", &mt), 0);
+  assert_int_equal(hg__api_route_find("DELETE", "/v1/cluster/members/node-7", &mt), 0);
   static const char *const bad_nodes[] = {
-      "/v1/cluster/members/N-1", "/v1/cluster/members/n_1", "/v1/cluster/members/n.1",
+      "/v1/cluster/members/N-1",
+      "/v1/cluster/members/n_1",
+      "/v1/cluster/members/n.1",
       "/v1/cluster/members/n%201",
   };
   for (size_t i = 0; i < HG_ARRAY_SIZE(bad_nodes); i++)
-    assert_int_equal(route_find("DELETE", bad_nodes[i], &mt), -ENOENT);
+    assert_int_equal(hg__api_route_find("DELETE", bad_nodes[i], &mt), -ENOENT);
   char longest[128] = "/v1/cluster/members/";
   memset(longest + strlen(longest), 'a', 63); /* 63 bytes: the most */
-  assert_int_equal(route_find("DELETE", longest, &mt), 0);
+  assert_int_equal(hg__api_route_find("DELETE", longest, &mt), 0);
   strcat(longest, "a");
-  assert_int_equal(route_find("DELETE", longest, &mt), -ENOENT);
+  assert_int_equal(hg__api_route_find("DELETE", longest, &mt), -ENOENT);
 }
 
 /* A fake cluster: REMOTE is on n-b; placement, members, directory and
@@ -1743,7 +1788,8 @@ static int setup_peers(void **state) {
   if (rc < 0) return rc;
   hg_api_free(api);
   drain();
-  hg_api_config cfg = {.manager = FK_MANAGER, .ops = FK_OPS, .admin_key = admin,
+  hg_api_work w = test_work(FK_MANAGER);
+  hg_api_config cfg = {.manager = FK_MANAGER, .ops = FK_OPS, .work = &w, .admin_key = admin,
                        .node_id = "n-test", .version = "t", .peers = &fc_peers};
   return hg_api_new(&loop, &cfg, &api);
 }
@@ -1893,7 +1939,8 @@ static void bad_peers_are_refused(void **state) {
   hg_api *a = NULL;
   hg_api_peers p = fc_peers;
   p.place = NULL;
-  hg_api_config cfg = {.manager = FK_MANAGER, .ops = FK_OPS, .admin_key = admin,
+  hg_api_work w = test_work(FK_MANAGER);
+  hg_api_config cfg = {.manager = FK_MANAGER, .ops = FK_OPS, .work = &w, .admin_key = admin,
                        .node_id = "n-x", .peers = &p};
   assert_int_equal(hg_api_new(&loop, &cfg, &a), -EINVAL);
   cfg.peers = &fc_peers;

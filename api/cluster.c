@@ -1,0 +1,358 @@
+/* The cluster as the API sees it: forwarding to the owner, placement of
+ * creates, operation lookups on other nodes, members, the directory, and
+ * every holder's replicas of a sandbox. */
+#include "api/api_internal.h"
+
+/* ---- the cluster -------------------------------------------------------------------
+ * With peers, any node answers (DESIGN §7). A request for a sandbox the
+ * directory places on another live node is forwarded there before auth
+ * (the owner authenticates it: tokens live with their sandbox); a create
+ * goes where placement says; an operation this node does not know is
+ * asked of the other members in turn. Forwarded requests carry
+ * X-Hangar-Forwarded and are never forwarded again: one that reaches a
+ * node without the sandbox gets 421 + X-Hangar-Owner, and the forwarder
+ * retries there once. Forwarding runs on the loop (curl multi), so it
+ * holds no worker however long the owner holds the request. */
+
+static void op_lookup_next(hg_call *c);
+
+/* 421: "not here; try <owner> <addr>". */
+static void call_misdirected(hg_call *c, const char *owner, const char *addr) {
+  char hdr[32 + HG_NODE_ID_MAX + HG_ADDR_MAX] = "", msg[HG_API_MSG];
+  if (hg_node_id_valid(owner) && hg_addr_valid(addr))
+    snprintf(hdr, sizeof hdr, "X-Hangar-Owner: %s %s\r\n", owner, addr);
+  snprintf(msg, sizeof msg, "sandbox %s is owned by node %s (%s), not by this node (%s)", c->p.id,
+           owner, addr, c->api->node_id);
+  c->api->misdirected++;
+  hg_log_info("api.misdirected", "sandbox=%s owner=%s addr=%s", c->p.id, owner, addr);
+  hg__api_call_json(c, 421, hg__api_error_body(HG_API_EMISDIRECTED, msg),
+                    hdr[0] ? hdr : NULL);
+}
+
+/* A forward that found no answer: 502 owner_unreachable, saying where. */
+static void fwd_unreachable(hg_call *c, const hg_fwd_result *r) {
+  const char *why = r->msg[0] ? r->msg : "no answer";
+  if (c->why == FWD_CREATE)
+    hg__api_call_error(c, -EHOSTUNREACH,
+                       "node %s (%s), placed to create the sandbox, did not answer: %s",
+                       r->owner, r->addr, why);
+  else
+    hg__api_call_error(c, -EHOSTUNREACH,
+                       "sandbox %s is on node %s (%s), which did not answer: %s", c->p.id,
+                       r->owner, r->addr, why);
+}
+
+static void on_fwd_done(void *ud, const hg_fwd_result *r) {
+  hg_call *c = ud;
+  hg_api *api = c->api;
+  c->fwd = NULL;
+  if (r->started) { /* the forward answered (and freed) the request */
+    bool gone = atomic_load(&c->aborted) || (r->rc == -ECANCELED && !api->stopping);
+    hg__api_count_status(api, c->rt, gone || !r->status ? 499 : r->status);
+    c->finished = true;
+    hg__api_call_maybe_free(c);
+    return;
+  }
+  if (r->rc == -ECANCELED) {
+    if (atomic_load(&c->aborted) && !api->stopping)
+      hg__api_call_respond(c, 499, NULL, NULL, NULL, 0);
+    else
+      hg__api_call_error(c, -EAGAIN, "the node is shutting down");
+  } else if (c->why == FWD_OPERATION) {
+    op_lookup_next(c); /* 404 there, or silent: ask the next */
+  } else {
+    fwd_unreachable(c, r);
+  }
+}
+
+/* Forwards c to owner at addr; answers it if that cannot start. */
+static void fwd_begin(hg_call *c, hg_fwd_why why, const char *owner, const char *addr, int decline) {
+  hg_api *api = c->api;
+  hg_fwd_spec s = {.owner = owner, .addr = addr, .decline_status = decline, .done = on_fwd_done,
+                   .ud = c};
+  c->why = why;
+  int rc = api->fwd ? hg_fwd_start(api->fwd, c->req, &s, &c->fwd) : -EAGAIN;
+  if (rc == 0) {
+    hg_log_debug("api.forward", "route=\"%s\" node=%s addr=%s", c->rt->pattern, owner, addr);
+    return;
+  }
+  c->fwd = NULL;
+  if (why == FWD_OPERATION) {
+    op_lookup_next(c);
+  } else if (rc == -EINVAL) {
+    hg_fwd_result r = {.rc = rc};
+    snprintf(r.owner, sizeof r.owner, "%.63s", owner);
+    snprintf(r.addr, sizeof r.addr, "%.63s", addr);
+    snprintf(r.msg, sizeof r.msg, "no valid address or request target to forward to");
+    fwd_unreachable(c, &r);
+  } else {
+    hg__api_call_fail(c, rc, "forwarding");
+  }
+}
+
+/* Routes with a sandbox in the path: true when c left (forwarded) or got
+ * its 421 here; false: serve it locally. */
+static bool route_resume(hg_call *c);
+
+bool hg__api_route_remote(hg_call *c) {
+  hg_api *api = c->api;
+  if (!api->have_peers || !strstr(c->rt->pattern, "{id}")) return false;
+  if (c->rt->handle == hg__api_h_replicas) return false; /* any node asks the holders */
+  if (c->rt->handle == hg__api_h_resume && api->rp) return route_resume(c);
+  char owner[HG_NODE_ID_MAX] = "", addr[HG_ADDR_MAX] = "";
+  if (api->peers.locate(api->peers.ud, c->p.id, owner, addr) != 1) return false;
+  owner[sizeof owner - 1] = addr[sizeof addr - 1] = '\0';
+  if (!strcmp(owner, api->node_id)) return false;
+  if (c->forwarded) {
+    /* never forwarded twice; but a copy here (the directory is behind
+     * us) is served: the lease decides, and the manager knows it */
+    json_t *d = NULL;
+    int rc =
+        hg_sandbox_describe(api->m, c->p.id, &d); /* in-memory: see hg__api_call_inline */
+    json_decref(d);
+    if (rc == 0) return false;
+    call_misdirected(c, owner, addr);
+    return true;
+  }
+  fwd_begin(c, FWD_SANDBOX, owner, addr, 0);
+  return true;
+}
+
+/* A resume goes to ?node=, or to the owner, or (the owner down) to a holder
+ * of the newest generation, where it adopts the sandbox. A forwarded one
+ * is served here: the front node chose us. */
+static bool route_resume(hg_call *c) {
+  hg_api *api = c->api;
+  char node[HG_NODE_ID_MAX] = "", target[HG_NODE_ID_MAX] = "", addr[HG_ADDR_MAX] = "";
+  char msg[256] = "";
+  if (c->forwarded) return false;
+  int rc = hg__api_q_get(c, "node", node, sizeof node);
+  if (rc < 0 && rc != -ENOENT) {
+    hg__api_call_error(c, rc, "%s", c->msg);
+    return true;
+  }
+  rc = hg_replicator_resume_at(api->rp, c->p.id, node[0] ? node : NULL, target, addr,
+                           msg);
+  if (rc < 0) {
+    hg__api_call_error(c, rc == -EHOSTDOWN ? -EHOSTUNREACH : rc, "%s",
+                       msg[0] ? msg : hg_err_str(rc));
+    return true;
+  }
+  if (rc == 0) return false;
+  target[sizeof target - 1] = addr[sizeof addr - 1] = '\0';
+  fwd_begin(c, FWD_SANDBOX, target, addr, 0);
+  return true;
+}
+
+/* A member as the cluster's JSON has it (id, state, addresses.api). */
+static bool member_api(const json_t *m, const char **id, const char **addr) {
+  const char *st = json_string_value(json_object_get(m, "state"));
+  *id = json_string_value(json_object_get(m, "id"));
+  *addr = json_string_value(json_object_get(json_object_get(m, "addresses"), "api"));
+  if (!*addr) *addr = json_string_value(json_object_get(m, "api"));
+  return (!st || !strcmp(st, "alive")) && hg_node_id_valid(*id) && hg_addr_valid(*addr);
+}
+
+static json_t *json_items(json_t *v, const char *key) {
+  return json_is_array(v) ? v : json_object_get(v, key);
+}
+
+/* GET /v1/operations/{op} for an operation this node does not have: true
+ * when the other alive members are being asked in turn. */
+bool hg__api_op_lookup_start(hg_call *c) {
+  hg_api *api = c->api;
+  if (!api->have_peers || c->forwarded || c->peer_list) return false;
+  json_t *mem = api->peers.members(api->peers.ud), *list = json_array();
+  size_t i;
+  json_t *m;
+  json_array_foreach(json_items(mem, "members"), i, m) {
+    const char *id, *addr;
+    if (member_api(m, &id, &addr) && strcmp(id, api->node_id))
+      json_array_append_new(list, json_pack("[s,s]", id, addr));
+  }
+  json_decref(mem);
+  if (json_array_size(list) == 0) {
+    json_decref(list);
+    return false;
+  }
+  c->peer_list = list;
+  c->peer_next = 0;
+  json_decref(c->out); /* what the local check found: nothing */
+  c->out = NULL;
+  op_lookup_next(c);
+  return true;
+}
+
+/* Asks the next member (its 404 or its silence comes back here), or
+ * answers 404 when none is left. */
+static void op_lookup_next(hg_call *c) {
+  if (c->peer_next >= json_array_size(c->peer_list)) {
+    hg__api_call_error(c, -ENOENT, "no such operation on any live node: %s", c->p.op);
+    return;
+  }
+  json_t *e = json_array_get(c->peer_list, c->peer_next++);
+  fwd_begin(c, FWD_OPERATION, json_string_value(json_array_get(e, 0)),
+            json_string_value(json_array_get(e, 1)), 404);
+}
+
+/* "placement": {"zone": "…", "label": "k=v"} of a create. */
+int hg__api_placement_parse(const json_t *b, const char **zone, const char **label,
+                            char *msg) {
+  json_t *p = hg__api_field(b, "placement");
+  *zone = *label = NULL;
+  if (!p) return 0;
+  if (!json_is_object(p))
+    return hg__api_bad(msg, "field \"placement\": must be an object");
+  int rc;
+  if ((rc = hg__api_get_str(p, "zone", 63, zone, msg)) < 0 ||
+      (rc = hg__api_get_str(p, "label", 255, label, msg)) < 0)
+    return hg__api_bad(msg,
+                       "field \"placement\": \"zone\" and \"label\" are strings of at "
+                       "most 63 and 255 bytes");
+  if (*label && (!strchr(*label, '=') || **label == '='))
+    return hg__api_bad(msg, "field \"placement\": \"label\" must be key=value");
+  return 0;
+}
+
+/* Where a create goes: true when c was answered or forwarded; false:
+ * create it here. again: after a local create found no room. */
+bool hg__api_create_place(hg_call *c, bool again) {
+  hg_api *api = c->api;
+  if (!api->have_peers || c->forwarded) return false;
+  const hg_lc *l = &c->u.lc;
+  char owner[HG_NODE_ID_MAX] = "", addr[HG_ADDR_MAX] = "", reason[256] = "";
+  int rc = api->peers.place(api->peers.ud, l->spec.template_ref, l->spec.vcpus, l->spec.memory_mib,
+                            l->zone, l->label, owner, addr, reason);
+  owner[sizeof owner - 1] = addr[sizeof addr - 1] = reason[sizeof reason - 1] = '\0';
+  if (rc == 1 || (rc == 0 && !strcmp(owner, api->node_id))) {
+    if (!again) return false;
+    rc = -ENOSPC; /* placed here again, where there is no room */
+  }
+  if (rc == 0) {
+    fwd_begin(c, FWD_CREATE, owner, addr, 0);
+  } else if (rc == -ENOSPC) {
+    hg__api_call_error(c, rc, "%s",
+                       reason[0] ? reason : "no node has room for this sandbox");
+  } else {
+    hg__api_call_fail(c, rc, "placement");
+  }
+  return true;
+}
+
+/* GET /v1/sandboxes: the directory's entries owned by other nodes join
+ * the local list (filtered by state; by label only where the entry carries
+ * metadata). */
+void hg__api_list_merge_directory(hg_call *c, json_t *arr) {
+  hg_api *api = c->api;
+  const hg_list_q *q = &c->u.lq;
+  json_t *dir = api->peers.directory(api->peers.ud);
+  char lk[sizeof q->label];
+  snprintf(lk, sizeof lk, "%s", q->label);
+  char *lv = strchr(lk, '=');
+  if (lv) *lv++ = '\0';
+  size_t i, k;
+  json_t *e, *sb;
+  json_array_foreach(json_items(dir, "sandboxes"), i, e) {
+    const char *id = json_string_value(json_object_get(e, "sandbox"));
+    if (!id) id = json_string_value(json_object_get(e, "id"));
+    const char *owner = json_string_value(json_object_get(e, "owner"));
+    const char *st = json_string_value(json_object_get(e, "state"));
+    if (!id || !hg_id_valid("sb", id) || !owner || !strcmp(owner, api->node_id) ||
+        (st && !strcmp(st, "deleted")) || (q->state[0] && (!st || strcmp(st, q->state))))
+      continue;
+    if (lv && !json_is_string(json_object_get(json_object_get(e, "metadata"), lk))) continue;
+    if (lv && strcmp(json_string_value(json_object_get(json_object_get(e, "metadata"), lk)), lv))
+      continue;
+    bool local = false;
+    json_array_foreach(arr, k, sb) {
+      const char *lid = json_string_value(json_object_get(sb, "id"));
+      local = local || (lid && !strcmp(id, lid));
+    }
+    if (local) continue;
+    json_t *item = json_copy(e);
+    json_object_set_new(item, "id", json_string(id));
+    json_object_set_new(item, "node", json_string(owner));
+    json_array_append_new(arr, item);
+  }
+  json_decref(dir);
+}
+
+void hg__api_h_members(hg_call *c) {
+  hg_api *api = c->api;
+  if (api->have_peers) {
+    json_t *m = api->peers.members(api->peers.ud);
+    hg__api_call_json(c, 200, hg__api_wrap_list(m ? m : json_array(), "members"), NULL);
+    return;
+  }
+  hg__api_call_json(c, 200,
+                    json_pack("{s:[{s:s,s:s,s:b}]}", "members", "id", api->node_id,
+                              "state", "alive", "self", 1),
+                    NULL);
+}
+
+void hg__api_h_decommission(hg_call *c) {
+  hg_api *api = c->api;
+  if (!api->have_peers) {
+    hg__api_call_error(c, -ENOENT, "no cluster: %s is not a member", c->p.node);
+    return;
+  }
+  int rc = api->peers.decommission(api->peers.ud, c->p.node);
+  if (rc < 0) {
+    hg__api_call_fail(c, rc, c->p.node);
+    return;
+  }
+  hg_log_info("api.decommission", "node=%s", c->p.node);
+  hg__api_call_respond(c, 204, NULL, NULL, NULL, 0);
+}
+
+/* GET /v1/cluster/sandboxes on a node alone: its own sandboxes, shaped as
+ * directory entries. */
+static void a_directory_local(hg_call *c) {
+  json_t *o = json_array();
+  size_t i;
+  json_t *sb;
+  json_array_foreach(json_items(c->out, "sandboxes"), i, sb) {
+    json_t *st = json_object_get(sb, "state");
+    json_array_append_new(o, json_pack("{s:O,s:s,s:O}", "sandbox", json_object_get(sb, "id"), "owner",
+                                       c->api->node_id, "state", st ? st : json_null()));
+  }
+  json_decref(c->out);
+  c->out = NULL;
+  hg__api_call_json(c, 200, json_pack("{s:o}", "sandboxes", o), NULL);
+}
+
+void hg__api_h_directory(hg_call *c) {
+  hg_api *api = c->api;
+  if (!api->have_peers) {
+    hg__api_call_inline(c, hg__api_w_list, a_directory_local);
+    return;
+  }
+  json_t *d = api->peers.directory(api->peers.ud);
+  hg__api_call_json(c, 200, hg__api_wrap_list(d ? d : json_array(), "sandboxes"), NULL);
+}
+
+/* GET …/replicas: asks every holder (a worker: peers answer over the
+ * replication port). */
+static void w_replicas(hg_call *c) {
+  char msg[256] = "";
+  c->rc = hg_replicator_replicas(c->api->rp, c->p.id, &c->out, msg);
+  if (c->rc < 0) snprintf(c->msg, sizeof c->msg, "%s", msg[0] ? msg : hg_err_str(c->rc));
+}
+
+static void a_replicas(hg_call *c) {
+  if (c->rc < 0) {
+    hg__api_call_error(c, c->rc, "%s", c->msg);
+    return;
+  }
+  json_t *o = c->out;
+  c->out = NULL;
+  hg__api_call_json(c, 200, o, NULL);
+}
+
+void hg__api_h_replicas(hg_call *c) {
+  if (!c->api->rp) {
+    hg__api_call_error(c, -ENOENT, "replication is off on this node");
+    return;
+  }
+  hg__api_call_queue(c, w_replicas, a_replicas);
+}

@@ -1,0 +1,132 @@
+/* Guest files: read, write, remove, list, stat, mkdir (through the agent). */
+#include "api/api_internal.h"
+
+/* ---- files ------------------------------------------------------------------------
+ * Paths are guest paths handed to the agent as they are: "../../etc" is
+ * resolved by the guest, inside the guest. Nothing here opens a host file. */
+
+static int op_file_read(hg_call *c, hg_agent *a) {
+  return hg_agent_file_read(a, c->u.fi.path, HG_API_MAX_UPLOAD, &c->u.fi.data);
+}
+
+static int op_file_write(hg_call *c, hg_agent *a) {
+  return hg_agent_file_write(a, c->u.fi.path, c->req->body, c->req->body_len, c->u.fi.mode);
+}
+
+static int op_file_remove(hg_call *c, hg_agent *a) {
+  return hg_agent_remove(a, c->u.fi.path, c->u.fi.flag);
+}
+
+static int op_mkdir(hg_call *c, hg_agent *a) { return hg_agent_mkdir(a, c->u.fi.path, c->u.fi.flag); }
+
+static json_t *stat_json(const hg_file_stat *st) {
+  return json_pack("{s:s,s:I,s:i,s:I}", "type", st->type, "size", (json_int_t)st->size, "mode",
+                   (int)st->mode, "mtime", (json_int_t)st->mtime);
+}
+
+static int op_stat(hg_call *c, hg_agent *a) {
+  int rc = hg_agent_stat(a, c->u.fi.path, &c->u.fi.st);
+  if (rc == 0) c->out = stat_json(&c->u.fi.st);
+  return rc;
+}
+
+static void list_entry(void *ud, const char *name, const hg_file_stat *st) {
+  json_t *o = stat_json(st);
+  if (!o) return;
+  json_object_set_new(o, "name", json_string(name));
+  json_array_append_new(ud, o);
+}
+
+static int op_list(hg_call *c, hg_agent *a) {
+  json_t *arr = json_array();
+  if (!arr) return -ENOMEM;
+  int rc = hg_agent_list(a, c->u.fi.path, list_entry, arr);
+  if (rc == 0) c->out = json_pack("{s:o}", "entries", arr);
+  else json_decref(arr);
+  return rc;
+}
+
+enum { FOP_READ, FOP_WRITE, FOP_REMOVE, FOP_MKDIR, FOP_STAT, FOP_LIST };
+
+static void w_file(hg_call *c) {
+  static int (*const ops[])(hg_call *, hg_agent *) = {
+    [FOP_READ] = op_file_read, [FOP_WRITE] = op_file_write, [FOP_REMOVE] = op_file_remove,
+    [FOP_MKDIR] = op_mkdir,    [FOP_STAT] = op_stat,        [FOP_LIST] = op_list,
+  };
+  c->rc = hg__api_with_agent(c, ops[c->u.fi.op]);
+}
+
+static void a_file(hg_call *c) {
+  hg_file *f = &c->u.fi;
+  if (c->rc < 0) {
+    hg__api_call_fail(c, c->rc, f->path);
+    return;
+  }
+  if (c->out) {
+    json_t *o = c->out;
+    c->out = NULL;
+    hg__api_call_json(c, 200, o, NULL);
+  } else if (c->rt->handle == hg__api_h_file_get) {
+    hg__api_call_respond(c, 200, "application/octet-stream", NULL,
+                         f->data.data ? f->data.data : "", f->data.len);
+  } else {
+    hg__api_call_respond(c, 204, NULL, NULL, NULL, 0);
+  }
+}
+
+static void file_cleanup(hg_call *c) { hg_buf_free(&c->u.fi.data); }
+
+/* Validates ?path= (and the flag named flag, default dflt) and runs op. */
+static void file_start(hg_call *c, int op, const char *flag, bool dflt) {
+  hg_file *f = &c->u.fi;
+  c->cleanup = file_cleanup;
+  hg_buf_init(&f->data, HG_API_MAX_UPLOAD);
+  f->flag = dflt;
+  int rc = hg__api_q_path(c, f->path);
+  if (rc == 0 && flag) rc = hg__api_q_bool(c, flag, &f->flag);
+  if (rc < 0) {
+    hg__api_call_error(c, rc, "%s", c->msg);
+    return;
+  }
+  f->op = op;
+  hg__api_call_queue(c, w_file, a_file);
+}
+
+void hg__api_h_file_get(hg_call *c) {
+  file_start(c, FOP_READ, NULL, false);
+}
+void hg__api_h_file_delete(hg_call *c) {
+  file_start(c, FOP_REMOVE, "recursive", false);
+}
+void hg__api_h_file_list(hg_call *c) {
+  file_start(c, FOP_LIST, NULL, false);
+}
+void hg__api_h_file_stat(hg_call *c) {
+  file_start(c, FOP_STAT, NULL, false);
+}
+void hg__api_h_file_mkdir(hg_call *c) {
+  file_start(c, FOP_MKDIR, "parents", true);
+}
+
+void hg__api_h_file_put(hg_call *c) {
+  char m[8];
+  c->u.fi.mode = 0644;
+  int rc = hg__api_q_get(c, "mode", m, sizeof m);
+  if (rc == 0) {
+    char *end;
+    unsigned long v = strtoul(m, &end, 8);
+    if (!m[0] || *end || v > 07777 || m[0] == '-' || m[0] == '+' || m[0] == ' ')
+      rc = hg__api_bad(c->msg, "query parameter \"mode\": octal permissions, 0 to 7777");
+    c->u.fi.mode = (uint32_t)v;
+  }
+  if (rc < 0 && rc != -ENOENT) {
+    hg__api_call_error(c, rc, "%s", c->msg);
+    return;
+  }
+  if (c->req->body_len >
+      HG_API_MAX_UPLOAD) { /* the server should have said 413 already */
+    hg__api_call_error(c, -EFBIG, "file larger than %u bytes", HG_API_MAX_UPLOAD);
+    return;
+  }
+  file_start(c, FOP_WRITE, NULL, false);
+}

@@ -1,0 +1,164 @@
+/* lifecycle: each operation on a sandbox in one sequence, across the
+ * manager, the gateway and the replicator (see lifecycle.h). The API calls
+ * these through hg_api_work; the idle timer calls the same suspend. */
+#include "node/hangard/lifecycle.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "node/core/err.h"
+#include "node/core/log.h"
+#include "node/core/util.h"
+
+#define HG_LIFE_IDLE_MAX 64 /* idle suspends per pass; the rest wait for the next */
+
+struct hg_life {
+  hg_manager *m;
+  hg_gateway *gw;    /* NULL: no networking */
+  hg_replicator *rp; /* NULL: no replication */
+  hg_api_work work;  /* the API's view, ud = this */
+};
+
+/* Deletes the sandbox, then what the gateway keeps of it (its policy and
+ * egress log): a sandbox that failed to go keeps its policy. */
+static int life_delete(void *ud, const char *id) {
+  hg_life *l = ud;
+  int rc = hg_sandbox_delete(l->m, id);
+  if (rc == 0 && l->gw) hg_gateway_forget(l->gw, id);
+  return rc;
+}
+
+/* The policy goes in before create_finish starts the VM (a warm one:
+ * before anyone has its id), so it is in force for its first command.
+ * From the warm pool the sandbox runs already (and is written so). */
+static int life_create_begin(void *ud, const hg_sandbox_spec *spec,
+                             const hg_policy *policy, char id[HG_ID_MAX], char token[65],
+                             bool *running) {
+  hg_life *l = ud;
+  int rc = hg_sandbox_create_begin(l->m, spec, id, token);
+  if (rc < 0) return rc;
+  if (policy) rc = l->gw ? hg_gateway_set_policy(l->gw, id, policy) : -EINVAL;
+  if (rc < 0) {
+    hg_sandbox_delete(l->m, id);
+    if (l->gw) hg_gateway_forget(l->gw, id);
+    return rc;
+  }
+  hg_sb_info info;
+  *running = hg_sandbox_info(l->m, id, &info) == 0 && info.state == HG_SB_RUNNING;
+  return 0;
+}
+
+static int life_create_finish(void *ud, const char *id) {
+  hg_life *l = ud;
+  return hg_sandbox_create_finish(l->m, id);
+}
+
+static int life_pause(void *ud, const char *id) {
+  hg_life *l = ud;
+  return hg_sandbox_pause(l->m, id);
+}
+
+/* A resume sent to a node that is not the owner makes it the owner first
+ * (adopt), from its newest generation of the sandbox. */
+static int life_resume(void *ud, const char *id, char msg[256]) {
+  hg_life *l = ud;
+  msg[0] = '\0';
+  if (l->rp) {
+    int rc = hg_replicator_adopt(l->rp, id, msg);
+    if (rc < 0) {
+      if (!msg[0]) snprintf(msg, 256, "%s", hg_err_str(rc));
+      return rc;
+    }
+  }
+  return hg_sandbox_resume(l->m, id);
+}
+
+static bool life_resumable(void *ud, const char *id) {
+  hg_life *l = ud;
+  return l->rp && hg_replicator_holds(l->rp, id);
+}
+
+/* Suspend, then copy the new generation to the sandbox's holders: with
+ * durability "replicated" it succeeds only once they have it. */
+static int life_suspend(void *ud, const char *id, const char *durability,
+                        void (*progress)(void *pud, const char *text), void *pud,
+                        uint64_t *gen, json_t **report, char msg[256]) {
+  hg_life *l = ud;
+  *report = NULL;
+  msg[0] = '\0';
+  int rc = hg_sandbox_suspend(l->m, id, gen);
+  if (rc < 0 || !l->rp) return rc;
+  return hg_replicator_after_suspend(l->rp, id, *gen, durability, progress, pud, report,
+                                     msg);
+}
+
+static int life_snapshot(void *ud, const char *id, char name[64]) {
+  hg_life *l = ud;
+  return hg_sandbox_snapshot(l->m, id, name);
+}
+
+/* A fork starts with its parent's egress policy, credentials and all (the
+ * gateway copies it, so no secret passes through here). */
+static int life_fork(void *ud, const char *id, uint64_t gen, const char *snapshot,
+                     char new_id[HG_ID_MAX], char new_token[65]) {
+  hg_life *l = ud;
+  int rc = hg_sandbox_fork(l->m, id, gen, snapshot, new_id, new_token);
+  if (rc < 0 || !l->gw) return rc;
+  int prc = hg_gateway_copy_policy(l->gw, id, new_id);
+  if (prc < 0)
+    hg_log_error("api.fork_policy", "sandbox=%s from=%s err=\"%s\"", new_id, id,
+                 hg_err_str(prc));
+  return 0;
+}
+
+void hg_life_idle(hg_life *l) {
+  char due[HG_LIFE_IDLE_MAX][HG_ID_MAX];
+  unsigned n = hg_manager_idle(l->m, due, HG_LIFE_IDLE_MAX);
+  for (unsigned i = 0; i < n; i++) {
+    uint64_t gen = 0;
+    json_t *report = NULL;
+    char msg[256];
+    hg_log_info("sandbox.idle", "sandbox=%s action=suspend", due[i]);
+    int rc = life_suspend(l, due[i], NULL, NULL, NULL, &gen, &report, msg);
+    const char *dur = json_string_value(json_object_get(report, "durability"));
+    json_int_t acked = json_integer_value(json_object_get(report, "acked"));
+    if (rc < 0)
+      hg_log_warn("sandbox.idle", "sandbox=%s gen=%" PRIu64 " err=\"%s\" msg=\"%s\"",
+                  due[i], gen, hg_err_str(rc), msg);
+    else
+      hg_log_info("sandbox.idled", "sandbox=%s gen=%" PRIu64 " durability=%s acked=%lld",
+                  due[i], gen, dur ? dur : "local", (long long)acked);
+    json_decref(report);
+  }
+}
+
+int hg_life_new(const hg_life_config *cfg, hg_life **out) {
+  if (!cfg || !cfg->manager) return -EINVAL;
+  hg_life *l = calloc(1, sizeof *l);
+  if (!l) return -ENOMEM;
+  l->m = cfg->manager;
+  l->gw = cfg->gateway;
+  l->rp = cfg->replicator;
+  l->work = (hg_api_work){.ud = l,
+                          .create_begin = life_create_begin,
+                          .create_finish = life_create_finish,
+                          .pause = life_pause,
+                          .resume = life_resume,
+                          .resumable = life_resumable,
+                          .suspend = life_suspend,
+                          .snapshot = life_snapshot,
+                          .fork = life_fork,
+                          .remove = life_delete};
+  *out = l;
+  return 0;
+}
+
+void hg_life_free(hg_life *l) {
+  free(l);
+}
+
+const hg_api_work *hg_life_work(hg_life *l) {
+  return &l->work;
+}

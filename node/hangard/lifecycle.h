@@ -1,0 +1,37 @@
+/* lifecycle: the one place each operation on a sandbox (create, pause,
+ * resume, suspend, snapshot, fork, delete; checkpoint and failover next)
+ * is sequenced across the sandbox manager (node/sandbox.h), the gateway
+ * (gateway/gateway.h) and the replicator (replication/replicator.h),
+ * whoever asks: the API through hg_api_work (api/work.h), the idle timer
+ * through hg_life_idle. Leases (DESIGN §9) will be taken here too.
+ *
+ * It owns nothing but itself: the subsystems are the node's. Calls block
+ * and run on workers (as hg_api_work says). */
+#ifndef HG_HANGARD_LIFECYCLE_H
+#define HG_HANGARD_LIFECYCLE_H
+
+#include "api/work.h"
+#include "gateway/gateway.h"
+#include "node/sandbox.h"
+#include "replication/replicator.h"
+
+typedef struct hg_life hg_life;
+
+typedef struct hg_life_config {
+  hg_manager *manager;       /* required */
+  hg_gateway *gateway;       /* NULL: no networking */
+  hg_replicator *replicator; /* NULL: no replication (no cluster) */
+} hg_life_config;
+
+int hg_life_new(const hg_life_config *cfg, hg_life **out);
+void hg_life_free(hg_life *l);
+
+/* The API's view; valid while l lives. */
+const hg_api_work *hg_life_work(hg_life *l);
+
+/* Suspends every sandbox idle longer than its idle_suspend_s, as the API's
+ * suspend does (a new generation, copied to its holders). A worker; call
+ * periodically. */
+void hg_life_idle(hg_life *l);
+
+#endif

@@ -1,0 +1,580 @@
+/* hangard: the node daemon. The composition root: it builds the store, the
+ * sandbox manager, the operation journal, the HTTP API and (with --gossip)
+ * the cluster, and wires them to one libuv loop. Blocking work runs on the
+ * loop's thread pool. */
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <uv.h>
+
+#include "gateway/netns.h"
+#include "node/core/err.h"
+#include "node/core/log.h"
+#include "node/core/util.h"
+#include "node/hangard/hangard.h"
+#include "node/hangard/lifecycle.h"
+#include "node/template.h"
+
+/* --- gateway (egress) ------------------------------------------------------------ */
+
+#define EGRESS_LOG_MAX 1000000
+
+static int net_attach(void *ud, const char *name, int *tap_fd) {
+  return hg_gateway_attach(ud, name, tap_fd);
+}
+
+static int net_detach(void *ud, const char *name) {
+  return hg_gateway_detach(ud, name);
+}
+
+/* Before the manager opens: its recovery and its warm pool start VMs, and
+ * every VM start asks for a tap. The gateway finds the namespaces of VMs
+ * that outlived a previous hangard by itself. */
+static int gateway_open(hg_node *n) {
+  hg_config *c = &n->cfg;
+  if (c->no_network) {
+    hg_log_info("gateway.off", "msg=\"--no-network: sandboxes get no NIC\"");
+    return 0;
+  }
+  if (c->egress_log_max < 0 || c->egress_log_max > EGRESS_LOG_MAX) {
+    fprintf(stderr, "hangard: --egress-log-max must be from 0 to %d\n", EGRESS_LOG_MAX);
+    return -EINVAL;
+  }
+  char netns_dir[4096], state_dir[4096];
+  int rc = hg_path(netns_dir, sizeof netns_dir, "%s/netns", hg_store_root(n->store));
+  if (rc == 0)
+    rc =
+        hg_path(state_dir, sizeof state_dir, "%s/state/gateway", hg_store_root(n->store));
+  if (rc < 0) return rc;
+  hg_gateway_config gc = {.netns_dir = netns_dir,
+                          .state_dir = state_dir,
+                          .upstream_dns = c->upstream_dns[0] ? c->upstream_dns : NULL,
+                          .deny = c->deny_cidrs[0] ? c->deny_cidrs : NULL,
+                          .log_max = (unsigned)c->egress_log_max};
+  if ((rc = hg_gateway_start(&gc, &n->gateway)) < 0) {
+    fprintf(stderr,
+            "hangard: cannot start the egress gateway: %s (a host without network "
+            "namespaces runs with --no-network)\n",
+            hg_err_str(rc));
+    return rc;
+  }
+  hg_netns_link link;
+  hg_netns_link_default(&link);
+  const uint8_t *m = link.guest_mac;
+  snprintf(n->guest_mac, sizeof n->guest_mac, "%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1],
+           m[2], m[3], m[4], m[5]);
+  n->net = (hg_net_ops){
+      .ud = n->gateway, .attach = net_attach, .detach = net_detach, .mac = n->guest_mac};
+  /* A template build cut short by a crash left its namespace ("tpl-…"):
+   * no VM uses it any more (the staging dir is gone too). */
+  char **names;
+  size_t count;
+  if (hg_netns_list(netns_dir, &names, &count) == 0) {
+    for (size_t i = 0; i < count; i++)
+      if (strncmp(names[i], "tpl-", 4) == 0) hg_gateway_detach(n->gateway, names[i]);
+    hg_netns_list_free(names);
+  }
+  return 0;
+}
+
+static const hg_net_ops *node_net(hg_node *n) {
+  return n->gateway ? &n->net : NULL;
+}
+
+/* --- template import at start ------------------------------------------------ */
+
+static void template_progress(void *ud, const char *text) {
+  hg_node *n = ud;
+  hg_op_progress(n->ops, n->template_op, text);
+}
+
+static void template_work(uv_work_t *w) {
+  hg_node *n = w->data;
+  hg_template_info info;
+  char why[HG_TEMPLATE_WHY_MAX];
+  hg_template_build_args args = {.store = n->store, .vmm = &hg_vmm_qemu,
+                                 .shim_path = n->cfg.shim, .accel = n->accel.name,
+                                 .net = node_net(n), .progress = template_progress, .ud = n};
+  int rc = hg_template_build(&args, n->cfg.template_name, n->cfg.template_dir, &info, why);
+  hg_op_finish(n->ops, n->template_op, rc,
+               rc == 0 ? json_pack("{s:s, s:s, s:s}", "name", info.name, "digest",
+                                   info.digest, "accel", info.accel)
+                       : json_pack("{s:s}", "message", why));
+}
+
+static void template_done(uv_work_t *w, int status) {}
+
+/* Imports --template-dir when the template is missing or was not imported
+ * from exactly these artifacts (a rebuilt or another profile's template in
+ * the dir: the newest import wins and becomes the default; sandboxes keep
+ * the template they were made from), when it was built without a NIC and
+ * this node has networking (its sandboxes would have none), or under
+ * another accelerator than this node runs (its memory image would not
+ * restore): the NIC and the accelerator change the digest, so the new one
+ * is another template. */
+static void maybe_import_template(hg_node *n) {
+  hg_template_info have;
+  const char *why = NULL;
+  if (!n->cfg.template_dir[0]) return;
+  int rc =
+      hg_template_source_check(n->store, n->cfg.template_name, n->cfg.template_dir, &why);
+  if (rc < 0) {
+    hg_log_warn("template.import",
+                "template=%s dir=%s err=\"%s\" msg=\"cannot read the "
+                "template dir; keeping what is registered\"",
+                n->cfg.template_name, n->cfg.template_dir, hg_err_str(rc));
+    return;
+  }
+  if (!why && hg_template_resolve(n->store, n->cfg.template_name, &have) == 0) {
+    if (n->gateway && !have.nic) why = "no_nic";
+    else if (strcmp(have.accel, n->accel.name) != 0) why = "other_accel";
+  }
+  if (!why || hg_op_begin(n->ops, "template", "", n->template_op) < 0) return;
+  hg_log_info(strcmp(why, "missing") ? "template.reimport" : "template.import",
+              "template=%s dir=%s reason=%s op=%s", n->cfg.template_name,
+              n->cfg.template_dir, why, n->template_op);
+  n->template_work.data = n;
+  uv_queue_work(n->loop, &n->template_work, template_work, template_done);
+}
+
+/* --- periodic work ------------------------------------------------------------ */
+
+/* Idle sandboxes suspend as the API's suspend does: replicated. */
+static void tick_work(uv_work_t *w) {
+  hg_node *n = w->data;
+  hg_life_idle(n->life);
+}
+
+static void tick_done(uv_work_t *w, int status) {
+  hg_node *n = w->data;
+  n->ticking = false;
+}
+
+static void on_tick(uv_timer_t *t) {
+  hg_node *n = t->data;
+  if (n->ticking) return;
+  n->ticking = true;
+  n->tick_work.data = n;
+  uv_queue_work(n->loop, &n->tick_work, tick_work, tick_done);
+}
+
+/* --- cluster: our sandboxes in the directory --------------------------------------- */
+
+/* The manager's on_change: our sandboxes into the directory. From any
+ * thread. The holders of a generation stay as long as the generation does:
+ * the replicator adds them as peers acknowledge it, through the same
+ * atomic update, so neither writer drops the other's change. */
+static int sandbox_change_apply(void *arg, hg_dirent *e, bool exists) {
+  hg_dirent next = *(const hg_dirent *)arg;
+  if (exists && e->gen == next.gen && e->epoch == next.epoch) {
+    memcpy(next.holders, e->holders, sizeof next.holders);
+    next.nholders = e->nholders;
+  }
+  *e = next;
+  return 1;
+}
+
+static void on_sandbox_change(void *ud, const hg_sb_change *ch) {
+  hg_node *n = ud;
+  hg_dirent e;
+  memset(&e, 0, sizeof e);
+  snprintf(e.sandbox, sizeof e.sandbox, "%s", ch->id);
+  snprintf(e.owner, sizeof e.owner, "%s", n->cfg.node_id);
+  snprintf(e.state, sizeof e.state, "%s", ch->state);
+  snprintf(e.template_ref, sizeof e.template_ref, "%s", ch->template_ref ? ch->template_ref : "");
+  e.epoch = ch->epoch ? ch->epoch : 1;
+  e.gen = ch->gen;
+  e.updated_ms = hg_wall_ns() / 1000000;
+  hg_cluster *cl = hg_guard_enter(&n->cl);
+  int rc = cl ? hg_cluster_dir_update(cl, ch->id, sandbox_change_apply, &e) : 0;
+  hg_guard_leave(&n->cl);
+  if (rc < 0)
+    hg_log_warn("cluster.dir_put", "sandbox=%s state=%s err=\"%s\"", ch->id, ch->state,
+                hg_err_str(rc));
+}
+
+/* --- cluster: the API's view (hg_api_peers; loop thread) ---------------------------- */
+
+static int peers_locate(void *ud, const char *sandbox, char owner[64], char addr[64]) {
+  hg_node *n = ud;
+  hg_dirent e;
+  char a[HG_ADDR_MAX];
+  if (!n->cluster || hg_cluster_dir_get(n->cluster, sandbox, &e) < 0) return 0;
+  if (strcmp(e.owner, n->cfg.node_id) == 0 || strcmp(e.state, "deleted") == 0) return 0;
+  if (hg_cluster_api_addr(n->cluster, e.owner, a) < 0)
+    return 0; /* unknown or not alive */
+  snprintf(owner, 64, "%s", e.owner);
+  snprintf(addr, 64, "%s", a);
+  return 1;
+}
+
+static int peers_place(void *ud, const char *template_ref, unsigned vcpus,
+                       unsigned memory_mib, const char *zone, const char *label,
+                       char owner[64], char addr[64], char reason[256]) {
+  hg_node *n = ud;
+  if (!n->cluster) return 1;
+  hg_meta_counts_now(n);
+  hg_place_req req = {.template_ref = template_ref,
+                      .vcpus = vcpus,
+                      .memory_mib = memory_mib,
+                      .zone = zone,
+                      .label = label};
+  return hg_cluster_place(n->cluster, &req, owner, addr, reason);
+}
+
+static json_t *peers_members(void *ud) {
+  hg_node *n = ud;
+  return n->cluster ? hg_cluster_members_json(n->cluster) : NULL;
+}
+
+static json_t *peers_directory(void *ud) {
+  hg_node *n = ud;
+  return n->cluster ? hg_cluster_dir_json(n->cluster) : NULL;
+}
+
+static int peers_decommission(void *ud, const char *node_id) {
+  hg_node *n = ud;
+  return n->cluster ? hg_cluster_decommission(n->cluster, node_id) : -ENOENT;
+}
+
+static void peers_metrics(void *ud, hg_buf *out) {
+  hg_node *n = ud;
+  if (n->cluster) hg_cluster_metrics(n->cluster, out);
+}
+
+/* --- replication (DESIGN §10) ------------------------------------------------------ */
+
+/* The highest epoch the directory knows: streams below it are refused. */
+static uint64_t repl_known_epoch(void *ud, const char *sandbox) {
+  hg_node *n = ud;
+  hg_dirent e;
+  hg_cluster *cl = hg_guard_enter(&n->cl);
+  int rc = cl ? hg_cluster_dir_get(cl, sandbox, &e) : -ENOENT;
+  hg_guard_leave(&n->cl);
+  return rc == 0 ? e.epoch : 0;
+}
+
+/* Binds the replication service (default: the gossip host, REPL_PORT) and
+ * puts where peers reach it into our metadata. */
+static int repl_open(hg_node *n) {
+  hg_config *c = &n->cfg;
+  char bind[256], host[256], adv_host[256];
+  int port, rc;
+  if (c->repl[0]) {
+    snprintf(bind, sizeof bind, "%s", c->repl);
+  } else {
+    hg_hostport_split(c->gossip, host, sizeof host, -1, &port);
+    hg_hostport_join(bind, sizeof bind, host, REPL_PORT);
+  }
+  if (hg_hostport_split(bind, host, sizeof host, -1, &port) < 0 || !hg_conf_is_ip(host)) {
+    fprintf(stderr, "hangard: bad --repl \"%s\" (want IP:PORT)\n", bind);
+    return -EINVAL;
+  }
+  hg_repl_config rc_ = {.store = n->store,
+                        .node_id = c->node_id,
+                        .cluster_name = c->cluster_name,
+                        .cluster_keys = c->cluster_key,
+                        .listen = bind,
+                        .zstd_level = (int)c->repl_zstd_level,
+                        .keep = (unsigned)c->repl_keep,
+                        .known_epoch = repl_known_epoch,
+                        .ud = n};
+  if ((rc = hg_repl_open(&rc_, &n->repl)) < 0) {
+    fprintf(stderr, "hangard: cannot listen for replication on %s: %s\n", bind,
+            hg_err_str(rc));
+    return rc;
+  }
+  /* the bound port (a :0 gets its real one), on a host peers can dial */
+  hg_hostport_split(hg_repl_addr(n->repl), host, sizeof host, -1, &port);
+  char *adv = n->meta_base.repl_addr;
+  size_t cap = sizeof n->meta_base.repl_addr;
+  if (c->repl_advertise[0]) snprintf(adv, cap, "%.63s", c->repl_advertise);
+  else if (!hg_conf_is_wildcard(host)) hg_hostport_join(adv, cap, host, port);
+  else if (hg_hostport_split(n->meta_base.gossip_addr, adv_host, sizeof adv_host, -1, &rc) == 0)
+    hg_hostport_join(adv, cap, adv_host, port);
+  hg_log_info("repl.listen", "bind=%s advertise=%s", hg_repl_addr(n->repl), adv);
+  return 0;
+}
+
+/* After the manager: the replicator moves its sandboxes. */
+static int replicator_start(hg_node *n) {
+  if (!n->repl) return 0;
+  hg_replicator_config rc_ = {.repl = n->repl,
+                              .manager = n->manager,
+                              .cluster = n->cluster,
+                              .store = n->store,
+                              .node_id = n->cfg.node_id};
+  return hg_replicator_start(&rc_, &n->replicator);
+}
+
+/* --- cluster: life ------------------------------------------------------------------ */
+
+/* Before the manager opens, so its first on_change calls reach the directory. */
+static int cluster_open(hg_node *n) {
+  hg_config *c = &n->cfg;
+  int rc;
+  if (!c->gossip[0]) return 0;
+  if ((rc = hg_conf_cluster_key(n)) < 0) return rc;
+  char host[256];
+  int port = 0;
+  hg_hostport_split(c->listen, host, sizeof host, -1, &port);
+  if ((rc = hg_meta_base(n, port)) < 0) return rc;
+  if ((rc = repl_open(n)) < 0) return rc;
+  char state_dir[4096];
+  if ((rc = hg_path(state_dir, sizeof state_dir, "%s/state", hg_store_root(n->store))) <
+      0)
+    return rc;
+  hg_cluster_config cc = {.node_id = c->node_id,
+                          .gossip = c->gossip,
+                          .advertise = c->advertise[0] ? c->advertise : NULL,
+                          .join = c->join,
+                          .cluster_key = c->cluster_key,
+                          .cluster_name = c->cluster_name,
+                          .zone = c->zone,
+                          .profile = c->gossip_profile,
+                          .state_dir = state_dir,
+                          .self = n->meta_base};
+  if ((rc = hg_cluster_new(n->loop, &cc, &n->cluster)) < 0) {
+    fprintf(stderr, "hangard: cannot set up the cluster: %s\n", hg_err_str(rc));
+    return rc;
+  }
+  hg_guard_set(&n->cl, n->cluster);
+  n->peers = (hg_api_peers){.ud = n,
+                            .locate = peers_locate,
+                            .place = peers_place,
+                            .members = peers_members,
+                            .directory = peers_directory,
+                            .decommission = peers_decommission,
+                            .metrics = peers_metrics};
+  return 0;
+}
+
+/* After the API listens: peers learn an address that answers. */
+static int cluster_start(hg_node *n) {
+  if (!n->cluster) return 0;
+  /* --listen :0 gets its port only now. */
+  char host[256];
+  int port;
+  if (!n->cfg.api_advertise[0] &&
+      hg_hostport_split(n->meta_base.api_addr, host, sizeof host, -1, &port) == 0 &&
+      port != hg_http_port(n->http))
+    hg_hostport_join(n->meta_base.api_addr, sizeof n->meta_base.api_addr, host,
+                     hg_http_port(n->http));
+  hg_node_meta m;
+  hg_meta_load(n, &m);
+  hg_cluster_set_meta(n->cluster, &m);
+  int rc = hg_cluster_start(n->cluster);
+  if (rc < 0) {
+    fprintf(stderr, "hangard: cannot start gossip on %s: %s\n", n->cfg.gossip,
+            hg_err_str(rc));
+    return rc;
+  }
+  uv_timer_init(n->loop, &n->meta_timer);
+  n->meta_timer.data = n;
+  uv_timer_start(&n->meta_timer, hg_meta_on_timer, META_MS, META_MS);
+  hg_log_info("cluster.start", "gossip=%s advertise=%s api=%s join=%s profile=%s",
+              n->cfg.gossip, n->meta_base.gossip_addr, n->meta_base.api_addr,
+              n->cfg.join[0] ? n->cfg.join : "-", n->cfg.gossip_profile);
+  return 0;
+}
+
+/* --- shutdown ------------------------------------------------------------------ */
+
+/* Last: the handles main() made. The loop then runs dry and main() closes
+ * the manager, the journal and the store. */
+static void handles_close(void *ud) {
+  hg_node *n = ud;
+  n->cluster = NULL;
+  uv_close((uv_handle_t *)&n->sigint, NULL);
+  uv_close((uv_handle_t *)&n->sigterm, NULL);
+  uv_close((uv_handle_t *)&n->tick, NULL);
+  if (n->meta_timer.data)
+    uv_close((uv_handle_t *)&n->meta_timer, NULL); /* cluster_start */
+}
+
+/* The API is gone; leave the cluster gracefully (peers see "left", not a
+ * death), after which nothing from a worker may reach it. */
+static void http_closed(void *ud) {
+  hg_node *n = ud;
+  n->http = NULL;
+  hg_api_free(n->api);
+  n->api = NULL;
+  if (!n->cluster) {
+    handles_close(n);
+    return;
+  }
+  hg_guard_set(&n->cl, NULL);
+  if (n->replicator) hg_replicator_detach(n->replicator);
+  hg_cluster_close(n->cluster, handles_close, n);
+}
+
+static void on_signal(uv_signal_t *s, int signum) {
+  hg_node *n = s->data;
+  if (!n->http || n->stopping) return;
+  n->stopping = true;
+  hg_log_info("node.shutdown", "signal=%d", signum);
+  uv_timer_stop(&n->tick);
+  if (n->cluster) uv_timer_stop(&n->meta_timer);
+  hg_api_stop(n->api);
+  hg_http_server_shutdown(n->http, 5000, http_closed, n);
+}
+
+/* The kernel to prove KVM with: the one about to be imported, else the
+ * registered template's. "" when there is none yet. */
+static void probe_kernel(hg_node *n, char out[4096]) {
+  hg_template_info t;
+  out[0] = '\0';
+  if (n->cfg.template_dir[0] &&
+      hg_path(out, 4096, "%s/vmlinuz", n->cfg.template_dir) == 0 && access(out, R_OK) == 0)
+    return;
+  out[0] = '\0';
+  if (hg_template_resolve(n->store, n->cfg.template_name, &t) == 0 &&
+      hg_store_abs(n->store, t.rel, out, 4096 - 16) == 0)
+    strcat(out, "/vmlinuz");
+}
+
+/* Before anything starts a VM or tells the cluster our CPU class. */
+static int accel_choose(hg_node *n, hg_accel_mode mode) {
+  char kernel[4096];
+  probe_kernel(n, kernel);
+  int rc = hg_accel_choose(mode, kernel[0] ? kernel : NULL, HG_ACCEL_PROBE_MS, &n->accel);
+  if (rc < 0) fprintf(stderr, "hangard: %s\n", n->accel.reason);
+  else fprintf(stderr, "hangard: accelerator %s (%s)\n", n->accel.name, n->accel.reason);
+  return rc;
+}
+
+
+static int node_open(hg_node *n) {
+  hg_config *c = &n->cfg;
+  if (hg_conf_log_level(c->log_level) < 0) {
+    fprintf(stderr, "hangard: unknown log level \"%s\"\n", c->log_level);
+    return -EINVAL;
+  }
+  /* Before the store: a bad flag should not cost a loop mount. */
+  if (hg_conf_check(c) < 0) return -EINVAL;
+  hg_accel_mode accel;
+  if (hg_accel_mode_parse(c->accel, &accel) < 0) {
+    fprintf(stderr, "hangard: --accel must be auto, kvm or tcg, not \"%s\"\n", c->accel);
+    return -EINVAL;
+  }
+  hg_conf_shim_default(c);
+  hg_store_options sopt = {.image_size = (uint64_t)c->image_size_gib << 30};
+  int rc = hg_store_open(c->data, &sopt, &n->store);
+  if (rc < 0) {
+    fprintf(stderr, "hangard: cannot open data dir %s: %s\n", c->data, hg_err_str(rc));
+    return rc;
+  }
+  bool made_id, made_key;
+  if ((rc = hg_conf_state_value(n, "node-id", c->node_id, sizeof c->node_id, 4, "n-", &made_id)) <
+          0 ||
+      (rc = hg_conf_state_value(n, "api-key", c->api_key, sizeof c->api_key, 24, "hgk_",
+                        &made_key)) < 0) {
+    fprintf(stderr, "hangard: cannot write state: %s\n", hg_err_str(rc));
+    return rc;
+  }
+  char prefix[96];
+  snprintf(prefix, sizeof prefix, "node=%s", c->node_id);
+  hg_log_set_prefix(prefix);
+  if (made_key)
+    fprintf(stderr,
+            "hangard: generated admin API key (kept in %s/state/api-key):\n  %s\n",
+            hg_store_root(n->store), c->api_key);
+  if ((rc = hg_ops_open(hg_store_root(n->store), &n->ops)) < 0) return rc;
+  if ((rc = accel_choose(n, accel)) < 0) return rc;
+  if ((rc = cluster_open(n)) < 0) return rc;
+  if ((rc = gateway_open(n)) < 0) return rc;
+  hg_manager_config mcfg = {.store = n->store,
+                            .vmm = &hg_vmm_qemu,
+                            .shim_path = c->shim,
+                            .accel = n->accel.name,
+                            .net = node_net(n),
+                            .max_sandboxes = (unsigned)c->max_sandboxes,
+                            .max_memory_mib = (uint64_t)c->max_memory_mib,
+                            .default_idle_suspend_s = c->idle_suspend_s,
+                            .pool_size = c->pool_size > 0 ? (unsigned)c->pool_size : 0,
+                            .pool_max = c->pool_max > 0 ? (unsigned)c->pool_max : 0,
+                            .pool_template = c->template_name,
+                            .on_change = n->cluster ? on_sandbox_change : NULL,
+                            .on_change_ud = n,
+                            .default_replicas = (unsigned)c->replicas};
+  if ((rc = hg_manager_open(&mcfg, &n->manager)) < 0) return rc;
+  if ((rc = replicator_start(n)) < 0) return rc;
+  hg_life_config lcfg = {
+      .manager = n->manager, .gateway = n->gateway, .replicator = n->replicator};
+  return hg_life_new(&lcfg, &n->life);
+}
+
+static int node_serve(hg_node *n) {
+  char host[256];
+  int port, rc;
+  if (hg_hostport_split(n->cfg.listen, host, sizeof host, -1, &port) < 0) {
+    fprintf(stderr, "hangard: bad --listen \"%s\" (want HOST:PORT)\n", n->cfg.listen);
+    return -EINVAL;
+  }
+  hg_api_config acfg = {.manager = n->manager,
+                        .ops = n->ops,
+                        .work = hg_life_work(n->life),
+                        .gateway = n->gateway,
+                        .admin_key = n->cfg.api_key,
+                        .node_id = n->cfg.node_id,
+                        .accel = n->accel.name,
+                        .accel_reason = n->accel.reason,
+                        .peers = n->cluster ? &n->peers : NULL,
+                        .replicator = n->replicator};
+  if ((rc = hg_api_new(n->loop, &acfg, &n->api)) < 0) return rc;
+  hg_http_options hopt = {.host = host, .port = port};
+  hg_api_http_options(n->api, &hopt);
+  if ((rc = hg_http_server_start(n->loop, &hopt, &n->http)) < 0) {
+    fprintf(stderr, "hangard: cannot listen on %s: %s\n", n->cfg.listen, hg_err_str(rc));
+    return rc;
+  }
+  hg_log_info("node.ready", "listen=%s:%d data=%s", host, hg_http_port(n->http),
+              hg_store_root(n->store));
+  return 0;
+}
+
+static void node_signals(hg_node *n) {
+  uv_signal_init(n->loop, &n->sigint);
+  uv_signal_init(n->loop, &n->sigterm);
+  n->sigint.data = n->sigterm.data = n;
+  uv_signal_start(&n->sigint, on_signal, SIGINT);
+  uv_signal_start(&n->sigterm, on_signal, SIGTERM);
+  uv_timer_init(n->loop, &n->tick);
+  n->tick.data = n;
+  uv_timer_start(&n->tick, on_tick, TICK_MS, TICK_MS);
+}
+
+int main(int argc, char **argv) {
+  static hg_node node;
+  hg_node *n = &node;
+  hg_conf_defaults(&n->cfg);
+  int rc = hg_conf_load(&n->cfg, argc, argv);
+  if (rc != 0) return rc == 1 ? 0 : 2;
+  signal(SIGPIPE, SIG_IGN);
+  /* Sandbox calls block on guests; the pool must be wide enough that slow
+   * guests do not hold up everyone else. Set before the loop's first use. */
+  setenv("UV_THREADPOOL_SIZE", THREADPOOL_SIZE, 0);
+  umask(077);
+  n->loop = uv_default_loop();
+  hg_guard_init(&n->cl, NULL);
+  if (node_open(n) < 0 || node_serve(n) < 0 || cluster_start(n) < 0) return 1;
+  node_signals(n);
+  maybe_import_template(n);
+  uv_run(n->loop, UV_RUN_DEFAULT);
+  hg_life_free(n->life);
+  hg_replicator_stop(n->replicator);
+  if (n->repl) hg_repl_close(n->repl);
+  hg_manager_close(n->manager);
+  if (n->gateway)
+    hg_gateway_stop(n->gateway); /* namespaces and rules stay: the VMs run on */
+  hg_ops_close(n->ops);
+  hg_store_close(n->store, false);
+  hg_log_info("node.stopped", "data=%s", n->cfg.data);
+  return n->exit_code;
+}

@@ -1,0 +1,286 @@
+/* test_lifecycle: node/hangard's lifecycle sequences each operation across
+ * the manager, the gateway and the replicator, the same whoever asks (the
+ * API through hg_api_work, the idle timer). The three are fakes here that
+ * write what they were asked into one log, so a test reads the sequence. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "node/hangard/lifecycle.h"
+
+/* ---- fakes ------------------------------------------------------------------------ */
+
+static char calls[2048];
+static struct {
+  const char *idle[4]; /* what hg_manager_idle reports */
+  int suspend_rc, delete_rc, adopt_rc, fork_rc, policy_rc, after_rc;
+  bool pooled; /* create_begin: the warm pool served it */
+} fk;
+
+static void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void note(const char *fmt, ...) {
+  size_t n = strlen(calls);
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(calls + n, sizeof calls - n, fmt, ap);
+  va_end(ap);
+}
+
+static int fk_manager, fk_gateway, fk_replicator;
+#define M ((hg_manager *)&fk_manager)
+#define GW ((hg_gateway *)&fk_gateway)
+#define RP ((hg_replicator *)&fk_replicator)
+
+unsigned hg_manager_idle(hg_manager *m, char (*due)[HG_ID_MAX], unsigned max) {
+  unsigned n = 0;
+  for (; n < max && n < 4 && fk.idle[n]; n++)
+    snprintf(due[n], HG_ID_MAX, "%s", fk.idle[n]);
+  return n;
+}
+int hg_sandbox_create_begin(hg_manager *m, const hg_sandbox_spec *spec,
+                            char id[HG_ID_MAX], char token[65]) {
+  snprintf(id, HG_ID_MAX, "sb-new");
+  snprintf(token, 65, "tok");
+  note("create_begin ");
+  return 0;
+}
+int hg_sandbox_info(hg_manager *m, const char *id, hg_sb_info *out) {
+  memset(out, 0, sizeof *out);
+  out->state = fk.pooled ? HG_SB_RUNNING : HG_SB_CREATING;
+  return 0;
+}
+int hg_sandbox_create_finish(hg_manager *m, const char *id) {
+  note("create_finish(%s) ", id);
+  return 0;
+}
+int hg_sandbox_pause(hg_manager *m, const char *id) {
+  note("pause(%s) ", id);
+  return 0;
+}
+int hg_sandbox_resume(hg_manager *m, const char *id) {
+  note("resume(%s) ", id);
+  return 0;
+}
+int hg_sandbox_suspend(hg_manager *m, const char *id, uint64_t *gen) {
+  note("suspend(%s) ", id);
+  if (fk.suspend_rc) return fk.suspend_rc;
+  *gen = 7;
+  return 0;
+}
+int hg_sandbox_snapshot(hg_manager *m, const char *id, char name[64]) {
+  snprintf(name, 64, "snap-1");
+  return 0;
+}
+int hg_sandbox_fork(hg_manager *m, const char *id, uint64_t gen, const char *snapshot,
+                    char new_id[HG_ID_MAX], char new_token[65]) {
+  note("fork(%s) ", id);
+  if (fk.fork_rc) return fk.fork_rc;
+  snprintf(new_id, HG_ID_MAX, "sb-child");
+  snprintf(new_token, 65, "tok2");
+  return 0;
+}
+int hg_sandbox_delete(hg_manager *m, const char *id) {
+  note("delete(%s) ", id);
+  return fk.delete_rc;
+}
+int hg_gateway_set_policy(hg_gateway *gw, const char *name, const hg_policy *p) {
+  note("set_policy(%s) ", name);
+  return fk.policy_rc;
+}
+int hg_gateway_copy_policy(hg_gateway *gw, const char *from, const char *to) {
+  note("copy_policy(%s->%s) ", from, to);
+  return 0;
+}
+void hg_gateway_forget(hg_gateway *gw, const char *name) {
+  note("forget(%s) ", name);
+}
+int hg_replicator_adopt(hg_replicator *rp, const char *id, char msg[256]) {
+  note("adopt(%s) ", id);
+  return fk.adopt_rc;
+}
+bool hg_replicator_holds(hg_replicator *rp, const char *id) {
+  return !strcmp(id, "sb-held");
+}
+int hg_replicator_after_suspend(hg_replicator *rp, const char *id, uint64_t gen,
+                                const char *durability,
+                                void (*progress)(void *pud, const char *text), void *pud,
+                                json_t **report, char msg[256]) {
+  note("replicate(%s,gen=%llu,%s) ", id, (unsigned long long)gen,
+       durability ? durability : "default");
+  *report = json_pack("{s:s}", "durability", "replicated");
+  if (fk.after_rc) snprintf(msg, 256, "1 of 2 holders");
+  return fk.after_rc;
+}
+
+/* ---- harness ---------------------------------------------------------------------- */
+
+static hg_life *life;
+
+static int open_life(hg_gateway *gw, hg_replicator *rp) {
+  memset(&fk, 0, sizeof fk);
+  calls[0] = '\0';
+  hg_life_config cfg = {.manager = M, .gateway = gw, .replicator = rp};
+  return hg_life_new(&cfg, &life);
+}
+static int setup(void **state) {
+  return open_life(GW, RP);
+}
+static int setup_alone(void **state) {
+  return open_life(NULL, NULL);
+}
+static int teardown(void **state) {
+  hg_life_free(life);
+  return 0;
+}
+
+/* ---- tests ------------------------------------------------------------------------ */
+
+/* The timer's suspend is the API's: the new generation goes to the holders. */
+static void idle_suspend_replicates_the_new_generation(void **state) {
+  fk.idle[0] = "sb-a";
+  fk.idle[1] = "sb-b";
+  hg_life_idle(life);
+  assert_string_equal(calls,
+                      "suspend(sb-a) replicate(sb-a,gen=7,default) "
+                      "suspend(sb-b) replicate(sb-b,gen=7,default) ");
+}
+
+static void idle_suspend_that_fails_replicates_nothing(void **state) {
+  fk.idle[0] = "sb-a";
+  fk.suspend_rc = -EBUSY;
+  hg_life_idle(life);
+  assert_string_equal(calls, "suspend(sb-a) ");
+}
+
+static void idle_suspend_alone_only_suspends(void **state) {
+  fk.idle[0] = "sb-a";
+  hg_life_idle(life);
+  assert_string_equal(calls, "suspend(sb-a) ");
+}
+
+static void suspend_reports_the_copy(void **state) {
+  const hg_api_work *w = hg_life_work(life);
+  uint64_t gen = 0;
+  json_t *report = NULL;
+  char msg[256];
+  fk.after_rc = -EREMOTEIO;
+  assert_int_equal(
+      w->suspend(w->ud, "sb-a", "replicated", NULL, NULL, &gen, &report, msg),
+      -EREMOTEIO);
+  assert_int_equal(gen, 7);
+  assert_non_null(report);
+  assert_string_equal(msg, "1 of 2 holders");
+  json_decref(report);
+  assert_string_equal(calls, "suspend(sb-a) replicate(sb-a,gen=7,replicated) ");
+}
+
+/* The policy is in force before the VM starts; a policy that cannot be set
+ * leaves nothing of the sandbox. */
+static void create_sets_the_policy_before_the_start(void **state) {
+  const hg_api_work *w = hg_life_work(life);
+  char id[HG_ID_MAX], token[65];
+  bool running = true;
+  hg_sandbox_spec spec = {0};
+  int policy;
+  assert_int_equal(
+      w->create_begin(w->ud, &spec, (hg_policy *)&policy, id, token, &running), 0);
+  assert_false(running);
+  assert_int_equal(w->create_finish(w->ud, id), 0);
+  assert_string_equal(calls, "create_begin set_policy(sb-new) create_finish(sb-new) ");
+  calls[0] = '\0';
+  fk.policy_rc = -ENOMEM;
+  assert_int_equal(
+      w->create_begin(w->ud, &spec, (hg_policy *)&policy, id, token, &running), -ENOMEM);
+  assert_string_equal(calls,
+                      "create_begin set_policy(sb-new) delete(sb-new) forget(sb-new) ");
+}
+
+static void create_from_the_pool_is_running(void **state) {
+  const hg_api_work *w = hg_life_work(life);
+  char id[HG_ID_MAX], token[65];
+  bool running = false;
+  hg_sandbox_spec spec = {0};
+  fk.pooled = true;
+  assert_int_equal(w->create_begin(w->ud, &spec, NULL, id, token, &running), 0);
+  assert_true(running);
+  assert_string_equal(calls, "create_begin ");
+}
+
+static void delete_forgets_the_policy_only_when_gone(void **state) {
+  const hg_api_work *w = hg_life_work(life);
+  assert_int_equal(w->remove(w->ud, "sb-a"), 0);
+  assert_string_equal(calls, "delete(sb-a) forget(sb-a) ");
+  calls[0] = '\0';
+  fk.delete_rc = -EBUSY;
+  assert_int_equal(w->remove(w->ud, "sb-a"), -EBUSY);
+  assert_string_equal(calls, "delete(sb-a) ");
+}
+
+static void resume_adopts_first(void **state) {
+  const hg_api_work *w = hg_life_work(life);
+  char msg[256];
+  assert_int_equal(w->resume(w->ud, "sb-a", msg), 0);
+  assert_string_equal(calls, "adopt(sb-a) resume(sb-a) ");
+  calls[0] = '\0';
+  fk.adopt_rc = -ENODATA;
+  assert_int_equal(w->resume(w->ud, "sb-a", msg), -ENODATA);
+  assert_string_equal(calls, "adopt(sb-a) ");
+  assert_true(msg[0] != '\0'); /* says why, even when the replicator did not */
+  assert_true(w->resumable(w->ud, "sb-held"));
+  assert_false(w->resumable(w->ud, "sb-a"));
+}
+
+static void fork_inherits_the_policy(void **state) {
+  const hg_api_work *w = hg_life_work(life);
+  char id[HG_ID_MAX], token[65];
+  assert_int_equal(w->fork(w->ud, "sb-a", 0, NULL, id, token), 0);
+  assert_string_equal(id, "sb-child");
+  assert_string_equal(calls, "fork(sb-a) copy_policy(sb-a->sb-child) ");
+  calls[0] = '\0';
+  fk.fork_rc = -ENOSPC;
+  assert_int_equal(w->fork(w->ud, "sb-a", 0, NULL, id, token), -ENOSPC);
+  assert_string_equal(calls, "fork(sb-a) ");
+}
+
+static void alone_there_is_nothing_to_adopt_or_forget(void **state) {
+  const hg_api_work *w = hg_life_work(life);
+  char msg[256], id[HG_ID_MAX], token[65];
+  assert_int_equal(w->resume(w->ud, "sb-a", msg), 0);
+  assert_int_equal(w->remove(w->ud, "sb-a"), 0);
+  assert_int_equal(w->fork(w->ud, "sb-a", 0, NULL, id, token), 0);
+  assert_false(w->resumable(w->ud, "sb-held"));
+  assert_string_equal(calls, "resume(sb-a) delete(sb-a) fork(sb-a) ");
+}
+
+static void a_life_needs_a_manager(void **state) {
+  hg_life *l = NULL;
+  hg_life_config cfg = {0};
+  assert_int_equal(hg_life_new(&cfg, &l), -EINVAL);
+  assert_null(l);
+}
+
+int main(void) {
+#define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
+#define TA(name) cmocka_unit_test_setup_teardown(name, setup_alone, teardown)
+  const struct CMUnitTest tests[] = {
+      T(idle_suspend_replicates_the_new_generation),
+      T(idle_suspend_that_fails_replicates_nothing),
+      TA(idle_suspend_alone_only_suspends),
+      T(suspend_reports_the_copy),
+      T(create_sets_the_policy_before_the_start),
+      T(create_from_the_pool_is_running),
+      T(delete_forgets_the_policy_only_when_gone),
+      T(resume_adopts_first),
+      T(fork_inherits_the_policy),
+      TA(alone_there_is_nothing_to_adopt_or_forget),
+      cmocka_unit_test(a_life_needs_a_manager),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
