@@ -45,11 +45,18 @@
   "8250.nr_uarts=1 i8042.noaux i8042.nomux i8042.nopnp i8042.dumbkbd " \
   "cryptomgr.notests"
 /* Fixed fd numbers in the shim and QEMU: the tap device, the pipe on which
- * the shim reports its pid, and the kernel stub of a restore. */
+ * the shim reports its pid, the kernel stub of a restore, and the QMP and
+ * agent sockets, bound and listening here: a jailed QEMU may not create
+ * files in the sandbox dir. */
 #define QEMU_TAP_FD 3
 #define QEMU_NOTIFY_FD 4
 #define QEMU_KERNEL_FD 5
-#define QEMU_CHILD_FDS 6
+#define QEMU_QMP_FD 6
+#define QEMU_AGENT_FD 7
+#define QEMU_CHILD_FDS 8
+/* QEMU's own seccomp filter, for a jailed QEMU (node/shim/jail.h). */
+#define QEMU_SANDBOX \
+  "on,obsolete=deny,elevateprivileges=deny,spawn=deny,resourcecontrol=deny"
 /* A restore's kernel stub: the bzImage's boot sector and setup header plus
  * this much of the payload. */
 #define KERNEL_STUB_PAYLOAD 65536
@@ -127,13 +134,34 @@ static int check_opt_path(const char *what, const char *p) {
   return -EINVAL;
 }
 
+/* The console is the guest's to write: what reaches our log is one line,
+ * quoted, with every byte that could end the value, the line, or speak to
+ * a terminal written as an escape (\n, \", \\, \xHH). */
+static void escape_console(const char *in, char *out, size_t cap) {
+  static const char hex[] = "0123456789abcdef";
+  size_t w = 0;
+  for (const unsigned char *p = (const unsigned char *)in; *p && w + 5 < cap; p++) {
+    unsigned char c = *p;
+    if (c == '\n' || c == '"' || c == '\\') {
+      out[w++] = '\\';
+      out[w++] = c == '\n' ? 'n' : (char)c;
+    } else if (c < 0x20 || c >= 0x7f) {
+      out[w++] = '\\';
+      out[w++] = 'x';
+      out[w++] = hex[c >> 4];
+      out[w++] = hex[c & 15];
+    } else {
+      out[w++] = (char)c;
+    }
+  }
+  out[w] = '\0';
+}
+
 static void log_console_tail(const char *log_path) {
-  char tail[512];
+  char tail[512], line[4 * sizeof tail + 1];
   if (hg_file_tail(log_path, tail, sizeof tail) < 0 || !tail[0]) return;
-  for (char *p = tail; *p; p++)
-    if (*p == '"') *p = '\'';
-    else if (*p == '\n') *p = '|';
-  hg_log_error("vmm.console_tail", "log=%s tail=\"%s\"", log_path, tail);
+  escape_console(tail, line, sizeof line);
+  hg_log_error("vmm.console_tail", "log=%s tail=\"%s\"", log_path, line);
 }
 
 /* ------------------------------------------------------ process liveness */
@@ -423,16 +451,20 @@ static int push_boot(argv_list *a, const hg_vm_config *cfg, const hg_vm *vm) {
 
 static int push_devices(argv_list *a, const hg_vm_config *cfg, const hg_vm *vm) {
   int rc = 0;
+  /* The serial console is QEMU's stdout, a pipe to the shim, which caps
+   * the file it goes to (a file chardev would let the guest fill the disk). */
   rc |= argv_push(a, "-chardev");
-  rc |= argv_push(a, "file,id=con,path=%s,append=on", vm->log_path);
+  rc |= argv_push(a, "stdio,id=con,signal=off");
   rc |= argv_push(a, "-serial");
   rc |= argv_push(a, "chardev:con");
-  rc |= argv_push(a, "-qmp");
-  rc |= argv_push(a, "unix:%s,server=on,wait=off", vm->qmp_path);
+  rc |= argv_push(a, "-chardev");
+  rc |= argv_push(a, "socket,id=qmp,fd=%d,server=on,wait=off", QEMU_QMP_FD);
+  rc |= argv_push(a, "-mon");
+  rc |= argv_push(a, "chardev=qmp,mode=control");
   rc |= argv_push(a, "-device");
   rc |= argv_push(a, "virtio-serial-device");
   rc |= argv_push(a, "-chardev");
-  rc |= argv_push(a, "socket,id=agent,path=%s,server=on,wait=off", vm->agent_path);
+  rc |= argv_push(a, "socket,id=agent,fd=%d,server=on,wait=off", QEMU_AGENT_FD);
   rc |= argv_push(a, "-device");
   rc |= argv_push(a, "virtserialport,chardev=agent,name=agent");
   if (vm->rootfs[0]) {
@@ -456,11 +488,23 @@ static int push_devices(argv_list *a, const hg_vm_config *cfg, const hg_vm *vm) 
   return rc ? -ENOMEM : 0;
 }
 
+/* The VMM is jailed (node/shim/jail.h) unless HANGAR_VMM_JAIL=off, which
+ * exists to measure what the jail costs (tools/bench), or hangard is not
+ * root (it could not hand the files over). */
+static bool jailed(void) {
+  const char *e = getenv("HANGAR_VMM_JAIL");
+  return !(e && strcmp(e, "off") == 0) && geteuid() == 0;
+}
+
 static int build_argv(argv_list *a, const hg_vm_config *cfg, const hg_vm *vm,
                       bool incoming) {
   int rc = push_machine(a, cfg, vm->mem_path);
   if (rc == 0) rc = push_boot(a, cfg, vm);
   if (rc == 0) rc = push_devices(a, cfg, vm);
+  if (rc == 0 && jailed()) {
+    rc |= argv_push(a, "-sandbox");
+    rc |= argv_push(a, "%s", QEMU_SANDBOX);
+  }
   if (rc == 0 && incoming) {
     rc |= argv_push(a, "-incoming");
     rc |= argv_push(a, "defer");
@@ -478,7 +522,6 @@ static int check_config(const hg_vm *vm) {
     }
   }
   int rc = check_opt_path("mem", vm->mem_path);
-  if (rc == 0) rc = check_opt_path("log", vm->log_path);
   if (rc == 0) rc = check_opt_path("dir", vm->dir);
   if (rc == 0) rc = check_opt_path("rootfs", vm->rootfs);
   return rc;
@@ -549,10 +592,11 @@ static int read_notify(int fd, int *shim_pid, int *vmm_pid) {
   return -EIO;
 }
 
-/* fds: what the shim (and through it QEMU) gets as fds 1-5; 0 becomes
- * /dev/null and the notify pipe is made here. */
+/* fds: what the shim (and through it QEMU) gets as fds 3-7; 0-2 become
+ * /dev/null (the shim logs to its file and gives QEMU the console pipe as
+ * stdout and stderr) and the notify pipe is made here. */
 static int fork_shim(char **argv, int fds[QEMU_CHILD_FDS], int *shim_pid, int *vmm_pid) {
-  int null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+  int null_fd = open("/dev/null", O_RDWR | O_CLOEXEC);
   if (null_fd < 0) return -errno;
   int p[2];
   if (pipe2(p, O_CLOEXEC) < 0) {
@@ -560,7 +604,7 @@ static int fork_shim(char **argv, int fds[QEMU_CHILD_FDS], int *shim_pid, int *v
     close(null_fd);
     return rc;
   }
-  fds[0] = null_fd;
+  fds[0] = fds[1] = fds[2] = null_fd;
   fds[QEMU_NOTIFY_FD] = p[1];
   pid_t pid = fork();
   if (pid == 0) exec_shim(argv, fds);
@@ -574,6 +618,54 @@ static int fork_shim(char **argv, int fds[QEMU_CHILD_FDS], int *shim_pid, int *v
     while (waitpid(pid, NULL, 0) < 0 && errno == EINTR) {
     }
   return rc;
+}
+
+/* A listening socket at path, for QEMU to serve (it gets the fd). */
+static int listen_unix(const char *path, int *out) {
+  struct sockaddr_un sa = {.sun_family = AF_UNIX};
+  snprintf(sa.sun_path, sizeof sa.sun_path, "%s", path);
+  int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return -errno;
+  unlink(path);
+  int rc = 0;
+  if (bind(fd, (struct sockaddr *)&sa, sizeof sa) < 0 || chmod(path, 0600) < 0 ||
+      listen(fd, 16) < 0)
+    rc = -errno;
+  if (rc < 0) {
+    hg_log_error("vmm.listen_failed", "path=%s err=%d", path, rc);
+    close(fd);
+    return rc;
+  }
+  *out = fd;
+  return 0;
+}
+
+/* The shim's jail options: what QEMU opens besides the dir, and its size. */
+static int push_jail(argv_list *a, const hg_vm_config *cfg, const hg_vm *vm) {
+  int rc = argv_push(a, "--jail");
+  rc |= argv_push(a, "--jail-rw");
+  rc |= argv_push(a, "%s", vm->mem_path);
+  if (vm->rootfs[0]) {
+    rc |= argv_push(a, "--jail-rw");
+    rc |= argv_push(a, "%s", vm->rootfs);
+  }
+  if (vm->kernel_fd < 0) { /* a cold boot reads the kernel and initrd */
+    rc |= argv_push(a, "--jail-ro");
+    rc |= argv_push(a, "%s", vm->kernel);
+    if (vm->initrd[0]) {
+      rc |= argv_push(a, "--jail-ro");
+      rc |= argv_push(a, "%s", vm->initrd);
+    }
+  }
+  if (cfg->accel && strcmp(cfg->accel, "kvm") == 0) {
+    rc |= argv_push(a, "--jail-rw");
+    rc |= argv_push(a, "/dev/kvm");
+  }
+  rc |= argv_push(a, "--memory-mib");
+  rc |= argv_push(a, "%u", cfg->memory_mib);
+  rc |= argv_push(a, "--vcpus");
+  rc |= argv_push(a, "%u", cfg->vcpus ? cfg->vcpus : 1);
+  return rc ? -ENOMEM : 0;
 }
 
 static int spawn(hg_vm *vm, const hg_vm_config *cfg, argv_list *qemu) {
@@ -590,19 +682,21 @@ static int spawn(hg_vm *vm, const hg_vm_config *cfg, argv_list *qemu) {
   rc |= argv_push(&a, "%s", vm->dir);
   rc |= argv_push(&a, "--notify-fd");
   rc |= argv_push(&a, "%d", QEMU_NOTIFY_FD);
+  rc |= argv_push(&a, "--console");
+  rc |= argv_push(&a, "%s", vm->log_path);
+  if (rc == 0 && jailed()) rc = push_jail(&a, cfg, vm);
   rc |= argv_push(&a, "--");
   for (int i = 0; i < qemu->n && rc == 0; i++) rc |= argv_push(&a, "%s", qemu->v[i]);
-  int log_fd = -1;
-  if (rc == 0) {
-    log_fd = open(vm->log_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
-    rc = log_fd < 0 ? -errno : 0;
-  } else {
-    rc = -ENOMEM;
-  }
+  if (rc) rc = -ENOMEM;
+  int qmp_fd = -1, agent_fd = -1;
+  if (rc == 0) rc = listen_unix(vm->qmp_path, &qmp_fd);
+  if (rc == 0) rc = listen_unix(vm->agent_path, &agent_fd);
   int shim_pid = 0, vmm_pid = 0;
-  int fds[QEMU_CHILD_FDS] = {-1, log_fd, log_fd, cfg->tap_fd, -1, vm->kernel_fd};
+  int fds[QEMU_CHILD_FDS] = {-1,     -1,      -1, cfg->tap_fd, -1, vm->kernel_fd,
+                             qmp_fd, agent_fd};
   if (rc == 0) rc = fork_shim(a.v, fds, &shim_pid, &vmm_pid);
-  if (log_fd >= 0) close(log_fd);
+  if (qmp_fd >= 0) close(qmp_fd); /* QEMU holds them now, or nobody */
+  if (agent_fd >= 0) close(agent_fd);
   argv_free(&a);
   if (rc < 0) {
     hg_log_error("vmm.spawn_failed", "dir=%s shim=%s err=%d", vm->dir, shim, rc);
@@ -733,6 +827,16 @@ static bool same_boot(const char *boot_id) {
   return same;
 }
 
+/* The value of the shim's option opt ("--dir") before "--", or NULL. */
+static const char *shim_option(const char *cmd, size_t len, const char *opt) {
+  for (size_t off = 0; off < len; off += strlen(cmd + off) + 1) {
+    if (strcmp(cmd + off, "--") == 0) return NULL;
+    size_t next = off + strlen(cmd + off) + 1;
+    if (strcmp(cmd + off, opt) == 0 && next < len) return cmd + next;
+  }
+  return NULL;
+}
+
 /* The shim is alive, started when recorded, and serves this dir. */
 static bool shim_matches(const shim_record *r, const char *dir) {
   char cmd[8192];
@@ -744,10 +848,21 @@ static bool shim_matches(const shim_record *r, const char *dir) {
     return false;
   if (hg_proc_cmdline(r->shim_pid, cmd, sizeof cmd, &len) < 0 || !strstr(cmd, "hangar-shim"))
     return false;
-  for (size_t off = 0; off < len; off += strlen(cmd + off) + 1)
-    if (strcmp(cmd + off, "--dir") == 0 && off + 6 < len)
-      return strcmp(cmd + off + 6, dir) == 0;
-  return false;
+  const char *d = shim_option(cmd, len, "--dir");
+  return d && strcmp(d, dir) == 0;
+}
+
+/* Where an adopted VM's console goes: the shim's --console. */
+static void adopted_console(hg_vm *vm, int shim_pid) {
+  char cmd[8192];
+  size_t len = 0;
+  const char *c = hg_proc_cmdline(shim_pid, cmd, sizeof cmd, &len) == 0
+                      ? shim_option(cmd, len, "--console")
+                      : NULL;
+  if (c)
+    (void)hg_path(vm->log_path, sizeof vm->log_path, "%s", c);
+  else
+    (void)hg_path(vm->log_path, sizeof vm->log_path, "%s/console.log", vm->dir);
 }
 
 /* The VMM is alive, started when recorded, and still the shim's child. */
@@ -1088,7 +1203,7 @@ static int qemu_adopt(const char *dir, hg_vm **out) {
   int rc = find_live(vm->dir, &r);
   if (rc == 0) {
     vm_attach_pids(vm, r.shim_pid, r.vmm_pid);
-    (void)hg_path(vm->log_path, sizeof vm->log_path, "%s/console.log", vm->dir);
+    adopted_console(vm, r.shim_pid);
     shim_status st;
     rc = shim_status_get(vm, &st);
     if (rc == 0 && (st.vmm_pid != r.vmm_pid || strcmp(st.state, "exited") == 0))
@@ -1137,8 +1252,9 @@ static const char *qemu_agent_path(const hg_vm *vm) {
 }
 
 static void qemu_clear(const char *dir) {
-  static const char *const names[] = {"qmp.sock", "agent.sock", "shim.sock",
-                                      "shim.json", "shim.log", "console.log"};
+  static const char *const names[] = {"qmp.sock",     "agent.sock", "shim.sock",
+                                      "shim.json",    "shim.log",   "console.log",
+                                      "console.log.1"};
   for (size_t i = 0; i < HG_ARRAY_SIZE(names); i++) {
     char path[PATH_MAX];
     if (hg_path(path, sizeof path, "%s/%s", dir, names[i]) == 0) unlink(path);

@@ -352,17 +352,36 @@ static void remove_run_files(hg_manager *m, const sandbox *sb) {
   if (sb_dir(m, sb, dir) == 0) m->cfg.vmm->clear(dir);
 }
 
+/* consoles/<id>.log: outside the subvolume, so a guest's console output
+ * is never snapshotted or replicated (the shim caps it). */
+static int console_path(hg_manager *m, const char *id, char out[4096]) {
+  char rel[64];
+  int rc = hg_path(rel, sizeof rel, "consoles/%s.log", id);
+  return rc < 0 ? rc : hg_store_abs(m->cfg.store, rel, out, 4096);
+}
+
+/* The console and its older part go with the sandbox's last local VM. */
+static void remove_console(hg_manager *m, const char *id) {
+  char path[4096], old[4096 + 2];
+  if (console_path(m, id, path) < 0) return;
+  snprintf(old, sizeof old, "%s.1", path);
+  unlink(path);
+  unlink(old);
+}
+
 static int vm_config(hg_manager *m, const sandbox *sb, hg_vm_config *cfg,
-                     char paths[4][4096]) {
+                     char paths[5][4096]) {
   int rc = sb_dir(m, sb, paths[0]);
   if (rc == 0) rc = hg_path(paths[1], 4096, "%s/vmlinuz", paths[0]);
   if (rc == 0) rc = hg_path(paths[2], 4096, "%s/initrd.img", paths[0]);
   if (rc == 0) rc = hg_path(paths[3], 4096, "%s/rootfs.img", paths[0]);
+  if (rc == 0) rc = console_path(m, sb->id, paths[4]);
   *cfg = (hg_vm_config){.dir = paths[0], .kernel = paths[1], .initrd = paths[2],
                         .cmdline = sb->cmdline[0] ? sb->cmdline : NULL,
                         .rootfs = paths[3], .vcpus = sb->vcpus,
                         .memory_mib = sb->memory_mib, .tap_fd = -1,
                         .accel = m->cfg.accel, .shim_path = m->cfg.shim_path};
+  cfg->log_path = paths[4];
   return rc;
 }
 
@@ -435,7 +454,7 @@ static void vm_release(hg_manager *m, sandbox *sb, bool stop) {
  * and tells the guest it was restored (clock, entropy, identity). */
 static int vm_restore(hg_manager *m, sandbox *sb) {
   hg_vm_config cfg;
-  char paths[4][4096], vmstate[4096];
+  char paths[5][4096], vmstate[4096];
   int tap = -1;
   /* A memory image saved under TCG does not load under KVM, nor the
    * reverse (CPU state, -cpu max differ): refuse before QEMU half-loads it. */
@@ -469,7 +488,7 @@ static int vm_restore(hg_manager *m, sandbox *sb) {
  * disk-only snapshots, whose memory image is not a consistent machine. */
 static int vm_boot(hg_manager *m, sandbox *sb) {
   hg_vm_config cfg;
-  char paths[4][4096];
+  char paths[5][4096];
   int tap = -1;
   int rc = vm_config(m, sb, &cfg, paths);
   if (rc == 0) rc = net_attach(m, sb, &cfg, &tap);
@@ -1134,6 +1153,7 @@ static int delete_locked(hg_manager *m, sandbox *sb) {
     hg_log_error("sandbox.delete", "sandbox=%s err=\"%s\"", sb->id, hg_err_str(rc));
     return rc;
   }
+  remove_console(m, sb->id);
   table_forget(m, sb, HG_SB_DELETED);
   hg_log_info("sandbox.deleted", "sandbox=%s", sb->id);
   if (!sb->pooled) {
@@ -1216,6 +1236,7 @@ static int disown_locked(hg_manager *m, sandbox *sb) {
     hg_log_error("sandbox.disown", "sandbox=%s err=\"%s\"", sb->id, hg_err_str(rc));
     return rc;
   }
+  remove_console(m, sb->id);
   /* No on_change: the sandbox lives on, owned elsewhere. */
   table_forget(m, sb, sb->state);
   return 0;

@@ -46,8 +46,10 @@ struct hg_store {
   char image[PATH_MAX]; /* "<root>.img" when root is our loop mount, else "" */
 };
 
+/* consoles/: guest console logs, the guest's to write: never replicated. */
 static const char *const layout_dirs[] = {
-    "templates", "sandboxes", "snapshots", "replicas", "orphans", "staging", "state",
+    "templates", "sandboxes", "snapshots", "replicas",
+    "orphans",   "staging",   "state",     "consoles",
 };
 
 /* ---- paths ---------------------------------------------------------- */

@@ -8,6 +8,12 @@
  *   vmstate    device state written by save, read by restore
  *   qmp.sock   control socket       agent.sock  agent channel (virtio-serial)
  *   shim.sock  shim control socket  shim.json   status, for adopt
+ *   console.log (unless cfg->log_path puts it elsewhere)
+ * The qemu driver jails each VMM (node/shim/jail.h): a uid of its own, a
+ * mount namespace holding only this dir and the files named in cfg, no
+ * privileges, QEMU's seccomp sandbox, cgroup limits. The driver binds the
+ * sockets QEMU serves and passes them as fds; HANGAR_VMM_JAIL=off (for
+ * tools/bench only) runs it unjailed.
  */
 #ifndef HG_NODE_VMM_H
 #define HG_NODE_VMM_H
@@ -36,7 +42,10 @@ typedef struct hg_vm_config {
   const char *mac;        /* the guest's MAC, "02:68:67:00:00:0f"; NULL: the driver's */
   const char *accel;      /* "kvm" or "tcg" (NULL): what the node's probe chose */
   const char *shim_path;  /* hangar-shim binary; NULL: next to /proc/self/exe */
-  const char *log_path;   /* VMM stdout/stderr (guest console); NULL: <dir>/console.log */
+  /* The guest's serial console and the VMM's stderr, written by the shim
+   * capped at 2 x 512 KiB (log_path and log_path.1). Keep it out of a
+   * replicated subvolume: it is the guest's to fill. NULL: <dir>/console.log */
+  const char *log_path;
 } hg_vm_config;
 
 typedef struct hg_vm_info {

@@ -219,7 +219,7 @@ int hg_file_tail(const char *path, char *out, size_t cap) {
   for (size_t i = 0; i < len; i++) {
     unsigned char c = (unsigned char)out[i];
     if (c == '\r') continue; /* a serial console ends its lines with \r\n */
-    out[w++] = (c < 0x20 && c != '\n') || c == 0x7f ? '?' : (char)c;
+    out[w++] = (c < 0x20 && c != '\n') || c >= 0x7f ? '?' : (char)c;
   }
   out[w] = '\0';
   return 0;

@@ -44,7 +44,8 @@ int hg_write_file_atomic_mode(const char *path, const void *data, size_t len,
 int hg_read_file(const char *path, size_t max, char **out, size_t *len);
 /* The last lines of a text file (a console log) that fit in cap - 1 bytes,
  * starting at a line boundary, without '\r', other control bytes but
- * '\n' shown as '?', trailing blank lines dropped: safe to quote in an
+ * '\n' and every byte >= 0x7f shown as '?' (so it is ASCII, also valid
+ * UTF-8 for JSON), trailing blank lines dropped: safe to quote in an
  * error message. out is "" for an empty file. */
 int hg_file_tail(const char *path, char *out, size_t cap);
 int hg_mkdir_p(const char *path, mode_t mode);

@@ -1,6 +1,7 @@
 /* hangar-shim: the per-sandbox supervisor of one VMM process (DESIGN §4).
  *
- *   hangar-shim --dir DIR [--deadline-ms N] [--notify-fd FD] -- VMM ARGS...
+ *   hangar-shim --dir DIR [--deadline-ms N] [--notify-fd FD] [--console PATH]
+ *               -- VMM ARGS...
  *
  * It detaches from its caller (setsid + double fork) so the VM outlives a
  * crash of hangard, is the VMM's parent, and holds the fencing deadline of
@@ -16,11 +17,24 @@
  *                "kill"          -> "ok"     (SIGKILL to the VMM)
  *   shim.log   key=value log
  *
+ * With --console the VMM's stdout and stderr (QEMU's serial chardev is
+ * stdio) go to a pipe the shim drains into PATH, capped: at
+ * SHIM_CONSOLE_PART bytes PATH becomes PATH.1 (replacing the older one) and
+ * a fresh PATH starts, so a guest writing to its console forever holds at
+ * most 2 * SHIM_CONSOLE_PART bytes of the host's disk. A file chardev in
+ * QEMU would grow without bound. When the disk is full the output is
+ * dropped, never blocked on: the guest must not stall on its console.
+ *
  * With --notify-fd the shim writes "ok <shim_pid> <vmm_pid>\n" (or
  * "err <negative errno>\n") there once the VMM runs and the socket listens.
  * Every fd the shim inherits without FD_CLOEXEC goes to the VMM (a tap fd).
  * The VMM gets PDEATHSIG=SIGKILL: a VM whose fencing supervisor died must
- * not keep running unsupervised. */
+ * not keep running unsupervised.
+ *
+ * With --jail the VMM runs jailed (jail.h): its own uid, mount namespace,
+ * no privileges, cgroup limits. --jail-rw / --jail-ro PATH (repeatable)
+ * name the files it needs besides the dir; --memory-mib and --vcpus size
+ * its limits. The status reports the uid as "vmm_uid" (0: not jailed). */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -47,10 +61,16 @@
 #include "node/core/parse.h"
 #include "node/core/proc.h"
 #include "node/core/util.h"
+#include "node/shim/jail.h"
 
 #define SHIM_MAX_CLIENTS 16
 #define SHIM_MAX_LINE 128
 #define SHIM_MAX_INHERITED 64
+/* The console cap: two files of this size (the current and the previous). */
+#define SHIM_CONSOLE_PART (512 * 1024)
+/* Console bytes moved per poll round: a guest flooding its console cannot
+ * delay the deadline check by more than one such copy. */
+#define SHIM_CONSOLE_BURST (256 * 1024)
 /* After a SIGTERM to the shim, the VMM gets this long to exit cleanly. */
 #define SHIM_TERM_GRACE_MS 5000
 /* The shim sleeps nearly always; when its deadline fires it must get a CPU
@@ -66,6 +86,16 @@ typedef struct shim_client {
   size_t len;
   char line[SHIM_MAX_LINE];
 } shim_client;
+
+/* The VMM's console: the read end of its stdout/stderr pipe and the
+ * capped file it is copied to. */
+typedef struct shim_console {
+  char path[PATH_MAX], old_path[PATH_MAX]; /* path[0] == 0: no --console */
+  int pipe_fd;                             /* -1: none, or at EOF */
+  int file_fd;                             /* -1: could not be opened */
+  off_t size;                              /* of the current file */
+  bool write_failed;                       /* logged once until a write works */
+} shim_console;
 
 typedef struct shim {
   char dir[PATH_MAX];
@@ -85,13 +115,16 @@ typedef struct shim {
   int vmm_nice; /* the priority the shim was started with */
   int inherited[SHIM_MAX_INHERITED];
   int n_inherited;
+  shim_console console;
+  hg_jail jail;
   shim_client clients[SHIM_MAX_CLIENTS];
 } shim;
 
 static void usage(void) {
   static const char msg[] =
-      "usage: hangar-shim --dir DIR [--deadline-ms N] [--notify-fd FD] -- VMM "
-      "[ARGS...]\n";
+      "usage: hangar-shim --dir DIR [--deadline-ms N] [--notify-fd FD] "
+      "[--console PATH] [--jail [--jail-rw PATH]... [--jail-ro PATH]... "
+      "[--memory-mib N] [--vcpus N]] -- VMM [ARGS...]\n";
   ssize_t w = write(2, msg, sizeof msg - 1);
   (void)w;
 }
@@ -101,11 +134,16 @@ static int parse_i64(const char *s, int64_t *out) {
 }
 
 static int parse_args(shim *s, int argc, char **argv) {
-  const char *dir = NULL;
+  const char *dir = NULL, *console = NULL;
   int64_t v;
   int i = 1;
+  hg_jail *j = &s->jail;
   for (; i < argc; i++) {
     if (strcmp(argv[i], "--") == 0) break;
+    if (strcmp(argv[i], "--jail") == 0) {
+      j->on = true;
+      continue;
+    }
     if (i + 1 >= argc) return -EINVAL;
     if (strcmp(argv[i], "--dir") == 0) {
       dir = argv[++i];
@@ -114,6 +152,23 @@ static int parse_args(shim *s, int argc, char **argv) {
     } else if (strcmp(argv[i], "--notify-fd") == 0) {
       if (parse_i64(argv[++i], &v) < 0 || v > INT_MAX) return -EINVAL;
       s->notify_fd = (int)v;
+    } else if (strcmp(argv[i], "--console") == 0) {
+      console = argv[++i];
+    } else if (strcmp(argv[i], "--jail-rw") == 0 || strcmp(argv[i], "--jail-ro") == 0) {
+      bool rw = strcmp(argv[i], "--jail-rw") == 0;
+      const char *path = argv[++i];
+      if (path[0] != '/' || (rw ? j->n_rw : j->n_ro) == HG_JAIL_MAX_PATHS) return -EINVAL;
+      if (rw)
+        j->rw[j->n_rw++] = path;
+      else
+        j->ro[j->n_ro++] = path;
+    } else if (strcmp(argv[i], "--memory-mib") == 0 || strcmp(argv[i], "--vcpus") == 0) {
+      bool mem = strcmp(argv[i], "--memory-mib") == 0;
+      if (parse_i64(argv[++i], &v) < 0 || v > 1 << 24) return -EINVAL;
+      if (mem)
+        j->memory_mib = (unsigned)v;
+      else
+        j->vcpus = (unsigned)v;
     } else {
       return -EINVAL;
     }
@@ -121,8 +176,15 @@ static int parse_args(shim *s, int argc, char **argv) {
   if (!dir || i + 1 >= argc) return -EINVAL;
   s->vmm_argv = argv + i + 1;
   if (!realpath(dir, s->dir)) return -errno;
+  j->dir = s->dir;
   int rc = hg_path(s->sock_path, sizeof s->sock_path, "%s/shim.sock", s->dir);
   if (rc == 0) rc = hg_path(s->json_path, sizeof s->json_path, "%s/shim.json", s->dir);
+  if (rc == 0 && console) {
+    if (console[0] != '/') return -EINVAL; /* the shim runs in "/" */
+    rc = hg_path(s->console.path, sizeof s->console.path, "%s", console);
+    if (rc == 0)
+      rc = hg_path(s->console.old_path, sizeof s->console.old_path, "%s.1", console);
+  }
   return rc;
 }
 
@@ -198,16 +260,16 @@ static int status_json(const shim *s, char *out, size_t cap) {
   char exit_status[32] = "null";
   if (s->state == SHIM_EXITED)
     snprintf(exit_status, sizeof exit_status, "%d", s->exit_code);
-  int n = snprintf(out, cap,
-                   "{\"shim_pid\":%d,\"vmm_pid\":%d,\"state\":\"%s\","
-                   "\"deadline_ms\":%" PRId64 ",\"now_ms\":%" PRId64
-                   ",\"started_at\":%" PRId64
-                   ",\"exit_status\":%s,"
-                   "\"exit_signal\":%d,\"boot_id\":\"%s\",\"shim_start\":%llu,"
-                   "\"vmm_start\":%llu}",
-                   (int)s->shim_pid, (int)s->vmm_pid, state_names[s->state],
-                   s->deadline_ms, hg_now_ms(), s->started_at, exit_status,
-                   s->exit_signal, s->boot_id, s->shim_start, s->vmm_start);
+  int n = snprintf(
+      out, cap,
+      "{\"shim_pid\":%d,\"vmm_pid\":%d,\"state\":\"%s\","
+      "\"deadline_ms\":%" PRId64 ",\"now_ms\":%" PRId64 ",\"started_at\":%" PRId64
+      ",\"exit_status\":%s,"
+      "\"exit_signal\":%d,\"boot_id\":\"%s\",\"shim_start\":%llu,"
+      "\"vmm_start\":%llu,\"vmm_uid\":%u}",
+      (int)s->shim_pid, (int)s->vmm_pid, state_names[s->state], s->deadline_ms,
+      hg_now_ms(), s->started_at, exit_status, s->exit_signal, s->boot_id, s->shim_start,
+      s->vmm_start, s->jail.on ? (unsigned)s->jail.uid : 0u);
   return n > 0 && (size_t)n < cap ? n : -ENOBUFS;
 }
 
@@ -267,6 +329,69 @@ static int setup_fds(shim *s) {
   return listen_control(s);
 }
 
+/* ------------------------------------------------------------ console */
+
+static int console_open(shim_console *c) {
+  c->file_fd = open(c->path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+  if (c->file_fd < 0) return -errno;
+  struct stat st;
+  c->size = fstat(c->file_fd, &st) == 0 ? st.st_size : 0;
+  return 0;
+}
+
+/* PATH becomes PATH.1 and a fresh PATH starts. */
+static void console_rotate(shim_console *c) {
+  if (c->file_fd >= 0) close(c->file_fd);
+  c->file_fd = -1;
+  if (rename(c->path, c->old_path) < 0 && errno != ENOENT) {
+    /* Unable to keep the old part: truncate rather than exceed the cap. */
+    hg_log_warn("shim.console_rotate_failed", "path=%s err=%d", c->path, -errno);
+    unlink(c->path);
+  }
+  int rc = console_open(c);
+  if (rc < 0) hg_log_error("shim.console_open_failed", "path=%s err=%d", c->path, rc);
+}
+
+static void console_write(shim_console *c, const char *buf, size_t len) {
+  while (len > 0) {
+    if (c->file_fd < 0 || c->size >= SHIM_CONSOLE_PART) console_rotate(c);
+    if (c->file_fd < 0) return; /* dropped: no file to hold it */
+    size_t room = (size_t)(SHIM_CONSOLE_PART - c->size);
+    ssize_t n = write(c->file_fd, buf, len < room ? len : room);
+    if (n <= 0) {
+      if (n < 0 && errno == EINTR) continue;
+      if (!c->write_failed)
+        hg_log_warn("shim.console_write_failed", "path=%s err=%d", c->path,
+                    n < 0 ? -errno : -EIO);
+      c->write_failed = true;
+      return; /* dropped (disk full): the guest is never held up */
+    }
+    c->write_failed = false;
+    c->size += n;
+    buf += n;
+    len -= (size_t)n;
+  }
+}
+
+/* Moves what the VMM wrote to the file, at most SHIM_CONSOLE_BURST bytes
+ * unless draining (the VMM exited: everything, for the failure's tail). */
+static void console_pump(shim_console *c, bool drain) {
+  char buf[65536];
+  size_t moved = 0;
+  while (c->pipe_fd >= 0 && (drain || moved < SHIM_CONSOLE_BURST)) {
+    ssize_t n = read(c->pipe_fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && errno == EAGAIN) return;
+    if (n <= 0) { /* EOF: every writer (the VMM) is gone */
+      close(c->pipe_fd);
+      c->pipe_fd = -1;
+      return;
+    }
+    console_write(c, buf, (size_t)n);
+    moved += (size_t)n;
+  }
+}
+
 /* In the forked child: undo what the shim set up for itself, then exec. */
 static void exec_vmm(shim *s, int err_fd) {
   sigset_t none;
@@ -275,26 +400,67 @@ static void exec_vmm(shim *s, int err_fd) {
   signal(SIGPIPE, SIG_DFL);
   signal(SIGHUP, SIG_DFL);
   setpriority(PRIO_PROCESS, 0, s->vmm_nice);
+  int e;
+  if (s->jail.on && (e = -hg_jail_enter(&s->jail)) > 0) {
+    ssize_t w = write(err_fd, &e, sizeof e);
+    (void)w;
+    _exit(127);
+  }
+  /* After the jail's setuid, which clears the parent-death signal. */
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (getppid() != s->shim_pid) _exit(127); /* the shim died before prctl */
-  execvp(s->vmm_argv[0], s->vmm_argv);
-  int e = errno;
+  if (s->jail.on)
+    execv(s->jail.exe, s->vmm_argv);
+  else
+    execvp(s->vmm_argv[0], s->vmm_argv);
+  e = errno;
   ssize_t w = write(err_fd, &e, sizeof e);
   (void)w;
   _exit(127);
 }
 
-static int spawn_vmm(shim *s) {
+/* The pipe that becomes the VMM's stdout and stderr; *w is its write end. */
+static int console_pipe(shim *s, int *w) {
+  shim_console *c = &s->console;
+  *w = -1;
+  if (!c->path[0]) return 0;
   int p[2];
   if (pipe2(p, O_CLOEXEC) < 0) return -errno;
-  pid_t pid = fork();
-  if (pid < 0) {
+  if (fcntl(p[0], F_SETFL, O_NONBLOCK) < 0) {
     int rc = -errno;
     close(p[0]);
     close(p[1]);
     return rc;
   }
-  if (pid == 0) exec_vmm(s, p[1]);
+  c->pipe_fd = p[0];
+  *w = p[1];
+  int rc = console_open(c);
+  if (rc < 0) hg_log_error("shim.console_open_failed", "path=%s err=%d", c->path, rc);
+  return rc;
+}
+
+static int spawn_vmm(shim *s) {
+  int p[2], con_w;
+  int rc = console_pipe(s, &con_w);
+  if (rc < 0) return rc;
+  if (pipe2(p, O_CLOEXEC) < 0) {
+    rc = -errno;
+    if (con_w >= 0) close(con_w);
+    return rc;
+  }
+  pid_t pid = fork();
+  if (pid < 0) {
+    rc = -errno;
+    close(p[0]);
+    close(p[1]);
+    if (con_w >= 0) close(con_w);
+    return rc;
+  }
+  if (pid == 0) {
+    if (con_w >= 0 && (dup2(con_w, 1) < 0 || dup2(con_w, 2) < 0)) _exit(127);
+    exec_vmm(s, p[1]);
+  }
+  if (con_w >= 0) close(con_w);
   close(p[1]);
   int e = 0;
   ssize_t n;
@@ -459,6 +625,8 @@ static void on_accept(shim *s) {
 
 static void on_vmm_exit(shim *s, int st) {
   s->state = SHIM_EXITED;
+  console_pump(&s->console, true); /* QEMU's last words, before anyone looks */
+  if (s->jail.on) hg_jail_release(&s->jail);
   s->exit_code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
   s->exit_signal = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
   unlink(s->sock_path);
@@ -485,13 +653,15 @@ static int poll_timeout(const shim *s) {
 }
 
 static void serve(shim *s) {
-  struct pollfd p[3 + SHIM_MAX_CLIENTS];
+  enum { FIXED = 4 };
+  struct pollfd p[FIXED + SHIM_MAX_CLIENTS];
   while (s->state != SHIM_EXITED) {
     p[0] = (struct pollfd){.fd = s->timer_fd, .events = POLLIN};
     p[1] = (struct pollfd){.fd = s->sig_fd, .events = POLLIN};
     p[2] = (struct pollfd){.fd = s->listen_fd, .events = POLLIN};
+    p[3] = (struct pollfd){.fd = s->console.pipe_fd, .events = POLLIN};
     for (int i = 0; i < SHIM_MAX_CLIENTS; i++)
-      p[3 + i] = (struct pollfd){.fd = s->clients[i].fd, .events = POLLIN};
+      p[FIXED + i] = (struct pollfd){.fd = s->clients[i].fd, .events = POLLIN};
     int n = poll(p, HG_ARRAY_SIZE(p), poll_timeout(s));
     if (n < 0 && errno != EINTR) {
       hg_log_error("shim.poll_failed", "err=%d", -errno);
@@ -502,8 +672,9 @@ static void serve(shim *s) {
     if (p[0].revents) on_timer(s);
     if (p[1].revents) on_signal(s);
     if (p[2].revents) on_accept(s);
+    if (p[3].revents) console_pump(&s->console, false);
     for (int i = 0; i < SHIM_MAX_CLIENTS; i++)
-      if (p[3 + i].revents && s->clients[i].fd >= 0) on_client(s, &s->clients[i]);
+      if (p[FIXED + i].revents && s->clients[i].fd >= 0) on_client(s, &s->clients[i]);
     if (s->kill_at_ms && hg_now_ms() >= s->kill_at_ms) {
       s->kill_at_ms = 0;
       terminate_vmm(s, SIGKILL);
@@ -536,7 +707,9 @@ static int start(shim *s) {
   if (errno || setpriority(PRIO_PROCESS, 0, SHIM_NICE) < 0)
     hg_log_warn("shim.nice_failed", "nice=%d err=%d", SHIM_NICE, -errno);
   rc = setup_fds(s);
+  if (rc == 0 && s->jail.on) rc = hg_jail_prepare(&s->jail, s->vmm_argv[0]);
   if (rc == 0) rc = spawn_vmm(s);
+  if (rc < 0 && s->jail.on) hg_jail_release(&s->jail);
   if (rc < 0) {
     hg_log_error("shim.start_failed", "dir=%s vmm=%s err=%d", s->dir, s->vmm_argv[0], rc);
     if (s->listen_fd >= 0) unlink(s->sock_path);
@@ -552,6 +725,8 @@ static int start(shim *s) {
 int main(int argc, char **argv) {
   static shim s;
   s.notify_fd = s.listen_fd = s.sig_fd = s.timer_fd = -1;
+  s.console.pipe_fd = s.console.file_fd = -1;
+  s.jail.lock_fd = -1;
   for (int i = 0; i < SHIM_MAX_CLIENTS; i++) s.clients[i].fd = -1;
   if (parse_args(&s, argc, argv) < 0) {
     usage();

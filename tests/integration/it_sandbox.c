@@ -6,14 +6,17 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <dirent.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "node/core/util.h"
 #include "tests/integration/harness.h"
+#include "tests/unit/proc_util.h"
 
 static hg_it_node node;
 
@@ -405,25 +408,263 @@ static void bad_requests_get_clear_errors(void **state) {
   json_decref(j);
 }
 
-static void corrupt_vmstate_fails_resume_cleanly(void **state) {
-  char id[32], st[32], path[512];
-  assert_int_equal(hg_it_create(&node, id), 0);
-  lifecycle(id, "suspend", 200);
+/* Garbles the suspended sandbox's device state; its resume must fail. */
+static void resume_with_corrupt_vmstate(const char *id) {
+  char path[512], p[128];
   snprintf(path, sizeof path, "%s/sandboxes/%s/vmstate", node.data, id);
   FILE *f = fopen(path, "r+");
   assert_non_null(f);
   fseek(f, 64, SEEK_SET);
   fwrite("garbage garbage garbage", 1, 23, f);
   fclose(f);
-  int vms = hg_it_count_vms(&node);
-  char p[128];
   long status;
   snprintf(p, sizeof p, "/v1/sandboxes/%s/resume?wait=120", id);
   json_t *j = hg_it_json(&node, "POST", p, NULL, &status);
   assert_true(status >= 400);
   json_decref(j);
+}
+
+static void corrupt_vmstate_fails_resume_cleanly(void **state) {
+  char id[32], st[32];
+  assert_int_equal(hg_it_create(&node, id), 0);
+  lifecycle(id, "suspend", 200);
+  int vms = hg_it_count_vms(&node);
+  resume_with_corrupt_vmstate(id);
   assert_string_equal(state_of(id, st), "suspended");
   assert_int_equal(hg_it_count_vms(&node), vms);
+}
+
+static off_t size_of(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0 ? st.st_size : -1;
+}
+
+/* Every line of hangard's log that holds needle; fails on a line that
+ * holds it outside a vmm.console_tail record (a line the guest forged),
+ * and on any ESC or C1 CSI byte (the guest speaking to a terminal).
+ * Returns how many console_tail lines hold it. */
+static int console_lines_with(const char *needle) {
+  char path[512], *text = NULL;
+  size_t len = 0;
+  snprintf(path, sizeof path, "%s/hangard.log", node.dir);
+  assert_int_equal(hg_read_file(path, 256 << 20, &text, &len), 0);
+  assert_null(memchr(text, 0x1b, len));
+  assert_null(memchr(text, 0x9b, len));
+  int n = 0;
+  for (char *line = text, *nl; line < text + len; line = nl + 1) {
+    nl = memchr(line, '\n', (size_t)(text + len - line));
+    if (!nl) nl = text + len;
+    *nl = '\0';
+    if (!strstr(line, needle)) continue;
+    if (!strstr(line, "vmm.console_tail")) fprintf(stderr, "forged: %s\n", line);
+    assert_non_null(strstr(line, "vmm.console_tail"));
+    n++;
+  }
+  free(text);
+  return n;
+}
+
+/* The guest, as root, floods its serial console: the node keeps at most
+ * 2 x 512 KiB of it at any moment, in consoles/ and not in the sandbox's
+ * subvolume (so never in a generation or a replica), and the guest keeps
+ * working all the while. Then it writes lines meant to forge hangard log
+ * records and terminal escapes, and a failed resume quotes the console's
+ * tail in hangard's log: one escaped line, no forged record, no escape. */
+static void console_flood_is_capped_outside_the_subvolume(void **state) {
+  char id[32], cid[32], *out, path[512], old_path[520], sbpath[512];
+  int code;
+  assert_int_equal(hg_it_create(&node, id), 0);
+  start_cmd(id, "cat /dev/urandom > /dev/ttyS0", cid);
+  snprintf(path, sizeof path, "%s/consoles/%s.log", node.data, id);
+  snprintf(old_path, sizeof old_path, "%s.1", path);
+  /* Until 4 parts went by (2x the cap), the files checked every 100 ms. */
+  int64_t t0 = hg_now_ms();
+  off_t last = 0, total = 0;
+  int rotations = 0;
+  while (rotations < 4) {
+    off_t cur = size_of(path), old = size_of(old_path);
+    assert_true(cur <= 512 * 1024 && old <= 512 * 1024);
+    if (cur < last) {
+      rotations++;
+      total += 512 * 1024 - last;
+      last = 0;
+    }
+    total += cur - last;
+    last = cur;
+    assert_true(hg_now_ms() - t0 < 600000);
+    usleep(100000);
+  }
+  fprintf(stderr, "console flood: %lld bytes in %lld ms, %d rotations\n",
+          (long long)total, (long long)(hg_now_ms() - t0), rotations);
+  assert_true(total > 2 * 1024 * 1024);
+  snprintf(sbpath, sizeof sbpath, "%s/sandboxes/%s/console.log", node.data, id);
+  assert_int_equal(size_of(sbpath), -1);
+  /* The guest answers during the flood. */
+  assert_int_equal(hg_it_run(&node, id, "echo alive", NULL, &out, &code), 0);
+  assert_string_equal(out, "alive\n");
+  free(out);
+  assert_int_equal(hg_it_run(&node, id, "killall cat; echo stopped", NULL, &out, &code),
+                   0);
+  free(out);
+  assert_int_equal(
+      hg_it_run(
+          &node, id,
+          "printf '\\nhg-for''ged level=error event=x\\n\\033[2J\\302\\233\\\\\\\"q\\n' "
+          "> /dev/ttyS0",
+          NULL, &out, &code),
+      0);
+  free(out);
+  lifecycle(id, "suspend", 200);
+  snprintf(sbpath, sizeof sbpath, "%s/snapshots/%s/1/console.log", node.data, id);
+  assert_int_equal(size_of(sbpath), -1);
+  resume_with_corrupt_vmstate(id);
+  assert_true(console_lines_with("hg-forged") >= 1);
+}
+
+/* The VMM of a sandbox, as its shim recorded it: pid and uid. */
+static void vmm_of(const char *id, int *pid, unsigned *uid) {
+  char path[512], *text = NULL;
+  snprintf(path, sizeof path, "%s/sandboxes/%s/shim.json", node.data, id);
+  assert_int_equal(hg_read_file(path, 65536, &text, NULL), 0);
+  json_t *j = json_loads(text, 0, NULL);
+  free(text);
+  assert_non_null(j);
+  *pid = (int)json_integer_value(json_object_get(j, "vmm_pid"));
+  *uid = (unsigned)json_integer_value(json_object_get(j, "vmm_uid"));
+  json_decref(j);
+  assert_true(*pid > 0);
+}
+
+/* The names in dir, sorted, space-separated. */
+static void list_dir(const char *dir, char *out, size_t cap) {
+  struct dirent **names;
+  int n = scandir(dir, &names, NULL, alphasort);
+  assert_true(n >= 0);
+  out[0] = '\0';
+  for (int i = 0; i < n; i++) {
+    if (names[i]->d_name[0] != '.') {
+      if (out[0]) strncat(out, " ", cap - strlen(out) - 1);
+      strncat(out, names[i]->d_name, cap - strlen(out) - 1);
+    }
+    free(names[i]);
+  }
+  free(names);
+}
+
+/* Seen from outside, each VMM runs as a uid of its own (not root), under
+ * seccomp with no_new_privs and no capabilities, in a cgroup of its own
+ * with a memory limit, and its root shows only the jail: its sandbox's dir
+ * (nothing else of the data dir: no other sandbox, no snapshots, no node
+ * state), QEMU's libraries and firmware, a few devices. */
+static void vmm_runs_jailed_and_sees_only_its_sandbox(void **state) {
+  char a[32], b[32], *out, v[256], path[1024], list[4096];
+  int code, pa, pb;
+  unsigned ua, ub;
+  assert_int_equal(hg_it_create(&node, a), 0);
+  assert_int_equal(hg_it_create(&node, b), 0);
+  vmm_of(a, &pa, &ua);
+  vmm_of(b, &pb, &ub);
+  fprintf(stderr, "vmm %d uid %u, vmm %d uid %u\n", pa, ua, pb, ub);
+  assert_true(ua != 0 && ub != 0 && ua != ub);
+
+  assert_int_equal(proc_status_field(pa, "Uid", v, sizeof v), 0);
+  char want[64];
+  snprintf(want, sizeof want, "%u\t%u\t%u\t%u", ua, ua, ua, ua);
+  assert_string_equal(v, want);
+  assert_int_equal(proc_status_field(pa, "Gid", v, sizeof v), 0);
+  assert_string_equal(v, want);
+  assert_int_equal(proc_status_field(pa, "Groups", v, sizeof v), 0);
+  assert_string_equal(v, "");
+  assert_int_equal(proc_status_field(pa, "CapEff", v, sizeof v), 0);
+  assert_string_equal(v, "0000000000000000");
+  assert_int_equal(proc_status_field(pa, "CapPrm", v, sizeof v), 0);
+  assert_string_equal(v, "0000000000000000");
+  assert_int_equal(proc_status_field(pa, "NoNewPrivs", v, sizeof v), 0);
+  assert_string_equal(v, "1");
+  assert_int_equal(proc_status_field(pa, "Seccomp", v, sizeof v), 0);
+  assert_string_equal(v, "2"); /* SECCOMP_MODE_FILTER: QEMU's -sandbox */
+
+  /* The jail's root: nothing of the host's but these. */
+  snprintf(path, sizeof path, "/proc/%d/root", pa);
+  list_dir(path, list, sizeof list);
+  fprintf(stderr, "the VMM's /: %s\n", list);
+  char top[64];
+  snprintf(top, sizeof top, "%.*s", (int)strcspn(node.data + 1, "/"), node.data + 1);
+  for (char *save, *t = strtok_r(list, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
+    bool ok = !strcmp(t, "dev") || !strcmp(t, "etc") || !strcmp(t, "lib") ||
+              !strcmp(t, "lib64") || !strcmp(t, "proc") || !strcmp(t, "usr") ||
+              !strcmp(t, top);
+    if (!ok) fprintf(stderr, "unexpected in the jail: /%s\n", t);
+    assert_true(ok);
+  }
+  snprintf(path, sizeof path, "/proc/%d/root/usr", pa);
+  list_dir(path, list, sizeof list);
+  fprintf(stderr, "the VMM's /usr: %s\n", list);
+  assert_string_equal(list, "bin lib lib64 share");
+  snprintf(path, sizeof path, "/proc/%d/root/usr/bin", pa);
+  list_dir(path, list, sizeof list);
+  assert_string_equal(list, "qemu-system-x86_64");
+  snprintf(path, sizeof path, "/proc/%d/root/etc", pa);
+  list_dir(path, list, sizeof list);
+  assert_string_equal(list, "ld.so.cache");
+  snprintf(path, sizeof path, "/proc/%d/root/dev", pa);
+  list_dir(path, list, sizeof list);
+  assert_string_equal(list, "null random urandom zero");
+  snprintf(path, sizeof path, "/proc/%d/root%s", pa, node.data);
+  list_dir(path, list, sizeof list);
+  assert_string_equal(list, "sandboxes"); /* no snapshots, replicas, state, ... */
+  snprintf(path, sizeof path, "/proc/%d/root%s/sandboxes", pa, node.data);
+  list_dir(path, list, sizeof list);
+  assert_string_equal(list, a);
+  /* The other sandbox's files are not there, though they are outside. */
+  snprintf(path, sizeof path, "/proc/%d/root%s/sandboxes/%s/mem", pa, node.data, b);
+  assert_int_equal(access(path, F_OK), -1);
+  snprintf(path, sizeof path, "%s/sandboxes/%s/mem", node.data, b);
+  assert_int_equal(access(path, F_OK), 0);
+  /* Its own files are its uid's; the dir is not its to list or change. */
+  struct stat st;
+  snprintf(path, sizeof path, "/proc/%d/root%s/sandboxes/%s/mem", pa, node.data, a);
+  assert_int_equal(stat(path, &st), 0);
+  assert_int_equal(st.st_uid, ua);
+  snprintf(path, sizeof path, "%s/sandboxes/%s", node.data, a);
+  assert_int_equal(stat(path, &st), 0);
+  assert_int_equal(st.st_uid, 0);
+  assert_int_equal(st.st_mode & 0777, 0711);
+
+  /* Its cgroup: its own, with the memory limit (guest RAM + overhead). */
+  snprintf(path, sizeof path, "/proc/%d/cgroup", pa);
+  char *cg = NULL;
+  assert_int_equal(hg_read_file(path, 65536, &cg, NULL), 0);
+  fprintf(stderr, "the VMM's cgroups:\n%s", cg);
+  char name[64];
+  snprintf(name, sizeof name, "hangar-vmm-%u", ua);
+  char *line = strstr(cg, ":memory:");
+  if (!line) line = strstr(cg, "0::");
+  assert_non_null(line);
+  assert_non_null(strstr(line, name));
+  /* And a limit: cgroup v1 here (memory.limit_in_bytes), or v2's memory.max. */
+  char limit[1024], *val = NULL;
+  int n = (int)strcspn(strchr(line, '/'), "\n");
+  if (strncmp(line, "0::", 3) == 0)
+    snprintf(limit, sizeof limit, "/sys/fs/cgroup%.*s/memory.max", n, strchr(line, '/'));
+  else
+    snprintf(limit, sizeof limit, "/sys/fs/cgroup/memory%.*s/memory.limit_in_bytes", n,
+             strchr(line, '/'));
+  assert_int_equal(hg_read_file(limit, 64, &val, NULL), 0);
+  fprintf(stderr, "%s: %s", limit, val);
+  unsigned long long bytes = strtoull(val, NULL, 10);
+  assert_true(bytes >= 512ull << 20 && bytes <= 64ull << 30);
+  free(val);
+  free(cg);
+
+  assert_int_equal(hg_it_run(&node, a, "echo jailed", NULL, &out, &code), 0);
+  assert_string_equal(out, "jailed\n");
+  free(out);
+  assert_int_equal(hg_it_delete(&node, a), 0);
+  assert_int_equal(hg_it_delete(&node, b), 0);
+  /* The uid and cgroup went with the VMM. */
+  snprintf(path, sizeof path, "/proc/%d", pa);
+  assert_int_equal(access(path, F_OK), -1);
 }
 
 int main(void) {
@@ -437,6 +678,8 @@ int main(void) {
       cmocka_unit_test(vm_lost_while_daemon_down_falls_back_to_last_generation),
       cmocka_unit_test(bad_requests_get_clear_errors),
       cmocka_unit_test(corrupt_vmstate_fails_resume_cleanly),
+      cmocka_unit_test(console_flood_is_capped_outside_the_subvolume),
+      cmocka_unit_test(vmm_runs_jailed_and_sees_only_its_sandbox),
       cmocka_unit_test(daemon_kill9_guest_runs_through_the_outage_and_restart_adopts_it),
   };
   return cmocka_run_group_tests(tests, setup, teardown);

@@ -1,6 +1,6 @@
 /* proc_util: what the VM, shim and nft tests read from /proc about processes
  * they started, and how they run a shell command. Header-only; shared by
- * test_qemu.c, test_shim.c and test_nft.c. */
+ * test_qemu.c, test_shim.c, test_nft.c, it_cluster.c and it_sandbox.c. */
 #ifndef HG_TESTS_PROC_UTIL_H
 #define HG_TESTS_PROC_UTIL_H
 
@@ -22,6 +22,28 @@ static inline void sleep_ms(long ms) {
   struct timespec ts = {ms / 1000, (ms % 1000) * 1000000};
   while (nanosleep(&ts, &ts) < 0 && errno == EINTR) {
   }
+}
+
+/* The value of the "key:" line of /proc/<pid>/status ("Uid" ->
+ * "0\t0\t0\t0"), into out; 0, or a negative errno (-ENOENT: no such key). */
+static inline int proc_status_field(int pid, const char *key, char *out, size_t cap) {
+  char path[64], *text = NULL;
+  snprintf(path, sizeof path, "/proc/%d/status", pid);
+  int rc = hg_read_file(path, 65536, &text, NULL);
+  if (rc < 0) return rc;
+  size_t klen = strlen(key);
+  rc = -ENOENT;
+  for (char *line = text; line && *line;
+       line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+    if (strncmp(line, key, klen) != 0 || line[klen] != ':') continue;
+    const char *v = line + klen + 1;
+    v += strspn(v, "\t ");
+    snprintf(out, cap, "%.*s", (int)strcspn(v, "\n"), v);
+    rc = 0;
+    break;
+  }
+  free(text);
+  return rc;
 }
 
 /* The state letter of /proc/<pid>/stat ('R', 'S', 'T', 'Z', ...), 0 if gone. */

@@ -268,13 +268,14 @@ static int count_entries(const char *dir) {
 static void file_tail_keeps_last_whole_lines(void **state) {
   char path[PATH_MAX], out[24];
   in_dir(state, path, sizeof path, "console.log");
-  const char text[] = "first line is long\r\nsecond\r\n\x1b[2Jthird\r\n\n\n";
+  /* \x9b is a C1 CSI to some terminals, and not UTF-8 on its own. */
+  const char text[] = "first line is long\r\nsecond\r\n\x1b[2Jthird\x9b\r\n\n\n";
   assert_int_equal(hg_write_file_atomic(path, text, sizeof text - 1), 0);
   assert_int_equal(hg_file_tail(path, out, sizeof out), 0);
-  assert_string_equal(out, "second\n?[2Jthird");
+  assert_string_equal(out, "second\n?[2Jthird?");
   char all[256];
   assert_int_equal(hg_file_tail(path, all, sizeof all), 0);
-  assert_string_equal(all, "first line is long\nsecond\n?[2Jthird");
+  assert_string_equal(all, "first line is long\nsecond\n?[2Jthird?");
   assert_int_equal(hg_write_file_atomic(path, "", 0), 0);
   assert_int_equal(hg_file_tail(path, out, sizeof out), 0);
   assert_string_equal(out, "");

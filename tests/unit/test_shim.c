@@ -22,6 +22,7 @@
 #include <cmocka.h>
 
 #include "node/core/util.h"
+#include "tests/unit/prereq_util.h"
 #include "tests/unit/proc_util.h"
 
 typedef struct fixture {
@@ -36,9 +37,10 @@ static bool wait_gone(int pid, int ms) {
 }
 
 /* Runs the shim as the driver does (its fd 4 is the notify pipe); returns
- * the notify line. extra_fd, when >= 0, becomes fd 3 (to pass to the VMM). */
-static void spawn(fixture *fx, char line[128], int extra_fd, const char *deadline,
-                  const char *vmm) {
+ * the notify line. extra_fd, when >= 0, becomes fd 3 (to pass to the VMM).
+ * opts: more shim options; vmm: the VMM's argv (NULL-terminated). */
+static void spawn_argv(fixture *fx, char line[128], int extra_fd, const char *const *opts,
+                       const char *const *vmm) {
   int p[2];
   assert_int_equal(pipe2(p, O_CLOEXEC), 0);
   pid_t pid = fork();
@@ -51,20 +53,16 @@ static void spawn(fixture *fx, char line[128], int extra_fd, const char *deadlin
     dup2(w, 4);
     if (e >= 0) close(e);
     close(w);
-    const char *argv[16];
+    const char *argv[32];
     int n = 0;
     argv[n++] = HG_SHIM_PATH;
     argv[n++] = "--dir";
     argv[n++] = fx->dir;
     argv[n++] = "--notify-fd";
     argv[n++] = "4";
-    if (deadline) {
-      argv[n++] = "--deadline-ms";
-      argv[n++] = deadline;
-    }
+    for (int i = 0; opts && opts[i] && n < 20; i++) argv[n++] = opts[i];
     argv[n++] = "--";
-    argv[n++] = vmm;
-    argv[n++] = "1000";
+    for (int i = 0; vmm[i] && n < 31; i++) argv[n++] = vmm[i];
     argv[n] = NULL;
     execv(HG_SHIM_PATH, (char **)argv);
     _exit(127);
@@ -82,6 +80,13 @@ static void spawn(fixture *fx, char line[128], int extra_fd, const char *deadlin
   waitpid(pid, &st, 0); /* the first shim process exits once detached */
   assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
   sscanf(line, "ok %d %d", &fx->shim_pid, &fx->vmm_pid);
+}
+
+static void spawn(fixture *fx, char line[128], int extra_fd, const char *deadline,
+                  const char *vmm) {
+  const char *opts[] = {"--deadline-ms", deadline, NULL};
+  const char *argv[] = {vmm, "1000", NULL};
+  spawn_argv(fx, line, extra_fd, deadline ? opts : NULL, argv);
 }
 
 static void spawn_ok(fixture *fx) {
@@ -125,6 +130,12 @@ static void set_deadline(const fixture *fx, int64_t ms) {
   snprintf(req, sizeof req, "deadline %lld\n", (long long)ms);
   ask(fx, req, out, sizeof out);
   assert_string_equal(out, "ok\n");
+}
+
+static void assert_status_running(const fixture *fx) {
+  char out[1024];
+  ask(fx, "status\n", out, sizeof out);
+  assert_non_null(strstr(out, "\"state\":\"running\""));
 }
 
 static char *status_file(const fixture *fx) {
@@ -265,9 +276,7 @@ static void vanishing_clients_and_sighup_do_not_kill_it(void **state) {
   kill(fx->shim_pid, SIGPIPE);
   sleep_ms(100);
   assert_true(proc_alive(fx->shim_pid));
-  char out[1024];
-  ask(fx, "status\n", out, sizeof out);
-  assert_non_null(strstr(out, "\"state\":\"running\""));
+  assert_status_running(fx);
 }
 
 static void kill_ends_vmm_and_shim_and_records_it(void **state) {
@@ -345,10 +354,165 @@ static void inherited_fds_go_to_the_vmm_only(void **state) {
   }
 }
 
+static off_t file_size(const fixture *fx, const char *name) {
+  char p[PATH_MAX];
+  struct stat st;
+  assert_int_equal(hg_path(p, sizeof p, "%s/%s", fx->dir, name), 0);
+  return stat(p, &st) == 0 ? st.st_size : -1;
+}
+
+/* A VMM (a shell standing in for QEMU's serial output) writes 24 MiB to
+ * its console, far past the cap: the shim keeps the newest output, in two
+ * files of at most 512 KiB, and the VMM is never held up: it writes all of
+ * it and goes on running. */
+static void console_flood_is_capped_and_keeps_the_newest(void **state) {
+  fixture *fx = *state;
+  char console[PATH_MAX], line[128];
+  assert_int_equal(hg_path(console, sizeof console, "%s/console.log", fx->dir), 0);
+  const char *opts[] = {"--console", console, NULL};
+  const char *vmm[] = {"/bin/sh", "-c",
+                       "head -c 25165824 /dev/urandom; echo; echo flood-done >&2; "
+                       "exec sleep 1000",
+                       NULL};
+  spawn_argv(fx, line, -1, opts, vmm);
+  assert_true(fx->shim_pid > 0 && fx->vmm_pid > 0);
+  /* The shell's stderr goes to the console too: its last line arrives. */
+  char *text = NULL;
+  for (int64_t end = hg_now_ms() + 60000;; sleep_ms(20)) {
+    free(text);
+    text = NULL;
+    size_t len = 0;
+    if (hg_read_file(console, 1 << 20, &text, &len) == 0 && strstr(text, "flood-done"))
+      break;
+    assert_true(hg_now_ms() < end);
+  }
+  free(text);
+  assert_true(file_size(fx, "console.log") <= 512 * 1024);
+  assert_int_equal(file_size(fx, "console.log.1"), 512 * 1024);
+  assert_true(proc_alive(fx->vmm_pid)); /* it went on to sleep */
+  assert_status_running(fx);
+}
+
+/* Without --console the VMM keeps the shim's stdout and stderr. */
+static void console_is_optional(void **state) {
+  fixture *fx = *state;
+  spawn_ok(fx);
+  assert_int_equal(file_size(fx, "console.log"), -1);
+}
+
+static unsigned vmm_uid(const fixture *fx) {
+  char *json = status_file(fx);
+  char *p = strstr(json, "\"vmm_uid\":");
+  assert_non_null(p);
+  unsigned uid = (unsigned)strtoul(p + 10, NULL, 10);
+  free(json);
+  return uid;
+}
+
+/* The names in dir, sorted, space-separated. */
+static void names_in(const char *dir, char *out, size_t cap) {
+  char cmd[PATH_MAX + 64];
+  snprintf(cmd, sizeof cmd, "ls -A '%s' | tr '\\n' ' '", dir);
+  FILE *f = popen(cmd, "r");
+  assert_non_null(f);
+  size_t n = fread(out, 1, cap - 1, f);
+  pclose(f);
+  while (n > 0 && out[n - 1] == ' ') n--;
+  out[n] = '\0';
+}
+
+static int count_cgroups(unsigned uid) {
+  char cmd[256], out[64] = "";
+  snprintf(
+      cmd, sizeof cmd,
+      "find /sys/fs/cgroup -maxdepth 6 -type d -name hangar-vmm-%u 2>/dev/null | wc -l",
+      uid);
+  FILE *f = popen(cmd, "r");
+  assert_non_null(f);
+  size_t n = fread(out, 1, sizeof out - 1, f);
+  out[n] = '\0';
+  pclose(f);
+  return atoi(out);
+}
+
+/* --jail (with /bin/sleep as the VMM): a uid of its own, no capabilities,
+ * no_new_privs, a root holding only the dir, the binary's libraries and a
+ * few devices, its own cgroups; all of it gone with the VMM, the uid free
+ * again for the next. */
+static void jail_runs_vmm_as_its_own_uid_in_its_own_root(void **state) {
+  fixture *fx = *state;
+  char line[128], v[256], path[PATH_MAX], list[4096];
+  HG_NEED(geteuid() == 0, "root (the jail changes uid and mounts)");
+  const char *opts[] = {"--jail", "--memory-mib", "64", "--vcpus", "1", NULL};
+  const char *vmm[] = {"/bin/sleep", "1000", NULL};
+  spawn_argv(fx, line, -1, opts, vmm);
+  assert_true(fx->vmm_pid > 0);
+  unsigned uid = vmm_uid(fx);
+  assert_true(uid >= 2000000000u);
+  char want[64];
+  snprintf(want, sizeof want, "%u\t%u\t%u\t%u", uid, uid, uid, uid);
+  assert_int_equal(proc_status_field(fx->vmm_pid, "Uid", v, sizeof v), 0);
+  assert_string_equal(v, want);
+  assert_int_equal(proc_status_field(fx->vmm_pid, "Gid", v, sizeof v), 0);
+  assert_string_equal(v, want);
+  assert_int_equal(proc_status_field(fx->vmm_pid, "CapEff", v, sizeof v), 0);
+  assert_string_equal(v, "0000000000000000");
+  assert_int_equal(proc_status_field(fx->vmm_pid, "NoNewPrivs", v, sizeof v), 0);
+  assert_string_equal(v, "1");
+  snprintf(path, sizeof path, "/proc/%d/root/tmp", fx->vmm_pid);
+  names_in(path, list, sizeof list);
+  assert_string_equal(list, strrchr(fx->dir, '/') + 1); /* /tmp holds the dir alone */
+  snprintf(path, sizeof path, "/proc/%d/root/dev", fx->vmm_pid);
+  names_in(path, list, sizeof list);
+  assert_string_equal(list, "null random urandom zero");
+  snprintf(path, sizeof path, "/proc/%d/root/usr/bin", fx->vmm_pid);
+  names_in(path, list, sizeof list);
+  assert_string_equal(list, "sleep");
+  assert_true(count_cgroups(uid) >= 1);
+  struct stat st;
+  assert_int_equal(stat(fx->dir, &st), 0);
+  assert_int_equal(st.st_mode & 0777, 0711);
+
+  ask(fx, "kill\n", line, sizeof line);
+  assert_true(wait_gone(fx->shim_pid, 60000));
+  assert_int_equal(count_cgroups(uid), 0);
+  /* The uid is free again: the next jail in this dir gets it back. */
+  spawn_argv(fx, line, -1, opts, vmm);
+  assert_int_equal(vmm_uid(fx), uid);
+}
+
+/* A shim killed by SIGKILL cannot remove its VMM's cgroups; the next jail
+ * made on the host does, once nobody holds that uid. */
+static void jail_collects_cgroups_a_killed_shim_left(void **state) {
+  fixture *fx = *state;
+  char line[128];
+  HG_NEED(geteuid() == 0, "root (the jail changes uid and mounts)");
+  const char *opts[] = {"--jail", "--memory-mib", "64", NULL};
+  const char *vmm[] = {"/bin/sleep", "1000", NULL};
+  spawn_argv(fx, line, -1, opts, vmm);
+  unsigned uid = vmm_uid(fx);
+  kill(fx->shim_pid, SIGKILL);
+  assert_true(wait_gone(fx->vmm_pid, 60000)); /* PDEATHSIG */
+  assert_true(count_cgroups(uid) >= 1);
+  fixture other = {0};
+  snprintf(other.dir, sizeof other.dir, "/tmp/hg-test-shim.XXXXXX");
+  assert_non_null(mkdtemp(other.dir));
+  spawn_argv(&other, line, -1, opts, vmm);
+  unsigned uid2 = vmm_uid(&other);
+  int left = count_cgroups(uid);
+  kill(other.shim_pid, SIGTERM);
+  wait_gone(other.shim_pid, 60000);
+  hg_rm_rf(other.dir);
+  assert_true(uid2 != uid || left >= 1);
+  if (uid2 != uid) assert_int_equal(left, 0);
+}
+
 static void bad_usage_exits_2(void **state) {
   int st = system(HG_SHIM_PATH " --dir /tmp 2>/dev/null");
   assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 2);
   st = system(HG_SHIM_PATH " --dir /nonexistent/x -- /bin/true 2>/dev/null");
+  assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 2);
+  st = system(HG_SHIM_PATH " --dir /tmp --console rel.log -- /bin/true 2>/dev/null");
   assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 2);
 }
 
@@ -368,6 +532,13 @@ int main(void) {
       cmocka_unit_test_setup_teardown(vmm_dies_with_its_shim, setup, teardown),
       cmocka_unit_test_setup_teardown(exec_failure_is_reported, setup, teardown),
       cmocka_unit_test_setup_teardown(inherited_fds_go_to_the_vmm_only, setup, teardown),
+      cmocka_unit_test_setup_teardown(console_flood_is_capped_and_keeps_the_newest, setup,
+                                      teardown),
+      cmocka_unit_test_setup_teardown(console_is_optional, setup, teardown),
+      cmocka_unit_test_setup_teardown(jail_runs_vmm_as_its_own_uid_in_its_own_root, setup,
+                                      teardown),
+      cmocka_unit_test_setup_teardown(jail_collects_cgroups_a_killed_shim_left, setup,
+                                      teardown),
       cmocka_unit_test(bad_usage_exits_2),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

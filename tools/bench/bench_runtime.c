@@ -3,7 +3,7 @@
  *
  *   bench_runtime --template-dir DIR [--data DIR] [--runs N] [--burst N]
  *                 [--burst-s S] [--pool-size P] [--cold-runs C] [--idle-send 0|1]
- *                 [--quick] [--json FILE]
+ *                 [--quick] [--jail-compare J] [--json FILE]
  *
  * Through the sandbox manager (no HTTP), one manager with a warm pool of P
  * (default 2, hangard's default) for template "bench", and the same files
@@ -30,6 +30,10 @@
  * `true`. Baseline of every figure: cold boot of the template to an agent
  * ping (C runs, default 5). --quick: 3 runs, 1 cold boot, no idle send, bursts of 5
  * within 0.5 s — for checking the bench itself, not for figures.
+ * --jail-compare J: after the rest, with the pool stopped, J runs (after one
+ * warm-up) of create without the pool to the first `true` and resume with
+ * the generation in the page cache, each once with the VMM jailed and once
+ * not (HANGAR_VMM_JAIL=off), the order alternating: the jail's cost.
  */
 #include <errno.h>
 #include <jansson.h>
@@ -336,17 +340,44 @@ static void nopool_dir(const char *src, const char *dst) {
   json_decref(j);
 }
 
+/* The jail's cost: see --jail-compare above. The pool is stopped: no other
+ * VM start runs beside these, and no other thread reads the environment
+ * while it changes. on/off: [0] create to 1st true, [1] resume. */
+static void jail_compare(bench *b, int runs, series on[2], series off[2]) {
+  for (int i = -1; i < runs; i++) {
+    for (int k = 0; k < 2; k++) {
+      bool jail = (i + 2 + k) % 2 == 0;
+      if (jail)
+        unsetenv("HANGAR_VMM_JAIL");
+      else
+        setenv("HANGAR_VMM_JAIL", "off", 1);
+      series *s = jail ? on : off;
+      char id[HG_ID_MAX];
+      create_one(b, "bench-nopool", id, i >= 0 ? &s[0] : NULL, NULL, NULL, NULL);
+      uint64_t gen;
+      int rc = hg_sandbox_suspend(b->m, id, &gen);
+      if (rc < 0) die("suspend (jail compare)", rc);
+      int64_t t0 = hg_now_ns();
+      if ((rc = hg_sandbox_resume(b->m, id)) < 0) die("resume (jail compare)", rc);
+      if (i >= 0) add(&s[1], t0);
+      hg_sandbox_delete(b->m, id);
+    }
+  }
+  unsetenv("HANGAR_VMM_JAIL");
+}
+
 static void usage(void) {
   fprintf(stderr,
           "usage: bench_runtime --template-dir DIR [--data DIR] [--runs N] [--burst N]\n"
-          "                     [--burst-s S] [--pool-size P] [--cold-runs C] [--idle-send 0|1]\n"
-          "                     [--quick] [--json FILE]\n");
+          "                     [--burst-s S] [--pool-size P] [--cold-runs C] "
+          "[--idle-send 0|1]\n"
+          "                     [--quick] [--jail-compare J] [--json FILE]\n");
   exit(2);
 }
 
 int main(int argc, char **argv) {
   const char *tpl_dir = NULL, *data = "/tmp/hangar-bench", *json_out = NULL;
-  int runs = 20, cold_runs = 5, burst_n = 20;
+  int runs = 20, cold_runs = 5, burst_n = 20, jail_runs = 0;
   double burst_s = 2;
   unsigned pool_size = 2;
   bool quick = false, idle_send = true;
@@ -366,6 +397,8 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[i], "--pool-size")) pool_size = (unsigned)atoi(v);
     else if (!strcmp(argv[i], "--cold-runs")) cold_runs = atoi(v);
     else if (!strcmp(argv[i], "--idle-send")) idle_send = atoi(v) != 0;
+    else if (!strcmp(argv[i], "--jail-compare"))
+      jail_runs = atoi(v);
     else usage();
     i++;
   }
@@ -377,7 +410,8 @@ int main(int argc, char **argv) {
     idle_send = false;
   }
   if (!tpl_dir || runs < 1 || runs > MAX_RUNS || burst_n < 0 || burst_n > MAX_BURST ||
-      burst_s < 0 || pool_size < 1 || cold_runs < 1)
+      burst_s < 0 || pool_size < 1 || cold_runs < 1 || jail_runs < 0 ||
+      jail_runs > MAX_RUNS)
     usage();
   if (cold_runs > runs) cold_runs = runs;
   hg_log_set_level(getenv("BENCH_DEBUG") ? HG_LOG_DEBUG : HG_LOG_WARN);
@@ -496,6 +530,11 @@ int main(int argc, char **argv) {
     burst(&b, burst_n, burst_s, &bursts[1]);
   }
   hg_manager_pool_stop(b.m);
+  static series jail_on[2], jail_off[2];
+  if (jail_runs > 0) {
+    fprintf(stderr, "jail compare, %d runs...\n", jail_runs);
+    jail_compare(&b, jail_runs, jail_on, jail_off);
+  }
 
   double cold50 = pct(&cold, 0.5);
   series *all[] = {&cold,         &warm,    &warm_begin,    &warm_finish,
@@ -514,6 +553,17 @@ int main(int argc, char **argv) {
            k + 1, bursts[k].n, burst_s, bursts[k].served, bursts[k].ready_before,
            bursts[k].target_after, pct(&bursts[k].ms, 0.5), pct(&bursts[k].ms, 0.9), cold50);
   printf("%-32s raw %lld B, zstd -1 %lld B\n", "incremental send, 10 s idle", raw, zst);
+  if (jail_runs > 0) {
+    static const char *const what[] = {"create, no pool, to 1st true",
+                                       "resume, gen in page cache"};
+    printf("%-32s %6s %14s %14s %8s\n", "VMM jail's cost", "runs", "jailed p50 ms",
+           "no jail p50 ms", "cost");
+    for (int k = 0; k < 2; k++) {
+      double a = pct(&jail_on[k], 0.5), o = pct(&jail_off[k], 0.5);
+      printf("%-32s %6d %14.1f %14.1f %+7.1f%%\n", what[k], jail_on[k].n, a, o,
+             (a / o - 1) * 100);
+    }
+  }
   printf("page cache drop before \"resume, gen dropped\": syncfs + POSIX_FADV_DONTNEED over "
          "the sandbox's and the generation's files and the store's loop image\n");
   if (json_out) {
