@@ -147,14 +147,16 @@ static void a_claim_is_held_and_renewed_in_batches(void **state) {
   run_for(50);
   assert_true(hg_leases_valid(g->nodes[0], "sb-1"));
   assert_true(hg_leases_valid(g->nodes[0], "sb-2"));
+  int64_t t0 = hg_now_ms();
   run_for(3 * T_MS);
+  int64_t rounds = (hg_now_ms() - t0) / (T_MS / 3) + 2; /* at most, however late the loop */
   assert_true(hg_leases_valid(g->nodes[0], "sb-1"));
   hg_leases_stats s0, s1;
   hg_leases_get_stats(g->nodes[0], &s0);
   hg_leases_get_stats(g->nodes[1], &s1);
-  /* Two sandboxes, one batch per acceptor and round: node-1 got about
-   * 3 T / (T/3) = 9 rounds, and promised twice (the claims). */
-  assert_true(s1.batches_received >= 8 && s1.batches_received <= 14);
+  /* Two sandboxes, one batch per acceptor and round (not one each), and
+   * two promises (the claims), group-committed by at most two flushes. */
+  assert_true(s1.batches_received >= 2 && (int64_t)s1.batches_received <= rounds + 2);
   assert_int_equal(s1.promises, 2);
   assert_true(s1.flushes >= 1 && s1.flushes <= 2);
   assert_true(s0.batches_sent >= 2 * s1.batches_received - 2);
