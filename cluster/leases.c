@@ -331,16 +331,6 @@ void hg_leases_receive(hg_leases *l, const void *data, size_t len) {
     l->stats.dropped_malformed++;
     return;
   }
-  /* A batch speaks for its sender only: requests and replies naming
-   * another node are not taken from it. */
-  size_t k = 0;
-  for (size_t i = 0; i < b.nreqs; i++)
-    if (strcmp(b.reqs[i].from, b.from) == 0) b.reqs[k++] = b.reqs[i];
-  b.nreqs = k;
-  k = 0;
-  for (size_t i = 0; i < b.nreps; i++)
-    if (strcmp(b.reps[i].from, b.from) == 0) b.reps[k++] = b.reps[i];
-  b.nreps = k;
   deliver(l, b.reqs, b.nreqs, b.reps, b.nreps);
   hg_lease_batch_free(&b);
   pump(l);

@@ -12,7 +12,8 @@
  *     baseline: a 200-byte append + fdatasync in DIR (what a group commit
  *     costs), p50/p90 of C;
  *   renewals: node 0 holds N (default 1000) sandboxes; over S seconds
- *     (default 10): bytes node 0 sends per second, batches per second, and
+ *     (default 10): bytes node 0 sends per second (and node 1, an acceptor,
+ *     in its replies), batches per second, and
  *     the process's CPU (getrusage) over the window as a share of one core;
  *     baseline: the same window with the three services holding nothing.
  */
@@ -105,8 +106,10 @@ static void open_nodes(const char *dir) {
     unlink(path);
     snprintf(id, sizeof id, "node-%d", i);
     ctx[i] = i;
-    hg_leases_config cfg = {.self = id, .register_path = path,
-                            .cb = {.send = on_send, .changed = on_changed, .ud = &ctx[i]}};
+    hg_leases_config cfg = {
+        .self = id,
+        .register_path = path,
+        .cb = {.send = on_send, .changed = on_changed, .ud = &ctx[i]}};
     int rc = hg_leases_open(&loop, &cfg, &nodes[i]);
     if (rc < 0) die("open", rc);
   }
@@ -115,8 +118,8 @@ static void open_nodes(const char *dir) {
 static double cpu_s(void) {
   struct rusage ru;
   getrusage(RUSAGE_SELF, &ru);
-  return (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
-         ru.ru_stime.tv_usec / 1e6;
+  return (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+         (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
 }
 
 static void run_for_ms(int64_t ms) {
@@ -126,18 +129,22 @@ static void run_for_ms(int64_t ms) {
 
 typedef struct window {
   double bytes_per_s, batches_per_s, cpu_pct;
+  double acceptor_bytes_per_s; /* node 1's replies */
 } window;
 
 /* Node 0's traffic and the process's CPU over seconds s. */
 static window measure(int seconds) {
-  hg_leases_stats a, b;
+  hg_leases_stats a, b, a1, b1;
   hg_leases_get_stats(nodes[0], &a);
+  hg_leases_get_stats(nodes[1], &a1);
   double c0 = cpu_s();
   int64_t t0 = hg_now_ns();
   run_for_ms(seconds * 1000LL);
   double wall = bench_ms(t0, hg_now_ns()) / 1000.0;
   hg_leases_get_stats(nodes[0], &b);
+  hg_leases_get_stats(nodes[1], &b1);
   return (window){.bytes_per_s = (double)(b.bytes_sent - a.bytes_sent) / wall,
+                  .acceptor_bytes_per_s = (double)(b1.bytes_sent - a1.bytes_sent) / wall,
                   .batches_per_s = (double)(b.batches_sent - a.batches_sent) / wall,
                   .cpu_pct = 100.0 * (cpu_s() - c0) / wall};
 }
@@ -161,14 +168,20 @@ int main(int argc, char **argv) {
   int sandboxes = 1000, claims = 200, seconds = 10;
   for (int i = 1; i < argc; i++) {
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-    if (!strcmp(argv[i], "--dir") && v) dir = argv[++i];
-    else if (!strcmp(argv[i], "--sandboxes") && v) sandboxes = atoi(argv[++i]);
-    else if (!strcmp(argv[i], "--claims") && v) claims = atoi(argv[++i]);
-    else if (!strcmp(argv[i], "--seconds") && v) seconds = atoi(argv[++i]);
-    else if (!strcmp(argv[i], "--json") && v) json = argv[++i];
+    if (!strcmp(argv[i], "--dir") && v)
+      dir = argv[++i];
+    else if (!strcmp(argv[i], "--sandboxes") && v)
+      sandboxes = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--claims") && v)
+      claims = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--seconds") && v)
+      seconds = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--json") && v)
+      json = argv[++i];
     else {
-      fprintf(stderr, "usage: bench_lease [--dir DIR] [--sandboxes N] [--claims C] "
-                      "[--seconds S] [--json FILE]\n");
+      fprintf(stderr,
+              "usage: bench_lease [--dir DIR] [--sandboxes N] [--claims C] "
+              "[--seconds S] [--json FILE]\n");
       return 2;
     }
   }
@@ -222,33 +235,43 @@ int main(int argc, char **argv) {
 
   double c50 = bench_pct(claim_ms, claims, 0.5), c90 = bench_pct(claim_ms, claims, 0.9);
   double f50 = bench_pct(fsync_ms, claims, 0.5), f90 = bench_pct(fsync_ms, claims, 0.9);
-  printf("bench_lease: 3 lease services, one loop, in-memory transport; T 3000 ms, margin 500 ms;"
-         " registers in %s\n\n",
-         dir);
-  printf("%-44s %8s %8s   %-28s %8s %8s\n", "measure", "p50 ms", "p90 ms", "baseline (same run)",
-         "p50 ms", "p90 ms");
-  printf("%-44s %8.2f %8.2f   %-28s %8.2f %8.2f\n", "claim to held (3 acceptors, 1 fsync each)",
-         c50, c90, "200 B append + fdatasync", f50, f90);
-  printf("\n%-44s %12s %12s %12s\n", "renewals, node 0", "bytes/s", "batches/s", "CPU % core");
+  printf(
+      "bench_lease: 3 lease services, one loop, in-memory transport; T 3000 ms, margin "
+      "500 ms;"
+      " registers in %s\n\n",
+      dir);
+  printf("%-44s %8s %8s   %-28s %8s %8s\n", "measure", "p50 ms", "p90 ms",
+         "baseline (same run)", "p50 ms", "p90 ms");
+  printf("%-44s %8.2f %8.2f   %-28s %8.2f %8.2f\n",
+         "claim to held (3 acceptors, 1 fsync each)", c50, c90,
+         "200 B append + fdatasync", f50, f90);
+  printf("\n%-44s %12s %12s %12s\n", "renewals, node 0", "bytes/s", "batches/s",
+         "CPU % core");
   printf("%-44s %12.0f %12.1f %12.2f\n", "holding nothing (baseline)", idle_w.bytes_per_s,
          idle_w.batches_per_s, idle_w.cpu_pct);
   char label[64];
   snprintf(label, sizeof label, "holding %d sandboxes", sandboxes);
   printf("%-44s %12.0f %12.1f %12.2f\n", label, held_w.bytes_per_s, held_w.batches_per_s,
          held_w.cpu_pct);
-  printf("  CPU is the whole process (3 nodes: the holder and two acceptors); leases valid "
-         "before/after the window: %d/%d of %d\n",
-         valid, still, sandboxes);
+  printf("%-44s %12.0f\n", "  node 1's replies to them (an acceptor)",
+         held_w.acceptor_bytes_per_s);
+  printf(
+      "  CPU is the whole process (3 nodes: the holder and two acceptors); leases valid "
+      "before/after the window: %d/%d of %d\n",
+      valid, still, sandboxes);
   if (json) {
     FILE *f = fopen(json, "w");
     if (f) {
-      fprintf(f,
-              "{\"claim_ms\": {\"p50\": %.3f, \"p90\": %.3f}, \"fsync_ms\": {\"p50\": %.3f, "
-              "\"p90\": %.3f}, \"sandboxes\": %d, \"renew\": {\"bytes_per_s\": %.0f, "
-              "\"batches_per_s\": %.1f, \"cpu_pct\": %.2f}, \"idle\": {\"bytes_per_s\": %.0f, "
-              "\"cpu_pct\": %.2f}, \"valid\": %d}\n",
-              c50, c90, f50, f90, sandboxes, held_w.bytes_per_s, held_w.batches_per_s,
-              held_w.cpu_pct, idle_w.bytes_per_s, idle_w.cpu_pct, still);
+      fprintf(
+          f,
+          "{\"claim_ms\": {\"p50\": %.3f, \"p90\": %.3f}, \"fsync_ms\": {\"p50\": %.3f, "
+          "\"p90\": %.3f}, \"sandboxes\": %d, \"renew\": {\"bytes_per_s\": %.0f, "
+          "\"batches_per_s\": %.1f, \"cpu_pct\": %.2f, \"acceptor_bytes_per_s\": %.0f}, "
+          "\"idle\": {\"bytes_per_s\": %.0f, "
+          "\"cpu_pct\": %.2f}, \"valid\": %d}\n",
+          c50, c90, f50, f90, sandboxes, held_w.bytes_per_s, held_w.batches_per_s,
+          held_w.cpu_pct, held_w.acceptor_bytes_per_s, idle_w.bytes_per_s, idle_w.cpu_pct,
+          still);
       fclose(f);
     }
   }
