@@ -457,7 +457,10 @@ void hg_lease_proposer_reply(hg_lease_proposer *p, const hg_lease_reply *rep,
   bool raised = hg_lease_conf_cmp(&pr->conf, &e->conf) > 0;
   if (raised) e->conf = pr->conf;
   if (rep->round == e->round) {
-    if (rep->refusal == HG_LEASE_OK)
+    /* A grant counts only with the promise it names: (our epoch, us). A
+     * late reply to a round of a previous run of this node can carry the
+     * same round number (round ids restart with the process). */
+    if (rep->refusal == HG_LEASE_OK && pr->epoch == e->epoch && !other)
       count_grant(p, e, rep->from);
     else if (rep->refusal == HG_LEASE_WAIT && e->state == HG_LEASE_CLAIMING &&
              now_ms + rep->wait_ms > e->next_ms)

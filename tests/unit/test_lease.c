@@ -491,6 +491,41 @@ static void a_group_change_needs_the_new_groups_majority(void **state) {
   sim_free(s);
 }
 
+static void on_send_nothing(void *ud, const char *to, const hg_lease_req *req) {
+  (void)to;
+  *(hg_lease_req *)ud = *req;
+}
+
+/* After a restart a node's round ids start again: a late grant from its
+ * previous run, for an older epoch, must not count for a new claim. */
+static void a_late_grant_for_an_older_epoch_does_not_count(void **state) {
+  (void)state;
+  hg_lease_req sent = {0};
+  hg_lease_proposer_cb cb = {.send = on_send_nothing, .ud = &sent};
+  hg_lease_proposer *p;
+  assert_int_equal(hg_lease_proposer_new("node-0", T_MS, MARGIN_MS, &cb, &p), 0);
+  hg_lease_conf c = {.cur.n = 3};
+  for (int i = 0; i < 3; i++) snprintf(c.cur.ids[i], HG_NODE_ID_MAX, "node-%d", i);
+  assert_int_equal(hg_lease_claim(p, "sb-1", &c, 5, false, 0), 0);
+  assert_int_equal(sent.epoch, 6);
+  hg_lease_reply rep = {.round = sent.round, .refusal = HG_LEASE_OK};
+  snprintf(rep.sandbox, sizeof rep.sandbox, "sb-1");
+  rep.promise = (hg_lease_promise){.epoch = 2, .conf = c};
+  snprintf(rep.promise.holder, sizeof rep.promise.holder, "node-0");
+  for (int i = 0; i < 3; i++) {
+    snprintf(rep.from, sizeof rep.from, "node-%d", i);
+    hg_lease_proposer_reply(p, &rep, 1);
+  }
+  assert_false(hg_lease_valid(p, "sb-1", 2));
+  rep.promise.epoch = 6; /* the real grants */
+  for (int i = 0; i < 2; i++) {
+    snprintf(rep.from, sizeof rep.from, "node-%d", i);
+    hg_lease_proposer_reply(p, &rep, 3);
+  }
+  assert_true(hg_lease_valid(p, "sb-1", 4));
+  hg_lease_proposer_free(p);
+}
+
 static void malformed_requests_get_no_answer(void **state) {
   (void)state;
   hg_lease_acceptor *a;
@@ -669,6 +704,7 @@ int main(void) {
       cmocka_unit_test(a_deleted_sandbox_stays_deleted),
       cmocka_unit_test(a_group_change_commits_and_the_dropped_member_refuses),
       cmocka_unit_test(a_group_change_needs_the_new_groups_majority),
+      cmocka_unit_test(a_late_grant_for_an_older_epoch_does_not_count),
       cmocka_unit_test(malformed_requests_get_no_answer),
       cmocka_unit_test(random_faults_never_let_two_nodes_run_a_sandbox),
       cmocka_unit_test(the_checker_catches_acceptors_that_wait_too_little),
