@@ -32,7 +32,7 @@ build() {
     { echo "check.sh: $1: build failed, see $d" >&2; return 1; }
 }
 
-# run NAME SEED DEPTH SECS: sets errors, states, elapsed, depth
+# run NAME SEED DEPTH SECS: sets errors, states, elapsed, reached
 run() {
   local d="$work/$1"
   (cd "$d" && rm -f lease.pml.trail &&
@@ -40,8 +40,8 @@ run() {
   errors=$(sed -n 's/.*errors: \([0-9]*\).*/\1/p' "$d/pan.out.$2" | tail -1)
   states=$(sed -n 's/^ *\([0-9.e+]*\) states, stored$/\1/p' "$d/pan.out.$2" | tail -1)
   elapsed=$(sed -n 's/^pan: elapsed time \([0-9.e+]*\) seconds.*/\1/p' "$d/pan.out.$2" | tail -1)
-  depth=$(sed -n 's/.*depth reached \([0-9]*\).*/\1/p' "$d/pan.out.$2" | tail -1)
-  : "${errors:=?}" "${states:=?}" "${elapsed:=?}" "${depth:=?}"
+  reached=$(sed -n 's/.*depth reached \([0-9]*\).*/\1/p' "$d/pan.out.$2" | tail -1)
+  : "${errors:=?}" "${states:=?}" "${elapsed:=?}" "${reached:=?}"
 }
 
 fail=0
@@ -50,11 +50,11 @@ PDEPTH=40
 build protocol "" || exit 1
 for seed in 1 2; do
   (run protocol $seed $PDEPTH "$secs"
-   echo "$errors $states $elapsed $depth" >"$work/protocol/result.$seed") &
+   echo "$errors $states $elapsed $reached" >"$work/protocol/result.$seed") &
 done
 wait
 for seed in 1 2; do
-  read -r errors states elapsed depth <"$work/protocol/result.$seed"
+  read -r errors states elapsed reached <"$work/protocol/result.$seed"
   if [ "$errors" = 0 ]; then verdict=ok; else verdict=FAIL; fail=1; fi
   printf 'protocol    seed %d: %-4s errors %s, %s states, %s s; BOUNDED: bitstate 2^28, depth <= %d, stopped at %s s, not exhaustive\n' \
     "$seed" "$verdict" "$errors" "$states" "$elapsed" "$PDEPTH" "$secs"
@@ -84,7 +84,7 @@ for b in "${breaks[@]}"; do
   done
   restr=${defs#-D$name}
   if [ $caught = 1 ]; then
-    printf '%-16s caught: counterexample of %s steps (depth bound %s, seed %d), %s states, %s s%s\n' \
+    printf '%-16s caught: counterexample, trail of %s lines (depth bound %s, seed %d), %s states, %s s%s\n' \
       "$name" "$steps" "$depth" "$seed" "$states" "$elapsed" "${restr:+; searched with$restr}"
   else
     printf '%-16s NOT CAUGHT: no counterexample in 3 seeds (last: %s states, %s s)\n' \
@@ -93,6 +93,6 @@ for b in "${breaks[@]}"; do
   fi
 done
 
-echo "work files: $work"
+if [ $fail = 0 ] && [ -z "${LEASE_MODEL_WORK:-}" ]; then rm -rf "$work"; else echo "work files (trails, pan output): $work"; fi
 if [ $fail = 0 ]; then echo "lease model: PASS (protocol: no error in a bounded search; every break caught)"; fi
 exit $fail
