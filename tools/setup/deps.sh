@@ -8,7 +8,7 @@ PACKAGES=(
   libuv1-dev libmsgpack-dev libbtrfsutil-dev libzstd-dev libcurl4-openssl-dev
   libnftnl-dev libmnl-dev libcmocka-dev libjansson-dev libssl-dev node-llhttp
   btrfs-progs nftables qemu-system-x86 busybox-static cpio e2fsprogs kmod
-  zstd curl iproute2 util-linux debootstrap ca-certificates
+  zstd curl iproute2 util-linux debootstrap ca-certificates spin
 )
 
 missing=()
