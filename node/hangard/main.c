@@ -567,6 +567,9 @@ int main(int argc, char **argv) {
   node_signals(n);
   maybe_import_template(n);
   uv_run(n->loop, UV_RUN_DEFAULT);
+  /* Warm-pool VMs belong to no one: a stopped daemon leaves none running
+   * (its sandboxes do run on; a crash leaves the pool for adoption). */
+  hg_manager_pool_stop(n->manager);
   hg_life_free(n->life);
   hg_replicator_stop(n->replicator);
   if (n->repl) hg_repl_close(n->repl);
