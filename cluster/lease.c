@@ -105,12 +105,7 @@ int hg_lease_acceptor_new(const char *self, int64_t lease_ms, int64_t margin_ms,
 
 void hg_lease_acceptor_free(hg_lease_acceptor *a) {
   if (!a) return;
-  size_t cur = 0;
-  for (hg_strmap_node *n = hg_strmap_next(&a->entries, &cur, NULL), *next; n; n = next) {
-    next = hg_strmap_next(&a->entries, &cur, n);
-    free(HG_CONTAINER_OF(n, acc_entry, node));
-  }
-  hg_strmap_clear(&a->entries);
+  hg_strmap_free_all(&a->entries, offsetof(acc_entry, node));
   free(a);
 }
 
@@ -270,12 +265,7 @@ int hg_lease_proposer_new(const char *self, int64_t lease_ms, int64_t margin_ms,
 
 void hg_lease_proposer_free(hg_lease_proposer *p) {
   if (!p) return;
-  size_t cur = 0;
-  for (hg_strmap_node *n = hg_strmap_next(&p->entries, &cur, NULL), *next; n; n = next) {
-    next = hg_strmap_next(&p->entries, &cur, n);
-    free(HG_CONTAINER_OF(n, prop_entry, node));
-  }
-  hg_strmap_clear(&p->entries);
+  hg_strmap_free_all(&p->entries, offsetof(prop_entry, node));
   free(p);
 }
 

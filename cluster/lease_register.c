@@ -55,25 +55,29 @@ static uint32_t get_le32(const uint8_t *p) {
          (uint32_t)p[3] << 24;
 }
 
-/* Appends one record of (sandbox, p) to b; its length in *len. */
+/* Appends one record of (sandbox, p) to b, packed in place after a
+ * header filled in once the payload's length and crc are known; its
+ * length in *len. */
 static int record_append(hg_buf *b, const char *sandbox, const hg_lease_promise *p,
                          size_t *len) {
-  hg_buf payload;
-  hg_buf_init(&payload, REC_PAYLOAD_MAX);
+  size_t start = b->len;
+  uint8_t hdr[REC_HDR] = {0};
+  int rc = hg_buf_append(b, hdr, sizeof hdr);
+  if (rc < 0) return rc;
   hg_mp_sink s;
-  hg_mp_sink_init(&s, &payload);
+  hg_mp_sink_init(&s, b);
   hg_lease_pack_promise(&s.pk, sandbox, p);
-  int rc = s.err;
-  uint8_t hdr[REC_HDR];
-  if (rc == 0) {
-    put_le32(hdr, (uint32_t)payload.len);
-    put_le32(hdr + 4, hg_crc32c(0, payload.data, payload.len));
-    rc = hg_buf_append(b, hdr, sizeof hdr);
+  size_t n = b->len - start - REC_HDR;
+  rc = s.err ? s.err : n > REC_PAYLOAD_MAX ? -E2BIG : 0;
+  if (rc < 0) {
+    b->len = start;
+    return rc;
   }
-  if (rc == 0) rc = hg_buf_append(b, payload.data, payload.len);
-  if (rc == 0) *len = REC_HDR + payload.len;
-  hg_buf_free(&payload);
-  return rc;
+  uint8_t *at = (uint8_t *)b->data + start;
+  put_le32(at, (uint32_t)n);
+  put_le32(at + 4, hg_crc32c(0, at + REC_HDR, n));
+  *len = REC_HDR + n;
+  return 0;
 }
 
 /* Decodes the record at data[off..len): 1 and *next when whole and sound,
@@ -166,12 +170,7 @@ static int read_all(int fd, size_t max, uint8_t **out, size_t *len) {
 }
 
 static void entries_free(hg_lease_register *r) {
-  size_t cur = 0;
-  for (hg_strmap_node *n = hg_strmap_next(&r->entries, &cur, NULL), *next; n; n = next) {
-    next = hg_strmap_next(&r->entries, &cur, n);
-    free(HG_CONTAINER_OF(n, reg_entry, node));
-  }
-  hg_strmap_clear(&r->entries);
+  hg_strmap_free_all(&r->entries, offsetof(reg_entry, node));
 }
 
 int hg_lease_register_open(const char *path, hg_lease_register **out) {

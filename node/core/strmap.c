@@ -81,3 +81,12 @@ void hg_strmap_clear(hg_strmap *m) {
   free(m->buckets);
   *m = (hg_strmap)HG_STRMAP_INIT;
 }
+
+void hg_strmap_free_all(hg_strmap *m, size_t offset) {
+  size_t cur = 0;
+  for (hg_strmap_node *n = hg_strmap_next(m, &cur, NULL), *next; n; n = next) {
+    next = hg_strmap_next(m, &cur, n);
+    free((char *)n - offset);
+  }
+  hg_strmap_clear(m);
+}

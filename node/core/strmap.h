@@ -42,5 +42,8 @@ void hg_strmap_del(hg_strmap *m, hg_strmap_node *n);
 hg_strmap_node *hg_strmap_next(const hg_strmap *m, size_t *cursor, hg_strmap_node *prev);
 /* Frees the bucket array (not the nodes); the map is empty afterwards. */
 void hg_strmap_clear(hg_strmap *m);
+/* For maps whose nodes are malloc'd containers with the node at offset
+ * (offsetof(type, member)): frees every container, then clears. */
+void hg_strmap_free_all(hg_strmap *m, size_t offset);
 
 #endif

@@ -88,11 +88,28 @@ static void iteration_visits_each_once_while_removing(void **state) {
   free(v);
 }
 
+/* Under the sanitizers a container left behind is a leak report. */
+static void free_all_frees_every_container(void **state) {
+  (void)state;
+  hg_strmap m = HG_STRMAP_INIT;
+  for (int i = 0; i < 200; i++) {
+    item *it = calloc(1, sizeof *it);
+    assert_non_null(it);
+    snprintf(it->key, sizeof it->key, "k%d", i);
+    it->node.key = it->key;
+    assert_int_equal(hg_strmap_put(&m, &it->node), 0);
+  }
+  hg_strmap_free_all(&m, offsetof(item, node));
+  assert_int_equal(m.count, 0);
+  assert_null(hg_strmap_get(&m, "k1"));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(keys_find_their_items_through_growth),
       cmocka_unit_test(a_key_is_added_once),
       cmocka_unit_test(iteration_visits_each_once_while_removing),
+      cmocka_unit_test(free_all_frees_every_container),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
