@@ -75,6 +75,10 @@ static void metrics_runtime(hg_api *api, hg_buf *b) {
   for (int s = 0; s <= HG_SB_FAILED; s++)
     hg_buf_printf(b, "hangar_sandboxes{state=\"%s\"} %u\n", hg_sb_state_name((hg_sb_state)s),
                   counts[s]);
+  hg_buf_printf(b, "# HELP hangar_orphans Fenced copies of sandboxes kept on this node "
+                   "(GET /v1/orphans).\n"
+                   "# TYPE hangar_orphans gauge\nhangar_orphans %u\n",
+                hg_manager_orphan_count(api->m));
   hg_buf hist, failed;
   hg_buf_init(&hist, b->max);
   hg_buf_init(&failed, b->max);

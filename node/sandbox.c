@@ -18,6 +18,7 @@
 
 #include "node/core/err.h"
 #include "node/core/log.h"
+#include "node/orphan.h"
 #include "node/template.h"
 
 #define SANDBOX_JSON_MAX (1024 * 1024)
@@ -89,6 +90,9 @@ struct hg_manager {
    * between the table check and the subvolume work. Taken before any
    * sandbox's lock. */
   pthread_mutex_t move_mu;
+  /* Orders the placing and deleting of orphans (orphans/<id>/ is made by
+   * one and removed by the other). Taken after any sandbox's lock. */
+  pthread_mutex_t orphan_mu;
 };
 
 static const char *const state_names[] = {"creating", "running",  "paused",
@@ -1262,6 +1266,177 @@ int hg_sandbox_disown(hg_manager *m, const char *id, uint64_t epoch) {
   return rc;
 }
 
+/* --- fencing: orphans ------------------------------------------------------------ */
+
+/* Stops sb's VM for good and detaches its network: the VM is gone when
+ * this returns 0. Without a handle the shim's status file is asked too: a
+ * VM the manager lost track of (an adopt that failed) may still run. */
+static int vm_kill(hg_manager *m, sandbox *sb) {
+  char dir[4096];
+  int rc = sb_dir(m, sb, dir);
+  if (rc < 0) return rc;
+  agent_detach(sb);
+  if (!sb->vm && m->cfg.vmm->adopt(dir, &sb->vm) < 0) sb->vm = NULL;
+  if (sb->vm) {
+    rc = m->cfg.vmm->stop(sb->vm);
+    if (rc < 0) {
+      hg_log_error("sandbox.orphan", "sandbox=%s err=\"VM did not stop: %s\"", sb->id,
+                   hg_err_str(rc));
+      return rc; /* the handle stays, for another try */
+    }
+    m->cfg.vmm->release(sb->vm);
+    sb->vm = NULL;
+  }
+  net_detach(m, sb);
+  m->cfg.vmm->clear(dir); /* no status file left to adopt, no stale socket */
+  return 0;
+}
+
+/* Writes sandboxes/<id>/orphan.json: from here on the sandbox is an
+ * orphan, and a restart finishes the move (load_all). */
+static int orphan_record(hg_manager *m, sandbox *sb, uint64_t epoch, const char *reason,
+                         hg_sb_state was) {
+  char path[4096], at[32];
+  hg_iso_time(hg_wall_ns() / 1000000, at);
+  pthread_mutex_lock(&m->mu);
+  json_t *j = json_pack("{s:s,s:I,s:I,s:s,s:s,s:s,s:I}", "id", sb->id, "epoch",
+                        (json_int_t)epoch, "own_epoch", (json_int_t)sb->epoch, "orphaned_at",
+                        at, "state", hg_sb_state_name(was), "template", sb->tpl_name, "gen",
+                        (json_int_t)sb->gen);
+  pthread_mutex_unlock(&m->mu);
+  /* The reason is the caller's text: bounded, and JSON needs UTF-8. */
+  json_t *why = json_stringn(reason ? reason : "", strnlen(reason ? reason : "", 512));
+  if (j) json_object_set_new(j, "reason", why ? why : json_string("(not UTF-8)"));
+  char *text = j ? json_dumps(j, JSON_INDENT(2)) : NULL;
+  json_decref(j);
+  int rc = text ? sb_file(m, sb, HG_ORPHAN_RECORD, path) : -ENOMEM;
+  if (rc == 0) rc = hg_write_file_atomic(path, text, strlen(text));
+  free(text);
+  if (rc < 0)
+    hg_log_error("sandbox.orphan", "sandbox=%s path=%s err=\"%s\"", sb->id, path,
+                 hg_err_str(rc));
+  return rc;
+}
+
+/* Moves every subvolume in from/ (store-relative) to to/<same name>. */
+static int move_subvols(hg_manager *m, const char *from, const char *to) {
+  char dir[4096], src[160], dst[160];
+  int rc = hg_store_abs(m->cfg.store, from, dir, sizeof dir);
+  if (rc < 0) return rc;
+  DIR *d = opendir(dir);
+  if (!d) return errno == ENOENT ? 0 : -errno;
+  struct dirent *e;
+  while (rc == 0 && (e = readdir(d))) {
+    if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+    rc = hg_path(src, sizeof src, "%s/%s", from, e->d_name);
+    if (rc == 0) rc = hg_path(dst, sizeof dst, "%s/%s", to, e->d_name);
+    if (rc == 0 && hg_store_is_subvol(m->cfg.store, src))
+      rc = hg_store_move(m->cfg.store, src, dst);
+  }
+  closedir(d);
+  return rc;
+}
+
+/* The part of an orphaning after its record is written, again after a
+ * crash: the generations and disk snapshots taken here go inside the
+ * subvolume (snapshots/<id>/x -> sandboxes/<id>/snapshots/x), then the
+ * subvolume to orphans/. Each step is a rename, so a crash between two
+ * leaves nothing that a second run does not finish. */
+static int orphan_finish(hg_manager *m, const char *id, uint64_t epoch,
+                         char name[HG_ORPHAN_NAME_MAX]) {
+  char src[64], gens[64], into[96];
+  int rc = hg_path(src, sizeof src, "sandboxes/%s", id);
+  if (rc == 0) rc = hg_path(gens, sizeof gens, "snapshots/%s", id);
+  if (rc == 0) rc = hg_path(into, sizeof into, "%s/snapshots", src);
+  if (rc == 0) rc = move_subvols(m, gens, into);
+  if (rc == 0) rc = hg_store_subvol_delete(m->cfg.store, gens); /* empty now */
+  if (rc < 0) return rc;
+  pthread_mutex_lock(&m->orphan_mu);
+  rc = hg_orphan_place(m->cfg.store, src, id, epoch, name);
+  pthread_mutex_unlock(&m->orphan_mu);
+  if (rc == 0) remove_console(m, id);
+  return rc;
+}
+
+static int orphan_locked(hg_manager *m, sandbox *sb, uint64_t epoch, const char *reason) {
+  hg_sb_state was = sb->state;
+  char name[HG_ORPHAN_NAME_MAX];
+  int rc = vm_kill(m, sb);
+  if (rc < 0) {
+    set_failed(m, sb, rc, "orphan: the VM did not stop");
+    return rc;
+  }
+  if (epoch <= sb->epoch) /* the lease layer knows better; say so, and obey */
+    hg_log_warn("sandbox.orphan", "sandbox=%s epoch=%llu own_epoch=%llu err=\"not above ours\"",
+                sb->id, (unsigned long long)epoch, (unsigned long long)sb->epoch);
+  rc = orphan_record(m, sb, epoch, reason, was);
+  if (rc < 0) return rc; /* still ours, stopped: a retry starts over */
+  /* Out of the table before the moves: nobody is served an orphan. */
+  table_forget(m, sb, sb->state);
+  rc = orphan_finish(m, sb->id, epoch, name);
+  if (rc < 0) {
+    hg_log_error("sandbox.orphan", "sandbox=%s epoch=%llu err=\"%s\" "
+                 "(left in sandboxes/, the next start finishes the move)",
+                 sb->id, (unsigned long long)epoch, hg_err_str(rc));
+    return rc;
+  }
+  hg_log_warn("sandbox.orphaned", "sandbox=%s epoch=%llu own_epoch=%llu state=%s orphan=%s "
+              "reason=\"%.200s\"", sb->id, (unsigned long long)epoch,
+              (unsigned long long)sb->epoch, hg_sb_state_name(was), name, reason ? reason : "");
+  return 0;
+}
+
+int hg_sandbox_orphan(hg_manager *m, const char *id, uint64_t epoch, const char *reason) {
+  if (epoch == 0) return -EINVAL;
+  sandbox *sb;
+  /* After adopts and disowns, as they order themselves over one id. */
+  pthread_mutex_lock(&m->move_mu);
+  int rc = lifecycle_begin(m, id, &sb);
+  if (rc == 0) {
+    rc = orphan_locked(m, sb, epoch, reason);
+    lifecycle_end(m, sb);
+  }
+  pthread_mutex_unlock(&m->move_mu);
+  return rc;
+}
+
+/* At start-up: sandboxes/<id> holding an orphan record is an orphaning a
+ * crash cut short. Its VM (if its shim still runs it) stops, the move is
+ * finished; the sandbox never enters the table. false: no record. */
+static bool orphan_recover(hg_manager *m, sandbox *sb) {
+  char path[4096], *text, name[HG_ORPHAN_NAME_MAX];
+  if (sb_file(m, sb, HG_ORPHAN_RECORD, path) < 0 ||
+      hg_read_file(path, HG_ORPHAN_RECORD_MAX, &text, NULL) < 0)
+    return false;
+  json_t *j = json_loads(text, 0, NULL);
+  free(text);
+  json_int_t epoch = json_integer_value(json_object_get(j, "epoch"));
+  json_decref(j);
+  int rc = vm_kill(m, sb);
+  if (epoch < 1) epoch = (json_int_t)sb->epoch + 1; /* a torn record: still not ours */
+  if (rc == 0) rc = orphan_finish(m, sb->id, (uint64_t)epoch, name);
+  if (rc == 0)
+    hg_log_warn("sandbox.orphaned", "sandbox=%s orphan=%s recovered=1", sb->id, name);
+  else
+    hg_log_error("sandbox.orphan", "sandbox=%s err=\"%s\" recovered=0", sb->id,
+                 hg_err_str(rc));
+  if (sb->vm) m->cfg.vmm->release(sb->vm); /* one that would not stop: not served either */
+  sb->vm = NULL;
+  return true;
+}
+
+json_t *hg_manager_orphans(hg_manager *m) { return hg_orphan_list(m->cfg.store); }
+
+unsigned hg_manager_orphan_count(hg_manager *m) { return hg_orphan_count(m->cfg.store); }
+
+int hg_manager_orphan_delete(hg_manager *m, const char *name) {
+  if (!hg_orphan_name_valid(name)) return -EINVAL;
+  pthread_mutex_lock(&m->orphan_mu);
+  int rc = hg_orphan_delete(m->cfg.store, name);
+  pthread_mutex_unlock(&m->orphan_mu);
+  return rc;
+}
+
 /* The files the VMM opens must be the subvolume's own regular files: a
  * replica came over the network, and a symlink there would hand the VMM
  * (or a later write) a file of the host. */
@@ -1382,7 +1557,15 @@ static int adopt_check(hg_manager *m, const char *id, uint64_t epoch, sandbox **
 static int adopt_place(hg_manager *m, const char *stage, sandbox *sb) {
   char rel[64];
   hg_sb_change ch;
+  char rec[4096];
+  struct stat st;
   sb_rel(sb, rel, sizeof rel);
+  /* An orphaning a failure cut short is not stale: the next start moves it. */
+  if (sb_file(m, sb, HG_ORPHAN_RECORD, rec) == 0 && lstat(rec, &st) == 0) {
+    hg_log_error("sandbox.adopt", "sandbox=%s err=\"%s holds an unfinished orphan\"", sb->id,
+                 rel);
+    return -EBUSY;
+  }
   if (hg_store_is_subvol(m->cfg.store, rel))
     hg_log_warn("sandbox.adopt", "sandbox=%s stale=%s", sb->id, rel);
   int rc = hg_store_subvol_delete(m->cfg.store, rel);
@@ -1643,6 +1826,10 @@ static void load_all(hg_manager *m) {
     if (!hg_id_valid("sb", e->d_name)) continue;
     sandbox *sb = load_one(m, e->d_name);
     if (!sb) continue;
+    if (orphan_recover(m, sb)) {
+      sb_free(sb);
+      continue;
+    }
     if (table_add(m, sb) < 0) {
       sb_free(sb);
       continue;
@@ -1855,6 +2042,7 @@ int hg_manager_open(const hg_manager_config *cfg, hg_manager **out) {
   if (m->cfg.default_replicas > MAX_REPLICAS) m->cfg.default_replicas = MAX_REPLICAS;
   pthread_mutex_init(&m->mu, NULL);
   pthread_mutex_init(&m->move_mu, NULL);
+  pthread_mutex_init(&m->orphan_mu, NULL);
   pthread_cond_init(&m->pool_cv, NULL);
   load_all(m);
   /* No other thread runs yet: the table is ours to read without the lock. */
@@ -1885,6 +2073,7 @@ void hg_manager_close(hg_manager *m) {
   free(m->sbs);
   pthread_cond_destroy(&m->pool_cv);
   pthread_mutex_destroy(&m->move_mu);
+  pthread_mutex_destroy(&m->orphan_mu);
   pthread_mutex_destroy(&m->mu);
   free(m);
 }

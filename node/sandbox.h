@@ -175,6 +175,34 @@ int hg_sandbox_info(hg_manager *m, const char *id, hg_sb_info *out);
 int hg_sandbox_adopt(hg_manager *m, const char *id, const char *gen_rel, uint64_t epoch);
 int hg_sandbox_disown(hg_manager *m, const char *id, uint64_t epoch);
 
+/* Fencing (DESIGN §9 "Fencing tokens"): another node holds the sandbox at
+ * epoch, so this copy must stop and stay aside. In any state: the VM is
+ * stopped for good (when this returns its VMM and shim are gone; one the
+ * manager had lost track of is found through its shim's status file) and
+ * its tap and namespace detached; the sandbox leaves the table (no longer
+ * listed or served, no on_change: it lives on elsewhere); its subvolume
+ * moves to orphans/<id>/<epoch> (<epoch>.<n> when that is taken),
+ * read-only, with the generations and disk snapshots taken here inside it
+ * (snapshots/<x>: they may hold history the new owner does not have, and
+ * must not pass for this sandbox's generations) and orphan.json (id,
+ * epoch, own_epoch, reason, orphaned_at, former state, template, gen).
+ * Replicas held here (replicas/<id>/) stay. Nothing deletes an orphan but
+ * hg_manager_orphan_delete. What the gateway keeps of the sandbox (its
+ * egress policy) is the caller's. Serialised with every other call on the
+ * sandbox (it waits for commands in flight). -ENOENT unknown sandbox,
+ * -EINVAL epoch 0; a VM that will not stop: that error, the sandbox stays
+ * (failed). A crash half-way is finished by the next hg_manager_open. */
+int hg_sandbox_orphan(hg_manager *m, const char *id, uint64_t epoch, const char *reason);
+/* Orphans on this node, by name: [{name: "<id>/<epoch>[.<n>]", id, epoch,
+ * reason, orphaned_at, state, template, gen, own_epoch}]. Reads files
+ * (node/orphan.h): blocks. New reference. */
+json_t *hg_manager_orphans(hg_manager *m);
+/* Deletes an orphan and all of it. -EINVAL: name is not
+ * "<sandbox id>/<digits>[.<digits>]" (hg_orphan_name_valid); -ENOENT. */
+int hg_manager_orphan_delete(hg_manager *m, const char *name);
+/* Orphans on this node, for metrics (reads directories: blocks). */
+unsigned hg_manager_orphan_count(hg_manager *m);
+
 /* Commands. The agent handle is borrowed: the manager keeps the sandbox
  * busy (no suspend, pause or delete) until hg_sandbox_agent_put. Commands
  * of a paused or suspended sandbox answer -EBUSY. */
