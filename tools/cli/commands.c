@@ -12,6 +12,7 @@
 #include "node/core/util.h"
 #include "tools/cli/cmdutil.h"
 #include "tools/cli/members.h"
+#include "tools/cli/orphans.h"
 #include "tools/cli/replicas.h"
 #include "tools/cli/table.h"
 
@@ -857,6 +858,13 @@ const hg_cli_cmd hg_cli_commands[] = {
      "  as the node at --url sees them (gossip): STATE alive, suspect, dead or left;\n"
      "  SANDBOXES on that node; VCPUS and MEM given to its live guests / its total;\n"
      "  HEALTH its Lifeguard score (ok, or slow (N) when it answers probes late)\n"},
+    {"orphans", NULL, hg_cmd_orphans, 0, 0, -1, false, "orphans [rm NAME...]",
+     "list this node's orphans (copies fenced by a newer owner), or delete them",
+     "  an orphan is what was left here of a sandbox another node took over at a\n"
+     "  higher epoch: its VM was stopped and its disk, memory and generations kept\n"
+     "  read-only under the name <sandbox id>/<epoch>, until deleted. NAME WAS\n"
+     "  (its state when fenced) TEMPLATE AGE REASON; only the node at --url's.\n"
+     "  rm NAME...         delete these orphans and everything in them\n"},
     {"help", NULL, cmd_help, 0, 0, 1, false, "help [COMMAND]", "show help", NULL},
 };
 
