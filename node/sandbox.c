@@ -1296,7 +1296,7 @@ static int vm_kill(hg_manager *m, sandbox *sb) {
  * orphan, and a restart finishes the move (load_all). */
 static int orphan_record(hg_manager *m, sandbox *sb, uint64_t epoch, const char *reason,
                          hg_sb_state was) {
-  char path[4096], at[32];
+  char path[4096] = "", at[32];
   hg_iso_time(hg_wall_ns() / 1000000, at);
   pthread_mutex_lock(&m->mu);
   json_t *j = json_pack("{s:s,s:I,s:I,s:s,s:s,s:s,s:I}", "id", sb->id, "epoch",
@@ -1404,11 +1404,12 @@ int hg_sandbox_orphan(hg_manager *m, const char *id, uint64_t epoch, const char 
  * crash cut short. Its VM (if its shim still runs it) stops, the move is
  * finished; the sandbox never enters the table. false: no record. */
 static bool orphan_recover(hg_manager *m, sandbox *sb) {
-  char path[4096], *text, name[HG_ORPHAN_NAME_MAX];
-  if (sb_file(m, sb, HG_ORPHAN_RECORD, path) < 0 ||
-      hg_read_file(path, HG_ORPHAN_RECORD_MAX, &text, NULL) < 0)
-    return false;
-  json_t *j = json_loads(text, 0, NULL);
+  char path[4096], *text = NULL, name[HG_ORPHAN_NAME_MAX];
+  struct stat st;
+  if (sb_file(m, sb, HG_ORPHAN_RECORD, path) < 0 || lstat(path, &st) < 0) return false;
+  /* Present is enough: a record that does not read still says "not ours". */
+  json_t *j = NULL;
+  if (hg_read_file(path, HG_ORPHAN_RECORD_MAX, &text, NULL) == 0) j = json_loads(text, 0, NULL);
   free(text);
   json_int_t epoch = json_integer_value(json_object_get(j, "epoch"));
   json_decref(j);
@@ -1425,7 +1426,12 @@ static bool orphan_recover(hg_manager *m, sandbox *sb) {
   return true;
 }
 
-json_t *hg_manager_orphans(hg_manager *m) { return hg_orphan_list(m->cfg.store); }
+json_t *hg_manager_orphans(hg_manager *m) {
+  pthread_mutex_lock(&m->orphan_mu); /* no half-deleted orphan in the list */
+  json_t *list = hg_orphan_list(m->cfg.store);
+  pthread_mutex_unlock(&m->orphan_mu);
+  return list;
+}
 
 unsigned hg_manager_orphan_count(hg_manager *m) { return hg_orphan_count(m->cfg.store); }
 
