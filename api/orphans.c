@@ -7,16 +7,21 @@
 
 #define ORPHANS_PREFIX "/v1/orphans/"
 
-static void w_orphans(hg_call *c) { c->out = hg_manager_orphans(c->api->m); }
+static void w_orphans(hg_call *c) {
+  c->out = hg_manager_orphans(c->api->m);
+}
 
 static void a_orphans(hg_call *c) {
   size_t i;
   json_t *o;
-  json_array_foreach(c->out, i, o) json_object_set_new(o, "node", json_string(c->api->node_id));
+  json_array_foreach(c->out, i, o)
+      json_object_set_new(o, "node", json_string(c->api->node_id));
   hg__api_a_list(c, "orphans");
 }
 
-void hg__api_h_orphans(hg_call *c) { hg__api_call_queue(c, w_orphans, a_orphans); }
+void hg__api_h_orphans(hg_call *c) {
+  hg__api_call_queue(c, w_orphans, a_orphans);
+}
 
 static void w_orphan_delete(hg_call *c) {
   c->rc = hg_manager_orphan_delete(c->api->m, c->u.orphan);
@@ -38,9 +43,10 @@ void hg__api_h_orphan_delete(hg_call *c) {
   size_t n = sizeof ORPHANS_PREFIX - 1;
   const char *name = strncmp(path, ORPHANS_PREFIX, n) == 0 ? path + n : "";
   if (!hg_orphan_name_valid(name)) {
-    hg__api_call_error(c, -EINVAL,
-                       "not an orphan name: <sandbox id>/<epoch>[.<n>], as GET /v1/orphans "
-                       "lists them");
+    hg__api_call_error(
+        c, -EINVAL,
+        "not an orphan name: <sandbox id>/<epoch>[.<n>], as GET /v1/orphans "
+        "lists them");
     return;
   }
   snprintf(c->u.orphan, sizeof c->u.orphan, "%s", name);

@@ -22,9 +22,12 @@ static int sync_orphans_dir(hg_store *s) {
 }
 
 /* "<id>/<epoch>" for dup 0, else "<id>/<epoch>.<dup>". */
-static int name_of(const char *id, uint64_t epoch, unsigned dup, char name[HG_ORPHAN_NAME_MAX]) {
-  if (dup == 0) return hg_path(name, HG_ORPHAN_NAME_MAX, "%s/%llu", id, (unsigned long long)epoch);
-  return hg_path(name, HG_ORPHAN_NAME_MAX, "%s/%llu.%u", id, (unsigned long long)epoch, dup);
+static int name_of(const char *id, uint64_t epoch, unsigned dup,
+                   char name[HG_ORPHAN_NAME_MAX]) {
+  if (dup == 0)
+    return hg_path(name, HG_ORPHAN_NAME_MAX, "%s/%llu", id, (unsigned long long)epoch);
+  return hg_path(name, HG_ORPHAN_NAME_MAX, "%s/%llu.%u", id, (unsigned long long)epoch,
+                 dup);
 }
 
 /* 0 when orphans/<name> is free, 1 when taken, or a negative errno. */
@@ -47,7 +50,8 @@ int hg_orphan_place(hg_store *s, const char *src, const char *id, uint64_t epoch
     if (rc == 0) rc = taken(s, nm);
     if (rc == 1) rc = -EEXIST;
   }
-  if (rc == 0 && !hg_orphan_name_valid(nm)) rc = -EINVAL; /* id or epoch 0: a caller's bug */
+  if (rc == 0 && !hg_orphan_name_valid(nm))
+    rc = -EINVAL; /* id or epoch 0: a caller's bug */
   if (rc == 0) rc = hg_path(rel, sizeof rel, "orphans/%s", nm);
   if (rc == 0) rc = hg_store_move(s, src, rel);
   if (rc == 0) rc = sync_orphans_dir(s);
@@ -67,14 +71,16 @@ int hg_orphan_place(hg_store *s, const char *src, const char *id, uint64_t epoch
 typedef void (*orphan_fn)(void *ud, hg_store *s, const char *name);
 
 /* Calls fn for every orphans/<id>/<tail> whose name is valid. */
-static void walk_one(hg_store *s, const char *root, const char *id, orphan_fn fn, void *ud) {
+static void walk_one(hg_store *s, const char *root, const char *id, orphan_fn fn,
+                     void *ud) {
   char dir[4096], name[HG_ORPHAN_NAME_MAX];
   if (hg_path(dir, sizeof dir, "%s/%s", root, id) < 0) return;
   DIR *d = opendir(dir);
   if (!d) return;
   struct dirent *e;
   while ((e = readdir(d)))
-    if (hg_path(name, sizeof name, "%s/%s", id, e->d_name) == 0 && hg_orphan_name_valid(name))
+    if (hg_path(name, sizeof name, "%s/%s", id, e->d_name) == 0 &&
+        hg_orphan_name_valid(name))
       fn(ud, s, name);
   closedir(d);
 }
@@ -114,7 +120,8 @@ static json_t *entry_of(hg_store *s, const char *name) {
   char id[HG_ORPHAN_NAME_MAX];
   uint64_t epoch;
   if (hg_orphan_name_split(name, id, &epoch) < 0) return NULL;
-  json_t *o = json_pack("{s:s,s:s,s:I}", "name", name, "id", id, "epoch", (json_int_t)epoch);
+  json_t *o =
+      json_pack("{s:s,s:s,s:I}", "name", name, "id", id, "epoch", (json_int_t)epoch);
   json_t *rec = record_read(s, name);
   static const char *const strs[] = {"reason", "orphaned_at", "state", "template"};
   static const char *const ints[] = {"gen", "own_epoch"};

@@ -36,7 +36,8 @@ static struct {
 } fx;
 
 static int manager_open(void) {
-  hg_manager_config cfg = {.store = fx.st, .vmm = &hg_vmm_qemu, .shim_path = HG_SHIM_PATH};
+  hg_manager_config cfg = {
+      .store = fx.st, .vmm = &hg_vmm_qemu, .shim_path = HG_SHIM_PATH};
   return hg_manager_open(&cfg, &fx.m);
 }
 
@@ -44,7 +45,8 @@ static int setup(void **state) {
   (void)state;
   const char *tpl_dir = getenv("HANGAR_TEST_TEMPLATE_DIR");
   if (!tpl_dir) {
-    fprintf(stderr, "it_orphan: HANGAR_TEST_TEMPLATE_DIR must be set (tools/test builds it)\n");
+    fprintf(stderr,
+            "it_orphan: HANGAR_TEST_TEMPLATE_DIR must be set (tools/test builds it)\n");
     return -1;
   }
   hg_log_set_level(HG_LOG_WARN);
@@ -57,7 +59,8 @@ static int setup(void **state) {
   int rc = hg_store_open(n->data, &so, &fx.st);
   if (rc == 0)
     rc = hg_template_build(
-        &(hg_template_build_args){.store = fx.st, .vmm = &hg_vmm_qemu, .shim_path = HG_SHIM_PATH},
+        &(hg_template_build_args){
+            .store = fx.st, .vmm = &hg_vmm_qemu, .shim_path = HG_SHIM_PATH},
         "default", tpl_dir, &tpl, NULL);
   if (rc == 0) rc = manager_open();
   if (rc < 0) fprintf(stderr, "it_orphan: setup: %s\n", strerror(-rc));
@@ -140,7 +143,8 @@ static bool listed(const char *id) {
   json_t *list = hg_sandbox_list(fx.m, NULL, NULL), *sb;
   size_t i;
   bool found = false;
-  json_array_foreach(list, i, sb) found |= !strcmp(json_string_value(json_object_get(sb, "id")), id);
+  json_array_foreach(list, i, sb) found |=
+      !strcmp(json_string_value(json_object_get(sb, "id")), id);
   json_decref(list);
   return found;
 }
@@ -185,9 +189,11 @@ static void orphan_stops_the_vm_and_moves_the_sandbox_aside(void **state) {
   assert_true(listed(a));
 
   racer r[2];
-  for (int i = 0; i < 2; i++) assert_int_equal(pthread_create(&r[i].t, NULL, race_orphan, &r[i]), 0);
+  for (int i = 0; i < 2; i++)
+    assert_int_equal(pthread_create(&r[i].t, NULL, race_orphan, &r[i]), 0);
   for (int i = 0; i < 2; i++) pthread_join(r[i].t, NULL);
-  assert_true((r[0].rc == 0 && r[1].rc == -ENOENT) || (r[0].rc == -ENOENT && r[1].rc == 0));
+  assert_true((r[0].rc == 0 && r[1].rc == -ENOENT) ||
+              (r[0].rc == -ENOENT && r[1].rc == 0));
   /* No waiting: the VM is gone by the time the call returned. */
   assert_int_equal(hg_it_count_vms(&fx.node), 0);
 
@@ -208,8 +214,9 @@ static void orphan_stops_the_vm_and_moves_the_sandbox_aside(void **state) {
   rel_of(rel, sizeof rel, "orphans/%s/5", a);
   assert_int_equal(hg_store_subvol_info(fx.st, rel, &info), 0);
   assert_true(info.readonly);
-  static const char *const files[] = {"sandbox.json", "rootfs.img", "mem", "vmstate",
-                                      "vmlinuz", "initrd.img", HG_ORPHAN_RECORD};
+  static const char *const files[] = {"sandbox.json",  "rootfs.img", "mem",
+                                      "vmstate",       "vmlinuz",    "initrd.img",
+                                      HG_ORPHAN_RECORD};
   for (size_t i = 0; i < HG_ARRAY_SIZE(files); i++) {
     char fmt[96];
     snprintf(fmt, sizeof fmt, "orphans/%%s/5/%s", files[i]);
@@ -328,7 +335,8 @@ static void api_lists_and_deletes_orphans_admin_only(void **state) {
   char name[HG_ORPHAN_NAME_MAX];
   snprintf(name, sizeof name, "%s/5", a);
   assert_string_equal(jstr(json_array_get(list, 0), "name"), name);
-  assert_string_equal(jstr(json_array_get(list, 0), "reason"), "lease lost: n2 holds epoch 5");
+  assert_string_equal(jstr(json_array_get(list, 0), "reason"),
+                      "lease lost: n2 holds epoch 5");
   assert_non_null(json_object_get(json_array_get(list, 0), "node"));
   json_decref(j);
   /* hangard serves none of them */
@@ -358,9 +366,9 @@ static void api_lists_and_deletes_orphans_admin_only(void **state) {
   free(metrics);
 
   /* Bad names: 400, nothing deleted. */
-  static const char *const bad[] = {"../x", "a/b/c", "x/1abc", "%2e%2e/x", "..%2fx",
-                                    "%s/5/../5.1", "%s/05", "%s/5.0", "%s/-5", "%s/5%%00",
-                                    "../../sandboxes", "%s"};
+  static const char *const bad[] = {
+      "../x",  "a/b/c",  "x/1abc", "%2e%2e/x", "..%2fx",          "%s/5/../5.1",
+      "%s/05", "%s/5.0", "%s/-5",  "%s/5%%00", "../../sandboxes", "%s"};
   for (size_t i = 0; i < HG_ARRAY_SIZE(bad); i++) {
     char nm[128];
     snprintf(nm, sizeof nm, bad[i], a);

@@ -60,7 +60,9 @@ static int orphans_rm(hg_client *c, char **names, int n) {
   }
   for (int i = 0; i < n; i++)
     if (!hg_orphan_name_valid(names[i])) {
-      fprintf(stderr, "hangar: orphans rm: not an orphan name (want <sandbox id>/<epoch>[.<n>]): ");
+      fprintf(
+          stderr,
+          "hangar: orphans rm: not an orphan name (want <sandbox id>/<epoch>[.<n>]): ");
       char shown[HG_ORPHAN_NAME_MAX + 8];
       snprintf(shown, sizeof shown, "%s", names[i]);
       hg_cli_sanitize(shown);
@@ -84,7 +86,8 @@ int hg_cmd_orphans(hg_client *c, const hg_cli_args *a) {
   } else if (strcmp(a->args[0], "rm") == 0 || strcmp(a->args[0], "delete") == 0) {
     rc = orphans_rm(c, a->args + 1, a->n_args - 1);
   } else {
-    fprintf(stderr, "hangar: orphans: unknown subcommand (want: hangar orphans [rm NAME...])\n");
+    fprintf(stderr,
+            "hangar: orphans: unknown subcommand (want: hangar orphans [rm NAME...])\n");
     rc = -EINVAL;
   }
   return hg_cmd_exit(rc);
