@@ -52,7 +52,10 @@ typedef struct sandbox {
   int64_t idle_suspend_s;
   int64_t created_ms, updated_ms;
   uint64_t gen;       /* newest generation; 0: none */
-  uint64_t epoch;     /* ownership epoch: 1 at create, raised by each move */
+  uint64_t epoch;     /* ownership epoch: the lease's (1 at create, raised by each move) */
+  unsigned ngroup;    /* its lease's acceptor group, as last known here */
+  char group[HG_SB_GROUP_MAX][HG_NODE_ID_MAX];
+  bool fresh;         /* new on this node, never leased: its first start claims */
   unsigned replicas;  /* copies of each generation, this node's included */
   unsigned next_snap; /* number of the next disk snapshot */
   char hostname[64], machine_id[33];
@@ -174,6 +177,11 @@ static json_t *sb_to_json(const sandbox *sb, bool with_secrets) {
       "hostname", sb->hostname, "nic", sb->nic);
   json_object_set_new(j, "accel", json_string(sb->accel));
   json_object_set_new(j, "epoch", json_integer((json_int_t)sb->epoch));
+  if (sb->ngroup) {
+    json_t *g = json_array();
+    for (unsigned i = 0; i < sb->ngroup; i++) json_array_append_new(g, json_string(sb->group[i]));
+    json_object_set_new(j, "group", g);
+  }
   json_object_set_new(j, "replicas", json_integer(sb->replicas));
   if (sb->error[0]) json_object_set_new(j, "error", json_string(sb->error));
   if (with_secrets) {
@@ -191,6 +199,21 @@ static json_t *sb_to_json(const sandbox *sb, bool with_secrets) {
 static const char *jstr(json_t *j, const char *key) {
   const char *s = json_string_value(json_object_get(j, key));
   return s ? s : "";
+}
+
+/* A lease group: 1 to HG_SB_GROUP_MAX distinct node ids. */
+static int group_from_json(sandbox *sb, json_t *arr) {
+  size_t n = json_array_size(arr);
+  if (!json_is_array(arr) || n == 0 || n > HG_SB_GROUP_MAX) return -EPROTO;
+  for (size_t i = 0; i < n; i++) {
+    const char *id = json_string_value(json_array_get(arr, i));
+    if (!id || !hg_node_id_valid(id)) return -EPROTO;
+    for (size_t k = 0; k < i; k++)
+      if (strcmp(sb->group[k], id) == 0) return -EPROTO;
+    snprintf(sb->group[i], HG_NODE_ID_MAX, "%s", id);
+  }
+  sb->ngroup = (unsigned)n;
+  return 0;
 }
 
 /* Absent fields take what records made before them meant: epoch 1, the
@@ -228,6 +251,7 @@ static int sb_from_json(sandbox *sb, json_t *j, unsigned default_replicas) {
   sb->epoch = epoch ? (uint64_t)json_integer_value(epoch) : 1;
   sb->replicas = replicas ? (unsigned)json_integer_value(replicas) : default_replicas;
   json_t *arr;
+  if ((arr = json_object_get(j, "group")) && group_from_json(sb, arr) < 0) return -EPROTO;
   if (json_is_object(arr = json_object_get(j, "env"))) json_object_update(sb->env, arr);
   if (json_is_object(arr = json_object_get(j, "metadata")))
     json_object_update(sb->metadata, arr);
@@ -454,6 +478,31 @@ static void vm_release(hg_manager *m, sandbox *sb, bool stop) {
   if (stop) net_detach(m, sb);
 }
 
+/* Takes sb's lease before a VM of it starts (DESIGN §9: no VM starts
+ * without one); *deadline gets the lease's end, the shim's fencing
+ * deadline. Warm-pool VMs belong to no sandbox yet: no lease, no deadline. */
+static int lease_for_start(hg_manager *m, sandbox *sb, int64_t *deadline) {
+  *deadline = 0;
+  if (sb->pooled || !m->cfg.lease) return 0;
+  hg_sb_lease have = {.epoch = sb->epoch, .ngroup = sb->ngroup}, got;
+  memcpy(have.group, sb->group, sizeof have.group);
+  char msg[256] = "";
+  int rc = m->cfg.lease(m->cfg.lease_ud, sb->id, sb->fresh, &have, &got, msg);
+  if (rc < 0) {
+    hg_log_warn("sandbox.lease", "sandbox=%s err=\"%s\" msg=\"%s\"", sb->id, hg_err_str(rc),
+                msg);
+    return rc;
+  }
+  pthread_mutex_lock(&m->mu);
+  sb->epoch = got.epoch;
+  sb->ngroup = got.ngroup;
+  memcpy(sb->group, got.group, sizeof sb->group);
+  sb->fresh = false;
+  pthread_mutex_unlock(&m->mu);
+  *deadline = got.until_ms;
+  return 0;
+}
+
 /* Restores the VM from the subvolume's mem + vmstate, reattaches the agent
  * and tells the guest it was restored (clock, entropy, identity). */
 static int vm_restore(hg_manager *m, sandbox *sb) {
@@ -470,6 +519,7 @@ static int vm_restore(hg_manager *m, sandbox *sb) {
   }
   int rc = vm_config(m, sb, &cfg, paths);
   if (rc == 0) rc = hg_path(vmstate, sizeof vmstate, "%s/vmstate", paths[0]);
+  if (rc == 0) rc = lease_for_start(m, sb, &cfg.deadline_ms);
   if (rc == 0) rc = net_attach(m, sb, &cfg, &tap);
   if (rc == 0) rc = m->cfg.vmm->restore(&cfg, vmstate, &sb->vm);
   if (tap >= 0) close(tap);
@@ -495,6 +545,7 @@ static int vm_boot(hg_manager *m, sandbox *sb) {
   char paths[5][4096];
   int tap = -1;
   int rc = vm_config(m, sb, &cfg, paths);
+  if (rc == 0) rc = lease_for_start(m, sb, &cfg.deadline_ms);
   if (rc == 0) rc = net_attach(m, sb, &cfg, &tap);
   if (rc == 0) rc = m->cfg.vmm->start(&cfg, &sb->vm);
   if (tap >= 0) close(tap);
@@ -710,6 +761,7 @@ static sandbox *pool_claim(hg_manager *m, const hg_template_info *tpl, sandbox *
     if (now >= m->grace_until_ms) m->grace_until_ms = now + POOL_GRACE_MS;
     got->pooled = false;
     got->claimed = true;
+    got->fresh = true;
     got->state = HG_SB_RUNNING; /* it is: restored, attached, warmed up */
     json_object_update(got->env, fresh->env);
     json_object_update(got->metadata, fresh->metadata);
@@ -742,7 +794,10 @@ static int delete_locked(hg_manager *m, sandbox *sb);
  * creates without the pool. */
 static int warm_claimed(hg_manager *m, sandbox *sb, int64_t *t, double *clock_ms) {
   pthread_rwlock_wrlock(&sb->lock);
-  int rc = hg_agent_restored(sb->agent, NULL, NULL);
+  int64_t deadline = 0;
+  int rc = lease_for_start(m, sb, &deadline);
+  if (rc == 0 && deadline > 0) rc = m->cfg.vmm->set_deadline(sb->vm, deadline);
+  if (rc == 0) rc = hg_agent_restored(sb->agent, NULL, NULL);
   *clock_ms = step_ms(t);
   if (rc == 0) rc = sb_persist(m, sb);
   if (rc < 0) {
@@ -772,6 +827,7 @@ int hg_sandbox_create_begin(hg_manager *m, const hg_sandbox_spec *spec,
   double resolve_ms = step_ms(&t);
   sandbox *sb = sb_new();
   if (!sb) return -ENOMEM;
+  sb->fresh = true;
   if ((rc = spec_apply(m, spec, &tpl, sb)) < 0 || (rc = new_token(sb->token)) < 0) {
     sb_free(sb);
     return rc;
@@ -896,7 +952,10 @@ int hg_sandbox_pause(hg_manager *m, const char *id) {
 }
 
 static int resume_paused(hg_manager *m, sandbox *sb) {
-  int rc = m->cfg.vmm->resume(sb->vm);
+  int64_t deadline = 0;
+  int rc = lease_for_start(m, sb, &deadline);
+  if (rc == 0 && deadline > 0) rc = m->cfg.vmm->set_deadline(sb->vm, deadline);
+  if (rc == 0) rc = m->cfg.vmm->resume(sb->vm);
   if (rc == 0) rc = sb_set_state(m, sb, HG_SB_RUNNING, NULL);
   sb->last_active_ms = hg_now_ms();
   return rc;
@@ -968,7 +1027,8 @@ int hg_sandbox_snapshot(hg_manager *m, const char *id, char name[64]) {
   sandbox *sb;
   int rc = lifecycle_begin(m, id, &sb);
   if (rc < 0) return rc;
-  if (sb->state != HG_SB_RUNNING) {
+  /* (the agent of a VM adopted fenced attaches now: see recover) */
+  if (sb->state != HG_SB_RUNNING || (!sb->agent && agent_attach(m, sb) < 0)) {
     lifecycle_end(m, sb);
     return -EBUSY;
   }
@@ -1113,6 +1173,7 @@ int hg_sandbox_fork(hg_manager *m, const char *id, uint64_t gen, const char *sna
     snprintf(point, sizeof point, "%llu", (unsigned long long)gen);
   }
   sandbox *child = rc == 0 ? sb_new() : NULL;
+  if (child) child->fresh = true;
   if (rc == 0 && !child) rc = -ENOMEM;
   if (rc == 0) rc = fork_from(m, sb, src, point, snapshot != NULL, child);
   if (rc == 0) {
@@ -1189,6 +1250,9 @@ int hg_sandbox_info(hg_manager *m, const char *id, hg_sb_info *out) {
     info.state = sb->state;
     info.gen = sb->gen;
     info.epoch = sb->epoch;
+    info.lease.epoch = sb->epoch;
+    info.lease.ngroup = sb->ngroup;
+    memcpy(info.lease.group, sb->group, sizeof info.lease.group);
     info.replicas = sb->replicas;
     /* templates/<name:tag>@<digest16>, as hg_template_build names it. */
     if (hg_template_name(sb->tpl_name, name) < 0)
@@ -1200,6 +1264,24 @@ int hg_sandbox_info(hg_manager *m, const char *id, hg_sb_info *out) {
   if (!sb) return -ENOENT;
   *out = info;
   return 0;
+}
+
+int hg_sandbox_set_deadline(hg_manager *m, const char *id, int64_t until_ms) {
+  if (!hg_id_valid("sb", id)) return -ENOENT;
+  char dir[4096];
+  int rc = -ENOENT;
+  pthread_mutex_lock(&m->mu);
+  sandbox *sb = find_locked(m, id);
+  /* By state, not sb->vm (which changes under the sandbox's lock): the
+   * states a VM may exist in. */
+  hg_sb_state st = sb ? sb->state : HG_SB_FAILED;
+  if (sb && !sb->pooled &&
+      (st == HG_SB_RUNNING || st == HG_SB_PAUSED || st == HG_SB_SUSPENDING ||
+       st == HG_SB_RESUMING || st == HG_SB_CREATING))
+    rc = sb_dir(m, sb, dir);
+  pthread_mutex_unlock(&m->mu);
+  if (rc < 0) return rc;
+  return m->cfg.vmm->set_deadline_at(dir, until_ms);
 }
 
 /* Moves the generations taken here (snapshots/<id>/<gen>) to
@@ -1618,11 +1700,25 @@ int hg_sandbox_adopt(hg_manager *m, const char *id, const char *gen_rel, uint64_
 
 /* --- commands ------------------------------------------------------------------ */
 
+/* A VM adopted fenced (see recover) gets its agent at first use, once
+ * its lease let it run again. */
+static void agent_attach_late(hg_manager *m, sandbox *sb) {
+  pthread_rwlock_wrlock(&sb->lock);
+  if (sb->state == HG_SB_RUNNING && sb->vm && !sb->agent && agent_attach(m, sb) == 0)
+    hg_log_info("sandbox.agent_attached", "sandbox=%s late=1", sb->id);
+  pthread_rwlock_unlock(&sb->lock);
+}
+
 int hg_sandbox_agent_get(hg_manager *m, const char *id, hg_agent **out) {
   sandbox *sb;
   int rc = sb_get(m, id, &sb);
   if (rc < 0) return rc;
   pthread_rwlock_rdlock(&sb->lock);
+  if (sb->state == HG_SB_RUNNING && !sb->agent) {
+    pthread_rwlock_unlock(&sb->lock);
+    agent_attach_late(m, sb);
+    pthread_rwlock_rdlock(&sb->lock);
+  }
   if (sb->state != HG_SB_RUNNING || !sb->agent) {
     pthread_rwlock_unlock(&sb->lock);
     sb_put(m, sb);
@@ -1759,6 +1855,11 @@ static void recover_suspend(hg_manager *m, sandbox *sb) {
 }
 
 /* Brings a sandbox found on disk back to a clear state after a restart. */
+static bool vm_fenced(hg_manager *m, sandbox *sb) {
+  hg_vm_info info;
+  return sb->vm && m->cfg.vmm->info(sb->vm, &info) == 0 && info.fenced;
+}
+
 static void recover(hg_manager *m, sandbox *sb) {
   char dir[4096];
   sb_dir(m, sb, dir);
@@ -1776,6 +1877,15 @@ static void recover(hg_manager *m, sandbox *sb) {
   switch (st) {
   case HG_SB_RUNNING:
   case HG_SB_RESUMING:
+    if (st == HG_SB_RUNNING && vm_fenced(m, sb)) {
+      /* Its lease ran out while hangard was away: the shim stopped it and
+       * it answers nothing until the lease is granted again (the leases
+       * are taken up once the manager is open). Kept; the agent attaches
+       * on first use. */
+      hg_log_info("sandbox.fenced", "sandbox=%s why=\"lease ran out while hangard was "
+                  "down; continues once it is granted again\"", sb->id);
+      break;
+    }
     if (sb->vm && agent_attach(m, sb) == 0) {
       if (st == HG_SB_RESUMING) hg_agent_restored(sb->agent, sb->hostname, sb->machine_id);
       sb_set_state(m, sb, HG_SB_RUNNING, NULL);
