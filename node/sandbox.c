@@ -3,7 +3,9 @@
  * Locking: m->mu guards the table and every sandbox's descriptive fields
  * (held only briefly, never across I/O). Each sandbox's rwlock orders
  * lifecycle work (write side) against agent users (read side), so a
- * suspend never frees an agent channel that a command is using. */
+ * suspend never frees an agent channel that a command is using.
+ *
+ * The warm pool lives in pool.c; sandbox_internal.h is what the two share. */
 #include "node/sandbox.h"
 
 #include <dirent.h>
@@ -19,84 +21,14 @@
 #include "node/core/err.h"
 #include "node/core/log.h"
 #include "node/orphan.h"
+#include "node/sandbox_internal.h"
 #include "node/template.h"
 
 #define SANDBOX_JSON_MAX (1024 * 1024)
-#define AGENT_TIMEOUT_MS 10000
 #define BOOT_TIMEOUT_MS 120000 /* a cold boot under TCG takes seconds */
 #define MAX_GENERATIONS 4096
 #define MAX_REPLICAS 8
-/* The warm pool: demand is the most creates of its template that fell in
- * any POOL_SPAN_MS within the last POOL_WINDOW_MS (at most POOL_DEMAND_MAX
- * remembered): a burst raises the pool for a minute, a steady trickle
- * that the refill keeps up with does not. After a claim the
- * refill waits POOL_GRACE_MS while the pool still has a ready entry, so
- * the restore it runs (CPU-bound under TCG) does not compete with the
- * claimed sandbox's first command; claims within that wait do not
- * extend it, so a steady stream of creates cannot starve the refill. */
-#define POOL_DEMAND_MAX 64
-#define POOL_WINDOW_MS 60000
-#define POOL_SPAN_MS 10000
-#define POOL_MAX_DEFAULT 32
-#define POOL_GRACE_MS 250
-
-typedef struct sandbox {
-  char id[HG_ID_MAX];
-  char token[65];
-  hg_sb_state state;
-  char tpl_name[HG_TEMPLATE_NAME_MAX];
-  char tpl_digest[65];
-  char cmdline[512];
-  unsigned vcpus, memory_mib;
-  json_t *env, *metadata, *generations, *snapshots;
-  int64_t idle_suspend_s;
-  int64_t created_ms, updated_ms;
-  uint64_t gen;       /* newest generation; 0: none */
-  uint64_t epoch;     /* ownership epoch: the lease's (1 at create, raised by each move) */
-  unsigned ngroup;    /* its lease's acceptor group, as last known here */
-  char group[HG_SB_GROUP_MAX][HG_NODE_ID_MAX];
-  bool fresh;         /* new on this node, never leased: its first start claims */
-  unsigned replicas;  /* copies of each generation, this node's included */
-  unsigned next_snap; /* number of the next disk snapshot */
-  char hostname[64], machine_id[33];
-  char pending[32];   /* step of a half-done transition, for recovery */
-  bool pooled;        /* warm, unclaimed: invisible to every caller */
-  bool claimed;       /* taken from the pool by create_begin, which did the
-                       * whole create: create_finish has nothing left to do */
-  bool nic;           /* the VM has a NIC (its template's saved machine had one) */
-  char accel[8];      /* "kvm" or "tcg": its memory image restores only under it */
-  char error[160];    /* why a sandbox is failed */
-
-  hg_vm *vm;
-  hg_agent *agent;
-  pthread_rwlock_t lock;
-  int refs;                /* under m->mu */
-  bool gone;               /* deleted: freed when refs drop to 0 */
-  int64_t last_active_ms;  /* monotonic */
-  int users;               /* agent users now, under m->mu */
-} sandbox;
-
-struct hg_manager {
-  hg_manager_config cfg;
-  pthread_mutex_t mu;
-  sandbox **sbs;
-  unsigned nsbs, cap;
-  /* The pool's filler thread sleeps on pool_cv (under mu). */
-  pthread_t pool_thread;
-  pthread_cond_t pool_cv;
-  bool pool_running, closing;
-  uint64_t pool_hits, pool_misses; /* under mu */
-  int64_t demand_ms[POOL_DEMAND_MAX]; /* ring of create times (hg_now_ms), under mu */
-  unsigned demand_next;
-  int64_t grace_until_ms;             /* the refill waits until then */
-  /* Orders adopts and disowns, so two of them never race over one id
-   * between the table check and the subvolume work. Taken before any
-   * sandbox's lock. */
-  pthread_mutex_t move_mu;
-  /* Orders the placing and deleting of orphans (orphans/<id>/ is made by
-   * one and removed by the other). Taken after any sandbox's lock. */
-  pthread_mutex_t orphan_mu;
-};
+#define POOL_MAX_DEFAULT 32 /* pool_max when the config leaves it 0 */
 
 static const char *const state_names[] = {"creating", "running",  "paused",
                                           "suspending", "suspended", "resuming",
@@ -135,7 +67,7 @@ static int sb_file(hg_manager *m, const sandbox *sb, const char *name, char out[
 
 /* --- sandbox records -------------------------------------------------------- */
 
-static sandbox *sb_new(void) {
+sandbox *hg__sb_new(void) {
   sandbox *sb = calloc(1, sizeof *sb);
   if (!sb) return NULL;
   pthread_rwlockattr_t attr;
@@ -153,7 +85,7 @@ static sandbox *sb_new(void) {
   return sb;
 }
 
-static void sb_free(sandbox *sb) {
+void hg__sb_free(sandbox *sb) {
   json_decref(sb->env);
   json_decref(sb->metadata);
   json_decref(sb->generations);
@@ -309,7 +241,7 @@ static int sb_persist(hg_manager *m, sandbox *sb) {
   return rc;
 }
 
-static int sb_set_state(hg_manager *m, sandbox *sb, hg_sb_state st, const char *pending) {
+int hg__sb_set_state(hg_manager *m, sandbox *sb, hg_sb_state st, const char *pending) {
   pthread_mutex_lock(&m->mu);
   hg_sb_state old = sb->state;
   sb->state = st;
@@ -336,7 +268,7 @@ static int table_add(hg_manager *m, sandbox *sb) {
   return 0;
 }
 
-static void table_remove(hg_manager *m, sandbox *sb) {
+void hg__manager_table_remove(hg_manager *m, sandbox *sb) {
   for (unsigned i = 0; i < m->nsbs; i++)
     if (m->sbs[i] == sb) {
       m->sbs[i] = m->sbs[--m->nsbs];
@@ -368,7 +300,7 @@ static void sb_put(hg_manager *m, sandbox *sb) {
   pthread_mutex_lock(&m->mu);
   bool free_it = --sb->refs == 0 && sb->gone;
   pthread_mutex_unlock(&m->mu);
-  if (free_it) sb_free(sb);
+  if (free_it) hg__sb_free(sb);
 }
 
 /* --- VM plumbing ------------------------------------------------------------ */
@@ -505,7 +437,7 @@ static int lease_for_start(hg_manager *m, sandbox *sb, int64_t *deadline) {
 
 /* Restores the VM from the subvolume's mem + vmstate, reattaches the agent
  * and tells the guest it was restored (clock, entropy, identity). */
-static int vm_restore(hg_manager *m, sandbox *sb) {
+int hg__sb_vm_restore(hg_manager *m, sandbox *sb) {
   hg_vm_config cfg;
   char paths[5][4096], vmstate[4096];
   int tap = -1;
@@ -603,7 +535,7 @@ static bool holds_memory(hg_sb_state s) {
 }
 
 /* Caller holds m->mu. */
-static int capacity_check(hg_manager *m, unsigned memory_mib, bool new_sandbox) {
+int hg__manager_capacity_check(hg_manager *m, unsigned memory_mib, bool new_sandbox) {
   unsigned live = 0;
   uint64_t mem = 0;
   for (unsigned i = 0; i < m->nsbs; i++) {
@@ -636,7 +568,7 @@ static int lifecycle_begin(hg_manager *m, const char *id, sandbox **out) {
   return 0;
 }
 
-static void lifecycle_end(hg_manager *m, sandbox *sb) {
+void hg__sb_lifecycle_end(hg_manager *m, sandbox *sb) {
   pthread_rwlock_unlock(&sb->lock);
   sb_put(m, sb);
 }
@@ -652,7 +584,7 @@ static int new_identity(sandbox *sb) {
   return 0;
 }
 
-static int new_token(char token[65]) {
+int hg__sb_new_token(char token[65]) {
   uint8_t raw[32];
   int rc = hg_random_bytes(raw, sizeof raw);
   if (rc == 0) hg_hex_encode(raw, sizeof raw, token);
@@ -668,7 +600,7 @@ static int check_string_object(json_t *obj) {
   return 0;
 }
 
-static int spec_apply(hg_manager *m, const hg_sandbox_spec *spec,
+int hg__sb_spec_apply(hg_manager *m, const hg_sandbox_spec *spec,
                       const hg_template_info *tpl, sandbox *sb) {
   if (check_string_object(spec->env) < 0 || check_string_object(spec->metadata) < 0)
     return -EINVAL;
@@ -697,7 +629,7 @@ static int spec_apply(hg_manager *m, const hg_sandbox_spec *spec,
 /* Registers a prepared record, or refuses it when over capacity. */
 static int admit(hg_manager *m, sandbox *sb) {
   pthread_mutex_lock(&m->mu);
-  int rc = capacity_check(m, sb->memory_mib, true);
+  int rc = hg__manager_capacity_check(m, sb->memory_mib, true);
   if (rc == 0) rc = table_add(m, sb);
   pthread_mutex_unlock(&m->mu);
   return rc;
@@ -705,20 +637,20 @@ static int admit(hg_manager *m, sandbox *sb) {
 
 static void forget(hg_manager *m, sandbox *sb) {
   pthread_mutex_lock(&m->mu);
-  table_remove(m, sb);
+  hg__manager_table_remove(m, sb);
   pthread_mutex_unlock(&m->mu);
-  sb_free(sb);
+  hg__sb_free(sb);
 }
 
 /* A new record and its subvolume, a CoW snapshot of the template; the VM is
  * restored later (create_finish). Frees sb on failure. */
-static int sb_create_cold(hg_manager *m, const hg_template_info *tpl, sandbox *sb) {
+int hg__sb_create_cold(hg_manager *m, const hg_template_info *tpl, sandbox *sb) {
   char rel[64];
   int rc = hg_id_new("sb", sb->id);
   if (rc == 0) rc = new_identity(sb);
   if (rc == 0) rc = admit(m, sb);
   if (rc < 0) {
-    sb_free(sb);
+    hg__sb_free(sb);
     return rc;
   }
   sb_rel(sb, rel, sizeof rel);
@@ -731,49 +663,6 @@ static int sb_create_cold(hg_manager *m, const hg_template_info *tpl, sandbox *s
   return rc;
 }
 
-/* Whether tpl is the template the pool keeps warm (by name: a create of a
- * newer build than the pool holds is a miss too). Caller holds m->mu. */
-static bool pool_serves(hg_manager *m, const hg_template_info *tpl) {
-  char name[HG_TEMPLATE_NAME_MAX];
-  return hg_template_name(m->cfg.pool_template, name) == 0 && strcmp(name, tpl->name) == 0;
-}
-
-/* Claims a warm sandbox of tpl from the pool and gives it fresh's settings
- * (env, metadata, timers); NULL when none is ready. The filler refills. */
-static sandbox *pool_claim(hg_manager *m, const hg_template_info *tpl, sandbox *fresh) {
-  sandbox *got = NULL;
-  pthread_mutex_lock(&m->mu);
-  for (unsigned i = 0; i < m->nsbs && !got; i++) {
-    sandbox *sb = m->sbs[i];
-    if (sb->pooled && !sb->gone && sb->state == HG_SB_RUNNING &&
-        strcmp(sb->tpl_digest, tpl->digest) == 0)
-      got = sb;
-  }
-  if (got && capacity_check(m, 0, true) < 0) got = NULL;
-  if (m->cfg.pool_size && pool_serves(m, tpl)) {
-    m->demand_ms[m->demand_next++ % POOL_DEMAND_MAX] = hg_now_ms();
-    pthread_cond_signal(&m->pool_cv);
-    if (!got) m->pool_misses++;
-  }
-  if (got) {
-    m->pool_hits++;
-    int64_t now = hg_now_ms();
-    if (now >= m->grace_until_ms) m->grace_until_ms = now + POOL_GRACE_MS;
-    got->pooled = false;
-    got->claimed = true;
-    got->fresh = true;
-    got->state = HG_SB_RUNNING; /* it is: restored, attached, warmed up */
-    json_object_update(got->env, fresh->env);
-    json_object_update(got->metadata, fresh->metadata);
-    got->idle_suspend_s = fresh->idle_suspend_s;
-    got->replicas = fresh->replicas;
-    got->created_ms = got->updated_ms = hg_wall_ns() / 1000000;
-    memcpy(got->token, fresh->token, sizeof got->token);
-  }
-  pthread_mutex_unlock(&m->mu);
-  return got;
-}
-
 /* Milliseconds since *t; moves *t to now. For the step timings a create
  * logs (sandbox.create_steps, debug level). */
 static double step_ms(int64_t *t) {
@@ -782,8 +671,6 @@ static double step_ms(int64_t *t) {
   *t = now;
   return ms;
 }
-
-static int delete_locked(hg_manager *m, sandbox *sb);
 
 /* The rest of a create from the pool, done here so that the one durable
  * write says "running": the pool made the VM, its identity (hostname,
@@ -806,15 +693,15 @@ static int warm_claimed(hg_manager *m, sandbox *sb, int64_t *t, double *clock_ms
     m->pool_hits--; /* the caller creates without the pool after all */
     m->pool_misses++;
     pthread_mutex_unlock(&m->mu);
-    if (delete_locked(m, sb) < 0) {
+    if (hg__sb_delete_locked(m, sb) < 0) {
       pthread_mutex_lock(&m->mu);
-      table_remove(m, sb);
+      hg__manager_table_remove(m, sb);
       sb->gone = true;
       pthread_mutex_unlock(&m->mu);
     }
   }
   pthread_rwlock_unlock(&sb->lock);
-  if (rc < 0) sb_free(sb);
+  if (rc < 0) hg__sb_free(sb);
   return rc;
 }
 
@@ -825,21 +712,21 @@ int hg_sandbox_create_begin(hg_manager *m, const hg_sandbox_spec *spec,
   int rc = hg_template_resolve(m->cfg.store, spec->template_ref, &tpl);
   if (rc < 0) return rc;
   double resolve_ms = step_ms(&t);
-  sandbox *sb = sb_new();
+  sandbox *sb = hg__sb_new();
   if (!sb) return -ENOMEM;
   sb->fresh = true;
-  if ((rc = spec_apply(m, spec, &tpl, sb)) < 0 || (rc = new_token(sb->token)) < 0) {
-    sb_free(sb);
+  if ((rc = hg__sb_spec_apply(m, spec, &tpl, sb)) < 0 || (rc = hg__sb_new_token(sb->token)) < 0) {
+    hg__sb_free(sb);
     return rc;
   }
-  sandbox *warm = pool_claim(m, &tpl, sb);
+  sandbox *warm = hg__manager_pool_claim(m, &tpl, sb);
   double claim_ms = step_ms(&t), clock_ms = 0;
   if (warm && warm_claimed(m, warm, &t, &clock_ms) < 0) warm = NULL;
   if (warm) {
-    sb_free(sb);
+    hg__sb_free(sb);
     sb = warm;
   } else {
-    rc = sb_create_cold(m, &tpl, sb);
+    rc = hg__sb_create_cold(m, &tpl, sb);
   }
   if (rc < 0) return rc;
   hg_log_info("sandbox.create", "sandbox=%s template=%s warm=%d", sb->id, tpl.name,
@@ -856,7 +743,7 @@ static void set_failed(hg_manager *m, sandbox *sb, int err, const char *what) {
   pthread_mutex_lock(&m->mu);
   snprintf(sb->error, sizeof sb->error, "%s: %s", what, hg_err_str(err));
   pthread_mutex_unlock(&m->mu);
-  sb_set_state(m, sb, HG_SB_FAILED, NULL);
+  hg__sb_set_state(m, sb, HG_SB_FAILED, NULL);
 }
 
 int hg_sandbox_create_finish(hg_manager *m, const char *id) {
@@ -870,9 +757,9 @@ int hg_sandbox_create_finish(hg_manager *m, const char *id) {
   } else if (sb->state != HG_SB_CREATING) {
     rc = -EBUSY;
   } else {
-    rc = vm_restore(m, sb);
+    rc = hg__sb_vm_restore(m, sb);
     start_ms = step_ms(&t);
-    if (rc == 0) rc = sb_set_state(m, sb, HG_SB_RUNNING, NULL);
+    if (rc == 0) rc = hg__sb_set_state(m, sb, HG_SB_RUNNING, NULL);
     hg_log_debug("sandbox.create_steps", "sandbox=%s warm=0 lock_ms=%.2f restore_ms=%.2f "
                  "record_ms=%.2f", sb->id, lock_ms, start_ms, step_ms(&t));
     if (rc < 0) {
@@ -880,7 +767,7 @@ int hg_sandbox_create_finish(hg_manager *m, const char *id) {
       set_failed(m, sb, rc, "create");
     }
   }
-  lifecycle_end(m, sb);
+  hg__sb_lifecycle_end(m, sb);
   return rc;
 }
 
@@ -946,8 +833,8 @@ int hg_sandbox_pause(hg_manager *m, const char *id) {
   if (rc < 0) return rc;
   if (sb->state != HG_SB_RUNNING) rc = -EBUSY;
   if (rc == 0) rc = m->cfg.vmm->pause(sb->vm);
-  if (rc == 0) rc = sb_set_state(m, sb, HG_SB_PAUSED, NULL);
-  lifecycle_end(m, sb);
+  if (rc == 0) rc = hg__sb_set_state(m, sb, HG_SB_PAUSED, NULL);
+  hg__sb_lifecycle_end(m, sb);
   return rc;
 }
 
@@ -956,23 +843,23 @@ static int resume_paused(hg_manager *m, sandbox *sb) {
   int rc = lease_for_start(m, sb, &deadline);
   if (rc == 0 && deadline > 0) rc = m->cfg.vmm->set_deadline(sb->vm, deadline);
   if (rc == 0) rc = m->cfg.vmm->resume(sb->vm);
-  if (rc == 0) rc = sb_set_state(m, sb, HG_SB_RUNNING, NULL);
+  if (rc == 0) rc = hg__sb_set_state(m, sb, HG_SB_RUNNING, NULL);
   sb->last_active_ms = hg_now_ms();
   return rc;
 }
 
 static int resume_suspended(hg_manager *m, sandbox *sb) {
   pthread_mutex_lock(&m->mu);
-  int rc = capacity_check(m, sb->memory_mib, false);
+  int rc = hg__manager_capacity_check(m, sb->memory_mib, false);
   pthread_mutex_unlock(&m->mu);
-  if (rc == 0) rc = sb_set_state(m, sb, HG_SB_RESUMING, NULL);
+  if (rc == 0) rc = hg__sb_set_state(m, sb, HG_SB_RESUMING, NULL);
   if (rc < 0) return rc;
-  rc = vm_restore(m, sb);
+  rc = hg__sb_vm_restore(m, sb);
   if (rc < 0) {
-    sb_set_state(m, sb, HG_SB_SUSPENDED, NULL);
+    hg__sb_set_state(m, sb, HG_SB_SUSPENDED, NULL);
     return rc;
   }
-  return sb_set_state(m, sb, HG_SB_RUNNING, NULL);
+  return hg__sb_set_state(m, sb, HG_SB_RUNNING, NULL);
 }
 
 int hg_sandbox_resume(hg_manager *m, const char *id) {
@@ -985,7 +872,7 @@ int hg_sandbox_resume(hg_manager *m, const char *id) {
     rc = resume_suspended(m, sb);
   else
     rc = -EBUSY;
-  lifecycle_end(m, sb);
+  hg__sb_lifecycle_end(m, sb);
   return rc;
 }
 
@@ -994,12 +881,12 @@ int hg_sandbox_resume(hg_manager *m, const char *id) {
 static int suspend_locked(hg_manager *m, sandbox *sb, uint64_t *gen) {
   if (sb->state != HG_SB_RUNNING && sb->state != HG_SB_PAUSED) return -EBUSY;
   hg_sb_state before = sb->state;
-  int rc = sb_set_state(m, sb, HG_SB_SUSPENDING, "saving");
+  int rc = hg__sb_set_state(m, sb, HG_SB_SUSPENDING, "saving");
   if (rc < 0) return rc;
   /* Drop the channel first: no frame may be half-way when memory is saved. */
   agent_detach(sb);
   rc = take_generation(m, sb, "suspend", gen);
-  if (rc == 0) rc = sb_set_state(m, sb, HG_SB_SUSPENDING, "saved");
+  if (rc == 0) rc = hg__sb_set_state(m, sb, HG_SB_SUSPENDING, "saved");
   if (rc < 0) {
     hg_log_error("sandbox.suspend", "sandbox=%s err=\"%s\"", sb->id, hg_err_str(rc));
     if (before == HG_SB_RUNNING) m->cfg.vmm->resume(sb->vm);
@@ -1007,11 +894,11 @@ static int suspend_locked(hg_manager *m, sandbox *sb, uint64_t *gen) {
       set_failed(m, sb, rc, "suspend");
       return rc;
     }
-    sb_set_state(m, sb, before, NULL);
+    hg__sb_set_state(m, sb, before, NULL);
     return rc;
   }
   vm_release(m, sb, true);
-  return sb_set_state(m, sb, HG_SB_SUSPENDED, NULL);
+  return hg__sb_set_state(m, sb, HG_SB_SUSPENDED, NULL);
 }
 
 int hg_sandbox_suspend(hg_manager *m, const char *id, uint64_t *gen) {
@@ -1019,7 +906,7 @@ int hg_sandbox_suspend(hg_manager *m, const char *id, uint64_t *gen) {
   int rc = lifecycle_begin(m, id, &sb);
   if (rc < 0) return rc;
   rc = suspend_locked(m, sb, gen);
-  lifecycle_end(m, sb);
+  hg__sb_lifecycle_end(m, sb);
   return rc;
 }
 
@@ -1029,7 +916,7 @@ int hg_sandbox_snapshot(hg_manager *m, const char *id, char name[64]) {
   if (rc < 0) return rc;
   /* (the agent of a VM adopted fenced attaches now: see recover) */
   if (sb->state != HG_SB_RUNNING || (!sb->agent && agent_attach(m, sb) < 0)) {
-    lifecycle_end(m, sb);
+    hg__sb_lifecycle_end(m, sb);
     return -EBUSY;
   }
   char src[64], dst[128], at[32];
@@ -1055,7 +942,7 @@ int hg_sandbox_snapshot(hg_manager *m, const char *id, char name[64]) {
   }
   if (rc < 0)
     hg_log_error("sandbox.snapshot", "sandbox=%s err=\"%s\"", sb->id, hg_err_str(rc));
-  lifecycle_end(m, sb);
+  hg__sb_lifecycle_end(m, sb);
   return rc;
 }
 
@@ -1111,7 +998,7 @@ static int fork_record(hg_manager *m, sandbox *parent, sandbox *child) {
   child->created_ms = child->updated_ms = hg_wall_ns() / 1000000;
   child->state = HG_SB_CREATING;
   int rc = hg_id_new("sb", child->id);
-  if (rc == 0) rc = new_token(child->token);
+  if (rc == 0) rc = hg__sb_new_token(child->token);
   if (rc == 0) rc = new_identity(child);
   return rc;
 }
@@ -1136,8 +1023,8 @@ static int fork_from(hg_manager *m, sandbox *parent, const char *src, const char
   rc = hg_store_snapshot(m->cfg.store, src, dst, false);
   if (rc == 0) remove_run_files(m, child);
   if (rc == 0) rc = sb_persist(m, child);
-  if (rc == 0) rc = boot ? vm_boot(m, child) : vm_restore(m, child);
-  if (rc == 0) rc = sb_set_state(m, child, HG_SB_RUNNING, NULL);
+  if (rc == 0) rc = boot ? vm_boot(m, child) : hg__sb_vm_restore(m, child);
+  if (rc == 0) rc = hg__sb_set_state(m, child, HG_SB_RUNNING, NULL);
   pthread_rwlock_unlock(&child->lock);
   if (rc < 0) {
     hg_log_error("sandbox.fork", "sandbox=%s from=%s err=\"%s\"", parent->id, point,
@@ -1172,7 +1059,7 @@ int hg_sandbox_fork(hg_manager *m, const char *id, uint64_t gen, const char *sna
     if (rc == 0) rc = gen_find(m, sb->id, gen, src);
     snprintf(point, sizeof point, "%llu", (unsigned long long)gen);
   }
-  sandbox *child = rc == 0 ? sb_new() : NULL;
+  sandbox *child = rc == 0 ? hg__sb_new() : NULL;
   if (child) child->fresh = true;
   if (rc == 0 && !child) rc = -ENOMEM;
   if (rc == 0) rc = fork_from(m, sb, src, point, snapshot != NULL, child);
@@ -1181,7 +1068,7 @@ int hg_sandbox_fork(hg_manager *m, const char *id, uint64_t gen, const char *sna
     memcpy(new_token, child->token, 65);
     hg_log_info("sandbox.fork", "sandbox=%s from=%s child=%s", sb->id, point, child->id);
   }
-  lifecycle_end(m, sb);
+  hg__sb_lifecycle_end(m, sb);
   return rc;
 }
 
@@ -1190,7 +1077,7 @@ static void table_forget(hg_manager *m, sandbox *sb, hg_sb_state st) {
   pthread_mutex_lock(&m->mu);
   sb->state = st;
   sb->gone = true;
-  table_remove(m, sb);
+  hg__manager_table_remove(m, sb);
   pthread_mutex_unlock(&m->mu);
 }
 
@@ -1206,8 +1093,8 @@ static int delete_dirs(hg_manager *m, const char *id, const char *const *dirs, s
   return rc;
 }
 
-static int delete_locked(hg_manager *m, sandbox *sb) {
-  if (sb->state != HG_SB_DELETING) sb_set_state(m, sb, HG_SB_DELETING, NULL);
+int hg__sb_delete_locked(hg_manager *m, sandbox *sb) {
+  if (sb->state != HG_SB_DELETING) hg__sb_set_state(m, sb, HG_SB_DELETING, NULL);
   vm_release(m, sb, true);
   /* Generations first, the record last: a crash in between leaves a
    * "deleting" sandbox that recovery deletes again. A deleted sandbox's
@@ -1232,9 +1119,9 @@ int hg_sandbox_delete(hg_manager *m, const char *id) {
   sandbox *sb;
   int rc = lifecycle_begin(m, id, &sb);
   if (rc < 0) return rc;
-  rc = delete_locked(m, sb);
+  rc = hg__sb_delete_locked(m, sb);
   /* Out of the table now: the last reference frees it. */
-  lifecycle_end(m, sb);
+  hg__sb_lifecycle_end(m, sb);
   return rc;
 }
 
@@ -1355,7 +1242,7 @@ int hg_sandbox_disown(hg_manager *m, const char *id, uint64_t epoch) {
     if (rc == 0)
       hg_log_info("sandbox.disowned", "sandbox=%s epoch=%llu gen=%llu", id,
                   (unsigned long long)epoch, (unsigned long long)sb->gen);
-    lifecycle_end(m, sb);
+    hg__sb_lifecycle_end(m, sb);
   }
   pthread_mutex_unlock(&m->move_mu);
   return rc;
@@ -1489,7 +1376,7 @@ int hg_sandbox_orphan(hg_manager *m, const char *id, uint64_t epoch, const char 
   int rc = lifecycle_begin(m, id, &sb);
   if (rc == 0) {
     rc = orphan_locked(m, sb, epoch, reason);
-    lifecycle_end(m, sb);
+    hg__sb_lifecycle_end(m, sb);
   }
   pthread_mutex_unlock(&m->move_mu);
   return rc;
@@ -1608,7 +1495,7 @@ static int adopt_stage(hg_manager *m, const char *id, const char *gen_rel, uint6
   if (rc < 0) return rc;
   /* The source node's shim files name its processes, not ours. */
   m->cfg.vmm->clear(dir);
-  sandbox *sb = sb_new();
+  sandbox *sb = hg__sb_new();
   if (!sb) return -ENOMEM;
   rc = check_files(dir);
   if (rc == 0) rc = staged_record(m, dir, id, gen_rel, sb);
@@ -1625,7 +1512,7 @@ static int adopt_stage(hg_manager *m, const char *id, const char *gen_rel, uint6
     if (rc == 0) rc = sb_write(m, sb, dir, &ch, &pooled);
   }
   if (rc < 0) {
-    sb_free(sb);
+    hg__sb_free(sb);
     return rc;
   }
   *out = sb;
@@ -1645,7 +1532,7 @@ static int adopt_check(hg_manager *m, const char *id, uint64_t epoch, sandbox **
   else if (sb->state != HG_SB_SUSPENDED && sb->state != HG_SB_FAILED)
     rc = -EBUSY;
   if (rc < 0) {
-    lifecycle_end(m, sb);
+    hg__sb_lifecycle_end(m, sb);
     return rc;
   }
   *old = sb;
@@ -1673,7 +1560,7 @@ static int adopt_place(hg_manager *m, const char *stage, sandbox *sb) {
   if (rc == 0) rc = hg_store_move(m->cfg.store, stage, rel);
   if (rc < 0) return rc;
   pthread_mutex_lock(&m->mu);
-  rc = capacity_check(m, 0, true); /* suspended: no memory held yet */
+  rc = hg__manager_capacity_check(m, 0, true); /* suspended: no memory held yet */
   if (rc == 0) rc = table_add(m, sb);
   if (rc == 0) ch = change_of(sb, NULL);
   pthread_mutex_unlock(&m->mu);
@@ -1694,13 +1581,13 @@ int hg_sandbox_adopt(hg_manager *m, const char *id, const char *gen_rel, uint64_
   int rc = adopt_check(m, id, epoch, &old);
   if (rc == 0) rc = adopt_stage(m, id, gen_rel, epoch, stage, &sb);
   if (rc == 0 && old) rc = disown_locked(m, old);
-  if (old) lifecycle_end(m, old);
+  if (old) hg__sb_lifecycle_end(m, old);
   /* Once in the table sb is the table's: what the log needs, copied first. */
   unsigned long long gen = sb ? sb->gen : 0;
   if (rc == 0) rc = adopt_place(m, stage, sb);
   if (rc < 0) {
     hg_store_subvol_delete(m->cfg.store, stage);
-    if (sb) sb_free(sb);
+    if (sb) hg__sb_free(sb);
     hg_log_warn("sandbox.adopt", "sandbox=%s from=%s epoch=%llu err=\"%s\"", id, gen_rel,
                 (unsigned long long)epoch, hg_err_str(rc));
   } else {
@@ -1845,7 +1732,7 @@ static void fall_back(hg_manager *m, sandbox *sb, const char *why) {
   if (g > 0 && rollback_to(m, sb, g) == 0) {
     hg_log_warn("sandbox.rollback", "sandbox=%s gen=%llu why=\"%s\"", sb->id,
                 (unsigned long long)g, why);
-    sb_set_state(m, sb, HG_SB_SUSPENDED, NULL);
+    hg__sb_set_state(m, sb, HG_SB_SUSPENDED, NULL);
   } else {
     set_failed(m, sb, -ESRCH, why);
   }
@@ -1857,11 +1744,11 @@ static void fall_back(hg_manager *m, sandbox *sb, const char *why) {
 static void recover_suspend(hg_manager *m, sandbox *sb) {
   if (strcmp(sb->pending, "saved") == 0) {
     vm_release(m, sb, true);
-    sb_set_state(m, sb, HG_SB_SUSPENDED, NULL);
+    hg__sb_set_state(m, sb, HG_SB_SUSPENDED, NULL);
     return;
   }
   if (sb->vm && m->cfg.vmm->resume(sb->vm) == 0 && agent_attach(m, sb) == 0) {
-    sb_set_state(m, sb, HG_SB_RUNNING, NULL);
+    hg__sb_set_state(m, sb, HG_SB_RUNNING, NULL);
     return;
   }
   fall_back(m, sb, "suspend interrupted and the VM is gone");
@@ -1880,7 +1767,7 @@ static void recover(hg_manager *m, sandbox *sb) {
     /* Unclaimed warm sandboxes are cheap to make again. */
     sb->vm = NULL;
     if (m->cfg.vmm->adopt(dir, &sb->vm) < 0) sb->vm = NULL;
-    delete_locked(m, sb);
+    hg__sb_delete_locked(m, sb);
     return;
   }
   hg_sb_state st = sb->state;
@@ -1901,7 +1788,7 @@ static void recover(hg_manager *m, sandbox *sb) {
     }
     if (sb->vm && agent_attach(m, sb) == 0) {
       if (st == HG_SB_RESUMING) hg_agent_restored(sb->agent, sb->hostname, sb->machine_id);
-      sb_set_state(m, sb, HG_SB_RUNNING, NULL);
+      hg__sb_set_state(m, sb, HG_SB_RUNNING, NULL);
     } else {
       fall_back(m, sb, "VM lost while hangard was down");
     }
@@ -1917,7 +1804,7 @@ static void recover(hg_manager *m, sandbox *sb) {
     set_failed(m, sb, -EINTR, "create interrupted by daemon restart");
     break;
   case HG_SB_DELETING:
-    delete_locked(m, sb);
+    hg__sb_delete_locked(m, sb);
     break;
   default:
     break;
@@ -1934,11 +1821,11 @@ static sandbox *load_one(hg_manager *m, const char *name) {
   if (hg_read_file(path, SANDBOX_JSON_MAX, &text, NULL) < 0) return NULL;
   json_t *j = json_loads(text, 0, NULL);
   free(text);
-  sandbox *sb = sb_new();
+  sandbox *sb = hg__sb_new();
   if (sb && (!j || sb_from_json(sb, j, m->cfg.default_replicas) < 0 ||
              strcmp(sb->id, name) != 0)) {
     hg_log_warn("sandbox.load", "dir=%s err=\"unreadable sandbox.json\"", name);
-    sb_free(sb);
+    hg__sb_free(sb);
     sb = NULL;
   }
   json_decref(j);
@@ -1956,205 +1843,20 @@ static void load_all(hg_manager *m) {
     sandbox *sb = load_one(m, e->d_name);
     if (!sb) continue;
     if (orphan_recover(m, sb)) {
-      sb_free(sb);
+      hg__sb_free(sb);
       continue;
     }
     if (table_add(m, sb) < 0) {
-      sb_free(sb);
+      hg__sb_free(sb);
       continue;
     }
     recover(m, sb);
     if (sb->gone) {
-      table_remove(m, sb);
-      sb_free(sb);
+      hg__manager_table_remove(m, sb);
+      hg__sb_free(sb);
     }
   }
   closedir(d);
-}
-
-/* --- warm pool -------------------------------------------------------------------- */
-
-static unsigned pool_count(hg_manager *m) {
-  unsigned n = 0;
-  for (unsigned i = 0; i < m->nsbs; i++) n += m->sbs[i]->pooled && !m->sbs[i]->gone;
-  return n;
-}
-
-/* An unclaimed pool entry, referenced for the caller; with stale_for set,
- * only one restored from another digest than that (a template registered
- * again leaves entries no create would take). NULL: none. */
-static sandbox *pool_find(hg_manager *m, const char *stale_for) {
-  sandbox *sb = NULL;
-  pthread_mutex_lock(&m->mu);
-  for (unsigned i = 0; i < m->nsbs && !sb; i++) {
-    sandbox *c = m->sbs[i];
-    if (!c->pooled || c->gone) continue;
-    if (stale_for && (c->state != HG_SB_RUNNING || !strcmp(c->tpl_digest, stale_for))) continue;
-    sb = c;
-  }
-  if (sb) sb->refs++;
-  pthread_mutex_unlock(&m->mu);
-  return sb;
-}
-
-static void pool_delete(hg_manager *m, sandbox *sb) {
-  pthread_rwlock_wrlock(&sb->lock);
-  pthread_mutex_lock(&m->mu);
-  bool claimed = !sb->pooled; /* a create took it while we waited for the lock */
-  pthread_mutex_unlock(&m->mu);
-  if (!claimed && delete_locked(m, sb) < 0) {
-    /* Do not spin on it: forget it here, the next start cleans up. */
-    pthread_mutex_lock(&m->mu);
-    table_remove(m, sb);
-    sb->gone = true;
-    pthread_mutex_unlock(&m->mu);
-  }
-  lifecycle_end(m, sb);
-}
-
-/* Retires entries of an older build of the pool's template, so the pool
- * refills with the one creates now get. */
-static void pool_retire_stale(hg_manager *m) {
-  hg_template_info tpl;
-  if (hg_template_resolve(m->cfg.store, m->cfg.pool_template, &tpl) < 0) return;
-  for (sandbox *sb; (sb = pool_find(m, tpl.digest));) {
-    hg_log_info("pool.retire", "sandbox=%s digest=%.16s now=%.16s", sb->id, sb->tpl_digest,
-                tpl.digest);
-    pool_delete(m, sb);
-  }
-}
-
-void hg_manager_pool_stop(hg_manager *m) {
-  pthread_mutex_lock(&m->mu);
-  m->closing = true;
-  pthread_cond_signal(&m->pool_cv);
-  pthread_mutex_unlock(&m->mu);
-  if (m->pool_running) pthread_join(m->pool_thread, NULL);
-  m->pool_running = false;
-  for (sandbox *sb; (sb = pool_find(m, NULL));) pool_delete(m, sb);
-}
-
-/* Caller holds m->mu. */
-static unsigned pool_ready_locked(hg_manager *m) {
-  unsigned n = 0;
-  for (unsigned i = 0; i < m->nsbs; i++)
-    n += m->sbs[i]->pooled && !m->sbs[i]->gone && m->sbs[i]->state == HG_SB_RUNNING;
-  return n;
-}
-
-unsigned hg_manager_pool_ready(hg_manager *m) {
-  pthread_mutex_lock(&m->mu);
-  unsigned n = pool_ready_locked(m);
-  pthread_mutex_unlock(&m->mu);
-  return n;
-}
-
-/* How many entries the pool keeps now: the most creates of its template
- * in any POOL_SPAN_MS of the last POOL_WINDOW_MS, between pool_size and
- * pool_max. Caller holds m->mu. */
-static unsigned pool_target(hg_manager *m, int64_t now_ms) {
-  unsigned peak = 0;
-  for (unsigned i = 0; i < POOL_DEMAND_MAX; i++) {
-    int64_t t = m->demand_ms[i];
-    if (!t || now_ms - t >= POOL_WINDOW_MS) continue;
-    unsigned n = 0; /* creates in [t, t + span) */
-    for (unsigned k = 0; k < POOL_DEMAND_MAX; k++)
-      n += m->demand_ms[k] >= t && m->demand_ms[k] - t < POOL_SPAN_MS;
-    if (n > peak) peak = n;
-  }
-  unsigned target = peak > m->cfg.pool_size ? peak : m->cfg.pool_size;
-  return target < m->cfg.pool_max ? target : m->cfg.pool_max;
-}
-
-void hg_manager_pool_stats(hg_manager *m, hg_pool_stats *out) {
-  pthread_mutex_lock(&m->mu);
-  *out = (hg_pool_stats){.ready = pool_ready_locked(m),
-                         .target = m->cfg.pool_size ? pool_target(m, hg_now_ms()) : 0,
-                         .hits = m->pool_hits, .misses = m->pool_misses};
-  pthread_mutex_unlock(&m->mu);
-}
-
-/* Runs `true` once so the exec path is translated before a user needs it. */
-static int warm_up(sandbox *sb) {
-  static const char *const argv[] = {"true", NULL};
-  hg_exec_req req = {.argv = argv};
-  uint64_t cid;
-  int pid;
-  hg_cmd_status st;
-  int rc = hg_agent_exec(sb->agent, &req, &cid, &pid);
-  return rc < 0 ? rc : hg_agent_wait(sb->agent, cid, AGENT_TIMEOUT_MS, &st);
-}
-
-static int pool_fill_one(hg_manager *m) {
-  hg_template_info tpl;
-  hg_sandbox_spec spec = {.template_ref = m->cfg.pool_template};
-  int rc = hg_template_resolve(m->cfg.store, spec.template_ref, &tpl);
-  if (rc < 0) return rc;
-  sandbox *sb = sb_new();
-  if (!sb) return -ENOMEM;
-  sb->pooled = true;
-  if ((rc = spec_apply(m, &spec, &tpl, sb)) < 0 || (rc = new_token(sb->token)) < 0) {
-    sb_free(sb);
-    return rc;
-  }
-  if ((rc = sb_create_cold(m, &tpl, sb)) < 0) return rc;
-  pthread_rwlock_wrlock(&sb->lock);
-  rc = vm_restore(m, sb);
-  if (rc == 0) rc = warm_up(sb);
-  if (rc == 0) rc = sb_set_state(m, sb, HG_SB_RUNNING, NULL);
-  if (rc < 0) {
-    hg_log_warn("pool.fill", "sandbox=%s err=\"%s\"", sb->id, hg_err_str(rc));
-    delete_locked(m, sb);
-  }
-  pthread_rwlock_unlock(&sb->lock);
-  if (rc < 0) sb_free(sb);
-  return rc;
-}
-
-/* One step of the filler, under m->mu (dropped around the work): fills
- * one entry when the pool is under its target, or retires one surplus
- * entry once demand has fallen. Returns how long to sleep, in ms (0: look
- * again now). */
-static int64_t pool_step(hg_manager *m) {
-  int64_t now = hg_now_ms();
-  unsigned have = pool_count(m), target = pool_target(m, now);
-  if (have > target) {
-    pthread_mutex_unlock(&m->mu);
-    sandbox *sb = pool_find(m, NULL);
-    if (sb) {
-      hg_log_info("pool.shrink", "sandbox=%s have=%u target=%u", sb->id, have, target);
-      pool_delete(m, sb);
-    }
-    pthread_mutex_lock(&m->mu);
-    return 1000; /* one a second: demand may come back */
-  }
-  if (have == target || capacity_check(m, m->cfg.default_memory_mib, false) < 0) return 1000;
-  if (pool_ready_locked(m) > 0 && now < m->grace_until_ms) return m->grace_until_ms - now;
-  pthread_mutex_unlock(&m->mu);
-  int rc = pool_fill_one(m);
-  pthread_mutex_lock(&m->mu);
-  /* Nothing to do, no template yet, or a failure: look again later. */
-  return rc == 0 ? 0 : 5000;
-}
-
-static void *pool_main(void *arg) {
-  hg_manager *m = arg;
-  pthread_mutex_lock(&m->mu);
-  while (!m->closing) {
-    pthread_mutex_unlock(&m->mu);
-    pool_retire_stale(m);
-    pthread_mutex_lock(&m->mu);
-    int64_t wait_ms = pool_step(m);
-    if (wait_ms == 0 || m->closing) continue;
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    int64_t ns = ts.tv_nsec + (wait_ms % 1000) * 1000000;
-    ts.tv_sec += wait_ms / 1000 + ns / 1000000000;
-    ts.tv_nsec = ns % 1000000000;
-    pthread_cond_timedwait(&m->pool_cv, &m->mu, &ts);
-  }
-  pthread_mutex_unlock(&m->mu);
-  return NULL;
 }
 
 int hg_manager_open(const hg_manager_config *cfg, hg_manager **out) {
@@ -2180,8 +1882,7 @@ int hg_manager_open(const hg_manager_config *cfg, hg_manager **out) {
       hg_sb_change ch = change_of(m->sbs[i], NULL);
       report(m, &ch);
     }
-  if (m->cfg.pool_size)
-    m->pool_running = pthread_create(&m->pool_thread, NULL, pool_main, m) == 0;
+  if (m->cfg.pool_size) hg__manager_pool_start(m);
   hg_log_info("manager.open", "sandboxes=%u pool=%u", m->nsbs, m->cfg.pool_size);
   *out = m;
   return 0;
@@ -2189,15 +1890,10 @@ int hg_manager_open(const hg_manager_config *cfg, hg_manager **out) {
 
 void hg_manager_close(hg_manager *m) {
   if (!m) return;
-  pthread_mutex_lock(&m->mu);
-  m->closing = true;
-  pthread_cond_signal(&m->pool_cv);
-  pthread_mutex_unlock(&m->mu);
-  if (m->pool_running) pthread_join(m->pool_thread, NULL);
-  m->pool_running = false;
+  hg__manager_pool_halt(m);
   for (unsigned i = 0; i < m->nsbs; i++) {
     vm_release(m, m->sbs[i], false);
-    sb_free(m->sbs[i]);
+    hg__sb_free(m->sbs[i]);
   }
   free(m->sbs);
   pthread_cond_destroy(&m->pool_cv);

@@ -1,0 +1,105 @@
+/* sandbox_internal.h: what node/sandbox.c (the manager) and node/pool.c
+ * (its warm pool) share, and nothing else includes: the sandbox record,
+ * the manager's state, and the few helpers of sandbox.c that the pool calls.
+ * Everyone else goes through sandbox.h. Names shared across the two files
+ * are hg__sb_* (on one sandbox) and hg__manager_* (on the manager), as
+ * libuv's uv__*; everything else stays static in its file.
+ *
+ * Locking is sandbox.c's (see there): m->mu for the table and the fields
+ * marked "under mu", each sandbox's rwlock for lifecycle work. */
+#ifndef HG_NODE_SANDBOX_INTERNAL_H
+#define HG_NODE_SANDBOX_INTERNAL_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "node/sandbox.h"
+
+#define AGENT_TIMEOUT_MS 10000
+#define POOL_DEMAND_MAX 64 /* creates remembered for the pool's demand (pool.c) */
+
+typedef struct sandbox {
+  char id[HG_ID_MAX];
+  char token[65];
+  hg_sb_state state;
+  char tpl_name[HG_TEMPLATE_NAME_MAX];
+  char tpl_digest[65];
+  char cmdline[512];
+  unsigned vcpus, memory_mib;
+  json_t *env, *metadata, *generations, *snapshots;
+  int64_t idle_suspend_s;
+  int64_t created_ms, updated_ms;
+  uint64_t gen;       /* newest generation; 0: none */
+  uint64_t epoch;     /* ownership epoch: the lease's (1 at create, raised by each move) */
+  unsigned ngroup;    /* its lease's acceptor group, as last known here */
+  char group[HG_SB_GROUP_MAX][HG_NODE_ID_MAX];
+  bool fresh;         /* new on this node, never leased: its first start claims */
+  unsigned replicas;  /* copies of each generation, this node's included */
+  unsigned next_snap; /* number of the next disk snapshot */
+  char hostname[64], machine_id[33];
+  char pending[32];   /* step of a half-done transition, for recovery */
+  bool pooled;        /* warm, unclaimed: invisible to every caller */
+  bool claimed;       /* taken from the pool by create_begin, which did the
+                       * whole create: create_finish has nothing left to do */
+  bool nic;           /* the VM has a NIC (its template's saved machine had one) */
+  char accel[8];      /* "kvm" or "tcg": its memory image restores only under it */
+  char error[160];    /* why a sandbox is failed */
+
+  hg_vm *vm;
+  hg_agent *agent;
+  pthread_rwlock_t lock;
+  int refs;                /* under m->mu */
+  bool gone;               /* deleted: freed when refs drop to 0 */
+  int64_t last_active_ms;  /* monotonic */
+  int users;               /* agent users now, under m->mu */
+} sandbox;
+
+struct hg_manager {
+  hg_manager_config cfg;
+  pthread_mutex_t mu;
+  sandbox **sbs;
+  unsigned nsbs, cap;
+  /* The pool's filler thread sleeps on pool_cv (under mu). */
+  pthread_t pool_thread;
+  pthread_cond_t pool_cv;
+  bool pool_running, closing;
+  uint64_t pool_hits, pool_misses; /* under mu */
+  int64_t demand_ms[POOL_DEMAND_MAX]; /* ring of create times (hg_now_ms), under mu */
+  unsigned demand_next;
+  int64_t grace_until_ms;             /* the refill waits until then */
+  /* Orders adopts and disowns, so two of them never race over one id
+   * between the table check and the subvolume work. Taken before any
+   * sandbox's lock. */
+  pthread_mutex_t move_mu;
+  /* Orders the placing and deleting of orphans (orphans/<id>/ is made by
+   * one and removed by the other). Taken after any sandbox's lock. */
+  pthread_mutex_t orphan_mu;
+};
+
+/* sandbox.c: records */
+sandbox *hg__sb_new(void);
+void hg__sb_free(sandbox *sb);
+int hg__sb_new_token(char token[65]);
+int hg__sb_spec_apply(hg_manager *m, const hg_sandbox_spec *spec,
+                      const hg_template_info *tpl, sandbox *sb);
+int hg__sb_set_state(hg_manager *m, sandbox *sb, hg_sb_state st, const char *pending);
+/* A new record and its subvolume; frees sb on failure. */
+int hg__sb_create_cold(hg_manager *m, const hg_template_info *tpl, sandbox *sb);
+/* Caller holds sb's write lock. */
+int hg__sb_vm_restore(hg_manager *m, sandbox *sb);
+int hg__sb_delete_locked(hg_manager *m, sandbox *sb);
+/* Drops the write lock and the reference a lookup took. */
+void hg__sb_lifecycle_end(hg_manager *m, sandbox *sb);
+/* Caller holds m->mu. */
+void hg__manager_table_remove(hg_manager *m, sandbox *sb);
+int hg__manager_capacity_check(hg_manager *m, unsigned memory_mib, bool new_sandbox);
+
+/* pool.c: the warm pool */
+sandbox *hg__manager_pool_claim(hg_manager *m, const hg_template_info *tpl, sandbox *fresh);
+/* Starts the filler thread (pool_running says whether it runs). */
+void hg__manager_pool_start(hg_manager *m);
+/* Stops the filler thread and waits for it; the entries stay. */
+void hg__manager_pool_halt(hg_manager *m);
+
+#endif
