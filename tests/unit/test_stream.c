@@ -34,6 +34,7 @@
 #include "replication/sendstream.h"
 #include "replication/stream.h"
 #include "tests/unit/fs_util.h"
+#include "tests/unit/sendstream_build.h"
 
 #define IMAGE_SIZE (1ULL << 30)
 #define TINY_SIZE (128ULL << 20) /* about the smallest mkfs.btrfs takes */
@@ -61,6 +62,7 @@ typedef struct fixture {
   char rx[PATH_MAX]; /* empty receive dir of this test */
   hg_stream_recv *r; /* still open when a test failed half-way */
   place tiny;        /* base[0] != 0 when the test made one */
+  const char *parent; /* identity of the agreed parent, for increments */
 } fixture;
 
 /* ---- places ------------------------------------------------------------ */
@@ -245,7 +247,8 @@ static int finish(fixture *f, char name[256], uint64_t *raw, char *msg, size_t c
 }
 
 static void begin(fixture *f, const char *dir) {
-  assert_int_equal(hg_stream_recv_begin(dir, &f->r), 0);
+  hg_sendstream_policy p = {.parent_uuid = f->parent};
+  assert_int_equal(hg_stream_recv_begin(dir, &p, &f->r), 0);
   assert_non_null(f->r);
   assert_string_equal(hg_stream_recv_error(f->r), "");
 }
@@ -270,6 +273,11 @@ static void assert_received(const fixture *f, const char *name, const char *src,
   assert_int_equal(hg_store_subvol_info(f->g->main.s, rel, &info), 0);
   assert_true(info.readonly);
   assert_string_equal(info.received_uuid, uuid);
+}
+
+/* What btrfs send names a subvolume by (DESIGN §10's identity). */
+static const char *identity(const hg_subvol_info *i) {
+  return i->received_uuid[0] ? i->received_uuid : i->uuid;
 }
 
 static void assert_left_nothing(const char *dir) {
@@ -408,6 +416,7 @@ static void incremental_stream_is_small_and_applies(void **state) {
 
   capture c;
   capture_init(&c);
+  f->parent = identity(&g->gen1_info);
   begin(f, f->rx);
   c.feed_to = f->r;
   assert_int_equal(hg_stream_send(g->gen2, g->gen1, 1, capture_emit, NULL, &c, &st), 0);
@@ -486,7 +495,7 @@ static void corrupt_byte_fails_and_leaves_nothing(void **state) {
   int rc = receive_buf(f, &c.z, HG_STREAM_CHUNK, name, NULL, msg, sizeof msg);
   assert_true(rc < 0);
   assert_string_equal(name, "untouched");
-  assert_true(strstr(msg, "corrupt zstd stream") || strstr(msg, "corrupt send stream") ||
+  assert_true(strstr(msg, "corrupt zstd stream") || strstr(msg, "refused send stream") ||
               strstr(msg, "btrfs receive"));
   assert_left_nothing(f->rx);
   hg_buf_free(&c.z);
@@ -603,34 +612,30 @@ static void junk_is_refused_before_the_child(void **state) {
   size_t n = zstd_of(junk, sizeof junk, z, sizeof z);
   begin(f, f->rx);
   assert_int_equal(feed_all(f->r, z, n, 65536), -EPROTO);
-  assert_non_null(strstr(hg_stream_recv_error(f->r), "corrupt send stream: not a btrfs send stream"));
+  assert_non_null(strstr(hg_stream_recv_error(f->r), "refused send stream: not a btrfs send stream"));
   char name[256], msg[512];
   assert_int_equal(finish(f, name, NULL, msg, sizeof msg), -EPROTO);
   assert_left_nothing(f->rx);
 }
 
-/* Appends a command with its crc32c, as the kernel frames it. */
-static size_t put_command(uint8_t *out, uint16_t cmd) {
-  memset(out, 0, 10);
-  out[4] = (uint8_t)cmd;
-  out[5] = (uint8_t)(cmd >> 8);
-  uint32_t crc = hg_crc32c(0, out, 10);
-  for (int i = 0; i < 4; i++) out[6 + i] = (uint8_t)(crc >> (8 * i));
-  return 10;
-}
-
-/* A well-formed stream (header, crcs, END) whose SUBVOL command lacks its
- * attributes: btrfs receive refuses it, and its own words come back. */
+/* A stream the checker lets through (a subvolume, then a write to a file
+ * it never made) that btrfs receive fails on: its own words come back. */
 static void child_failure_reports_its_stderr(void **state) {
   fixture *f = *state;
-  uint8_t raw[64], z[512];
-  size_t len = sizeof "btrfs-stream";
-  memcpy(raw, "btrfs-stream", len);
-  raw[len] = 1, raw[len + 1] = raw[len + 2] = raw[len + 3] = 0;
-  len += 4;
-  len += put_command(raw + len, 1); /* SUBVOL, without path or uuid */
-  len += put_command(raw + len, 21); /* END */
-  size_t n = zstd_of(raw, len, z, sizeof z);
+  static sb s;
+  static uint8_t z[4096];
+  uint8_t uuid[16];
+  assert_int_equal(hg_random_bytes(uuid, sizeof uuid), 0);
+  sb_header(&s, 1);
+  sb_cmd(&s, 1); /* SUBVOL */
+  sb_str(&s, 15, "1");
+  sb_attr(&s, 1, uuid, 16);
+  sb_u64(&s, 2, 7);
+  sb_cmd(&s, 15); /* WRITE */
+  sb_str(&s, 15, "missing");
+  sb_u64(&s, 18, 0);
+  sb_attr(&s, 19, "data", 4);
+  size_t n = zstd_of(s.b, sb_finish(&s), z, sizeof z);
   begin(f, f->rx);
   int rc = feed_all(f->r, z, n, 65536);
   assert_true(rc == 0 || rc == -EPIPE); /* it may quit before we are done */
@@ -647,11 +652,11 @@ static void begin_wants_an_empty_dir(void **state) {
   hg_stream_recv *r = NULL;
   char p[PATH_MAX];
   put(f->rx, "missing", p);
-  assert_int_equal(hg_stream_recv_begin(p, &r), -ENOENT);
+  assert_int_equal(hg_stream_recv_begin(p, NULL, &r), -ENOENT);
   put(f->rx, "file", p);
   write_at(p, "x", 1, 0, O_TRUNC);
-  assert_int_equal(hg_stream_recv_begin(f->rx, &r), -ENOTEMPTY);
-  assert_int_equal(hg_stream_recv_begin(p, &r), -ENOTDIR);
+  assert_int_equal(hg_stream_recv_begin(f->rx, NULL, &r), -ENOTEMPTY);
+  assert_int_equal(hg_stream_recv_begin(p, NULL, &r), -ENOTDIR);
   assert_null(r);
   assert_int_equal(count_entries(f->rx), 1); /* not ours: untouched */
 }
@@ -666,6 +671,7 @@ static void increment_without_its_parent_fails_cleanly(void **state) {
   capture c;
   hg_stream_stats st;
   send_to_buf(f->g->gen2, f->g->gen1, &c, &st);
+  f->parent = identity(&f->g->gen1_info);
   begin(f, rx);
   feed_all(f->r, c.z.data, c.z.len, HG_STREAM_CHUNK);
   char name[256], msg[512];
