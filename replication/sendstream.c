@@ -112,7 +112,7 @@ static void printable(const attr *a, char *out, size_t cap) {
   size_t w = 0;
   for (size_t i = 0; i < a->len && w + 4 < cap; i++) {
     unsigned char ch = a->p[i];
-    out[w++] = ch >= 0x20 && ch < 0x7f && ch != '"' && ch != '\\' ? (char)ch : '?';
+    out[w++] = ch >= 0x20 && ch < 0x7f && ch != '"' && ch != '\'' && ch != '\\' ? (char)ch : '?';
   }
   if (a->len > 0 && w + 4 >= cap) out[w++] = '.', out[w++] = '.', out[w++] = '.';
   out[w] = '\0';
@@ -316,18 +316,18 @@ static int path_ok(hg_sendstream_check *c, const cmd *k, int which, bool empty_o
   printable(a, shown, sizeof shown);
   if (a->len >= PATH_MAX) return bad(c, "%s %s too long", k->name, what[which]);
   if (memchr(a->p, '\0', a->len))
-    return bad(c, "%s %s \"%s\" holds a NUL byte", k->name, what[which], shown);
+    return bad(c, "%s %s '%s' holds a NUL byte", k->name, what[which], shown);
   memcpy(out, a->p, a->len);
   out[a->len] = '\0';
   if (a->len == 0) return empty_ok ? 0 : bad(c, "%s with an empty %s", k->name, what[which]);
   if (out[0] == '/')
-    return bad(c, "%s %s \"%s\" is absolute", k->name, what[which], shown);
+    return bad(c, "%s %s '%s' is absolute", k->name, what[which], shown);
   for (const char *s = out;;) {
     const char *e = strchr(s, '/');
     size_t n = e ? (size_t)(e - s) : strlen(s);
     if (n == 0 || (n == 1 && s[0] == '.') || (n == 2 && s[0] == '.' && s[1] == '.'))
-      return bad(c, "%s %s \"%s\" has a%s component", k->name, what[which], shown,
-                 n == 0 ? "n empty" : n == 1 ? " \".\"" : " \"..\"");
+      return bad(c, "%s %s '%s' has a%s component", k->name, what[which], shown,
+                 n == 0 ? "n empty" : n == 1 ? " '.'" : " '..'");
     if (!e) break;
     s = e + 1;
   }
@@ -364,7 +364,7 @@ static int subvol_begin(hg_sendstream_check *c, const cmd *k) {
   if (p->len == 0 || p->len >= sizeof name || memchr(p->p, '\0', p->len) ||
       memchr(p->p, '/', p->len) || (p->len == 1 && p->p[0] == '.') ||
       (p->len == 2 && p->p[0] == '.' && p->p[1] == '.'))
-    return bad(c, "%s name \"%s\" is not a plain name", k->name, shown);
+    return bad(c, "%s name '%s' is not a plain name", k->name, shown);
   memcpy(name, p->p, p->len);
   name[p->len] = '\0';
   if (c->name[0] && strcmp(name, c->name) != 0)
@@ -422,7 +422,7 @@ static int paths_check(hg_sendstream_check *c, const cmd *k) {
     if ((rc = path_ok(c, k, A_PATH_LINK, false, other)) < 0) {
       char shown[96], at[96];
       printable(&k->a[A_PATH_LINK], shown, sizeof shown);
-      return bad(c, "SYMLINK %s -> \"%s\" points outside the subvolume", show(path, at),
+      return bad(c, "SYMLINK %s -> '%s' points outside the subvolume", show(path, at),
                  shown);
     }
     return link_add(c, path);

@@ -346,7 +346,7 @@ static void clone_only_from_itself_or_the_parent(void **state) {
   assert_refused_at_last("neither this subvolume nor the agreed parent");
   subvol(&S, "1");
   clone_from(&S, self_uuid, 7, "../../other/disk.img");
-  assert_refused_at_last("clone source path \"../../other/disk.img\" has a \"..\"");
+  assert_refused_at_last("clone source path '../../other/disk.img' has a '..'");
 }
 
 /* ---- paths -------------------------------------------------------------- */
@@ -355,9 +355,9 @@ static void paths_stay_inside_the_subvolume(void **state) {
   static const struct {
     const char *path, *why;
   } bad[] = {
-      {"/etc/cron.d/pwn", "is absolute"},   {"../pwn", "has a \"..\""},
-      {"a/../../pwn", "has a \"..\""},      {"a//b", "has an empty"},
-      {"a/", "has an empty"},               {"./a", "has a \".\""},
+      {"/etc/cron.d/pwn", "is absolute"},   {"../pwn", "has a '..'"},
+      {"a/../../pwn", "has a '..'"},      {"a//b", "has an empty"},
+      {"a/", "has an empty"},               {"./a", "has a '.'"},
       {"", "with an empty"},
   };
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -381,7 +381,7 @@ static void paths_stay_inside_the_subvolume(void **state) {
 static void symlinks_point_inside(void **state) {
   subvol(&S, "1");
   symlink_at(&S, "x", "/tmp/hg-pwn");
-  assert_refused_at_last("SYMLINK x -> \"/tmp/hg-pwn\" points outside the subvolume");
+  assert_refused_at_last("SYMLINK x -> '/tmp/hg-pwn' points outside the subvolume");
   subvol(&S, "1");
   symlink_at(&S, "x", "../../../../etc");
   assert_refused_at_last("points outside");

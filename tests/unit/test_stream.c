@@ -17,9 +17,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sched.h>
 #include <sys/statfs.h>
+#include <sys/statvfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -661,6 +665,353 @@ static void begin_wants_an_empty_dir(void **state) {
   assert_int_equal(count_entries(f->rx), 1); /* not ours: untouched */
 }
 
+/* ---- hostile streams: the real `btrfs send` of crafted subvolumes, with
+ * attributes edited and every crc32c recomputed, so that only the
+ * checker's rules (not the crc) can catch them. Each is refused before
+ * `btrfs receive` sees the command, and nothing appears where the attack
+ * aimed. */
+
+#define RAW_MAX (16u << 20)
+
+/* Rewrites one attribute: false keeps it, true replaces it with nv/nlen. */
+typedef bool (*edit_fn)(void *ud, uint16_t cmd, uint16_t type, const uint8_t *v,
+                        uint16_t len, uint8_t *nv, uint16_t *nlen);
+
+typedef struct edits {
+  const char *from, *to; /* path prefix to replace */
+  const char *link_to;   /* new SYMLINK target, or NULL */
+  const uint8_t *clone_uuid; /* new CLONE_UUID of CLONE/SNAPSHOT, or NULL */
+  const char *clone_path;    /* new CLONE_PATH, or NULL */
+  const char *subvol;        /* new SUBVOL/SNAPSHOT name, or NULL */
+  int hits;
+} edits;
+
+static bool edit_attr(void *ud, uint16_t cmd, uint16_t type, const uint8_t *v,
+                      uint16_t len, uint8_t *nv, uint16_t *nlen) {
+  edits *e = ud;
+  const char *with = NULL;
+  size_t skip = 0;
+  if ((cmd == 1 || cmd == 2) && type == 15 && e->subvol) {
+    with = e->subvol;
+    skip = len;
+  } else if (cmd == 8 && type == 17 && e->link_to) {
+    with = e->link_to;
+    skip = len;
+  } else if ((cmd == 16 || cmd == 2) && type == 20 && e->clone_uuid) {
+    memcpy(nv, e->clone_uuid, 16);
+    *nlen = 16;
+    e->hits++;
+    return true;
+  } else if (cmd == 16 && type == 22 && e->clone_path) {
+    with = e->clone_path;
+    skip = len;
+  } else if ((type == 15 || type == 16) && cmd != 1 && cmd != 2 && e->from &&
+             len >= strlen(e->from) && memcmp(v, e->from, strlen(e->from)) == 0) {
+    with = e->to;
+    skip = strlen(e->from);
+  }
+  if (!with) return false;
+  size_t wl = strlen(with);
+  memcpy(nv, with, wl);
+  memcpy(nv + wl, v + skip, len - skip);
+  *nlen = (uint16_t)(wl + len - skip);
+  e->hits++;
+  return true;
+}
+
+static void le_put(uint8_t *p, uint64_t v, int n) {
+  for (int i = 0; i < n; i++) p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static uint32_t le_get(const uint8_t *p, int n) {
+  uint32_t v = 0;
+  for (int i = n - 1; i >= 0; i--) v = v << 8 | p[i];
+  return v;
+}
+
+/* in (a whole send stream) through fn into out; the new length. */
+static size_t edit_stream(const uint8_t *in, size_t len, uint8_t *out, edit_fn fn,
+                          void *ud) {
+  memcpy(out, in, 17);
+  size_t at = 17, w = 17;
+  static uint8_t nv[65536];
+  while (at + 10 <= len) {
+    uint32_t clen = le_get(in + at, 4);
+    uint16_t cmd = (uint16_t)le_get(in + at + 4, 2);
+    size_t start = w;
+    memcpy(out + w, in + at, 10);
+    w += 10;
+    for (size_t p = at + 10; p < at + 10 + clen;) {
+      uint16_t type = (uint16_t)le_get(in + p, 2), alen = (uint16_t)le_get(in + p + 2, 2);
+      uint16_t nlen = 0;
+      const uint8_t *v = in + p + 4;
+      if (fn(ud, cmd, type, v, alen, nv, &nlen)) v = nv, alen = nlen;
+      le_put(out + w, type, 2);
+      le_put(out + w + 2, alen, 2);
+      memmove(out + w + 4, v, alen);
+      w += 4u + alen;
+      p += 4u + le_get(in + p + 2, 2);
+    }
+    le_put(out + start, w - start - 10, 4);
+    memset(out + start + 6, 0, 4);
+    le_put(out + start + 6, hg_crc32c(0, out + start, w - start), 4);
+    at += 10 + clen;
+  }
+  assert_int_equal(at, len);
+  return w;
+}
+
+/* The real send stream of subvol (against parent), decompressed. */
+static size_t raw_stream(const char *subvol, const char *parent, uint8_t *raw) {
+  capture c;
+  hg_stream_stats st;
+  send_to_buf(subvol, parent, &c, &st);
+  size_t n = ZSTD_decompress(raw, RAW_MAX, c.z.data, c.z.len);
+  assert_false(ZSTD_isError(n));
+  assert_int_equal(n, st.raw_bytes);
+  hg_buf_free(&c.z);
+  return n;
+}
+
+/* Sends subvol, edits it, receives it: the checker's verdict, with msg. */
+static int receive_edited(fixture *f, const char *subvol, const char *parent, edits *e,
+                          char *msg, size_t cap) {
+  uint8_t *raw = malloc(RAW_MAX), *ed = malloc(RAW_MAX + 65536), *z = malloc(RAW_MAX);
+  assert_true(raw && ed && z);
+  size_t n = raw_stream(subvol, parent, raw);
+  n = edit_stream(raw, n, ed, edit_attr, e);
+  assert_true(e->hits > 0); /* the stream had what the attack edits */
+  n = zstd_of(ed, n, z, RAW_MAX);
+  begin(f, f->rx);
+  feed_all(f->r, z, n, 65536);
+  char name[256];
+  int rc = finish(f, name, NULL, msg, cap);
+  free(raw);
+  free(ed);
+  free(z);
+  return rc;
+}
+
+/* A crafted sandbox subvolume: made by fn, then snapshotted read-only. */
+static void craft(fixture *f, const char *tag, void (*fn)(const char *dir, void *),
+                  void *ud, char snap[PATH_MAX]) {
+  hg_store *s = f->g->main.s;
+  char rel[64], dir[PATH_MAX];
+  snprintf(rel, sizeof rel, "sandboxes/%s", tag);
+  assert_int_equal(hg_store_subvol_create(s, rel), 0);
+  assert_int_equal(hg_store_abs(s, rel, dir, sizeof dir), 0);
+  fn(dir, ud);
+  char srel[64];
+  snprintf(srel, sizeof srel, "snapshots/%s/1", tag);
+  assert_int_equal(hg_store_snapshot(s, rel, srel, true), 0);
+  assert_int_equal(hg_store_abs(s, srel, snap, PATH_MAX), 0);
+}
+
+static void uncraft(fixture *f, const char *tag) {
+  char rel[64];
+  snprintf(rel, sizeof rel, "snapshots/%s/1", tag);
+  assert_int_equal(hg_store_subvol_delete(f->g->main.s, rel), 0);
+  snprintf(rel, sizeof rel, "sandboxes/%s", tag);
+  assert_int_equal(hg_store_subvol_delete(f->g->main.s, rel), 0);
+}
+
+static bool exists(const char *path) {
+  struct stat st;
+  return lstat(path, &st) == 0;
+}
+
+/* x -> target first (the lowest inode: sent first), then y/pwn. */
+static void make_link_then_file(const char *dir, void *target) {
+  char p[PATH_MAX];
+  put(dir, "x", p);
+  assert_int_equal(symlink(target, p), 0);
+  put(dir, "y", p);
+  assert_int_equal(mkdir(p, 0755), 0);
+  put(dir, "y/pwn", p);
+  write_at(p, "* * * * * root touch /pwned\n", 28, 0, O_TRUNC);
+}
+
+/* SYMLINK x -> /tmp/<dir>, then the file meant for y/pwn written as x/pwn:
+ * without the checker, btrfs receive would create /tmp/<dir>/pwn. */
+static void symlink_then_write_through_is_refused(void **state) {
+  fixture *f = *state;
+  char aim[] = "/tmp/hg-pwn-XXXXXX", snap[PATH_MAX], msg[512], pwn[PATH_MAX];
+  assert_non_null(mkdtemp(aim));
+  put(aim, "pwn", pwn);
+  craft(f, "evil-link", make_link_then_file, aim, snap);
+  edits e = {.from = "y/", .to = "x/"};
+  assert_int_equal(receive_edited(f, snap, NULL, &e, msg, sizeof msg), -EPROTO);
+  assert_non_null(strstr(msg, "refused send stream: SYMLINK "));
+  assert_non_null(strstr(msg, " -> '/tmp/hg-pwn-"));
+  assert_non_null(strstr(msg, "points outside the subvolume"));
+  assert_false(exists(pwn));
+  assert_left_nothing(f->rx);
+
+  /* the same with the link kept inside: its target is fine, going through
+   * it is not */
+  edits inside = {.from = "y/", .to = "x/", .link_to = "y"};
+  assert_int_equal(receive_edited(f, snap, NULL, &inside, msg, sizeof msg), -EPROTO);
+  assert_non_null(strstr(msg, "x/pwn goes through symlink x made by the stream"));
+  assert_false(exists(pwn));
+  assert_left_nothing(f->rx);
+  assert_int_equal(rmdir(aim), 0);
+  uncraft(f, "evil-link");
+}
+
+static void make_file(const char *dir, void *name) {
+  char p[PATH_MAX];
+  put(dir, name, p);
+  write_at(p, "owned\n", 6, 0, O_TRUNC);
+}
+
+static void absolute_path_is_refused(void **state) {
+  fixture *f = *state;
+  char aim[64], snap[PATH_MAX], msg[512];
+  snprintf(aim, sizeof aim, "/tmp/hg-abs-%d", (int)getpid());
+  craft(f, "evil-abs", make_file, "abs-target", snap);
+  edits e = {.from = "abs-target", .to = aim};
+  assert_int_equal(receive_edited(f, snap, NULL, &e, msg, sizeof msg), -EPROTO);
+  assert_non_null(strstr(msg, "is absolute"));
+  assert_false(exists(aim));
+  assert_left_nothing(f->rx);
+  uncraft(f, "evil-abs");
+}
+
+/* The subvolume named "../../hg-dotdot-<pid>": two levels above the
+ * staging dir is the store's root. */
+static void dotdot_subvolume_name_is_refused(void **state) {
+  fixture *f = *state;
+  char name[64], aim[PATH_MAX], snap[PATH_MAX], msg[512];
+  snprintf(name, sizeof name, "../../hg-dotdot-%d", (int)getpid());
+  put(f->rx, name, aim);
+  craft(f, "evil-dotdot", make_file, "f", snap);
+  edits e = {.subvol = name};
+  assert_int_equal(receive_edited(f, snap, NULL, &e, msg, sizeof msg), -EPROTO);
+  assert_non_null(strstr(msg, "is not a plain name"));
+  assert_false(exists(aim));
+  assert_left_nothing(f->rx);
+  uncraft(f, "evil-dotdot");
+}
+
+static void parse_uuid(const char *s, uint8_t out[16]) {
+  for (int i = 0, n = 0; s[i] && n < 16; i++) {
+    if (s[i] == '-') continue;
+    unsigned v;
+    assert_int_equal(sscanf(s + i, "%2x", &v), 1);
+    out[n++] = (uint8_t)v;
+    i++;
+  }
+}
+
+/* a.bin, and b.bin sharing its extents: btrfs send clones b from a. */
+static void make_reflinked(const char *dir, void *unused) {
+  char a[PATH_MAX], b[PATH_MAX];
+  put(dir, "a.bin", a);
+  put(dir, "b.bin", b);
+  write_random(a, 1u << 20);
+  int fa = open(a, O_RDONLY | O_CLOEXEC), fb = open(b, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+  assert_true(fa >= 0 && fb >= 0);
+  assert_int_equal(ioctl(fb, FICLONE, fa), 0);
+  close(fa);
+  close(fb);
+}
+
+static void make_secret(const char *dir, void *unused) {
+  char p[PATH_MAX];
+  put(dir, "secret.bin", p);
+  write_random(p, 1u << 20);
+}
+
+/* Another tenant's subvolume is one uuid away (LIST shows identities):
+ * a CLONE from it would copy its disk into the replica. */
+static void clone_from_another_subvolume_is_refused(void **state) {
+  fixture *f = *state;
+  char evil[PATH_MAX], victim[PATH_MAX], msg[512];
+  craft(f, "victim", make_secret, NULL, victim);
+  craft(f, "evil-clone", make_reflinked, NULL, evil);
+  hg_subvol_info vi;
+  assert_int_equal(hg_store_subvol_info(f->g->main.s, "snapshots/victim/1", &vi), 0);
+  uint8_t vu[16];
+  parse_uuid(identity(&vi), vu);
+  edits e = {.clone_uuid = vu, .clone_path = "secret.bin"};
+  assert_int_equal(receive_edited(f, evil, NULL, &e, msg, sizeof msg), -EPROTO);
+  assert_non_null(strstr(msg, "CLONE from "));
+  assert_non_null(strstr(msg, identity(&vi)));
+  assert_left_nothing(f->rx);
+
+  /* and a SNAPSHOT of it, in place of the agreed parent */
+  f->parent = identity(&f->g->gen1_info);
+  edits snap = {.clone_uuid = vu};
+  assert_int_equal(receive_edited(f, f->g->gen2, f->g->gen1, &snap, msg, sizeof msg),
+                   -EPROTO);
+  assert_non_null(strstr(msg, "not of the agreed parent"));
+  assert_left_nothing(f->rx);
+
+  /* unedited, both still pass */
+  edits none = {0};
+  f->parent = NULL;
+  none.subvol = "1"; /* a no-op edit, so the stream goes through the editor */
+  assert_int_equal(receive_edited(f, evil, NULL, &none, msg, sizeof msg), 0);
+  char got[PATH_MAX];
+  put(f->rx, "1", got);
+  assert_int_equal(hg_store_subvol_delete(f->g->main.s, got + strlen(hg_store_root(f->g->main.s)) + 1), 0);
+  uncraft(f, "evil-clone");
+  uncraft(f, "victim");
+}
+
+/* While a receive runs, its child is chrooted into the staging dir, in a
+ * mount namespace of its own where the host's root is read-only. */
+static void receive_child_is_jailed(void **state) {
+  fixture *f = *state;
+  char ours[64] = "", theirs[64] = "", root[PATH_MAX] = "", path[64];
+  begin(f, f->rx);
+  /* the child: our only one */
+  pid_t pid = 0;
+  char kids[256] = "";
+  snprintf(path, sizeof path, "/proc/self/task/%d/children", (int)gettid());
+  for (int i = 0; i < 200 && !pid; i++) {
+    FILE *fp = fopen(path, "r");
+    if (fp && fgets(kids, sizeof kids, fp)) pid = atoi(kids);
+    if (fp) fclose(fp);
+    if (!pid) usleep(10000);
+  }
+  assert_true(pid > 0);
+  snprintf(path, sizeof path, "/proc/%d/root", (int)pid);
+  /* btrfs receive chroots before it reads a byte */
+  for (int i = 0; i < 300 && strcmp(root, f->rx) != 0; i++) {
+    ssize_t n = readlink(path, root, sizeof root - 1);
+    root[n > 0 ? n : 0] = '\0';
+    if (strcmp(root, f->rx) != 0) usleep(10000);
+  }
+  assert_string_equal(root, f->rx);
+  assert_true(readlink("/proc/self/ns/mnt", ours, sizeof ours - 1) > 0);
+  snprintf(path, sizeof path, "/proc/%d/ns/mnt", (int)pid);
+  assert_true(readlink(path, theirs, sizeof theirs - 1) > 0);
+  assert_string_not_equal(ours, theirs);
+  /* in its namespace, "/" is read-only and the store's mount is not: a
+   * forked child of ours joins it to look (setns wants one thread) */
+  pid_t look = fork();
+  if (look == 0) {
+    snprintf(path, sizeof path, "/proc/%d/ns/mnt", (int)pid);
+    int ns = open(path, O_RDONLY | O_CLOEXEC);
+    if (ns < 0 || setns(ns, CLONE_NEWNS) < 0) _exit(2);
+    struct statvfs root_fs, data_fs;
+    if (statvfs("/", &root_fs) < 0 || statvfs(f->rx, &data_fs) < 0) _exit(3);
+    _exit((root_fs.f_flag & ST_RDONLY) && !(data_fs.f_flag & ST_RDONLY) ? 0 : 1);
+  }
+  int status = -1;
+  assert_int_equal(waitpid(look, &status, 0), look);
+  assert_true(WIFEXITED(status));
+  assert_int_equal(WEXITSTATUS(status), 0);
+  /* and ours is as it was */
+  struct statvfs here;
+  assert_int_equal(statvfs(f->rx, &here), 0);
+  assert_false(here.f_flag & ST_RDONLY);
+  hg_stream_recv_abort(f->r);
+  f->r = NULL;
+  assert_left_nothing(f->rx);
+}
+
 /* ---- receiving on another filesystem -------------------------------- */
 
 static void increment_without_its_parent_fails_cleanly(void **state) {
@@ -744,6 +1095,11 @@ int main(void) {
       T(junk_is_refused_before_the_child),
       T(child_failure_reports_its_stderr),
       T(begin_wants_an_empty_dir),
+      T(symlink_then_write_through_is_refused),
+      T(absolute_path_is_refused),
+      T(dotdot_subvolume_name_is_refused),
+      T(clone_from_another_subvolume_is_refused),
+      T(receive_child_is_jailed),
       T(increment_without_its_parent_fails_cleanly),
       T(full_disk_fails_cleanly),
   };
