@@ -12,20 +12,59 @@
 #define SS_HEADER 17  /* magic with its NUL, u32 version */
 #define SS_CMD_HDR 10 /* u32 len, u16 cmd, u32 crc */
 #define SS_VERSION 1
-#define SS_TLV_HDR 4 /* u16 type, u16 len */
+#define SS_TLV_HDR 4   /* u16 type, u16 len */
 #define SS_TIMESPEC 12 /* le64 sec, le32 nsec */
 
 /* kernel fs/btrfs/send.h, version 1 */
 enum {
-  C_SUBVOL = 1, C_SNAPSHOT, C_MKFILE, C_MKDIR, C_MKNOD, C_MKFIFO, C_MKSOCK, C_SYMLINK,
-  C_RENAME, C_LINK, C_UNLINK, C_RMDIR, C_SET_XATTR, C_REMOVE_XATTR, C_WRITE, C_CLONE,
-  C_TRUNCATE, C_CHMOD, C_CHOWN, C_UTIMES, C_END, C_UPDATE_EXTENT,
+  C_SUBVOL = 1,
+  C_SNAPSHOT,
+  C_MKFILE,
+  C_MKDIR,
+  C_MKNOD,
+  C_MKFIFO,
+  C_MKSOCK,
+  C_SYMLINK,
+  C_RENAME,
+  C_LINK,
+  C_UNLINK,
+  C_RMDIR,
+  C_SET_XATTR,
+  C_REMOVE_XATTR,
+  C_WRITE,
+  C_CLONE,
+  C_TRUNCATE,
+  C_CHMOD,
+  C_CHOWN,
+  C_UTIMES,
+  C_END,
+  C_UPDATE_EXTENT,
   C_MAX = C_UPDATE_EXTENT
 };
 enum {
-  A_UUID = 1, A_CTRANSID, A_INO, A_SIZE, A_MODE, A_UID, A_GID, A_RDEV, A_CTIME, A_MTIME,
-  A_ATIME, A_OTIME, A_XATTR_NAME, A_XATTR_DATA, A_PATH, A_PATH_TO, A_PATH_LINK,
-  A_FILE_OFFSET, A_DATA, A_CLONE_UUID, A_CLONE_CTRANSID, A_CLONE_PATH, A_CLONE_OFFSET,
+  A_UUID = 1,
+  A_CTRANSID,
+  A_INO,
+  A_SIZE,
+  A_MODE,
+  A_UID,
+  A_GID,
+  A_RDEV,
+  A_CTIME,
+  A_MTIME,
+  A_ATIME,
+  A_OTIME,
+  A_XATTR_NAME,
+  A_XATTR_DATA,
+  A_PATH,
+  A_PATH_TO,
+  A_PATH_LINK,
+  A_FILE_OFFSET,
+  A_DATA,
+  A_CLONE_UUID,
+  A_CLONE_CTRANSID,
+  A_CLONE_PATH,
+  A_CLONE_OFFSET,
   A_CLONE_LEN,
   A_MAX = A_CLONE_LEN
 };
@@ -40,7 +79,10 @@ typedef struct need {
 #define TS SS_TIMESPEC
 static const need needs[C_MAX + 1][8] = {
     [C_SUBVOL] = {{A_PATH, 0}, {A_UUID, UUID}, {A_CTRANSID, U64}},
-    [C_SNAPSHOT] = {{A_PATH, 0}, {A_UUID, UUID}, {A_CTRANSID, U64}, {A_CLONE_UUID, UUID},
+    [C_SNAPSHOT] = {{A_PATH, 0},
+                    {A_UUID, UUID},
+                    {A_CTRANSID, U64},
+                    {A_CLONE_UUID, UUID},
                     {A_CLONE_CTRANSID, U64}},
     [C_MKFILE] = {{A_PATH, 0}, {A_INO, U64}},
     [C_MKDIR] = {{A_PATH, 0}, {A_INO, U64}},
@@ -55,8 +97,12 @@ static const need needs[C_MAX + 1][8] = {
     [C_SET_XATTR] = {{A_PATH, 0}, {A_XATTR_NAME, 0}, {A_XATTR_DATA, 0}},
     [C_REMOVE_XATTR] = {{A_PATH, 0}, {A_XATTR_NAME, 0}},
     [C_WRITE] = {{A_PATH, 0}, {A_FILE_OFFSET, U64}, {A_DATA, 0}},
-    [C_CLONE] = {{A_PATH, 0}, {A_FILE_OFFSET, U64}, {A_CLONE_LEN, U64},
-                 {A_CLONE_UUID, UUID}, {A_CLONE_CTRANSID, U64}, {A_CLONE_PATH, 0},
+    [C_CLONE] = {{A_PATH, 0},
+                 {A_FILE_OFFSET, U64},
+                 {A_CLONE_LEN, U64},
+                 {A_CLONE_UUID, UUID},
+                 {A_CLONE_CTRANSID, U64},
+                 {A_CLONE_PATH, 0},
                  {A_CLONE_OFFSET, U64}},
     [C_TRUNCATE] = {{A_PATH, 0}, {A_SIZE, U64}},
     [C_CHMOD] = {{A_PATH, 0}, {A_MODE, U64}},
@@ -66,9 +112,10 @@ static const need needs[C_MAX + 1][8] = {
     [C_UPDATE_EXTENT] = {{A_PATH, 0}, {A_FILE_OFFSET, U64}, {A_SIZE, U64}},
 };
 static const char *const cmd_names[C_MAX + 1] = {
-    "UNSPEC", "SUBVOL", "SNAPSHOT", "MKFILE", "MKDIR", "MKNOD", "MKFIFO", "MKSOCK",
-    "SYMLINK", "RENAME", "LINK", "UNLINK", "RMDIR", "SET_XATTR", "REMOVE_XATTR", "WRITE",
-    "CLONE", "TRUNCATE", "CHMOD", "CHOWN", "UTIMES", "END", "UPDATE_EXTENT"};
+    "UNSPEC", "SUBVOL",    "SNAPSHOT",     "MKFILE", "MKDIR",        "MKNOD",
+    "MKFIFO", "MKSOCK",    "SYMLINK",      "RENAME", "LINK",         "UNLINK",
+    "RMDIR",  "SET_XATTR", "REMOVE_XATTR", "WRITE",  "CLONE",        "TRUNCATE",
+    "CHMOD",  "CHOWN",     "UTIMES",       "END",    "UPDATE_EXTENT"};
 
 /* One command's attributes, pointing into the command buffer. */
 typedef struct attr {
@@ -91,7 +138,8 @@ typedef struct tracked {
 } tracked;
 
 static uint32_t le32(const uint8_t *p) {
-  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+         (uint32_t)p[3] << 24;
 }
 
 static uint64_t le64(const uint8_t *p) {
@@ -112,7 +160,8 @@ static void printable(const attr *a, char *out, size_t cap) {
   size_t w = 0;
   for (size_t i = 0; i < a->len && w + 4 < cap; i++) {
     unsigned char ch = a->p[i];
-    out[w++] = ch >= 0x20 && ch < 0x7f && ch != '"' && ch != '\'' && ch != '\\' ? (char)ch : '?';
+    out[w++] =
+        ch >= 0x20 && ch < 0x7f && ch != '"' && ch != '\'' && ch != '\\' ? (char)ch : '?';
   }
   if (a->len > 0 && w + 4 >= cap) out[w++] = '.', out[w++] = '.', out[w++] = '.';
   out[w] = '\0';
@@ -146,8 +195,8 @@ int hg_sendstream_check_init(hg_sendstream_check *c, const hg_sendstream_policy 
   c->emit = emit;
   c->ud = ud;
   if (!policy) return 0;
-  if (policy->name && snprintf(c->name, sizeof c->name, "%s", policy->name) >=
-                          (int)sizeof c->name)
+  if (policy->name &&
+      snprintf(c->name, sizeof c->name, "%s", policy->name) >= (int)sizeof c->name)
     return -EINVAL;
   if (policy->uuid) {
     if (parse_uuid(policy->uuid, c->uuid) < 0) return -EINVAL;
@@ -310,24 +359,27 @@ static int path_ok(hg_sendstream_check *c, const cmd *k, int which, bool empty_o
                    char out[PATH_MAX]) {
   const attr *a = &k->a[which];
   char shown[96];
-  static const char *const what[A_MAX + 1] = {
-      [A_PATH] = "path", [A_PATH_TO] = "target", [A_PATH_LINK] = "link path",
-      [A_CLONE_PATH] = "clone source path"};
+  static const char *const what[A_MAX + 1] = {[A_PATH] = "path",
+                                              [A_PATH_TO] = "target",
+                                              [A_PATH_LINK] = "link path",
+                                              [A_CLONE_PATH] = "clone source path"};
   printable(a, shown, sizeof shown);
   if (a->len >= PATH_MAX) return bad(c, "%s %s too long", k->name, what[which]);
   if (memchr(a->p, '\0', a->len))
     return bad(c, "%s %s '%s' holds a NUL byte", k->name, what[which], shown);
   memcpy(out, a->p, a->len);
   out[a->len] = '\0';
-  if (a->len == 0) return empty_ok ? 0 : bad(c, "%s with an empty %s", k->name, what[which]);
-  if (out[0] == '/')
-    return bad(c, "%s %s '%s' is absolute", k->name, what[which], shown);
+  if (a->len == 0)
+    return empty_ok ? 0 : bad(c, "%s with an empty %s", k->name, what[which]);
+  if (out[0] == '/') return bad(c, "%s %s '%s' is absolute", k->name, what[which], shown);
   for (const char *s = out;;) {
     const char *e = strchr(s, '/');
     size_t n = e ? (size_t)(e - s) : strlen(s);
     if (n == 0 || (n == 1 && s[0] == '.') || (n == 2 && s[0] == '.' && s[1] == '.'))
       return bad(c, "%s %s '%s' has a%s component", k->name, what[which], shown,
-                 n == 0 ? "n empty" : n == 1 ? " '.'" : " '..'");
+                 n == 0   ? "n empty"
+                 : n == 1 ? " '.'"
+                          : " '..'");
     if (!e) break;
     s = e + 1;
   }
@@ -399,8 +451,9 @@ static int clone_source_ok(hg_sendstream_check *c, const cmd *k) {
   if (c->from_parent && memcmp(u, c->parent, UUID) == 0 && t == c->parent_ctransid)
     return 0;
   uuid_text(u, text);
-  return bad(c, "CLONE from %s (ctransid %llu): neither this subvolume nor the agreed parent",
-             text, (unsigned long long)t);
+  return bad(
+      c, "CLONE from %s (ctransid %llu): neither this subvolume nor the agreed parent",
+      text, (unsigned long long)t);
 }
 
 /* The paths of one command: well formed, not through a symlink made here;
@@ -418,36 +471,36 @@ static int paths_check(hg_sendstream_check *c, const cmd *k) {
   if (rc == 0) rc = not_through_link(c, k, path, follows);
   if (rc < 0) return rc;
   switch (code) {
-  case C_SYMLINK:
-    if ((rc = path_ok(c, k, A_PATH_LINK, false, other)) < 0) {
-      char shown[96], at[96];
-      printable(&k->a[A_PATH_LINK], shown, sizeof shown);
-      return bad(c, "SYMLINK %s -> '%s' points outside the subvolume", show(path, at),
-                 shown);
+    case C_SYMLINK:
+      if ((rc = path_ok(c, k, A_PATH_LINK, false, other)) < 0) {
+        char shown[96], at[96];
+        printable(&k->a[A_PATH_LINK], shown, sizeof shown);
+        return bad(c, "SYMLINK %s -> '%s' points outside the subvolume", show(path, at),
+                   shown);
+      }
+      return link_add(c, path);
+    case C_RENAME:
+      if ((rc = path_ok(c, k, A_PATH_TO, false, other)) < 0 ||
+          (rc = not_through_link(c, k, other, false)) < 0)
+        return rc;
+      return links_rename(c, path, other);
+    case C_LINK:
+      if ((rc = path_ok(c, k, A_PATH_LINK, false, other)) < 0 ||
+          (rc = not_through_link(c, k, other, false)) < 0)
+        return rc;
+      return track_get(&c->links, other) ? link_add(c, path) : 0;
+    case C_UNLINK: {
+      tracked *t = track_get(&c->links, path);
+      if (t) link_del(c, t);
+      return 0;
     }
-    return link_add(c, path);
-  case C_RENAME:
-    if ((rc = path_ok(c, k, A_PATH_TO, false, other)) < 0 ||
-        (rc = not_through_link(c, k, other, false)) < 0)
-      return rc;
-    return links_rename(c, path, other);
-  case C_LINK:
-    if ((rc = path_ok(c, k, A_PATH_LINK, false, other)) < 0 ||
-        (rc = not_through_link(c, k, other, false)) < 0)
-      return rc;
-    return track_get(&c->links, other) ? link_add(c, path) : 0;
-  case C_UNLINK: {
-    tracked *t = track_get(&c->links, path);
-    if (t) link_del(c, t);
-    return 0;
-  }
-  case C_CLONE:
-    if ((rc = path_ok(c, k, A_CLONE_PATH, false, other)) < 0 ||
-        (rc = not_through_link(c, k, other, true)) < 0)
-      return rc;
-    return clone_source_ok(c, k);
-  default:
-    return 0;
+    case C_CLONE:
+      if ((rc = path_ok(c, k, A_CLONE_PATH, false, other)) < 0 ||
+          (rc = not_through_link(c, k, other, true)) < 0)
+        return rc;
+      return clone_source_ok(c, k);
+    default:
+      return 0;
   }
 }
 
@@ -460,8 +513,10 @@ static int parse_tlvs(hg_sendstream_check *c, cmd *k, const uint8_t *p, uint32_t
     uint16_t type = (uint16_t)(p[at] | p[at + 1] << 8);
     uint16_t alen = (uint16_t)(p[at + 2] | p[at + 3] << 8);
     at += SS_TLV_HDR;
-    if (type == 0 || type > A_MAX) return bad(c, "%s: unknown attribute %u", k->name, type);
-    if (alen > len - at) return bad(c, "%s: attribute %u overruns the command", k->name, type);
+    if (type == 0 || type > A_MAX)
+      return bad(c, "%s: unknown attribute %u", k->name, type);
+    if (alen > len - at)
+      return bad(c, "%s: attribute %u overruns the command", k->name, type);
     if (k->a[type].set) return bad(c, "%s: attribute %u twice", k->name, type);
     k->a[type] = (attr){p + at, alen, true};
     at += alen;
@@ -509,9 +564,11 @@ static int command_check(hg_sendstream_check *c) {
 
 static int header_check(hg_sendstream_check *c) {
   uint32_t version = le32(c->buf + sizeof SS_MAGIC);
-  if (memcmp(c->buf, SS_MAGIC, sizeof SS_MAGIC) != 0) return bad(c, "not a btrfs send stream");
+  if (memcmp(c->buf, SS_MAGIC, sizeof SS_MAGIC) != 0)
+    return bad(c, "not a btrfs send stream");
   if (version != SS_VERSION)
-    return bad(c, "send stream version %u is not accepted (only %d)", version, SS_VERSION);
+    return bad(c, "send stream version %u is not accepted (only %d)", version,
+               SS_VERSION);
   c->header_done = true;
   return 0;
 }

@@ -88,10 +88,10 @@ typedef struct hg_sendstream_check {
   bool header_done;
   bool ended; /* END seen */
   uint64_t commands;
-  int subvols;                                   /* SUBVOL / SNAPSHOT commands seen */
-  uint8_t self[HG_SENDSTREAM_UUID];              /* the stream's subvolume */
+  int subvols;                      /* SUBVOL / SNAPSHOT commands seen */
+  uint8_t self[HG_SENDSTREAM_UUID]; /* the stream's subvolume */
   uint64_t self_ctransid, parent_ctransid;
-  bool from_parent; /* a SNAPSHOT of the agreed parent began the stream */
+  bool from_parent;      /* a SNAPSHOT of the agreed parent began the stream */
   hg_strmap links, dirs; /* symlinks made, and the dirs holding them (counted) */
   size_t track_bytes;
   char err[160];

@@ -20,18 +20,18 @@
 #include <limits.h>
 #include <linux/btrfs.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sched.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
-#include <sys/syscall.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <zstd.h>
@@ -291,10 +291,10 @@ struct hg_stream_recv {
   uint64_t raw; /* bytes written to the child */
   uint8_t head[HG_ZSTD_HEAD];
   size_t head_len;
-  bool frame_done; /* the frame ended with its checksum verified */
+  bool frame_done;           /* the frame ended with its checksum verified */
   hg_sendstream_check check; /* the decompressed bytes, before the child sees them */
-  bool child_quit; /* it stopped reading before the end: feed says -EPIPE */
-  int failed;      /* the first error, sticky; what finish returns */
+  bool child_quit;           /* it stopped reading before the end: feed says -EPIPE */
+  int failed;                /* the first error, sticky; what finish returns */
   char err[HG_STREAM_TAIL + 64];
 };
 
@@ -381,7 +381,8 @@ static int find_btrfs(char out[PATH_MAX]) {
   char copy[4096];
   snprintf(copy, sizeof copy, "%s", path ? path : "");
   for (char *save, *d = strtok_r(copy, ":", &save); d; d = strtok_r(NULL, ":", &save))
-    if (d[0] == '/' && hg_path(out, PATH_MAX, "%s/btrfs", d) == 0 && access(out, X_OK) == 0)
+    if (d[0] == '/' && hg_path(out, PATH_MAX, "%s/btrfs", d) == 0 &&
+        access(out, X_OK) == 0)
       return 0;
   for (size_t i = 0; i < HG_ARRAY_SIZE(fixed); i++)
     if (access(fixed[i], X_OK) == 0) return hg_path(out, PATH_MAX, "%s", fixed[i]);
@@ -436,8 +437,8 @@ static void __attribute__((noreturn)) child_fail(const char *what) {
  * anything outside it, and even an escape from the chroot finds the rest
  * of the host read-only (the same namespace step as the VMM jail,
  * node/shim/jail.c). */
-static void __attribute__((noreturn)) child_exec(const char *exe, char *const argv[],
-                                                 int in_r, int err_fd, const char *mnt) {
+static void __attribute__((noreturn))
+child_exec(const char *exe, char *const argv[], int in_r, int err_fd, const char *mnt) {
   if (dup2(in_r, 0) < 0 || dup2(err_fd, 2) < 0) _exit(126);
   /* stdout only says "At subvol …", block-buffered: it would interleave
    * with the errors out of order. */
@@ -465,7 +466,8 @@ static int spawn_receive(hg_stream_recv *r) {
   /* -e: stop at the stream's end command instead of waiting for EOF;
    * -C: chroot into the staging dir; --max-errors 1: the first failed
    * command ends the receive (it is the default; said so it stays so). */
-  char *argv[] = {"btrfs", "receive", "-e", "-C", "--max-errors", "1", "--", r->dir, NULL};
+  char *argv[] = {"btrfs", "receive", "-e",   "-C", "--max-errors",
+                  "1",     "--",      r->dir, NULL};
   char exe[PATH_MAX], mnt[PATH_MAX];
   int rc = find_btrfs(exe);
   if (rc == 0) rc = mount_root_of(r->dir, mnt);

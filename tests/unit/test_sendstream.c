@@ -16,11 +16,43 @@
 #include "replication/sendstream.h"
 #include "tests/unit/sendstream_build.h"
 
-enum { SUBVOL = 1, SNAPSHOT, MKFILE, MKDIR, MKNOD, SYMLINK = 8, RENAME, LINK, UNLINK,
-       WRITE = 15, CLONE, TRUNCATE, CHMOD, CHOWN, UTIMES, END };
-enum { A_UUID = 1, A_CTRANSID, A_INO, A_MODE = 5, A_UID, A_GID, A_RDEV, A_PATH = 15,
-       A_PATH_TO, A_PATH_LINK, A_FILE_OFFSET, A_DATA, A_CLONE_UUID, A_CLONE_CTRANSID,
-       A_CLONE_PATH, A_CLONE_OFFSET, A_CLONE_LEN };
+enum {
+  SUBVOL = 1,
+  SNAPSHOT,
+  MKFILE,
+  MKDIR,
+  MKNOD,
+  SYMLINK = 8,
+  RENAME,
+  LINK,
+  UNLINK,
+  WRITE = 15,
+  CLONE,
+  TRUNCATE,
+  CHMOD,
+  CHOWN,
+  UTIMES,
+  END
+};
+enum {
+  A_UUID = 1,
+  A_CTRANSID,
+  A_INO,
+  A_MODE = 5,
+  A_UID,
+  A_GID,
+  A_RDEV,
+  A_PATH = 15,
+  A_PATH_TO,
+  A_PATH_LINK,
+  A_FILE_OFFSET,
+  A_DATA,
+  A_CLONE_UUID,
+  A_CLONE_CTRANSID,
+  A_CLONE_PATH,
+  A_CLONE_OFFSET,
+  A_CLONE_LEN
+};
 
 #define SELF "11111111-2222-3333-4444-555555555555"
 #define PARENT "aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee"
@@ -319,7 +351,8 @@ static void snapshot_only_of_the_agreed_parent(void **state) {
   snapshot(&S, other_uuid, 40);
   sb_finish(&S);
   assert_int_equal(run(&S, 64, &agreed), -EPROTO);
-  assert_non_null(strstr(C.err, "SNAPSHOT of " OTHER ", not of the agreed parent " PARENT));
+  assert_non_null(
+      strstr(C.err, "SNAPSHOT of " OTHER ", not of the agreed parent " PARENT));
   assert_int_equal(K.len, 17);
   snapshot(&S, parent_uuid, 40);
   sb_finish(&S);
@@ -355,9 +388,12 @@ static void paths_stay_inside_the_subvolume(void **state) {
   static const struct {
     const char *path, *why;
   } bad[] = {
-      {"/etc/cron.d/pwn", "is absolute"},   {"../pwn", "has a '..'"},
-      {"a/../../pwn", "has a '..'"},      {"a//b", "has an empty"},
-      {"a/", "has an empty"},               {"./a", "has a '.'"},
+      {"/etc/cron.d/pwn", "is absolute"},
+      {"../pwn", "has a '..'"},
+      {"a/../../pwn", "has a '..'"},
+      {"a//b", "has an empty"},
+      {"a/", "has an empty"},
+      {"./a", "has a '.'"},
       {"", "with an empty"},
   };
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -467,9 +503,10 @@ static void check_only_and_a_bad_policy(void **state) {
   assert_int_equal(hg_sendstream_check_init(&C, NULL, NULL, NULL), 0);
   assert_int_equal(hg_sendstream_check_feed(&C, S.b, S.len), 0); /* check only */
   assert_int_equal(hg_sendstream_check_end(&C), 0);
-  assert_int_equal(hg_sendstream_check_init(&C, &(hg_sendstream_policy){.uuid = "zz"},
-                                            NULL, NULL),
-                   -EINVAL);
+  hg_sendstream_check_free(&C);
+  assert_int_equal(
+      hg_sendstream_check_init(&C, &(hg_sendstream_policy){.uuid = "zz"}, NULL, NULL),
+      -EINVAL);
 }
 
 int main(void) {

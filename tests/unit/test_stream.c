@@ -9,6 +9,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/fs.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -17,11 +19,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <linux/fs.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
-#include <sched.h>
 #include <sys/statfs.h>
 #include <sys/statvfs.h>
 #include <sys/wait.h>
@@ -63,9 +63,9 @@ typedef struct group {
 
 typedef struct fixture {
   group *g;
-  char rx[PATH_MAX]; /* empty receive dir of this test */
-  hg_stream_recv *r; /* still open when a test failed half-way */
-  place tiny;        /* base[0] != 0 when the test made one */
+  char rx[PATH_MAX];  /* empty receive dir of this test */
+  hg_stream_recv *r;  /* still open when a test failed half-way */
+  place tiny;         /* base[0] != 0 when the test made one */
   const char *parent; /* identity of the agreed parent, for increments */
 } fixture;
 
@@ -616,7 +616,8 @@ static void junk_is_refused_before_the_child(void **state) {
   size_t n = zstd_of(junk, sizeof junk, z, sizeof z);
   begin(f, f->rx);
   assert_int_equal(feed_all(f->r, z, n, 65536), -EPROTO);
-  assert_non_null(strstr(hg_stream_recv_error(f->r), "refused send stream: not a btrfs send stream"));
+  assert_non_null(
+      strstr(hg_stream_recv_error(f->r), "refused send stream: not a btrfs send stream"));
   char name[256], msg[512];
   assert_int_equal(finish(f, name, NULL, msg, sizeof msg), -EPROTO);
   assert_left_nothing(f->rx);
@@ -678,8 +679,8 @@ typedef bool (*edit_fn)(void *ud, uint16_t cmd, uint16_t type, const uint8_t *v,
                         uint16_t len, uint8_t *nv, uint16_t *nlen);
 
 typedef struct edits {
-  const char *from, *to; /* path prefix to replace */
-  const char *link_to;   /* new SYMLINK target, or NULL */
+  const char *from, *to;     /* path prefix to replace */
+  const char *link_to;       /* new SYMLINK target, or NULL */
   const uint8_t *clone_uuid; /* new CLONE_UUID of CLONE/SNAPSHOT, or NULL */
   const char *clone_path;    /* new CLONE_PATH, or NULL */
   const char *subvol;        /* new SUBVOL/SNAPSHOT name, or NULL */
@@ -909,7 +910,8 @@ static void make_reflinked(const char *dir, void *unused) {
   put(dir, "a.bin", a);
   put(dir, "b.bin", b);
   write_random(a, 1u << 20);
-  int fa = open(a, O_RDONLY | O_CLOEXEC), fb = open(b, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+  int fa = open(a, O_RDONLY | O_CLOEXEC),
+      fb = open(b, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
   assert_true(fa >= 0 && fb >= 0);
   assert_int_equal(ioctl(fb, FICLONE, fa), 0);
   close(fa);
@@ -954,7 +956,9 @@ static void clone_from_another_subvolume_is_refused(void **state) {
   assert_int_equal(receive_edited(f, evil, NULL, &none, msg, sizeof msg), 0);
   char got[PATH_MAX];
   put(f->rx, "1", got);
-  assert_int_equal(hg_store_subvol_delete(f->g->main.s, got + strlen(hg_store_root(f->g->main.s)) + 1), 0);
+  assert_int_equal(
+      hg_store_subvol_delete(f->g->main.s, got + strlen(hg_store_root(f->g->main.s)) + 1),
+      0);
   uncraft(f, "evil-clone");
   uncraft(f, "victim");
 }
