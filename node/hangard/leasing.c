@@ -23,6 +23,8 @@
 #include "node/core/strmap.h"
 #include "node/core/util.h"
 
+#define GROW_MS 5000 /* how often held leases' groups are checked for growth */
+
 typedef enum cmd_kind { CMD_CLAIM, CMD_RECOVER, CMD_RELEASE } cmd_kind;
 
 typedef struct cmd {
@@ -48,6 +50,8 @@ typedef struct fence_job {
   char id[HG_ID_MAX];
   int64_t until_ms;
   bool lost;
+  bool regroup; /* the group changed: record it with the sandbox */
+  hg_sb_lease group;
   uint64_t epoch;
   char holder[HG_NODE_ID_MAX];
 } fence_job;
@@ -58,6 +62,8 @@ struct hg_leasing {
   int64_t lease_ms, margin_ms;
   hg_leases *svc; /* loop only */
   uv_async_t async;
+  uv_timer_t grow; /* groups smaller than --acceptors grow as nodes join */
+  int handles;     /* open of async, grow */
   hg_manager *manager;
 
   pthread_mutex_t mu;
@@ -78,7 +84,10 @@ struct hg_leasing {
 
 /* ---- the fencer ------------------------------------------------------------- */
 
-static void fence_queue(hg_leasing *l, const char *id, const hg_lease_info *info) {
+static void lease_out(const hg_lease_info *info, hg_sb_lease *out);
+
+static void fence_queue(hg_leasing *l, const char *id, const hg_lease_info *info,
+                        bool regroup) {
   hg_strmap_node *n = hg_strmap_get(&l->jobs, id);
   fence_job *j = n ? HG_CONTAINER_OF(n, fence_job, node) : calloc(1, sizeof *j);
   if (!j) return; /* the next renewal brings it again */
@@ -91,6 +100,8 @@ static void fence_queue(hg_leasing *l, const char *id, const hg_lease_info *info
     }
   }
   j->lost = info->state == HG_LEASE_LOST;
+  j->regroup = regroup;
+  if (regroup) lease_out(info, &j->group);
   /* Lost: fenced at once (1 is long past), the orphaning follows. */
   j->until_ms = j->lost ? 1 : info->lease_until_ms;
   j->epoch = info->epoch;
@@ -111,6 +122,11 @@ static void fence_one(hg_leasing *l, fence_job *j) {
   if (rc < 0 && rc != -ENOENT && rc != -ESRCH)
     hg_log_warn("lease.deadline", "sandbox=%s until_ms=%" PRId64 " err=\"%s\"", j->id,
                 j->until_ms, hg_err_str(rc));
+  if (j->regroup && l->manager) {
+    rc = hg_sandbox_set_group(l->manager, j->id, &j->group);
+    hg_log_info("lease.group", "sandbox=%s members=%u err=\"%s\"", j->id, j->group.ngroup,
+                rc < 0 ? hg_err_str(rc) : "none");
+  }
   if (!j->lost) return;
   hg_log_warn("lease.lost", "sandbox=%s epoch=%" PRIu64 " holder=%s fenced_at_ms=%" PRId64,
               j->id, j->epoch, j->holder[0] ? j->holder : "?", hg_now_ms());
@@ -165,13 +181,15 @@ static void on_changed(void *ud, const char *sandbox, const hg_lease_info *info)
   entry *e = entry_get(l, sandbox, true);
   bool moved = e && (info->lease_until_ms != e->info.lease_until_ms ||
                      info->state != e->info.state);
+  bool regroup = e && e->info.state == HG_LEASE_HELD && info->state == HG_LEASE_HELD &&
+                 !info->conf.joint && hg_lease_conf_cmp(&info->conf, &e->info.conf) != 0;
   if (e) {
     e->info = *info;
     e->seq++;
   }
   if (info->state == HG_LEASE_LOST) l->lost++;
-  if (moved && (info->state == HG_LEASE_HELD || info->state == HG_LEASE_LOST))
-    fence_queue(l, sandbox, info);
+  if ((moved || regroup) && (info->state == HG_LEASE_HELD || info->state == HG_LEASE_LOST))
+    fence_queue(l, sandbox, info, regroup);
   pthread_cond_broadcast(&l->cv);
   pthread_mutex_unlock(&l->mu);
 }
@@ -362,6 +380,19 @@ static int claim(hg_leasing *l, const char *id, const hg_lease_conf *conf, uint6
   pthread_mutex_lock(&l->mu);
   rc = await(l, id, above, deleting, claim_timeout(l, fresh), got);
   pthread_mutex_unlock(&l->mu);
+  /* Lost at the epoch our view gave (a directory that lags): once more,
+   * above every epoch the replies showed. A live holder then makes it
+   * wait, and the caller hears "in use" rather than "stale". */
+  if (rc == 0 && got->state == HG_LEASE_LOST && !fresh && !deleting) {
+    pthread_mutex_lock(&l->mu);
+    entry_drop(l, id);
+    pthread_mutex_unlock(&l->mu);
+    if ((rc = post_cmd(l, CMD_CLAIM, id, conf, above, false)) == 0) {
+      pthread_mutex_lock(&l->mu);
+      rc = await(l, id, above, false, claim_timeout(l, false), got);
+      pthread_mutex_unlock(&l->mu);
+    }
+  }
   rc = claim_result(l, id, rc, got, deleting, msg);
   if (rc < 0 || deleting) hg_leasing_drop(l, id);
   return rc;
@@ -422,6 +453,60 @@ void hg_leasing_get_stats(hg_leasing *l, hg_leasing_stats *out) {
   pthread_mutex_unlock(&l->mu);
 }
 
+/* A group smaller than wanted (the sandbox was made in a cluster of one or
+ * two) grows as nodes join: its members stay, the best others by
+ * rendezvous are added, by a joint-consensus change (DESIGN §9). */
+static bool grown(hg_leasing *l, const char *id, const hg_lease_group *cur,
+                  hg_lease_group *next) {
+  unsigned want = l->cfg.acceptors < HG_LEASE_GROUP_MAX ? l->cfg.acceptors : HG_LEASE_GROUP_MAX;
+  if (cur->n >= want) return false;
+  hg_lease_group cand;
+  group_new(l, id, &cand);
+  *next = *cur;
+  for (unsigned i = 0; i < cand.n && next->n < want; i++) {
+    bool have = false;
+    for (unsigned k = 0; k < next->n; k++) have |= !strcmp(next->ids[k], cand.ids[i]);
+    if (!have) snprintf(next->ids[next->n++], HG_NODE_ID_MAX, "%s", cand.ids[i]);
+  }
+  return next->n > cur->n;
+}
+
+static void on_grow(uv_timer_t *t) {
+  hg_leasing *l = t->data;
+  if (!l->cfg.cluster || !l->svc) return;
+  typedef struct { char id[HG_ID_MAX]; hg_lease_group cur; } due;
+  due *d = NULL;
+  size_t n = 0, cap = 0;
+  int64_t now = hg_now_ms();
+  pthread_mutex_lock(&l->mu);
+  size_t cur = 0;
+  for (hg_strmap_node *nd = hg_strmap_next(&l->table, &cur, NULL); nd;
+       nd = hg_strmap_next(&l->table, &cur, nd)) {
+    entry *e = HG_CONTAINER_OF(nd, entry, node);
+    if (e->info.state != HG_LEASE_HELD || e->info.lease_until_ms <= now ||
+        e->info.conf.joint || e->info.conf.cur.n >= l->cfg.acceptors)
+      continue;
+    if (n == cap) {
+      size_t nc = cap ? cap * 2 : 16;
+      due *p = realloc(d, nc * sizeof *d);
+      if (!p) break;
+      d = p;
+      cap = nc;
+    }
+    snprintf(d[n].id, sizeof d[n].id, "%s", e->id);
+    d[n++].cur = e->info.conf.cur;
+  }
+  pthread_mutex_unlock(&l->mu);
+  for (size_t i = 0; i < n; i++) {
+    hg_lease_group next;
+    if (!grown(l, d[i].id, &d[i].cur, &next)) continue;
+    int rc = hg_leases_change_group(l->svc, d[i].id, &next);
+    hg_log_info("lease.grow", "sandbox=%s from=%u to=%u err=\"%s\"", d[i].id, d[i].cur.n,
+                next.n, rc < 0 ? hg_err_str(rc) : "none");
+  }
+  free(d);
+}
+
 bool hg_leasing_can_fail_over(hg_leasing *l) {
   if (!l->cfg.cluster || l->cfg.acceptors < 3) return false;
   hg_lease_group g;
@@ -451,6 +536,10 @@ int hg_leasing_open(const hg_leasing_config *cfg, hg_leasing **out) {
                          .cb = {.send = on_send, .changed = on_changed, .ud = l}};
   int rc = hg_leases_open(cfg->loop, &lc, &l->svc);
   if (rc == 0) rc = uv_async_init(cfg->loop, &l->async, on_async);
+  if (rc == 0) {
+    l->handles++;
+    rc = uv_timer_init(cfg->loop, &l->grow);
+  }
   if (rc < 0) {
     if (l->svc) hg_leases_close(l->svc, NULL, NULL);
     pthread_cond_destroy(&l->fence_cv);
@@ -459,7 +548,9 @@ int hg_leasing_open(const hg_leasing_config *cfg, hg_leasing **out) {
     free(l);
     return rc;
   }
-  l->async.data = l;
+  l->async.data = l->grow.data = l;
+  l->handles++;
+  uv_timer_start(&l->grow, on_grow, GROW_MS, GROW_MS);
   if (cfg->cluster) hg_cluster_on_lease(cfg->cluster, on_datagram, l);
   if (pthread_create(&l->fencer, NULL, fencer_main, l) == 0) l->fencer_on = true;
   *out = l;
@@ -502,9 +593,9 @@ static void on_svc_closed(void *ud) {
   if (l->done) l->done(l->done_ud);
 }
 
-static void on_async_closed(uv_handle_t *h) {
+static void on_handle_closed(uv_handle_t *h) {
   hg_leasing *l = h->data;
-  hg_leases_close(l->svc, on_svc_closed, l);
+  if (--l->handles == 0) hg_leases_close(l->svc, on_svc_closed, l);
 }
 
 void hg_leasing_close(hg_leasing *l, void (*done)(void *ud), void *ud) {
@@ -515,7 +606,8 @@ void hg_leasing_close(hg_leasing *l, void (*done)(void *ud), void *ud) {
   if (l->cfg.cluster) hg_cluster_on_lease(l->cfg.cluster, NULL, NULL);
   l->done = done;
   l->done_ud = ud;
-  uv_close((uv_handle_t *)&l->async, on_async_closed);
+  uv_close((uv_handle_t *)&l->async, on_handle_closed);
+  uv_close((uv_handle_t *)&l->grow, on_handle_closed);
 }
 
 void hg_leasing_free(hg_leasing *l) {

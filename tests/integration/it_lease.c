@@ -7,8 +7,9 @@
  * the shim stops its VM, and once n1 is back and its group grants the
  * lease again the same VM continues (a restart loses no sandbox).
  * Then, in order, on one sandbox created on n1 with three copies:
- *  1. suspended (replicated), then resumed through n2 and n3 at once: one
- *     claim wins, one VM starts, the other request gets 409;
+ *  1. suspended (replicated), then resumed on n2 and on n3 (each from its
+ *     own copy) at once: one claim wins, one VM starts, the other request
+ *     gets 409;
  *  2. the owner's hangard is SIGKILLed (its VM runs on under the shim): the
  *     shim stops the VM when the lease runs out; a resume through a
  *     survivor starts the sandbox only after that (the survivor's
@@ -16,7 +17,8 @@
  *     the owner comes back, learns of the higher epoch and keeps its copy
  *     under orphans/, and exactly one copy runs;
  *  3. GET /v1/node says whether the node could fail over: yes with three
- *     live nodes, no with two. */
+ *     live nodes, no with two; a sandbox made with two live nodes has a
+ *     group of two, which grows to three when the third comes back. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -45,6 +47,7 @@
 
 static hg_itc C;
 static char SB[32];
+static int OWNER; /* of SB, after test 1 */
 
 static int setup(void **state) {
   hg_itc_opts o = {.with_template = true, .ready_timeout_s = 360, .deadline_s = 1200};
@@ -138,7 +141,7 @@ static int64_t log_value(const char *file, const char *n1, const char *n2, const
 }
 
 typedef struct resume_req {
-  int via;
+  int via; /* resumes on this node, from its own copy (?node=) */
   long status;
   char code[64];
 } resume_req;
@@ -146,7 +149,7 @@ typedef struct resume_req {
 static void *resume_through(void *arg) {
   resume_req *r = arg;
   char path[128];
-  snprintf(path, sizeof path, "/v1/sandboxes/%s/resume?wait=" WAIT, SB);
+  snprintf(path, sizeof path, "/v1/sandboxes/%s/resume?wait=" WAIT "&node=n%d", SB, r->via);
   json_t *j = hg_itc_json(&C, r->via, NULL, "POST", path, NULL, VM_TIMEOUT_MS, &r->status);
   const char *code = hg_it_str(json_object_get(j, "error"), "code");
   snprintf(r->code, sizeof r->code, "%s", code ? code : "");
@@ -213,7 +216,8 @@ static void concurrent_resumes_start_one_vm(void **state) {
   assert_int_equal(r[lost].status, 409);
   assert_true(!strcmp(r[lost].code, "stale_epoch") || !strcmp(r[lost].code, "conflict"));
   uint64_t epoch;
-  assert_int_equal(owner_of(1, &epoch), r[won].via);
+  OWNER = r[won].via;
+  assert_int_equal(owner_of(OWNER, &epoch), OWNER);
   assert_int_equal(epoch, 2);
   assert_int_equal(running_total(), 1);
   assert_int_equal(sandboxes_in(r[lost].via, "running"), 0);
@@ -223,7 +227,9 @@ static void concurrent_resumes_start_one_vm(void **state) {
 
 static void killed_owner_is_fenced_before_a_survivor_starts(void **state) {
   uint64_t epoch;
-  int owner = owner_of(1, &epoch), via = owner == 1 ? 2 : 1;
+  /* via: a node holding a replica, not n1 (whose old record answers for
+   * itself until its keeper retires it) */
+  int owner = owner_of(OWNER, &epoch), via = owner == 2 ? 3 : 2;
   int pid = vmm_pid(owner);
   assert_int_not_equal(proc_state(pid), 'T');
   int64_t t0 = hg_now_ms();
@@ -237,10 +243,11 @@ static void killed_owner_is_fenced_before_a_survivor_starts(void **state) {
 
   /* A survivor resumes it from the last replicated generation. */
   char path[128];
-  snprintf(path, sizeof path, "/v1/sandboxes/%s/resume?wait=" WAIT, SB);
+  snprintf(path, sizeof path, "/v1/sandboxes/%s/resume?wait=" WAIT "&node=n%d", SB, via);
   json_decref(call(via, "POST", path, NULL, 200));
   uint64_t e2;
   int now_owner = owner_of(via, &e2);
+  OWNER = now_owner;
   assert_int_not_equal(now_owner, owner);
   assert_true(e2 > epoch);
 
@@ -301,12 +308,34 @@ static void two_live_nodes_cannot_fail_over(void **state) {
                                      DEAD_WAIT_MS, 100, at),
                    0);
   assert_false(can_fail_over(1));
+  /* A sandbox made now gets the two live nodes as its group ... */
+  json_t *j = call(1, "POST", "/v1/sandboxes?wait=" WAIT, NULL, 201);
+  char small[32], path[128];
+  snprintf(small, sizeof small, "%s", hg_it_str(j, "id"));
+  json_decref(j);
+  snprintf(path, sizeof path, "/v1/sandboxes/%s", small);
+  j = call(1, "GET", path, NULL, 200);
+  assert_int_equal(json_array_size(json_object_get(j, "group")), 2);
+  json_decref(j);
   assert_int_equal(hg_itc_tool(&C, "start", "3", NULL), 0);
   assert_true(hg_itc_wait_converged(&C, hg_itc_all(&C), 60000) >= 0);
   assert_true(can_fail_over(1));
-  char path[96];
-  snprintf(path, sizeof path, "/v1/sandboxes/%s?wait=" WAIT, SB);
+  /* ... and grows to three once the third node is back. */
+  for (int64_t t0 = hg_now_ms();; usleep(500 * 1000)) {
+    j = call(1, "GET", path, NULL, 200);
+    size_t n = json_array_size(json_object_get(j, "group"));
+    char *d = n == 3 ? json_dumps(json_object_get(j, "group"), JSON_COMPACT) : NULL;
+    if (d) fprintf(stderr, "group of %s after n3 came back: %s (%lld ms)\n", small, d,
+                   (long long)(hg_now_ms() - t0));
+    free(d);
+    json_decref(j);
+    if (n == 3) break;
+    assert_true(hg_now_ms() - t0 < 60000);
+  }
+  snprintf(path, sizeof path, "/v1/sandboxes/%s?wait=" WAIT, small);
   json_decref(call(1, "DELETE", path, NULL, 200));
+  snprintf(path, sizeof path, "/v1/sandboxes/%s?wait=" WAIT, SB);
+  json_decref(call(OWNER, "DELETE", path, NULL, 200));
 }
 
 int main(void) {
