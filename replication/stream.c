@@ -339,6 +339,14 @@ static void child_tail(const hg_stream_recv *r, char *out, size_t cap) {
     while (i < len && raw[i++] != '\n') {
     }
   while (len > i && (raw[len - 1] == '\n' || raw[len - 1] == ' ')) len--;
+  /* "-C" makes btrfs receive say "Chroot to <staging>" first: only a
+   * staging path, which would crowd the error out of short messages. */
+  static const char chroot_line[] = "Chroot to ";
+  if (len - i > sizeof chroot_line - 1 &&
+      memcmp(raw + i, chroot_line, sizeof chroot_line - 1) == 0) {
+    while (i < len && raw[i] != '\n') i++;
+    if (i < len) i++;
+  }
   for (; i < len && w + 3 < cap; i++) {
     unsigned char c = (unsigned char)raw[i];
     if (c == '\n') {

@@ -1,9 +1,11 @@
 /* sendstream_build: writes btrfs send streams (version 1) command by
- * command, each with its crc32c as the kernel frames it, for the tests of
- * the checker. Header-only; shared by test_sendstream.c and test_stream.c. */
+ * command, each with its crc32c as the kernel frames it, and edits real
+ * ones, for the tests of the checker. Header-only; shared by
+ * test_sendstream.c, test_stream.c and it_replication.c. */
 #ifndef HG_TESTS_SENDSTREAM_BUILD_H
 #define HG_TESTS_SENDSTREAM_BUILD_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -68,6 +70,53 @@ static inline size_t sb_finish(sb *s) {
   sb_cmd(s, 21);
   sb_end_cmd(s);
   return s->len;
+}
+
+/* Rewrites one attribute of a command: false keeps it, true replaces its
+ * value with nv[0..*nlen). */
+typedef bool (*sb_edit_fn)(void *ud, uint16_t cmd, uint16_t type, const uint8_t *v,
+                           uint16_t len, uint8_t *nv, uint16_t *nlen);
+
+static inline uint32_t sb_get(const uint8_t *p, int n) {
+  uint32_t v = 0;
+  for (int i = n - 1; i >= 0; i--) v = v << 8 | p[i];
+  return v;
+}
+
+/* A whole send stream in, through fn, into out (room for len plus 64 KiB
+ * per edited attribute's growth): every command's length and crc32c
+ * recomputed, so only rules beyond the crc can tell. The new length, 0 for
+ * a stream that does not parse. */
+static inline size_t sb_edit(const uint8_t *in, size_t len, uint8_t *out, sb_edit_fn fn,
+                             void *ud) {
+  static uint8_t nv[65536];
+  if (len < 17) return 0;
+  memcpy(out, in, 17);
+  size_t at = 17, w = 17;
+  while (at + 10 <= len) {
+    uint32_t clen = sb_get(in + at, 4);
+    uint16_t cmd = (uint16_t)sb_get(in + at + 4, 2);
+    size_t start = w;
+    if (clen > len - at - 10) return 0;
+    memcpy(out + w, in + at, 10);
+    w += 10;
+    for (size_t p = at + 10; p + 4 <= at + 10 + clen;) {
+      uint16_t type = (uint16_t)sb_get(in + p, 2), alen = (uint16_t)sb_get(in + p + 2, 2);
+      uint16_t nlen = 0, keep = alen;
+      const uint8_t *v = in + p + 4;
+      if (fn(ud, cmd, type, v, alen, nv, &nlen)) v = nv, alen = nlen;
+      sb_le(out + w, type, 2);
+      sb_le(out + w + 2, alen, 2);
+      memmove(out + w + 4, v, alen);
+      w += 4u + alen;
+      p += 4u + keep;
+    }
+    sb_le(out + start, w - start - 10, 4);
+    memset(out + start + 6, 0, 4);
+    sb_le(out + start + 6, hg_crc32c(0, out + start, w - start), 4);
+    at += 10 + clen;
+  }
+  return at == len ? w : 0;
 }
 
 #endif
