@@ -945,6 +945,17 @@ static void receive_child_is_jailed(void **state) {
     if (strcmp(root, f->rx) != 0) usleep(10000);
   }
   assert_string_equal(root, f->rx);
+  /* chrooted by -C, and the first failed command ends it */
+  char cmdline[1024];
+  snprintf(path, sizeof path, "/proc/%d/cmdline", (int)pid);
+  FILE *cl = fopen(path, "r");
+  assert_non_null(cl);
+  size_t cn = fread(cmdline, 1, sizeof cmdline - 1, cl);
+  fclose(cl);
+  for (size_t i = 0; i < cn; i++)
+    if (cmdline[i] == '\0') cmdline[i] = ' ';
+  cmdline[cn] = '\0';
+  assert_non_null(strstr(cmdline, "receive -e -C --max-errors 1 -- "));
   assert_true(readlink("/proc/self/ns/mnt", ours, sizeof ours - 1) > 0);
   snprintf(path, sizeof path, "/proc/%d/ns/mnt", (int)pid);
   assert_true(readlink(path, theirs, sizeof theirs - 1) > 0);
