@@ -176,6 +176,7 @@ struct hg_call {
   bool busy;                /* a work item is on the pool */
   bool held;                /* holds one of api->max_held */
   bool ok;                  /* auth check result */
+  bool authed;              /* authenticated at its head, before its body */
   bool streaming;           /* chunked answer started */
   atomic_bool aborted;      /* the client left; workers read it */
   int timer_state;          /* 0 none, 1 open, 2 closing */
@@ -334,6 +335,9 @@ enum { AUTH_OK = 0, AUTH_CHECK = 1 };
 int hg__api_auth_decide(const hg_api *api, hg_scope scope, const hg_params *p,
                         const char *qsb, const char *cred, bool *admin);
 void hg__api_cred_get(hg_call *c);
+/* The same for a request not yet in a call (the head, before its body). */
+void hg__api_cred_parse(const hg_http_req *req, hg_scope scope,
+                        char out[HG_API_TOKEN_MAX + 1]);
 
 /* ---- request.c: request validation, query parameters ---------------------- */
 

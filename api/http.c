@@ -33,6 +33,7 @@
 #define HG_HTTP_OUT_HIGH (64u * 1024)      /* unsent bytes above which the next request waits */
 #define HG_HTTP_MAX_RESP_HEAD (64u * 1024) /* our own response head, extra headers included */
 #define HG_HTTP_LINGER_MS 2000             /* reading (and dropping) after our close */
+#define HG_HTTP_LINGER_MAX (4u * 1024 * 1024) /* ... and at most this much of it */
 #define HG_HTTP_MAX_REJECTING 64           /* connections being told 503 at once */
 #define HG_HTTP_DEFAULT_MAX_CONNS 4096
 
@@ -42,6 +43,7 @@ typedef struct http_req http_req;
 enum conn_state {
   C_IDLE,    /* between requests, no byte of the next one parsed yet */
   C_HEAD,    /* reading a request head */
+  C_HELD,    /* head complete, the on_head hook deciding: the body waits */
   C_BODY,    /* reading a request body */
   C_WAIT,    /* request with the handler, or its response still flushing */
   C_CLOSING, /* last response queued: flush, shut down, linger, close */
@@ -58,6 +60,8 @@ struct http_req {
   size_t field_off, value_off;
   bool in_field, in_value;
   bool dispatched, streaming, chunked, is_head, http10, keepalive;
+  bool held;   /* the on_head hook holds it: its body is not read yet */
+  bool handed; /* the hook held it once: the handler side owns it from then on */
 };
 
 struct http_conn {
@@ -75,6 +79,7 @@ struct http_conn {
   size_t in_len;       /* received up to here */
   size_t head_used;    /* bytes of the current head given to llhttp */
   size_t body_raw;     /* bytes of the current chunked body on the wire */
+  size_t lingered;     /* bytes dropped while lingering */
   uint64_t head_deadline;
   unsigned nreqs;
   int handles;         /* uv handles not yet closed */
@@ -109,6 +114,7 @@ static void conn_arm_timer(http_conn *c);
 static void srv_maybe_finish(hg_http_server *srv);
 static void conn_next(http_conn *c);
 static void on_conn_timer(uv_timer_t *t);
+static int conn_body_begin(http_conn *c, http_req *r, size_t limit);
 
 /* ---- small helpers ---- */
 
@@ -348,6 +354,7 @@ static void conn_arm_timer(http_conn *c) {
   case C_BODY: /* inactivity: re-armed on every read */
     ms = srv->body_ms;
     break;
+  case C_HELD: /* as C_WAIT: the hook decides, the client must still read */
   case C_WAIT: /* the handler has no deadline; a client not reading has */
     if (uv_stream_get_write_queue_size((uv_stream_t *)&c->tcp) == 0) {
       uv_timer_stop(&c->timer);
@@ -379,17 +386,28 @@ static void on_conn_closed(uv_handle_t *h) {
   srv_maybe_finish(srv);
 }
 
+/* Lets go of the current request: one the handler side owns (dispatched,
+ * or held once by the on_head hook) is detached and its on_abort called;
+ * one only we know of is freed. */
+static void conn_drop_req(http_conn *c) {
+  http_req *r = c->req;
+  if (!r) return;
+  c->req = NULL;
+  if (!r->dispatched && !r->handed) {
+    req_free(r);
+    return;
+  }
+  r->conn = NULL;
+  if (c->srv->opt.on_abort) c->srv->opt.on_abort(&r->pub, c->srv->opt.ud);
+}
+
 /* Closes now, dropping unsent bytes. A request the handler holds is
  * detached and its on_abort called. */
 static void conn_close(http_conn *c) {
   if (c->closing) return;
   c->closing = true;
   http_req *r = c->req;
-  if (r && r->dispatched) {
-    c->req = NULL;
-    r->conn = NULL;
-    if (c->srv->opt.on_abort) c->srv->opt.on_abort(&r->pub, c->srv->opt.ud);
-  }
+  if (r && (r->dispatched || r->handed)) conn_drop_req(c);
   uv_close((uv_handle_t *)&c->timer, on_conn_closed);
   uv_close((uv_handle_t *)&c->tcp, on_conn_closed);
 }
@@ -427,10 +445,7 @@ static void conn_update_read(http_conn *c) {
 /* Graceful close after what is queued: flush, shut down, linger, close. */
 static void conn_finish(http_conn *c) {
   if (c->closing || c->state == C_CLOSING) return;
-  if (c->req && !c->req->dispatched) {
-    req_free(c->req);
-    c->req = NULL;
-  }
+  if (c->req && !c->req->dispatched) conn_drop_req(c);
   c->state = C_CLOSING;
   c->in_off = c->in_len = 0;
   c->shut.data = c;
@@ -444,7 +459,9 @@ static void conn_finish(http_conn *c) {
 
 /* Answers a request we refuse ourselves (4xx/5xx JSON) and closes. */
 static void conn_fail(http_conn *c, int status, const char *code, const char *msg) {
-  if (c->closing || c->dead || c->state == C_CLOSING || c->state == C_WAIT) return;
+  if (c->closing || c->dead || c->state == C_CLOSING || c->state == C_WAIT ||
+      c->state == C_HELD)
+    return;
   hg_log_debug("http.refused", "status=%d code=%s msg=\"%s\"", status, code, msg);
   hg_buf body, head;
   hg_buf_init(&body, 4096);
@@ -482,6 +499,7 @@ static void on_conn_timer(uv_timer_t *t) {
     conn_fail(c, 408, "request_timeout", "request body stalled");
     break;
   case C_IDLE:    /* keep-alive over, or a connection that never spoke */
+  case C_HELD:    /* the client does not read what we send */
   case C_WAIT:    /* the client does not read what we send */
   case C_CLOSING: /* lingering over, or the client never read our last words */
   default:
@@ -738,22 +756,43 @@ static int conn_on_head(http_conn *c) {
     conn_fail(c, 431, "header_too_large", "request head too large");
     return -1;
   }
-  size_t limit = conn_body_limit(c, r);
-  bool chunked = p->flags & F_CHUNKED;
-  bool has_body = chunked || p->content_length > 0;
-  if (!chunked && (p->flags & F_CONTENT_LENGTH) && p->content_length > limit) {
+  const char *expect = hg_http_header_get(&r->pub, "expect");
+  if (expect && !r->http10 && strcasecmp(expect, "100-continue") != 0) {
+    conn_fail(c, 417, "expectation_failed", "unsupported expectation");
+    return -1;
+  }
+  if (!c->srv->opt.on_head) return conn_body_begin(c, r, conn_body_limit(c, r));
+  /* Held while the hook runs, so that an answer it gives right away
+   * closes the connection instead of reading a body nobody wants. */
+  r->held = r->handed = true;
+  c->state = C_HELD;
+  size_t limit = c->srv->opt.on_head(&r->pub, c->srv->opt.ud);
+  if (limit == 0) {
+    if (c->state == C_HELD) conn_arm_timer(c); /* not answered yet */
+    return -1; /* stop parsing: the hook answers or calls hg_http_body_read */
+  }
+  r->held = r->handed = false;
+  return conn_body_begin(c, r, limit);
+}
+
+static bool body_too_large(const llhttp_t *p, size_t limit) {
+  return !(p->flags & F_CHUNKED) && (p->flags & F_CONTENT_LENGTH) && p->content_length > limit;
+}
+
+/* The head is accepted: 413 now if the announced body is over limit, else
+ * 100 Continue if the client waits for it, and read the body. */
+static int conn_body_begin(http_conn *c, http_req *r, size_t limit) {
+  llhttp_t *p = &c->parser;
+  if (body_too_large(p, limit)) {
     conn_fail(c, 413, "too_large", "request body too large");
     return -1;
   }
   const char *expect = hg_http_header_get(&r->pub, "expect");
-  if (expect && !r->http10) {
-    if (strcasecmp(expect, "100-continue") != 0) {
-      conn_fail(c, 417, "expectation_failed", "unsupported expectation");
-      return -1;
-    }
+  bool has_body = (p->flags & F_CHUNKED) || p->content_length > 0;
+  if (expect && !r->http10 && has_body) {
     static const char cont[] = "HTTP/1.1 100 Continue\r\n\r\n";
-    if (has_body && conn_send(c, cont, sizeof cont - 1, NULL, 0, NULL, 0) < 0) {
-      conn_close(c);
+    if (conn_send(c, cont, sizeof cont - 1, NULL, 0, NULL, 0) < 0) {
+      conn_die_soon(c);
       return -1;
     }
   }
@@ -761,6 +800,23 @@ static int conn_on_head(http_conn *c) {
   c->state = C_BODY;
   c->body_raw = 0;
   conn_arm_timer(c);
+  return 0;
+}
+
+int hg_http_body_read(hg_http_req *req, size_t limit) {
+  http_req *r = (http_req *)req;
+  http_conn *c = r->conn;
+  if (!r->held || limit == 0) return -EINVAL;
+  if (!c || c->closing || c->dead) return -EPIPE;
+  if (body_too_large(&c->parser, limit)) return -EFBIG;
+  r->held = false;
+  if (conn_body_begin(c, r, limit) < 0) return 0; /* closes on the next turn: on_abort */
+  llhttp_resume(&c->parser);
+  c->exec_again = true; /* a body-less request completes with no more bytes */
+  /* Parse on the next loop turn, not inside the caller (a hook's callback
+   * that may still use the request). */
+  c->kick = true;
+  uv_timer_start(&c->timer, on_conn_timer, 0, 0);
   return 0;
 }
 
@@ -906,13 +962,15 @@ static void on_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf) {
     return;
   }
   if (c->dead) return;
-  if (c->state == C_CLOSING) { /* lingering: drop */
+  if (c->state == C_CLOSING) { /* lingering: drop, but not a whole upload */
     c->in_off = c->in_len = 0;
+    c->lingered += (size_t)nread;
+    if (c->lingered > HG_HTTP_LINGER_MAX) conn_close(c);
     return;
   }
   c->in_len += (size_t)nread;
   if (c->state == C_BODY) conn_arm_timer(c);
-  if (c->state == C_WAIT) {
+  if (c->state == C_WAIT || c->state == C_HELD) {
     conn_update_read(c); /* buffered for later; stop when full */
     return;
   }
@@ -1138,9 +1196,13 @@ void hg_http_respond(hg_http_req *req, int status, const char *content_type,
     return;
   }
   http_conn *c = req_take(r);
+  /* An answer before the whole body was read (a refusal from on_head, or
+   * a handler that stops waiting): the unread rest is not parsed as the
+   * next request; the connection closes after the answer. */
+  bool unread = !r->dispatched;
   if (c) {
     bool nobody = status < 200 || status == 204 || status == 304;
-    c->keepalive = r->keepalive && !c->srv->shutting_down;
+    c->keepalive = r->keepalive && !c->srv->shutting_down && !unread;
     hg_buf h;
     hg_buf_init(&h, HG_HTTP_MAX_RESP_HEAD);
     int rc = fmt_head(&h, c->srv, status, content_type, extra_headers, nobody ? -1 : (int64_t)len,
@@ -1155,13 +1217,14 @@ void hg_http_respond(hg_http_req *req, int status, const char *content_type,
     }
   }
   req_free(r);
-  if (c) conn_next(c);
+  if (c && unread) conn_finish(c);
+  else if (c) conn_next(c);
 }
 
 int hg_http_stream_start(hg_http_req *req, int status, const char *content_type,
                          const char *extra_headers) {
   http_req *r = (http_req *)req;
-  if (r->streaming) return -EINVAL;
+  if (r->streaming || !r->dispatched) return -EINVAL;
   r->streaming = true; /* even for a gone client: stream_end then frees */
   http_conn *c = r->conn;
   if (!c || c->closing || c->dead) return -EPIPE;

@@ -125,6 +125,9 @@ void hg_http_stream_end(hg_http_req *req) {
   r->answered = true;
 }
 
+/* The API is driven here through its handler, whole requests only. */
+int hg_http_body_read(hg_http_req *req, size_t limit) { return -EINVAL; }
+
 void hg_http_stream_abort(hg_http_req *req) {
   hg_http_stream_end(req);
   ((fk_req *)req)->gone = true;

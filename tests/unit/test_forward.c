@@ -571,7 +571,8 @@ static void forwarded_get_passes_status_body_and_headers(void **state) {
   resp_free(r);
 
   /* a JSON POST, and keep-alive to the upstream: two answers, both whole */
-  r = request("POST", "/v1/sandboxes/" REMOTE_SB "/commands", "Content-Type: application/json\r\n",
+  r = request("POST", "/v1/sandboxes/" REMOTE_SB "/commands",
+              "Authorization: Bearer k\r\nContent-Type: application/json\r\n",
               "{\"cmd\":[\"true\"]}", 16);
   assert_int_equal(r->status, 200);
   j = rjson(r);
