@@ -216,6 +216,8 @@ static void io_send(void *ud, const char *addr, const hg_wire_msg *msg) {
   udp_send_raw(c, &sa, c->tx, n);
 }
 
+#define LEASE_MARK 0xc1 /* a lease datagram's first plaintext byte (never msgpack) */
+
 static void udp_input(hg_cluster *c, const uint8_t *data, size_t len, bool partial,
                       const struct sockaddr *from) {
   char src[64];
@@ -224,7 +226,7 @@ static void udp_input(hg_cluster *c, const uint8_t *data, size_t len, bool parti
   hg__cluster_addr_name(from, src, sizeof src);
   /* Not even the shape of a sealed datagram (version byte 1): malformed,
    * not a failed authentication. */
-  if (partial || len > HG_WIRE_UDP_MAX || len <= HG_SEAL_OVERHEAD || data[0] != 1) {
+  if (partial || len >= sizeof c->rx || len <= HG_SEAL_OVERHEAD || data[0] != 1) {
     hg__cluster_drop(c, CL_DROP_MALFORMED, src);
     return;
   }
@@ -232,7 +234,12 @@ static void udp_input(hg_cluster *c, const uint8_t *data, size_t len, bool parti
     hg__cluster_drop(c, CL_DROP_AUTH, src);
     return;
   }
-  if (hg_wire_decode(c->plain, plen, HG_WIRE_UDP_ITEMS, &m) < 0) {
+  if (plen > 0 && c->plain[0] == LEASE_MARK && c->on_lease) {
+    c->lease_received++;
+    c->on_lease(c->on_lease_ud, c->plain + 1, plen - 1);
+    return;
+  }
+  if (len > HG_WIRE_UDP_MAX || hg_wire_decode(c->plain, plen, HG_WIRE_UDP_ITEMS, &m) < 0) {
     hg__cluster_drop(c, CL_DROP_MALFORMED, src);
     return;
   }
@@ -250,6 +257,35 @@ static void udp_input(hg_cluster *c, const uint8_t *data, size_t len, bool parti
   hg_swim_receive(c->swim, &m);
   hg_wire_msg_free(&m);
   hg__cluster_after_swim(c);
+}
+
+void hg_cluster_on_lease(hg_cluster *c, hg_cluster_lease_fn fn, void *ud) {
+  c->on_lease = fn;
+  c->on_lease_ud = ud;
+}
+
+int hg_cluster_lease_send(hg_cluster *c, const char *node_id, const void *data,
+                          size_t len) {
+  if (!c->started || c->shutting) return -ESHUTDOWN;
+  if (len + 1 > HG_CLUSTER_LEASE_MAX) return -EMSGSIZE;
+  const hg_swim_member *mb = hg_swim_member_get(c->swim, node_id);
+  if (!mb) return -ENOENT;
+  struct sockaddr_storage sa;
+  int rc = addr_for_udp(c, mb->addr, &sa);
+  if (rc < 0) return rc;
+  /* The mark and the payload, sealed in place of one another: plain is
+   * the receive side's, so the sealed copy goes to tx. */
+  uint8_t *plain = malloc(len + 1);
+  if (!plain) return -ENOMEM;
+  plain[0] = LEASE_MARK;
+  memcpy(plain + 1, data, len);
+  size_t n = 0;
+  rc = hg_seal(c->kr, plain, len + 1, c->tx, sizeof c->tx, &n);
+  free(plain);
+  if (rc < 0) return rc;
+  udp_send_raw(c, &sa, c->tx, n);
+  c->lease_sent++;
+  return 0;
 }
 
 static void on_udp_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *buf) {

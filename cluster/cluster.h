@@ -153,4 +153,18 @@ void hg_cluster_get_stats(hg_cluster *c, hg_cluster_stats *out);
 void hg_cluster_metrics(hg_cluster *c, hg_buf *out);
 const char *hg_cluster_self_id(const hg_cluster *c);
 
+/* Lease messages (cluster/leases.h) ride the gossip socket, sealed with
+ * the cluster keyring like swim's datagrams and told apart by their first
+ * plaintext byte, 0xc1, which msgpack never uses. They are not replay
+ * checked: the lease protocol is safe under duplication and delay (its
+ * model says so), and their payload names the sender. Loss is fine too:
+ * the proposer retries. Loop thread only. */
+#define HG_CLUSTER_LEASE_MAX 60000 /* plaintext bytes of one lease datagram */
+typedef void (*hg_cluster_lease_fn)(void *ud, const void *data, size_t len);
+/* Who gets the lease datagrams that arrive; NULL drops them. */
+void hg_cluster_on_lease(hg_cluster *c, hg_cluster_lease_fn fn, void *ud);
+/* One datagram to node_id's gossip address: -ENOENT for a node swim does
+ * not know, -EMSGSIZE past HG_CLUSTER_LEASE_MAX - 1. */
+int hg_cluster_lease_send(hg_cluster *c, const char *node_id, const void *data, size_t len);
+
 #endif

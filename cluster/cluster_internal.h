@@ -95,9 +95,14 @@ struct hg_cluster {
   void (*done)(void *);
   void *done_ud;
 
-  uint8_t rx[HG_WIRE_UDP_MAX + 1]; /* one more: a bigger datagram is seen as such */
-  uint8_t plain[HG_WIRE_UDP_MAX];
-  uint8_t tx[HG_WIRE_UDP_MAX];
+  /* Datagrams: swim's up to HG_WIRE_UDP_MAX, leases' up to
+   * HG_CLUSTER_LEASE_MAX; one more byte shows a bigger one as such. */
+  uint8_t rx[HG_CLUSTER_LEASE_MAX + HG_SEAL_OVERHEAD + 1];
+  uint8_t plain[HG_CLUSTER_LEASE_MAX + 1];
+  uint8_t tx[HG_CLUSTER_LEASE_MAX + HG_SEAL_OVERHEAD + 1];
+  hg_cluster_lease_fn on_lease;
+  void *on_lease_ud;
+  uint64_t lease_sent, lease_received;
   hg_buf enc;
 
   struct pp *pps; /* push-pulls in flight (pushpull.c) */

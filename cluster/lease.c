@@ -165,9 +165,12 @@ static hg_lease_refusal acc_decide(const hg_lease_acceptor *a, acc_entry *e,
     if (r->epoch <= e->p.epoch) return HG_LEASE_STALE;
     /* A claim, or the renewal of an owner this acceptor has not promised
      * yet (it missed the claim, or just joined the group): nothing it
-     * granted may still run. */
+     * granted may still run. A claim by the node it promised needs no
+     * wait: what it granted within T + margin went to that node alone
+     * (its own promise waited out the one before). */
     int64_t since = now - e->last_ms;
-    if (since <= a->lease_ms + a->margin_ms) {
+    bool same = e->p.epoch > 0 && strcmp(e->p.holder, r->from) == 0;
+    if (!same && since <= a->lease_ms + a->margin_ms) {
       *wait_ms = a->lease_ms + a->margin_ms - since + 1;
       return HG_LEASE_WAIT;
     }
@@ -340,6 +343,27 @@ int hg_lease_claim(hg_lease_proposer *p, const char *sandbox, const hg_lease_con
   e->state = HG_LEASE_CLAIMING;
   e->deleting = deleting;
   e->holder[0] = '\0';
+  start_round(p, e, now_ms);
+  return 0;
+}
+
+int hg_lease_recover(hg_lease_proposer *p, const char *sandbox, const hg_lease_conf *conf,
+                     uint64_t epoch, int64_t now_ms) {
+  if (!id_ok(sandbox, HG_ID_MAX) || hg_lease_conf_check(conf) < 0 || epoch == 0)
+    return -EINVAL;
+  if (prop_find(p, sandbox)) return -EALREADY;
+  prop_entry *e = calloc(1, sizeof *e);
+  if (!e) return -ENOMEM;
+  snprintf(e->sandbox, sizeof e->sandbox, "%s", sandbox);
+  e->node.key = e->sandbox;
+  if (hg_strmap_put(&p->entries, &e->node) < 0) {
+    free(e);
+    return -ENOMEM;
+  }
+  e->conf = *conf;
+  e->epoch = e->first_epoch = e->seen_epoch = epoch;
+  /* Held, but until a majority grants this round, valid for no time. */
+  e->state = HG_LEASE_HELD;
   start_round(p, e, now_ms);
   return 0;
 }

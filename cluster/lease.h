@@ -159,6 +159,13 @@ void hg_lease_proposer_free(hg_lease_proposer *p);
  * fine: replies raise it). deleting: the claim deletes the sandbox. */
 int hg_lease_claim(hg_lease_proposer *p, const char *sandbox, const hg_lease_conf *conf,
                    uint64_t min_epoch, bool deleting, int64_t now_ms);
+/* After a restart of this node: takes up renewing sandbox at the epoch it
+ * held it at, from the configuration conf. Held but not valid until a
+ * majority grants; acceptors grant only if they still promise (epoch, us),
+ * so a node that was replaced learns it (LOST) and one that was not keeps
+ * its sandbox without a claim's wait. -EALREADY when known here. */
+int hg_lease_recover(hg_lease_proposer *p, const char *sandbox, const hg_lease_conf *conf,
+                     uint64_t epoch, int64_t now_ms);
 /* Starts a change of a held sandbox's group to next (joint consensus).
  * -EBUSY while a change is under way or the lease is not held. */
 int hg_lease_change_group(hg_lease_proposer *p, const char *sandbox,

@@ -35,6 +35,7 @@ struct hg_leases {
   uv_loop_t *loop;
   char self[HG_NODE_ID_MAX];
   hg_leases_cb cb;
+  size_t max_bytes; /* of one encoded batch: the transport's datagram */
   hg_lease_acceptor *acc;
   hg_lease_proposer *prop;
   hg_lease_register *reg;
@@ -188,21 +189,32 @@ static void start_flush(hg_leases *l) {
 
 /* ---- sending --------------------------------------------------------------- */
 
-static void send_box(hg_leases *l, outbox *b) {
-  hg_lease_batch batch = {
-      .reqs = b->reqs, .nreqs = b->nreqs, .reps = b->reps, .nreps = b->nreps};
+/* Sends reqs and reps to one node as one batch, or as two halves (and so
+ * on) when the encoding passes the transport's datagram size. */
+static void send_part(hg_leases *l, const char *to, hg_lease_req *reqs, size_t nreqs,
+                      hg_lease_reply *reps, size_t nreps) {
+  hg_lease_batch batch = {.reqs = reqs, .nreqs = nreqs, .reps = reps, .nreps = nreps};
   snprintf(batch.from, sizeof batch.from, "%s", l->self);
   hg_buf buf;
   hg_buf_init(&buf, BATCH_BYTES_MAX);
-  if (hg_lease_batch_encode(&batch, &buf) == 0) {
-    l->cb.send(l->cb.ud, b->to, buf.data, buf.len);
+  int rc = hg_lease_batch_encode(&batch, &buf);
+  if (rc == 0 && buf.len <= l->max_bytes) {
+    l->cb.send(l->cb.ud, to, buf.data, buf.len);
     l->stats.batches_sent++;
     l->stats.bytes_sent += buf.len;
+  } else if (nreqs + nreps > 1) {
+    size_t hq = nreqs / 2, hp = nreps / 2;
+    send_part(l, to, reqs, hq, reps, hp);
+    send_part(l, to, reqs + hq, nreqs - hq, reps + hp, nreps - hp);
   } else {
-    hg_log_warn("lease.batch_dropped", "to=%s reqs=%zu reps=%zu", b->to, b->nreqs,
-                b->nreps);
+    hg_log_warn("lease.batch_dropped", "to=%s reqs=%zu reps=%zu bytes=%zu", to, nreqs,
+                nreps, buf.len);
   }
   hg_buf_free(&buf);
+}
+
+static void send_box(hg_leases *l, outbox *b) {
+  send_part(l, b->to, b->reqs, b->nreqs, b->reps, b->nreps);
 }
 
 static void deliver(hg_leases *l, const hg_lease_req *reqs, size_t nreqs,
@@ -262,6 +274,7 @@ int hg_leases_open(uv_loop_t *loop, const hg_leases_config *cfg, hg_leases **out
   l->loop = loop;
   snprintf(l->self, sizeof l->self, "%s", cfg->self);
   l->cb = cfg->cb;
+  l->max_bytes = cfg->max_batch_bytes ? cfg->max_batch_bytes : BATCH_BYTES_MAX;
   hg_lease_proposer_cb pcb = {
       .send = on_proposer_send, .changed = on_proposer_changed, .ud = l};
   int rc = hg_lease_register_open(cfg->register_path, &l->reg);
@@ -336,10 +349,24 @@ void hg_leases_receive(hg_leases *l, const void *data, size_t len) {
   pump(l);
 }
 
+/* A new round may be due before the timer's next turn: tick now. */
+static void rearm(hg_leases *l) {
+  if (!l->closing) uv_timer_start(&l->tick, on_tick, 0, 0);
+}
+
 int hg_leases_claim(hg_leases *l, const char *sandbox, const hg_lease_conf *conf,
                     uint64_t min_epoch, bool deleting) {
   int rc = hg_lease_claim(l->prop, sandbox, conf, min_epoch, deleting, hg_now_ms());
   pump(l);
+  rearm(l);
+  return rc;
+}
+
+int hg_leases_recover(hg_leases *l, const char *sandbox, const hg_lease_conf *conf,
+                      uint64_t epoch) {
+  int rc = hg_lease_recover(l->prop, sandbox, conf, epoch, hg_now_ms());
+  pump(l);
+  rearm(l);
   return rc;
 }
 

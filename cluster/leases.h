@@ -37,6 +37,7 @@ typedef struct hg_leases_config {
   const char *register_path; /* <data>/state/leases.log */
   int64_t lease_ms;          /* 0: HG_LEASE_MS_DEFAULT */
   int64_t margin_ms;         /* 0: HG_LEASE_MARGIN_MS_DEFAULT */
+  size_t max_batch_bytes;    /* one encoded batch at most (a datagram); 0: 4 MiB */
   hg_leases_cb cb;
 } hg_leases_config;
 
@@ -57,6 +58,10 @@ void hg_leases_receive(hg_leases *l, const void *data, size_t len);
 /* The proposer's calls (lease.h), sending what they start at once. */
 int hg_leases_claim(hg_leases *l, const char *sandbox, const hg_lease_conf *conf,
                     uint64_t min_epoch, bool deleting);
+/* After a restart: renews sandbox at the epoch this node held it at
+ * (lease.h, hg_lease_recover). */
+int hg_leases_recover(hg_leases *l, const char *sandbox, const hg_lease_conf *conf,
+                      uint64_t epoch);
 int hg_leases_change_group(hg_leases *l, const char *sandbox, const hg_lease_group *next);
 void hg_leases_release(hg_leases *l, const char *sandbox);
 int hg_leases_info(const hg_leases *l, const char *sandbox, hg_lease_info *out);

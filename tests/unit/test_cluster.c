@@ -361,6 +361,50 @@ static void interleaved_dir_updates_both_survive(void **state) {
   node_close(&a);
 }
 
+/* ---- lease datagrams ---- */
+
+typedef struct lease_sink {
+  unsigned n;
+  size_t len;
+  uint8_t last[HG_CLUSTER_LEASE_MAX];
+} lease_sink;
+
+static void on_lease_datagram(void *ud, const void *data, size_t len) {
+  lease_sink *k = ud;
+  k->n++;
+  k->len = len;
+  memcpy(k->last, data, len);
+}
+
+/* A lease batch goes to the node it names, sealed, whole up to the
+ * datagram limit (far above a swim datagram); one past it is refused, and
+ * a node swim does not know is an error rather than a silent drop. */
+static void lease_datagrams_reach_the_named_node(void **state) {
+  node a = {0}, b = {0};
+  node_start(&a, "n-a", NULL);
+  node_start(&b, "n-b", a.gossip);
+  assert_true(WAIT_UNTIL(alive(&a) == 2 && alive(&b) == 2, 8000));
+  static lease_sink sink;
+  memset(&sink, 0, sizeof sink);
+  hg_cluster_on_lease(b.c, on_lease_datagram, &sink);
+  static uint8_t payload[HG_CLUSTER_LEASE_MAX - 1];
+  for (size_t i = 0; i < sizeof payload; i++) payload[i] = (uint8_t)(i * 7);
+  assert_int_equal(hg_cluster_lease_send(a.c, "n-b", payload, sizeof payload), 0);
+  assert_true(WAIT_UNTIL(sink.n == 1, 2000));
+  assert_int_equal(sink.len, sizeof payload);
+  assert_memory_equal(sink.last, payload, sizeof payload);
+  assert_int_equal(hg_cluster_lease_send(a.c, "n-b", "x", 1), 0);
+  assert_true(WAIT_UNTIL(sink.n == 2 && sink.len == 1, 2000));
+  static uint8_t over[HG_CLUSTER_LEASE_MAX];
+  assert_int_equal(hg_cluster_lease_send(a.c, "n-b", over, sizeof over), -EMSGSIZE);
+  assert_int_equal(hg_cluster_lease_send(a.c, "n-zz", "x", 1), -ENOENT);
+  run_ms(200);
+  assert_int_equal(sink.n, 2);
+  assert_int_equal(alive(&b), 2); /* swim carries on beside them */
+  node_close(&b);
+  node_close(&a);
+}
+
 /* ---- metrics ---- */
 
 static void metrics_are_prometheus_text(void **state) {
@@ -593,14 +637,23 @@ static void strangers_garbage_and_replays_are_dropped(void **state) {
   send_to(&probe, a.port, garbage, sizeof garbage);
   uint8_t trunc[20] = {1, 0x42};
   send_to(&probe, a.port, trunc, sizeof trunc);
-  uint8_t big[1500];
-  memset(big, 1, sizeof big);
-  send_to(&probe, a.port, big, sizeof big);
   uint8_t sealed[256];
-  const char notmsgpack[] = "\xc1\xc1\xc1 not msgpack";
+  /* nil, then bytes: msgpack, but no message (0xc1 would be a lease datagram) */
+  const char notmsgpack[] = "\xc0\xc1\xc1 not msgpack";
   size_t n = seal_with(KEY, notmsgpack, sizeof notmsgpack, sealed, sizeof sealed);
   send_to(&probe, a.port, sealed, n);
+  /* A lease datagram where nobody takes them. */
+  const char lease[] = "\xc1 a lease batch";
+  n = seal_with(KEY, lease, sizeof lease, sealed, sizeof sealed);
+  send_to(&probe, a.port, sealed, n);
   assert_true(WAIT_UNTIL(stats(&a).dropped_malformed >= s0.dropped_malformed + 4, 2000));
+  /* Bigger than a swim datagram, sealed right: still not swim's. */
+  static uint8_t plain_big[1500], big[1500 + 64];
+  memset(plain_big, 0x80, sizeof plain_big);
+  n = seal_with(KEY, plain_big, sizeof plain_big, big, sizeof big);
+  uint64_t mal1 = stats(&a).dropped_malformed;
+  send_to(&probe, a.port, big, n);
+  assert_true(WAIT_UNTIL(stats(&a).dropped_malformed >= mal1 + 1, 2000));
   n = seal_with(BAD_KEY, notmsgpack, sizeof notmsgpack, sealed, sizeof sealed);
   uint64_t auth1 = stats(&a).dropped_auth;
   send_to(&probe, a.port, sealed, n);
@@ -1079,6 +1132,7 @@ int main(void) {
       T(replica_targets_follow_rendezvous_zones_and_liveness),
       T(interleaved_dir_updates_both_survive),
       T(metrics_are_prometheus_text),
+      T(lease_datagrams_reach_the_named_node),
   };
   return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }
