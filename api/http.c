@@ -772,6 +772,7 @@ static int conn_on_head(http_conn *c) {
     return -1; /* stop parsing: the hook answers or calls hg_http_body_read */
   }
   r->held = r->handed = false;
+  c->state = C_HEAD; /* ours again: a 413 is for conn_fail to send */
   return conn_body_begin(c, r, limit);
 }
 

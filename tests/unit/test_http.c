@@ -1070,6 +1070,12 @@ int main(void) {
       T(adopted_socket_is_served, setup_default),
       T(graceful_shutdown_finishes_inflight_request, setup_default),
       T(shutdown_grace_aborts_stragglers, setup_default),
+      /* the same limits when an on_head hook gives them */
+      T(oversized_content_length_gets_413_before_body, setup_on_head),
+      T(oversized_chunked_body_gets_413, setup_on_head),
+      T(expect_continue_gets_100_only_within_limit, setup_on_head),
+      T(chunked_request_body_is_reassembled, setup_on_head),
+      T(pipelined_requests_are_answered_in_order, setup_on_head),
       T(on_head_refusal_closes_without_reading_the_body, setup_on_head),
       T(refused_upload_is_not_drained, setup_on_head),
       T(held_request_reads_its_body_when_let_go, setup_on_head),
