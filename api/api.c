@@ -85,12 +85,12 @@ static void auth_start(hg_call *c) {
 
 /* ---- before the body ------------------------------------------------------------
  * A request is refused at its head when its credentials decide it on the
- * loop thread (none, or known to be wrong), and a route with a large body
- * (uploads, stdin, ports) checks a sandbox token on the pool before a byte
- * of its body is read: a client that cannot authenticate never makes the
- * node hold more than a read buffer. A request for a sandbox another node
- * owns is forwarded with its body and checked there (this node cannot
- * check that sandbox's tokens); without credentials it is refused here. */
+ * loop thread (none, or known to be wrong), and a sandbox token is checked
+ * on the pool before a byte of the body is read: a client that cannot
+ * authenticate never makes the node hold more than a read buffer. A
+ * request for a sandbox another node owns is forwarded with its body and
+ * checked there (this node cannot check that sandbox's tokens); without
+ * credentials it is refused here. */
 
 /* Is the sandbox of m owned by another node (the request would be
  * forwarded)? As hg__api_route_remote decides, without its side effects. */
@@ -116,6 +116,12 @@ static void head_refuse(hg_api *api, hg_http_req *req, const hg_match *m, int rc
   c->p = m->p;
   if (msg) hg__api_call_error(c, rc, "%s", msg);
   else hg__api_call_error(c, rc, NULL);
+}
+
+/* Does the head announce a body (a length other than 0, or chunked)? */
+static bool head_has_body(const hg_http_req *req) {
+  const char *cl = hg_http_header_get(req, "content-length");
+  return hg_http_header_get(req, "transfer-encoding") || (cl && cl[strspn(cl, "0")]);
 }
 
 static size_t route_limit(const hg_route *rt) {
@@ -160,8 +166,14 @@ size_t hg_api_on_head(hg_http_req *req, void *ud) {
     return 0;
   }
   size_t limit = route_limit(m.rt);
-  if (v == AUTH_OK || limit <= HG_API_MAX_JSON || head_remote(api, &m)) return limit;
-  /* a sandbox token before a large body: checked first, on the pool */
+  /* A sandbox token is checked on the pool before any body (always on the
+   * large routes): nobody gets a body read on a token that then fails.
+   * Resume and replicas are left to the handler, which may ask the
+   * replicator or send them on; so is a sandbox another node owns. */
+  bool first = v == AUTH_CHECK && m.rt->scope == SCOPE_SANDBOX &&
+               m.rt->handle != hg__api_h_resume && m.rt->handle != hg__api_h_replicas &&
+               (limit > HG_API_MAX_JSON || head_has_body(req)) && !head_remote(api, &m);
+  if (!first) return limit;
   hg_call *c = hg__api_call_new(api, req);
   if (!c) {
     head_refuse(api, req, &m, -ENOMEM, NULL);

@@ -179,6 +179,33 @@ static void unauthenticated_uploads_get_401_before_their_body(void **state) {
   assert_true(peak - idle < RSS_SLACK_KB);
 }
 
+/* A JSON route too: a made-up token announcing a body gets its 401 at
+ * once, without the node waiting for (or reading) the body. */
+static void made_up_token_on_a_json_route_is_refused_at_the_head(void **state) {
+  int fd = hg_it_connect(&node);
+  assert_true(fd >= 0);
+  const char *head =
+      "POST /v1/sandboxes/" NO_SB "/commands HTTP/1.1\r\nHost: x\r\n"
+      "Authorization: Bearer made-up-token\r\nContent-Type: application/json\r\n"
+      "Content-Length: 1048576\r\n\r\n";
+  assert_int_equal(send(fd, head, strlen(head), MSG_NOSIGNAL), (ssize_t)strlen(head));
+  char resp[2048];
+  size_t len = 0;
+  int64_t t0 = hg_now_ms();
+  while (len + 1 < sizeof resp && hg_now_ms() - t0 < 5000) {
+    struct pollfd p = {.fd = fd, .events = POLLIN};
+    if (poll(&p, 1, 100) <= 0) continue;
+    ssize_t k = recv(fd, resp + len, sizeof resp - 1 - len, 0);
+    if (k <= 0) break;
+    len += (size_t)k;
+  }
+  resp[len] = '\0';
+  close(fd);
+  fprintf(stderr, "JSON route, made-up token, no body sent: %.20s after %lld ms\n", resp,
+          (long long)(hg_now_ms() - t0));
+  assert_int_equal(strncmp(resp, "HTTP/1.1 401 ", 13), 0);
+}
+
 /* The admin key still gets the body read: a 1 MiB upload to a sandbox that
  * does not exist is read whole and answered 404 (not 401, not 413). */
 static void authenticated_upload_is_still_read(void **state) {
@@ -205,6 +232,7 @@ static void authenticated_upload_is_still_read(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(unauthenticated_uploads_get_401_before_their_body),
+      cmocka_unit_test(made_up_token_on_a_json_route_is_refused_at_the_head),
       cmocka_unit_test(authenticated_upload_is_still_read),
   };
   if (getenv("HG_IT_FILTER")) cmocka_set_test_filter(getenv("HG_IT_FILTER"));
