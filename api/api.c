@@ -128,6 +128,27 @@ static size_t route_limit(const hg_route *rt) {
   return rt->body_limit ? rt->body_limit : HG_API_MAX_JSON;
 }
 
+/* Authenticated at its head: read the body (an upload to the guest in
+ * pieces, so it is never held whole). */
+static void head_body_go(hg_call *c) {
+  size_t limit = route_limit(c->rt);
+  int rc;
+  if (c->rt->handle == hg__api_h_file_put) {
+    if (hg__api_file_put_begin(c) < 0) return; /* answered: a bad query */
+    rc = hg_http_body_stream(c->req, limit, HG_API_UPLOAD_PIECE);
+  } else {
+    rc = hg_http_body_read(c->req, limit);
+  }
+  if (rc == -EFBIG)
+    hg__api_call_error(c, -EFBIG, "request body larger than %zu bytes", limit);
+  else if (rc < 0)
+    hg__api_call_respond(c, 499, NULL, NULL, NULL, 0); /* the client left */
+}
+
+void hg_api_on_body_piece(hg_http_req *req, const char *data, size_t len, void *ud) {
+  hg__api_file_piece(req->data, data, len);
+}
+
 /* The token check came back: read the body, or refuse without reading it. */
 static void a_head_auth(hg_call *c) {
   if (atomic_load(&c->aborted)) {
@@ -140,11 +161,7 @@ static void a_head_auth(hg_call *c) {
   }
   hg__api_tok_put(c->api, TOK_SANDBOX, c->cred, c->authsb, 0, 0);
   c->authed = true;
-  int rc = hg_http_body_read(c->req, route_limit(c->rt));
-  if (rc == -EFBIG)
-    hg__api_call_error(c, -EFBIG, "request body larger than %zu bytes", route_limit(c->rt));
-  else if (rc < 0)
-    hg__api_call_respond(c, 499, NULL, NULL, NULL, 0); /* the client left */
+  head_body_go(c);
 }
 
 size_t hg_api_on_head(hg_http_req *req, void *ud) {
@@ -170,9 +187,23 @@ size_t hg_api_on_head(hg_http_req *req, void *ud) {
    * large routes): nobody gets a body read on a token that then fails.
    * Resume and replicas are left to the handler, which may ask the
    * replicator or send them on; so is a sandbox another node owns. */
+  bool upload = m.rt->handle == hg__api_h_file_put;
   bool first = v == AUTH_CHECK && m.rt->scope == SCOPE_SANDBOX &&
                m.rt->handle != hg__api_h_resume && m.rt->handle != hg__api_h_replicas &&
                (limit > HG_API_MAX_JSON || head_has_body(req)) && !head_remote(api, &m);
+  if (v == AUTH_OK && upload && !head_remote(api, &m)) { /* the admin key: stream it */
+    hg_call *c = hg__api_call_new(api, req);
+    if (!c) {
+      head_refuse(api, req, &m, -ENOMEM, NULL);
+      return 0;
+    }
+    c->rt = m.rt;
+    c->p = m.p;
+    c->admin = c->authed = true;
+    c->forwarded = hg_http_header_get(req, "x-hangar-forwarded") != NULL;
+    head_body_go(c);
+    return 0;
+  }
   if (!first) return limit;
   hg_call *c = hg__api_call_new(api, req);
   if (!c) {
@@ -252,6 +283,7 @@ void hg_api_http_options(hg_api *api, hg_http_options *opt) {
   opt->on_abort = hg_api_on_abort;
   opt->body_limit = hg_api_body_limit;
   opt->on_head = hg_api_on_head;
+  opt->on_body_piece = hg_api_on_body_piece;
   opt->ud = api;
   opt->max_body = HG_API_MAX_JSON;
 }

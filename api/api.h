@@ -114,6 +114,8 @@ void hg_api_on_abort(hg_http_req *req, void *ud);
  * credentials decide, and checks a sandbox token on the pool before the
  * body of a route with a large limit (see api.c). */
 size_t hg_api_on_head(hg_http_req *req, void *ud);
+/* A piece of a PUT …/files body on its way to the guest. */
+void hg_api_on_body_piece(hg_http_req *req, const char *data, size_t len, void *ud);
 /* HG_API_MAX_UPLOAD for PUT …/files, HG_API_MAX_STDIN for …/stdin,
  * HG_API_MAX_JSON for everything else: a larger body gets 413 from the
  * server before it is read. */

@@ -40,6 +40,7 @@
 #define HG_API_FOLLOW_WAIT_MS 1000    /* a follow read holds the worker this long */
 #define HG_API_COMBINED_WAIT_MS 250   /* combined: the other stream's latency */
 #define HG_API_HIGH_WATER (1u * 1024 * 1024) /* unsent bytes before we stop reading */
+#define HG_API_UPLOAD_PIECE (4u * 1024 * 1024) /* PUT …/files goes to the guest in these */
 #define HG_API_DRAIN_MS 20
 #define HG_API_MAX_ARGS 4096
 #define HG_API_MAX_ENV 1024
@@ -161,6 +162,8 @@ typedef struct hg_file {
   char path[HG_API_MAX_PATH + 2];
   uint32_t mode;
   bool flag;             /* recursive (delete) or parents (mkdir) */
+  const char *piece;     /* PUT: the piece of the body being written */
+  size_t piece_len;
   hg_buf data;
   hg_file_stat st;
 } hg_file;
@@ -416,6 +419,11 @@ void hg__api_h_file_list(hg_call *c);
 void hg__api_h_file_stat(hg_call *c);
 void hg__api_h_file_mkdir(hg_call *c);
 void hg__api_h_file_put(hg_call *c);
+/* PUT …/files streamed (authenticated at its head): the query checked
+ * before the body (else answered: -EINVAL), then each piece of the body
+ * written where it belongs; the handler writes the rest and answers. */
+int hg__api_file_put_begin(hg_call *c);
+void hg__api_file_piece(hg_call *c, const char *data, size_t len);
 
 /* ---- network.c: network --------------------------------------------------- */
 

@@ -61,6 +61,9 @@ struct http_req {
   bool in_field, in_value;
   bool dispatched, streaming, chunked, is_head, http10, keepalive;
   bool held;   /* the on_head hook holds it: its body is not read yet */
+  size_t piece;   /* hg_http_body_stream: bytes per piece, 0 for whole */
+  uint64_t total; /* body bytes read so far, pieces included */
+  uint64_t limit;
   bool handed; /* the hook held it once: the handler side owns it from then on */
 };
 
@@ -86,6 +89,7 @@ struct http_conn {
   int fail_status;     /* set by a parser callback that refuses the request */
   const char *fail_code, *fail_msg;
   bool reading, closing, dead, eof, shut_done, in_process, kick, exec_again;
+  bool piece_wait; /* a body piece is with on_body_piece: parse no further */
   bool keepalive; /* of the response being sent */
   bool rejecting; /* accepted over max_connections: gets 503 */
 };
@@ -115,6 +119,8 @@ static void srv_maybe_finish(hg_http_server *srv);
 static void conn_next(http_conn *c);
 static void on_conn_timer(uv_timer_t *t);
 static int conn_body_begin(http_conn *c, http_req *r, size_t limit);
+static bool body_too_large(const llhttp_t *p, size_t limit);
+static void conn_piece(http_conn *c);
 
 /* ---- small helpers ---- */
 
@@ -352,6 +358,10 @@ static void conn_arm_timer(http_conn *c) {
     ms = c->head_deadline > now ? c->head_deadline - now : 0;
     break;
   case C_BODY: /* inactivity: re-armed on every read */
+    if (c->piece_wait) { /* the consumer has no deadline (as C_WAIT) */
+      uv_timer_stop(&c->timer);
+      return;
+    }
     ms = srv->body_ms;
     break;
   case C_HELD: /* as C_WAIT: the hook decides, the client must still read */
@@ -646,7 +656,13 @@ static int on_headers_complete(llhttp_t *p) {
 
 static int on_body(llhttp_t *p, const char *at, size_t len) {
   http_conn *c = p->data;
-  int rc = hg_buf_append(&c->req->body, at, len);
+  http_req *r = c->req;
+  if (r->piece && r->total + len > r->limit) { /* the buffer holds a piece only */
+    req_set_fail(c, 413, "too_large", "request body too large");
+    return -1;
+  }
+  r->total += len;
+  int rc = hg_buf_append(&r->body, at, len);
   if (rc == -ENOBUFS) req_set_fail(c, 413, "too_large", "request body too large");
   else if (rc < 0) req_set_fail(c, 503, "unavailable", "out of memory");
   return rc < 0 ? -1 : 0;
@@ -797,7 +813,7 @@ static int conn_body_begin(http_conn *c, http_req *r, size_t limit) {
       return -1;
     }
   }
-  r->body.max = limit;
+  r->body.max = r->piece ? r->piece + HG_HTTP_READ_BUF : limit; /* a piece and a read */
   c->state = C_BODY;
   c->body_raw = 0;
   conn_arm_timer(c);
@@ -817,6 +833,40 @@ int hg_http_body_read(hg_http_req *req, size_t limit) {
   /* Parse on the next loop turn, not inside the caller (a hook's callback
    * that may still use the request). */
   c->kick = true;
+  uv_timer_start(&c->timer, on_conn_timer, 0, 0);
+  return 0;
+}
+
+/* A piece of a streamed body is in: to its consumer, and wait. */
+static void conn_piece(http_conn *c) {
+  http_req *r = c->req;
+  c->piece_wait = true;
+  conn_arm_timer(c);
+  c->srv->opt.on_body_piece(&r->pub, r->body.data, r->body.len, c->srv->opt.ud);
+}
+
+int hg_http_body_stream(hg_http_req *req, size_t limit, size_t piece) {
+  http_req *r = (http_req *)req;
+  http_conn *c = r->conn;
+  if (!r->held || piece == 0 || (c && !c->srv->opt.on_body_piece)) return -EINVAL;
+  r->piece = piece;
+  r->limit = limit;
+  int rc = hg_http_body_read(req, limit);
+  if (rc < 0) r->piece = 0;
+  return rc;
+}
+
+int hg_http_body_next(hg_http_req *req) {
+  http_req *r = (http_req *)req;
+  http_conn *c = r->conn;
+  if (!r->piece || r->dispatched) return -EINVAL;
+  if (!c || c->closing || c->dead) return -EPIPE;
+  if (!c->piece_wait) return -EINVAL;
+  r->pub.body_offset += r->body.len;
+  hg_buf_reset(&r->body);
+  c->piece_wait = false;
+  conn_arm_timer(c); /* the body's inactivity timer again */
+  c->kick = true;    /* parse what waits, on the next loop turn */
   uv_timer_start(&c->timer, on_conn_timer, 0, 0);
   return 0;
 }
@@ -852,6 +902,9 @@ static bool conn_parse_some(http_conn *c) {
   size_t n = c->in_len - c->in_off;
   bool in_head = c->state == C_IDLE || c->state == C_HEAD;
   if (in_head && n > HG_HTTP_MAX_HEADER - c->head_used) n = HG_HTTP_MAX_HEADER - c->head_used;
+  /* a streamed body: no more than what completes the piece */
+  http_req *r = c->req;
+  if (c->state == C_BODY && r->piece && n > r->piece - r->body.len) n = r->piece - r->body.len;
   c->event = EV_NONE;
   c->exec_again = false;
   llhttp_errno_t err = llhttp_execute(&c->parser, data, n);
@@ -871,6 +924,10 @@ static bool conn_parse_some(http_conn *c) {
     conn_dispatch(c);
     return true;
   }
+  if (err == HPE_OK && c->state == C_BODY && c->req->piece && c->req->body.len >= c->req->piece) {
+    conn_piece(c);
+    return false;
+  }
   if (err != HPE_OK) {
     conn_parse_error(c, err);
     return false;
@@ -881,7 +938,7 @@ static bool conn_parse_some(http_conn *c) {
   }
   /* Chunk extensions, trailers and zero padding are bytes we read but do
    * not keep: bound them against the body they carry. */
-  if (c->state == C_BODY && c->body_raw > 4 * c->req->body.len + HG_HTTP_MAX_HEADER) {
+  if (c->state == C_BODY && c->body_raw > 4 * c->req->total + HG_HTTP_MAX_HEADER) {
     conn_fail(c, 400, "bad_request", "chunked encoding overhead too large");
     return false;
   }
@@ -891,7 +948,7 @@ static bool conn_parse_some(http_conn *c) {
 static void conn_process(http_conn *c) {
   if (c->in_process) return;
   c->in_process = true;
-  while (!c->closing && !c->dead &&
+  while (!c->closing && !c->dead && !c->piece_wait &&
          (c->state == C_IDLE || c->state == C_HEAD || c->state == C_BODY) &&
          (c->in_off < c->in_len || c->exec_again)) {
     if (!conn_parse_some(c)) break;

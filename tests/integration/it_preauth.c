@@ -207,7 +207,7 @@ static void made_up_token_on_a_json_route_is_refused_at_the_head(void **state) {
 }
 
 /* The admin key still gets the body read: a 1 MiB upload to a sandbox that
- * does not exist is read whole and answered 404 (not 401, not 413). */
+ * does not exist is read and answered 404 (not 401, not 413). */
 static void authenticated_upload_is_still_read(void **state) {
   size_t n = 1u << 20;
   char *body = malloc(n);
@@ -229,11 +229,90 @@ static void authenticated_upload_is_still_read(void **state) {
   free(body);
 }
 
+/* An authenticated upload goes to the guest in pieces (4 MiB) as it
+ * arrives, so hangard never holds it whole: a 96 MiB upload leaves its
+ * VmRSS within idle + 48 MiB, and the guest has every byte. */
+#define UPLOAD (96u * 1024 * 1024)
+
+typedef struct upload {
+  const char *path;
+  const char *data;
+  long status;
+  int rc;
+  bool done;
+} upload;
+
+static void *upload_main(void *arg) {
+  upload *u = arg;
+  hg_it_resp r;
+  u->rc = hg_it_http(&node, "PUT", u->path, NULL, u->data, UPLOAD, &r);
+  u->status = r.status;
+  hg_it_resp_free(&r);
+  __atomic_store_n(&u->done, true, __ATOMIC_RELEASE);
+  return NULL;
+}
+
+static void authenticated_upload_goes_to_the_guest_in_pieces(void **state) {
+  char id[32];
+  assert_int_equal(hg_it_create(&node, id), 0);
+  char *data = malloc(UPLOAD);
+  assert_non_null(data);
+  uint64_t x = 88172645463325252ull; /* xorshift: nothing compresses it */
+  for (size_t i = 0; i < UPLOAD; i += 8) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    memcpy(data + i, &x, 8);
+  }
+  char tmp[] = "/tmp/hgit-upload-XXXXXX";
+  int tfd = mkstemp(tmp);
+  assert_true(tfd >= 0);
+  assert_int_equal(write(tfd, data, UPLOAD), (ssize_t)UPLOAD);
+  close(tfd);
+  char cmd[128], want[128] = "";
+  snprintf(cmd, sizeof cmd, "sha256sum %s", tmp);
+  FILE *p = popen(cmd, "r");
+  assert_non_null(p);
+  assert_non_null(fgets(want, sizeof want, p));
+  pclose(p);
+  unlink(tmp);
+  want[64] = '\0';
+
+  usleep(300 * 1000);
+  long idle = rss_kb(node.pid), peak = idle;
+  char path[160];
+  snprintf(path, sizeof path, "/v1/sandboxes/%s/files?path=/root/big", id);
+  upload u = {.path = path, .data = data};
+  pthread_t th;
+  int64_t t0 = hg_now_ms();
+  assert_int_equal(pthread_create(&th, NULL, upload_main, &u), 0);
+  while (!__atomic_load_n(&u.done, __ATOMIC_ACQUIRE)) {
+    long now = rss_kb(node.pid);
+    if (now > peak) peak = now;
+    usleep(20 * 1000);
+  }
+  pthread_join(th, NULL);
+  int64_t took = hg_now_ms() - t0;
+  fprintf(stderr, "96 MiB upload: status %ld in %lld ms; hangard VmRSS idle %ld KiB, peak %ld "
+          "KiB (+%ld KiB)\n", u.status, (long long)took, idle, peak, peak - idle);
+  assert_int_equal(u.rc, 0);
+  assert_int_equal(u.status, 204);
+  char *out = NULL;
+  int code = -1;
+  assert_int_equal(hg_it_run(&node, id, "sha256sum /root/big", NULL, &out, &code), 0);
+  assert_int_equal(code, 0);
+  fprintf(stderr, "guest: %.64s\nlocal: %s\n", out ? out : "", want);
+  assert_true(out && strncmp(out, want, 64) == 0);
+  free(out);
+  free(data);
+  assert_true(peak - idle < 48 * 1024);
+  assert_int_equal(hg_it_delete(&node, id), 0);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(unauthenticated_uploads_get_401_before_their_body),
       cmocka_unit_test(made_up_token_on_a_json_route_is_refused_at_the_head),
       cmocka_unit_test(authenticated_upload_is_still_read),
+      cmocka_unit_test(authenticated_upload_goes_to_the_guest_in_pieces),
   };
   if (getenv("HG_IT_FILTER")) cmocka_set_test_filter(getenv("HG_IT_FILTER"));
   return cmocka_run_group_tests(tests, setup, teardown);

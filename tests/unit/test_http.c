@@ -33,6 +33,9 @@ static atomic_int gone_responses; /* handler answers after the client left */
 static atomic_int forever_ended;  /* /forever saw -EPIPE and ended */
 static atomic_int delays_started; /* /delay requests the handler took */
 static atomic_int handled;        /* /held requests the handler got */
+static char streamed[1 << 20];    /* what a streamed body's pieces and rest added up to */
+static size_t streamed_len;
+static atomic_int pieces;
 
 typedef struct deferred {
   uv_timer_t t;
@@ -80,7 +83,13 @@ static void defer_on(hg_http_req *req, int kind, unsigned ms, unsigned repeat) {
 
 static void handler(hg_http_server *srv, hg_http_req *req, void *ud) {
   char hdr[512], val[128];
-  if (strncmp(req->path, "/held", 5) == 0) { /* held by on_head, then read */
+  if (strcmp(req->path, "/held/stream") == 0) { /* the rest after the pieces */
+    atomic_fetch_add(&handled, 1);
+    assert_true(req->body_offset == streamed_len);
+    memcpy(streamed + streamed_len, req->body, req->body_len);
+    streamed_len += req->body_len;
+    hg_http_respond(req, 200, "application/octet-stream", NULL, streamed, streamed_len);
+  } else if (strncmp(req->path, "/held", 5) == 0) { /* held by on_head, then read */
     atomic_fetch_add(&handled, 1);
     hg_http_respond(req, 200, "application/octet-stream", NULL, req->body, req->body_len);
   } else if (strcmp(req->path, "/hello") == 0) {
@@ -117,8 +126,29 @@ static size_t body_limit(const char *method, const char *path, void *ud);
 typedef struct later {
   uv_timer_t t;
   hg_http_req *req;
-  int what; /* 0: read the body (1 MiB), 1: read it with a 16-byte limit, 2: 403 */
+  int what; /* 0: read the body (1 MiB), 1: read it with a 16-byte limit, 2: 403,
+             * 3: stream it (1 MiB, pieces of 1000 bytes) */
 } later;
+
+
+static void next_closed(uv_handle_t *h) { free(h); }
+static void next_tick(uv_timer_t *t) {
+  hg_http_body_next(t->data);
+  uv_close((uv_handle_t *)t, next_closed);
+}
+
+/* Takes a piece, and asks for the next one later (as a write to a guest). */
+static void on_piece(hg_http_req *req, const char *data, size_t len, void *ud) {
+  assert_true(req->body_offset == streamed_len);
+  assert_true(streamed_len + len <= sizeof streamed);
+  memcpy(streamed + streamed_len, data, len);
+  streamed_len += len;
+  atomic_fetch_add(&pieces, 1);
+  uv_timer_t *t = malloc(sizeof *t);
+  uv_timer_init(handler_loop, t);
+  t->data = req;
+  uv_timer_start(t, next_tick, 2, 0);
+}
 
 static void later_closed(uv_handle_t *h) { free(h->data); }
 
@@ -129,7 +159,8 @@ static void later_tick(uv_timer_t *t) {
   if (l->what == 2) {
     hg_http_respond(req, 403, "application/json", NULL, "{}", 2);
   } else {
-    int rc = hg_http_body_read(req, l->what == 1 ? 16 : 1024 * 1024);
+    int rc = l->what == 3 ? hg_http_body_stream(req, 1024 * 1024, 1000)
+                          : hg_http_body_read(req, l->what == 1 ? 16 : 1024 * 1024);
     if (rc == -EFBIG) hg_http_respond(req, 413, "application/json", NULL, "{}", 2);
     if (rc == -EPIPE) {
       atomic_fetch_add(&held_epipe, 1);
@@ -145,7 +176,8 @@ static size_t on_head(hg_http_req *req, void *ud) {
     return 0;
   }
   int what = !strcmp(req->path, "/held") ? 0 : !strcmp(req->path, "/held/small") ? 1
-           : !strcmp(req->path, "/held/refuse") ? 2 : -1;
+           : !strcmp(req->path, "/held/refuse") ? 2 : !strcmp(req->path, "/held/stream") ? 3
+           : -1;
   if (what < 0) return body_limit(req->method, req->path, ud) ? 1024 * 1024 : 4096;
   later *l = calloc(1, sizeof *l);
   assert_non_null(l);
@@ -271,6 +303,9 @@ static int setup_short_timeouts(void **state) {
 static int setup_on_head(void **state) {
   hg_http_options o = base_opts();
   o.on_head = on_head;
+  o.on_body_piece = on_piece;
+  streamed_len = 0;
+  atomic_store(&pieces, 0);
   atomic_store(&handled, 0);
   atomic_store(&held_epipe, 0);
   *state = srv_run(&o);
@@ -1028,6 +1063,57 @@ static void held_request_refused_later_closes(void **state) {
   assert_int_equal(atomic_load(&handled), 0);
 }
 
+/* A streamed body comes in pieces of about 1000 bytes, each taken before
+ * more is read, and whole in the end; over its limit it is 413 (announced
+ * or, chunked, once past it). */
+static void streamed_body_comes_in_pieces(void **state) {
+  cli *c = cli_open(*state);
+  size_t n = 100 * 1000 + 123;
+  char *body = malloc(n + 1);
+  for (size_t i = 0; i < n; i++) body[i] = (char)('a' + (i * 7) % 26);
+  body[n] = '\0';
+  char head[128];
+  snprintf(head, sizeof head,
+           "POST /held/stream HTTP/1.1\r\nHost: t\r\nContent-Length: %zu\r\n\r\n", n);
+  cli_send(c, head);
+  cli_send(c, body);
+  resp r;
+  assert_int_equal(cli_read(c, &r), 0);
+  assert_int_equal(r.status, 200);
+  assert_int_equal(r.body_len, n);
+  assert_memory_equal(r.body, body, n);
+  resp_free(&r);
+  int np = atomic_load(&pieces);
+  fprintf(stderr, "%zu bytes came in %d pieces and a rest\n", n, np);
+  assert_true(np >= 20); /* pieces of 1000 bytes and at most one read more */
+  expect_get(c, "/hello", 200, "hello"); /* kept alive */
+  cli_close(c);
+  free(body);
+
+  c = cli_open(*state);
+  cli_send(c, "POST /held/stream HTTP/1.1\r\nHost: t\r\nContent-Length: 2000000\r\n\r\n");
+  assert_int_equal(cli_read(c, &r), 0);
+  assert_int_equal(r.status, 413);
+  resp_free(&r);
+  cli_close(c);
+
+  c = cli_open(*state);
+  streamed_len = 0;
+  cli_send(c, "POST /held/stream HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n");
+  char chunk[70000];
+  memset(chunk, 'z', sizeof chunk);
+  snprintf(head, sizeof head, "%zx\r\n", sizeof chunk);
+  for (int i = 0; i < 16; i++) { /* 1.1 MB: past the 1 MiB limit */
+    cli_send(c, head);
+    send(c->fd, chunk, sizeof chunk, MSG_NOSIGNAL);
+    send(c->fd, "\r\n", 2, MSG_NOSIGNAL);
+  }
+  assert_int_equal(cli_read(c, &r), 0);
+  assert_int_equal(r.status, 413);
+  resp_free(&r);
+  cli_close(c);
+}
+
 /* The client of a held request leaves: on_abort says so, and letting the
  * request go then reports -EPIPE. */
 static void held_request_client_leaving_is_reported(void **state) {
@@ -1081,6 +1167,7 @@ int main(void) {
       T(held_request_reads_its_body_when_let_go, setup_on_head),
       T(held_request_refused_later_closes, setup_on_head),
       T(held_request_client_leaving_is_reported, setup_on_head),
+      T(streamed_body_comes_in_pieces, setup_on_head),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
