@@ -40,7 +40,7 @@
 #define HG_API_FOLLOW_WAIT_MS 1000    /* a follow read holds the worker this long */
 #define HG_API_COMBINED_WAIT_MS 250   /* combined: the other stream's latency */
 #define HG_API_HIGH_WATER (1u * 1024 * 1024) /* unsent bytes before we stop reading */
-#define HG_API_UPLOAD_PIECE (4u * 1024 * 1024) /* PUT …/files goes to the guest in these */
+#define HG_API_UPLOAD_PIECE HG_AGENT_MAX_DATA /* PUT …/files goes to the guest in these: a frame */
 #define HG_API_DRAIN_MS 20
 #define HG_API_MAX_ARGS 4096
 #define HG_API_MAX_ENV 1024
