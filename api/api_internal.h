@@ -23,6 +23,7 @@
 #include "node/agentproto.h"
 #include "node/core/buf.h"
 #include "node/core/err.h"
+#include "node/core/ident.h"
 #include "node/core/list.h"
 #include "node/core/log.h"
 #include "node/core/parse.h"
@@ -209,6 +210,7 @@ struct hg_call {
     hg_buf text;            /* /metrics */
     hg_policy *policy;      /* PUT …/network */
     hg_port port;
+    char orphan[HG_ORPHAN_NAME_MAX]; /* DELETE /v1/orphans/{name*} */
   } u;
 };
 
@@ -438,6 +440,11 @@ void hg__api_h_healthz(hg_call *c);
 void hg__api_h_node(hg_call *c);
 void hg__api_label_put(hg_buf *b, const char *v);
 void hg__api_h_metrics(hg_call *c);
+
+/* ---- orphans.c: fenced copies of sandboxes (DESIGN §9) ------------------- */
+
+void hg__api_h_orphans(hg_call *c);
+void hg__api_h_orphan_delete(hg_call *c);
 
 /* ---- openapi.c: OpenAPI --------------------------------------------------- */
 

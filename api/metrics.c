@@ -11,13 +11,38 @@ void hg__api_h_healthz(hg_call *c) {
                     NULL);
 }
 
+static json_t *node_leases(hg_api *api) {
+  return api->work.leases ? api->work.leases(api->work.ud) : NULL;
+}
+
 void hg__api_h_node(hg_call *c) {
   hg_api *api = c->api;
-  hg__api_call_json(
-      c, 200,
-      json_pack("{s:s,s:s,s:{s:s,s:s}}", "id", api->node_id, "version", api->version,
-                "accel", "name", api->accel, "reason", api->accel_reason),
-      NULL);
+  hg__api_call_json(c, 200,
+                    json_pack("{s:s,s:s,s:{s:s,s:s},s:o*,s:I}", "id", api->node_id,
+                              "version", api->version, "accel", "name", api->accel,
+                              "reason", api->accel_reason, "leases", node_leases(api),
+                              "orphans", (json_int_t)hg_manager_orphan_count(api->m)),
+                    NULL);
+}
+
+/* The leases' gauges and counter, from what GET /v1/node shows. */
+static void metrics_leases(hg_api *api, hg_buf *b) {
+  json_t *l = node_leases(api);
+  if (!l) return;
+  hg_buf_printf(b,
+                "# HELP hangar_leases Sandbox leases this node holds: valid, or past "
+                "their end (the VM fenced), or being claimed.\n"
+                "# TYPE hangar_leases gauge\n"
+                "hangar_leases{state=\"held\"} %lld\nhangar_leases{state=\"fenced\"} %lld\n"
+                "hangar_leases{state=\"claiming\"} %lld\n"
+                "# HELP hangar_leases_lost_total Leases another node took at a higher "
+                "epoch (the VM stopped and orphaned).\n"
+                "# TYPE hangar_leases_lost_total counter\nhangar_leases_lost_total %lld\n",
+                (long long)json_integer_value(json_object_get(l, "held")),
+                (long long)json_integer_value(json_object_get(l, "fenced")),
+                (long long)json_integer_value(json_object_get(l, "claiming")),
+                (long long)json_integer_value(json_object_get(l, "lost")));
+  json_decref(l);
 }
 
 /* A Prometheus label value: backslash, quote and newline escaped. */
@@ -75,6 +100,11 @@ static void metrics_runtime(hg_api *api, hg_buf *b) {
   for (int s = 0; s <= HG_SB_FAILED; s++)
     hg_buf_printf(b, "hangar_sandboxes{state=\"%s\"} %u\n", hg_sb_state_name((hg_sb_state)s),
                   counts[s]);
+  hg_buf_printf(b, "# HELP hangar_orphans Fenced copies of sandboxes kept on this node "
+                   "(GET /v1/orphans).\n"
+                   "# TYPE hangar_orphans gauge\nhangar_orphans %u\n",
+                hg_manager_orphan_count(api->m));
+  metrics_leases(api, b);
   hg_buf hist, failed;
   hg_buf_init(&hist, b->max);
   hg_buf_init(&failed, b->max);

@@ -38,6 +38,8 @@ static const hg_param_doc hg_path_docs[] = {
   {"port", "integer", "TCP port in the sandbox, 1-65535"},
   {"path", "string", "The rest of the path (any number of segments), sent on to the guest "
                      "with the query string"},
+  {"name", "string", "An orphan's name as GET /v1/orphans lists it: <sandbox id>/<epoch> "
+                     "or <sandbox id>/<epoch>.<n>, the slash unescaped"},
 };
 
 static const hg_param_doc *doc_find(const hg_param_doc *d, size_t n, const char *name, size_t len) {

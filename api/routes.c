@@ -89,6 +89,11 @@ const hg_route hg__api_routes[] = {
      "Decommission a member (it must be dead or gone): it leaves the roster"},
     {"GET", "/v1/cluster/sandboxes", SCOPE_ADMIN, hg__api_h_directory, BODY_NONE, 0, 200,
      "", "The cluster's sandbox directory"},
+    {"GET", "/v1/orphans", SCOPE_ADMIN, hg__api_h_orphans, BODY_NONE, 0, 200, "",
+     "This node's orphans: copies of sandboxes fenced when another node took them at a "
+     "higher epoch, kept until deleted"},
+    {"DELETE", "/v1/orphans/{name*}", SCOPE_ADMIN, hg__api_h_orphan_delete, BODY_NONE, 0, 204,
+     "", "Delete an orphan of this node (its subvolume and the generations in it)"},
 };
 #undef CMD
 #undef SB

@@ -53,6 +53,10 @@ typedef struct hg_api_work {
   /* Deletes the sandbox and everything of it the node keeps (its egress
    * policy and log); also undoes a create_begin. */
   int (*remove)(void *ud, const char *id);
+  /* This node's leases now (DESIGN §9): {"held", "fenced", "claiming",
+   * "lost", "can_fail_over", "why"}; NULL when it keeps none. A new
+   * reference; any thread. */
+  json_t *(*leases)(void *ud);
 } hg_api_work;
 
 #endif

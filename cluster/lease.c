@@ -229,6 +229,7 @@ typedef struct prop_entry {
   uint64_t first_epoch; /* of this claim: a higher-or-equal one elsewhere beat us */
   uint64_t seen_epoch;  /* the highest any reply showed */
   bool deleting;
+  bool waiting; /* a claim that an acceptor told to wait (a live lease) */
   hg_lease_conf conf; /* the highest known */
   int64_t lease_until_ms;
   char holder[HG_NODE_ID_MAX];
@@ -281,6 +282,7 @@ static void info_of(const prop_entry *e, hg_lease_info *out) {
   *out = (hg_lease_info){.state = e->state,
                          .epoch = e->epoch,
                          .lease_until_ms = e->lease_until_ms,
+                         .waiting = e->state == HG_LEASE_CLAIMING && e->waiting,
                          .conf = e->conf};
   snprintf(out->holder, sizeof out->holder, "%s", e->holder);
 }
@@ -342,6 +344,7 @@ int hg_lease_claim(hg_lease_proposer *p, const char *sandbox, const hg_lease_con
   }
   e->state = HG_LEASE_CLAIMING;
   e->deleting = deleting;
+  e->waiting = false;
   e->holder[0] = '\0';
   start_round(p, e, now_ms);
   return 0;
@@ -443,6 +446,18 @@ static bool refuse(prop_entry *e, const char *from) {
   return !hg_lease_quorum(&e->conf, (const char(*)[HG_NODE_ID_MAX])left, n);
 }
 
+/* A live lease holds the claim up: retry once it can have run out, and
+ * say who holds it (the first time), so a caller can tell a sandbox in use
+ * elsewhere from a group that does not answer. */
+static void claim_waits(hg_lease_proposer *p, prop_entry *e, const hg_lease_reply *rep,
+                        int64_t now_ms) {
+  if (now_ms + rep->wait_ms > e->next_ms) e->next_ms = now_ms + rep->wait_ms;
+  if (e->waiting) return;
+  e->waiting = true;
+  snprintf(e->holder, sizeof e->holder, "%s", rep->promise.holder);
+  changed(p, e);
+}
+
 void hg_lease_proposer_reply(hg_lease_proposer *p, const hg_lease_reply *rep,
                              int64_t now_ms) {
   prop_entry *e = prop_find(p, rep->sandbox);
@@ -476,9 +491,8 @@ void hg_lease_proposer_reply(hg_lease_proposer *p, const hg_lease_reply *rep,
      * same round number (round ids restart with the process). */
     if (rep->refusal == HG_LEASE_OK && pr->epoch == e->epoch && !other)
       count_grant(p, e, rep->from);
-    else if (rep->refusal == HG_LEASE_WAIT && e->state == HG_LEASE_CLAIMING &&
-             now_ms + rep->wait_ms > e->next_ms)
-      e->next_ms = now_ms + rep->wait_ms;
+    else if (rep->refusal == HG_LEASE_WAIT && e->state == HG_LEASE_CLAIMING)
+      claim_waits(p, e, rep, now_ms);
   }
   /* Members we did not ask yet must hear this round's request. */
   if (raised && (e->state == HG_LEASE_CLAIMING || e->state == HG_LEASE_HELD))

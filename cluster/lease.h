@@ -138,8 +138,9 @@ typedef struct hg_lease_info {
   hg_lease_state state;
   uint64_t epoch;
   int64_t lease_until_ms; /* may run S while now < this; 0: never granted */
+  bool waiting;           /* CLAIMING, held up by a live lease (holder's) */
   hg_lease_conf conf;
-  char holder[HG_NODE_ID_MAX]; /* LOST: who holds it now, when known */
+  char holder[HG_NODE_ID_MAX]; /* LOST: who holds it now; waiting: whose lease */
 } hg_lease_info;
 
 typedef struct hg_lease_proposer_cb {

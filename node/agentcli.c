@@ -63,9 +63,6 @@ typedef struct req {
 
 /* ---- time -------------------------------------------------------------- */
 
-static struct timespec mono_ts(int64_t ms) {
-  return (struct timespec){.tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000};
-}
 
 static int64_t deadline_in(int64_t ms) {
   return hg_now_ms() + (ms < 0 ? 0 : ms);
@@ -162,13 +159,9 @@ static int agent_new(int fd, const char *name, hg_agent **out) {
   if (!a) return -ENOMEM;
   a->fd = fd;
   snprintf(a->name, sizeof a->name, "%s", name);
-  pthread_condattr_t ca;
-  pthread_condattr_init(&ca);
-  pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
   pthread_mutex_init(&a->mu, NULL);
   pthread_mutex_init(&a->wmu, NULL);
-  pthread_cond_init(&a->idle, &ca);
-  pthread_condattr_destroy(&ca);
+  hg_cond_init_mono(&a->idle);
   int rc = -pthread_create(&a->reader, NULL, reader_main, a);
   if (rc < 0) {
     pthread_mutex_destroy(&a->mu);
@@ -214,7 +207,7 @@ int hg_agent_connect(const char *sock_path, int timeout_ms, hg_agent **out) {
   /* QEMU creates the socket as it starts: absent or refusing is "not yet". */
   while ((fd = try_connect(&sa)) == -ENOENT || fd == -ECONNREFUSED || fd == -EAGAIN) {
     if (hg_now_ms() >= deadline) return -ETIMEDOUT;
-    struct timespec ts = mono_ts(CONNECT_RETRY_MS);
+    struct timespec ts = hg_mono_ts(CONNECT_RETRY_MS);
     nanosleep(&ts, NULL);
   }
   if (fd < 0) return fd;
@@ -253,7 +246,7 @@ static void req_begin(hg_agent *a, req *r, const char *op, uint32_t nargs) {
 /* Writes a whole frame before the deadline. A frame cut short leaves the
  * stream out of step, so that breaks the channel; one never started does not. */
 static int send_frame(hg_agent *a, const hg_buf *f, int64_t deadline) {
-  struct timespec ts = mono_ts(deadline);
+  struct timespec ts = hg_mono_ts(deadline);
   if (pthread_mutex_clocklock(&a->wmu, CLOCK_MONOTONIC, &ts) != 0) return -ETIMEDOUT;
   size_t off = 0;
   int rc = 0;
@@ -277,7 +270,7 @@ static int send_frame(hg_agent *a, const hg_buf *f, int64_t deadline) {
 
 /* Waits for the reply to c (registered) until the deadline. Called with mu. */
 static int await_locked(hg_agent *a, call *c, int64_t deadline) {
-  struct timespec ts = mono_ts(deadline);
+  struct timespec ts = hg_mono_ts(deadline);
   while (!c->done)
     if (pthread_cond_timedwait(&c->cv, &a->mu, &ts) == ETIMEDOUT && !c->done) {
       call_unlink(a, c);
@@ -306,11 +299,7 @@ static int rpc(hg_agent *a, req *r, int64_t timeout_ms, msgpack_unpacked *out) {
     return rc == -ENOBUFS ? -EMSGSIZE : rc;
   }
   call c = {.id = r->id};
-  pthread_condattr_t ca;
-  pthread_condattr_init(&ca);
-  pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-  pthread_cond_init(&c.cv, &ca);
-  pthread_condattr_destroy(&ca);
+  hg_cond_init_mono(&c.cv);
 
   pthread_mutex_lock(&a->mu);
   rc = a->err;

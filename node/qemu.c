@@ -684,6 +684,11 @@ static int spawn(hg_vm *vm, const hg_vm_config *cfg, argv_list *qemu) {
   rc |= argv_push(&a, "%d", QEMU_NOTIFY_FD);
   rc |= argv_push(&a, "--console");
   rc |= argv_push(&a, "%s", vm->log_path);
+  /* Fenced from its first instruction: the lease it starts under. */
+  if (cfg->deadline_ms > 0) {
+    rc |= argv_push(&a, "--deadline-ms");
+    rc |= argv_push(&a, "%" PRId64, cfg->deadline_ms);
+  }
   if (rc == 0 && jailed()) rc = push_jail(&a, cfg, vm);
   rc |= argv_push(&a, "--");
   for (int i = 0; i < qemu->n && rc == 0; i++) rc |= argv_push(&a, "%s", qemu->v[i]);
@@ -1229,6 +1234,24 @@ static int qemu_set_deadline(hg_vm *vm, int64_t deadline_ms) {
   return rc;
 }
 
+/* For a caller without the VM's handle (the lease's deadline pusher, on
+ * a thread of its own): a connection of its own, closed after. */
+static int qemu_set_deadline_at(const char *dir, int64_t deadline_ms) {
+  if (deadline_ms < 0) return -EINVAL;
+  static const hg_vm blank = {.ctl_fd = -1};
+  hg_vm *tmp = malloc(sizeof *tmp);
+  if (!tmp) return -ENOMEM;
+  *tmp = blank;
+  char req[64], line[64];
+  snprintf(req, sizeof req, "deadline %" PRId64 "\n", deadline_ms);
+  int rc = hg_path(tmp->ctl_path, sizeof tmp->ctl_path, "%s/shim.sock", dir);
+  if (rc == 0) rc = ctl_once(tmp, req, line, sizeof line);
+  if (rc == 0 && strcmp(line, "ok") != 0) rc = -EPROTO;
+  ctl_close(tmp);
+  free(tmp);
+  return rc;
+}
+
 static int qemu_info(hg_vm *vm, hg_vm_info *out) {
   shim_status st;
   int rc = shim_status_get(vm, &st);
@@ -1271,6 +1294,7 @@ const hg_vmm_ops hg_vmm_qemu = {
     .stop = qemu_stop,
     .adopt = qemu_adopt,
     .set_deadline = qemu_set_deadline,
+    .set_deadline_at = qemu_set_deadline_at,
     .info = qemu_info,
     .agent_path = qemu_agent_path,
     .release = qemu_release,

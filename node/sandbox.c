@@ -18,6 +18,7 @@
 
 #include "node/core/err.h"
 #include "node/core/log.h"
+#include "node/orphan.h"
 #include "node/template.h"
 
 #define SANDBOX_JSON_MAX (1024 * 1024)
@@ -51,7 +52,10 @@ typedef struct sandbox {
   int64_t idle_suspend_s;
   int64_t created_ms, updated_ms;
   uint64_t gen;       /* newest generation; 0: none */
-  uint64_t epoch;     /* ownership epoch: 1 at create, raised by each move */
+  uint64_t epoch;     /* ownership epoch: the lease's (1 at create, raised by each move) */
+  unsigned ngroup;    /* its lease's acceptor group, as last known here */
+  char group[HG_SB_GROUP_MAX][HG_NODE_ID_MAX];
+  bool fresh;         /* new on this node, never leased: its first start claims */
   unsigned replicas;  /* copies of each generation, this node's included */
   unsigned next_snap; /* number of the next disk snapshot */
   char hostname[64], machine_id[33];
@@ -89,6 +93,9 @@ struct hg_manager {
    * between the table check and the subvolume work. Taken before any
    * sandbox's lock. */
   pthread_mutex_t move_mu;
+  /* Orders the placing and deleting of orphans (orphans/<id>/ is made by
+   * one and removed by the other). Taken after any sandbox's lock. */
+  pthread_mutex_t orphan_mu;
 };
 
 static const char *const state_names[] = {"creating", "running",  "paused",
@@ -170,6 +177,11 @@ static json_t *sb_to_json(const sandbox *sb, bool with_secrets) {
       "hostname", sb->hostname, "nic", sb->nic);
   json_object_set_new(j, "accel", json_string(sb->accel));
   json_object_set_new(j, "epoch", json_integer((json_int_t)sb->epoch));
+  if (sb->ngroup) {
+    json_t *g = json_array();
+    for (unsigned i = 0; i < sb->ngroup; i++) json_array_append_new(g, json_string(sb->group[i]));
+    json_object_set_new(j, "group", g);
+  }
   json_object_set_new(j, "replicas", json_integer(sb->replicas));
   if (sb->error[0]) json_object_set_new(j, "error", json_string(sb->error));
   if (with_secrets) {
@@ -187,6 +199,21 @@ static json_t *sb_to_json(const sandbox *sb, bool with_secrets) {
 static const char *jstr(json_t *j, const char *key) {
   const char *s = json_string_value(json_object_get(j, key));
   return s ? s : "";
+}
+
+/* A lease group: 1 to HG_SB_GROUP_MAX distinct node ids. */
+static int group_from_json(sandbox *sb, json_t *arr) {
+  size_t n = json_array_size(arr);
+  if (!json_is_array(arr) || n == 0 || n > HG_SB_GROUP_MAX) return -EPROTO;
+  for (size_t i = 0; i < n; i++) {
+    const char *id = json_string_value(json_array_get(arr, i));
+    if (!id || !hg_node_id_valid(id)) return -EPROTO;
+    for (size_t k = 0; k < i; k++)
+      if (strcmp(sb->group[k], id) == 0) return -EPROTO;
+    snprintf(sb->group[i], HG_NODE_ID_MAX, "%s", id);
+  }
+  sb->ngroup = (unsigned)n;
+  return 0;
 }
 
 /* Absent fields take what records made before them meant: epoch 1, the
@@ -224,6 +251,7 @@ static int sb_from_json(sandbox *sb, json_t *j, unsigned default_replicas) {
   sb->epoch = epoch ? (uint64_t)json_integer_value(epoch) : 1;
   sb->replicas = replicas ? (unsigned)json_integer_value(replicas) : default_replicas;
   json_t *arr;
+  if ((arr = json_object_get(j, "group")) && group_from_json(sb, arr) < 0) return -EPROTO;
   if (json_is_object(arr = json_object_get(j, "env"))) json_object_update(sb->env, arr);
   if (json_is_object(arr = json_object_get(j, "metadata")))
     json_object_update(sb->metadata, arr);
@@ -450,6 +478,31 @@ static void vm_release(hg_manager *m, sandbox *sb, bool stop) {
   if (stop) net_detach(m, sb);
 }
 
+/* Takes sb's lease before a VM of it starts (DESIGN §9: no VM starts
+ * without one); *deadline gets the lease's end, the shim's fencing
+ * deadline. Warm-pool VMs belong to no sandbox yet: no lease, no deadline. */
+static int lease_for_start(hg_manager *m, sandbox *sb, int64_t *deadline) {
+  *deadline = 0;
+  if (sb->pooled || !m->cfg.lease) return 0;
+  hg_sb_lease have = {.epoch = sb->epoch, .ngroup = sb->ngroup}, got;
+  memcpy(have.group, sb->group, sizeof have.group);
+  char msg[256] = "";
+  int rc = m->cfg.lease(m->cfg.lease_ud, sb->id, sb->fresh, &have, &got, msg);
+  if (rc < 0) {
+    hg_log_warn("sandbox.lease", "sandbox=%s err=\"%s\" msg=\"%s\"", sb->id, hg_err_str(rc),
+                msg);
+    return rc;
+  }
+  pthread_mutex_lock(&m->mu);
+  sb->epoch = got.epoch;
+  sb->ngroup = got.ngroup;
+  memcpy(sb->group, got.group, sizeof sb->group);
+  sb->fresh = false;
+  pthread_mutex_unlock(&m->mu);
+  *deadline = got.until_ms;
+  return 0;
+}
+
 /* Restores the VM from the subvolume's mem + vmstate, reattaches the agent
  * and tells the guest it was restored (clock, entropy, identity). */
 static int vm_restore(hg_manager *m, sandbox *sb) {
@@ -466,6 +519,7 @@ static int vm_restore(hg_manager *m, sandbox *sb) {
   }
   int rc = vm_config(m, sb, &cfg, paths);
   if (rc == 0) rc = hg_path(vmstate, sizeof vmstate, "%s/vmstate", paths[0]);
+  if (rc == 0) rc = lease_for_start(m, sb, &cfg.deadline_ms);
   if (rc == 0) rc = net_attach(m, sb, &cfg, &tap);
   if (rc == 0) rc = m->cfg.vmm->restore(&cfg, vmstate, &sb->vm);
   if (tap >= 0) close(tap);
@@ -491,6 +545,7 @@ static int vm_boot(hg_manager *m, sandbox *sb) {
   char paths[5][4096];
   int tap = -1;
   int rc = vm_config(m, sb, &cfg, paths);
+  if (rc == 0) rc = lease_for_start(m, sb, &cfg.deadline_ms);
   if (rc == 0) rc = net_attach(m, sb, &cfg, &tap);
   if (rc == 0) rc = m->cfg.vmm->start(&cfg, &sb->vm);
   if (tap >= 0) close(tap);
@@ -706,6 +761,7 @@ static sandbox *pool_claim(hg_manager *m, const hg_template_info *tpl, sandbox *
     if (now >= m->grace_until_ms) m->grace_until_ms = now + POOL_GRACE_MS;
     got->pooled = false;
     got->claimed = true;
+    got->fresh = true;
     got->state = HG_SB_RUNNING; /* it is: restored, attached, warmed up */
     json_object_update(got->env, fresh->env);
     json_object_update(got->metadata, fresh->metadata);
@@ -738,7 +794,10 @@ static int delete_locked(hg_manager *m, sandbox *sb);
  * creates without the pool. */
 static int warm_claimed(hg_manager *m, sandbox *sb, int64_t *t, double *clock_ms) {
   pthread_rwlock_wrlock(&sb->lock);
-  int rc = hg_agent_restored(sb->agent, NULL, NULL);
+  int64_t deadline = 0;
+  int rc = lease_for_start(m, sb, &deadline);
+  if (rc == 0 && deadline > 0) rc = m->cfg.vmm->set_deadline(sb->vm, deadline);
+  if (rc == 0) rc = hg_agent_restored(sb->agent, NULL, NULL);
   *clock_ms = step_ms(t);
   if (rc == 0) rc = sb_persist(m, sb);
   if (rc < 0) {
@@ -768,6 +827,7 @@ int hg_sandbox_create_begin(hg_manager *m, const hg_sandbox_spec *spec,
   double resolve_ms = step_ms(&t);
   sandbox *sb = sb_new();
   if (!sb) return -ENOMEM;
+  sb->fresh = true;
   if ((rc = spec_apply(m, spec, &tpl, sb)) < 0 || (rc = new_token(sb->token)) < 0) {
     sb_free(sb);
     return rc;
@@ -892,7 +952,10 @@ int hg_sandbox_pause(hg_manager *m, const char *id) {
 }
 
 static int resume_paused(hg_manager *m, sandbox *sb) {
-  int rc = m->cfg.vmm->resume(sb->vm);
+  int64_t deadline = 0;
+  int rc = lease_for_start(m, sb, &deadline);
+  if (rc == 0 && deadline > 0) rc = m->cfg.vmm->set_deadline(sb->vm, deadline);
+  if (rc == 0) rc = m->cfg.vmm->resume(sb->vm);
   if (rc == 0) rc = sb_set_state(m, sb, HG_SB_RUNNING, NULL);
   sb->last_active_ms = hg_now_ms();
   return rc;
@@ -964,7 +1027,8 @@ int hg_sandbox_snapshot(hg_manager *m, const char *id, char name[64]) {
   sandbox *sb;
   int rc = lifecycle_begin(m, id, &sb);
   if (rc < 0) return rc;
-  if (sb->state != HG_SB_RUNNING) {
+  /* (the agent of a VM adopted fenced attaches now: see recover) */
+  if (sb->state != HG_SB_RUNNING || (!sb->agent && agent_attach(m, sb) < 0)) {
     lifecycle_end(m, sb);
     return -EBUSY;
   }
@@ -1109,6 +1173,7 @@ int hg_sandbox_fork(hg_manager *m, const char *id, uint64_t gen, const char *sna
     snprintf(point, sizeof point, "%llu", (unsigned long long)gen);
   }
   sandbox *child = rc == 0 ? sb_new() : NULL;
+  if (child) child->fresh = true;
   if (rc == 0 && !child) rc = -ENOMEM;
   if (rc == 0) rc = fork_from(m, sb, src, point, snapshot != NULL, child);
   if (rc == 0) {
@@ -1185,6 +1250,9 @@ int hg_sandbox_info(hg_manager *m, const char *id, hg_sb_info *out) {
     info.state = sb->state;
     info.gen = sb->gen;
     info.epoch = sb->epoch;
+    info.lease.epoch = sb->epoch;
+    info.lease.ngroup = sb->ngroup;
+    memcpy(info.lease.group, sb->group, sizeof info.lease.group);
     info.replicas = sb->replicas;
     /* templates/<name:tag>@<digest16>, as hg_template_build names it. */
     if (hg_template_name(sb->tpl_name, name) < 0)
@@ -1196,6 +1264,24 @@ int hg_sandbox_info(hg_manager *m, const char *id, hg_sb_info *out) {
   if (!sb) return -ENOENT;
   *out = info;
   return 0;
+}
+
+int hg_sandbox_set_deadline(hg_manager *m, const char *id, int64_t until_ms) {
+  if (!hg_id_valid("sb", id)) return -ENOENT;
+  char dir[4096];
+  int rc = -ENOENT;
+  pthread_mutex_lock(&m->mu);
+  sandbox *sb = find_locked(m, id);
+  /* By state, not sb->vm (which changes under the sandbox's lock): the
+   * states a VM may exist in. */
+  hg_sb_state st = sb ? sb->state : HG_SB_FAILED;
+  if (sb && !sb->pooled &&
+      (st == HG_SB_RUNNING || st == HG_SB_PAUSED || st == HG_SB_SUSPENDING ||
+       st == HG_SB_RESUMING || st == HG_SB_CREATING))
+    rc = sb_dir(m, sb, dir);
+  pthread_mutex_unlock(&m->mu);
+  if (rc < 0) return rc;
+  return m->cfg.vmm->set_deadline_at(dir, until_ms);
 }
 
 /* Moves the generations taken here (snapshots/<id>/<gen>) to
@@ -1259,6 +1345,183 @@ int hg_sandbox_disown(hg_manager *m, const char *id, uint64_t epoch) {
     lifecycle_end(m, sb);
   }
   pthread_mutex_unlock(&m->move_mu);
+  return rc;
+}
+
+/* --- fencing: orphans ------------------------------------------------------------ */
+
+/* Stops sb's VM for good and detaches its network: the VM is gone when
+ * this returns 0. Without a handle the shim's status file is asked too: a
+ * VM the manager lost track of (an adopt that failed) may still run. */
+static int vm_kill(hg_manager *m, sandbox *sb) {
+  char dir[4096];
+  int rc = sb_dir(m, sb, dir);
+  if (rc < 0) return rc;
+  agent_detach(sb);
+  if (!sb->vm && m->cfg.vmm->adopt(dir, &sb->vm) < 0) sb->vm = NULL;
+  if (sb->vm) {
+    rc = m->cfg.vmm->stop(sb->vm);
+    if (rc < 0) {
+      hg_log_error("sandbox.orphan", "sandbox=%s err=\"VM did not stop: %s\"", sb->id,
+                   hg_err_str(rc));
+      return rc; /* the handle stays, for another try */
+    }
+    m->cfg.vmm->release(sb->vm);
+    sb->vm = NULL;
+  }
+  net_detach(m, sb);
+  m->cfg.vmm->clear(dir); /* no status file left to adopt, no stale socket */
+  return 0;
+}
+
+/* Writes sandboxes/<id>/orphan.json: from here on the sandbox is an
+ * orphan, and a restart finishes the move (load_all). */
+static int orphan_record(hg_manager *m, sandbox *sb, uint64_t epoch, const char *reason,
+                         hg_sb_state was) {
+  char path[4096] = "", at[32];
+  hg_iso_time(hg_wall_ns() / 1000000, at);
+  pthread_mutex_lock(&m->mu);
+  json_t *j = json_pack("{s:s,s:I,s:I,s:s,s:s,s:s,s:I}", "id", sb->id, "epoch",
+                        (json_int_t)epoch, "own_epoch", (json_int_t)sb->epoch, "orphaned_at",
+                        at, "state", hg_sb_state_name(was), "template", sb->tpl_name, "gen",
+                        (json_int_t)sb->gen);
+  pthread_mutex_unlock(&m->mu);
+  /* The reason is the caller's text: bounded, and JSON needs UTF-8. */
+  json_t *why = json_stringn(reason ? reason : "", strnlen(reason ? reason : "", 512));
+  if (j) json_object_set_new(j, "reason", why ? why : json_string("(not UTF-8)"));
+  char *text = j ? json_dumps(j, JSON_INDENT(2)) : NULL;
+  json_decref(j);
+  int rc = text ? sb_file(m, sb, HG_ORPHAN_RECORD, path) : -ENOMEM;
+  if (rc == 0) rc = hg_write_file_atomic(path, text, strlen(text));
+  free(text);
+  if (rc < 0)
+    hg_log_error("sandbox.orphan", "sandbox=%s path=%s err=\"%s\"", sb->id, path,
+                 hg_err_str(rc));
+  return rc;
+}
+
+/* Moves every subvolume in from/ (store-relative) to to/<same name>. */
+static int move_subvols(hg_manager *m, const char *from, const char *to) {
+  char dir[4096], src[160], dst[160];
+  int rc = hg_store_abs(m->cfg.store, from, dir, sizeof dir);
+  if (rc < 0) return rc;
+  DIR *d = opendir(dir);
+  if (!d) return errno == ENOENT ? 0 : -errno;
+  struct dirent *e;
+  while (rc == 0 && (e = readdir(d))) {
+    if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+    rc = hg_path(src, sizeof src, "%s/%s", from, e->d_name);
+    if (rc == 0) rc = hg_path(dst, sizeof dst, "%s/%s", to, e->d_name);
+    if (rc == 0 && hg_store_is_subvol(m->cfg.store, src))
+      rc = hg_store_move(m->cfg.store, src, dst);
+  }
+  closedir(d);
+  return rc;
+}
+
+/* The part of an orphaning after its record is written, again after a
+ * crash: the generations and disk snapshots taken here go inside the
+ * subvolume (snapshots/<id>/x -> sandboxes/<id>/snapshots/x), then the
+ * subvolume to orphans/. Each step is a rename, so a crash between two
+ * leaves nothing that a second run does not finish. */
+static int orphan_finish(hg_manager *m, const char *id, uint64_t epoch,
+                         char name[HG_ORPHAN_NAME_MAX]) {
+  char src[64], gens[64], into[96];
+  int rc = hg_path(src, sizeof src, "sandboxes/%s", id);
+  if (rc == 0) rc = hg_path(gens, sizeof gens, "snapshots/%s", id);
+  if (rc == 0) rc = hg_path(into, sizeof into, "%s/snapshots", src);
+  if (rc == 0) rc = move_subvols(m, gens, into);
+  if (rc == 0) rc = hg_store_subvol_delete(m->cfg.store, gens); /* empty now */
+  if (rc < 0) return rc;
+  pthread_mutex_lock(&m->orphan_mu);
+  rc = hg_orphan_place(m->cfg.store, src, id, epoch, name);
+  pthread_mutex_unlock(&m->orphan_mu);
+  if (rc == 0) remove_console(m, id);
+  return rc;
+}
+
+static int orphan_locked(hg_manager *m, sandbox *sb, uint64_t epoch, const char *reason) {
+  hg_sb_state was = sb->state;
+  char name[HG_ORPHAN_NAME_MAX];
+  int rc = vm_kill(m, sb);
+  if (rc < 0) {
+    set_failed(m, sb, rc, "orphan: the VM did not stop");
+    return rc;
+  }
+  if (epoch <= sb->epoch) /* the lease layer knows better; say so, and obey */
+    hg_log_warn("sandbox.orphan", "sandbox=%s epoch=%llu own_epoch=%llu err=\"not above ours\"",
+                sb->id, (unsigned long long)epoch, (unsigned long long)sb->epoch);
+  rc = orphan_record(m, sb, epoch, reason, was);
+  if (rc < 0) return rc; /* still ours, stopped: a retry starts over */
+  /* Out of the table before the moves: nobody is served an orphan. */
+  table_forget(m, sb, sb->state);
+  rc = orphan_finish(m, sb->id, epoch, name);
+  if (rc < 0) {
+    hg_log_error("sandbox.orphan", "sandbox=%s epoch=%llu err=\"%s\" "
+                 "(left in sandboxes/, the next start finishes the move)",
+                 sb->id, (unsigned long long)epoch, hg_err_str(rc));
+    return rc;
+  }
+  hg_log_warn("sandbox.orphaned", "sandbox=%s epoch=%llu own_epoch=%llu state=%s orphan=%s "
+              "reason=\"%.200s\"", sb->id, (unsigned long long)epoch,
+              (unsigned long long)sb->epoch, hg_sb_state_name(was), name, reason ? reason : "");
+  return 0;
+}
+
+int hg_sandbox_orphan(hg_manager *m, const char *id, uint64_t epoch, const char *reason) {
+  if (epoch == 0) return -EINVAL;
+  sandbox *sb;
+  /* After adopts and disowns, as they order themselves over one id. */
+  pthread_mutex_lock(&m->move_mu);
+  int rc = lifecycle_begin(m, id, &sb);
+  if (rc == 0) {
+    rc = orphan_locked(m, sb, epoch, reason);
+    lifecycle_end(m, sb);
+  }
+  pthread_mutex_unlock(&m->move_mu);
+  return rc;
+}
+
+/* At start-up: sandboxes/<id> holding an orphan record is an orphaning a
+ * crash cut short. Its VM (if its shim still runs it) stops, the move is
+ * finished; the sandbox never enters the table. false: no record. */
+static bool orphan_recover(hg_manager *m, sandbox *sb) {
+  char path[4096], *text = NULL, name[HG_ORPHAN_NAME_MAX];
+  struct stat st;
+  if (sb_file(m, sb, HG_ORPHAN_RECORD, path) < 0 || lstat(path, &st) < 0) return false;
+  /* Present is enough: a record that does not read still says "not ours". */
+  json_t *j = NULL;
+  if (hg_read_file(path, HG_ORPHAN_RECORD_MAX, &text, NULL) == 0) j = json_loads(text, 0, NULL);
+  free(text);
+  json_int_t epoch = json_integer_value(json_object_get(j, "epoch"));
+  json_decref(j);
+  int rc = vm_kill(m, sb);
+  if (epoch < 1) epoch = (json_int_t)sb->epoch + 1; /* a torn record: still not ours */
+  if (rc == 0) rc = orphan_finish(m, sb->id, (uint64_t)epoch, name);
+  if (rc == 0)
+    hg_log_warn("sandbox.orphaned", "sandbox=%s orphan=%s recovered=1", sb->id, name);
+  else
+    hg_log_error("sandbox.orphan", "sandbox=%s err=\"%s\" recovered=0", sb->id,
+                 hg_err_str(rc));
+  if (sb->vm) m->cfg.vmm->release(sb->vm); /* one that would not stop: not served either */
+  sb->vm = NULL;
+  return true;
+}
+
+json_t *hg_manager_orphans(hg_manager *m) {
+  pthread_mutex_lock(&m->orphan_mu); /* no half-deleted orphan in the list */
+  json_t *list = hg_orphan_list(m->cfg.store);
+  pthread_mutex_unlock(&m->orphan_mu);
+  return list;
+}
+
+unsigned hg_manager_orphan_count(hg_manager *m) { return hg_orphan_count(m->cfg.store); }
+
+int hg_manager_orphan_delete(hg_manager *m, const char *name) {
+  if (!hg_orphan_name_valid(name)) return -EINVAL;
+  pthread_mutex_lock(&m->orphan_mu);
+  int rc = hg_orphan_delete(m->cfg.store, name);
+  pthread_mutex_unlock(&m->orphan_mu);
   return rc;
 }
 
@@ -1382,7 +1645,15 @@ static int adopt_check(hg_manager *m, const char *id, uint64_t epoch, sandbox **
 static int adopt_place(hg_manager *m, const char *stage, sandbox *sb) {
   char rel[64];
   hg_sb_change ch;
+  char rec[4096];
+  struct stat st;
   sb_rel(sb, rel, sizeof rel);
+  /* An orphaning a failure cut short is not stale: the next start moves it. */
+  if (sb_file(m, sb, HG_ORPHAN_RECORD, rec) == 0 && lstat(rec, &st) == 0) {
+    hg_log_error("sandbox.adopt", "sandbox=%s err=\"%s holds an unfinished orphan\"", sb->id,
+                 rel);
+    return -EBUSY;
+  }
   if (hg_store_is_subvol(m->cfg.store, rel))
     hg_log_warn("sandbox.adopt", "sandbox=%s stale=%s", sb->id, rel);
   int rc = hg_store_subvol_delete(m->cfg.store, rel);
@@ -1429,11 +1700,25 @@ int hg_sandbox_adopt(hg_manager *m, const char *id, const char *gen_rel, uint64_
 
 /* --- commands ------------------------------------------------------------------ */
 
+/* A VM adopted fenced (see recover) gets its agent at first use, once
+ * its lease let it run again. */
+static void agent_attach_late(hg_manager *m, sandbox *sb) {
+  pthread_rwlock_wrlock(&sb->lock);
+  if (sb->state == HG_SB_RUNNING && sb->vm && !sb->agent && agent_attach(m, sb) == 0)
+    hg_log_info("sandbox.agent_attached", "sandbox=%s late=1", sb->id);
+  pthread_rwlock_unlock(&sb->lock);
+}
+
 int hg_sandbox_agent_get(hg_manager *m, const char *id, hg_agent **out) {
   sandbox *sb;
   int rc = sb_get(m, id, &sb);
   if (rc < 0) return rc;
   pthread_rwlock_rdlock(&sb->lock);
+  if (sb->state == HG_SB_RUNNING && !sb->agent) {
+    pthread_rwlock_unlock(&sb->lock);
+    agent_attach_late(m, sb);
+    pthread_rwlock_rdlock(&sb->lock);
+  }
   if (sb->state != HG_SB_RUNNING || !sb->agent) {
     pthread_rwlock_unlock(&sb->lock);
     sb_put(m, sb);
@@ -1570,6 +1855,11 @@ static void recover_suspend(hg_manager *m, sandbox *sb) {
 }
 
 /* Brings a sandbox found on disk back to a clear state after a restart. */
+static bool vm_fenced(hg_manager *m, sandbox *sb) {
+  hg_vm_info info;
+  return sb->vm && m->cfg.vmm->info(sb->vm, &info) == 0 && info.fenced;
+}
+
 static void recover(hg_manager *m, sandbox *sb) {
   char dir[4096];
   sb_dir(m, sb, dir);
@@ -1587,6 +1877,15 @@ static void recover(hg_manager *m, sandbox *sb) {
   switch (st) {
   case HG_SB_RUNNING:
   case HG_SB_RESUMING:
+    if (st == HG_SB_RUNNING && vm_fenced(m, sb)) {
+      /* Its lease ran out while hangard was away: the shim stopped it and
+       * it answers nothing until the lease is granted again (the leases
+       * are taken up once the manager is open). Kept; the agent attaches
+       * on first use. */
+      hg_log_info("sandbox.fenced", "sandbox=%s why=\"lease ran out while hangard was "
+                  "down; continues once it is granted again\"", sb->id);
+      break;
+    }
     if (sb->vm && agent_attach(m, sb) == 0) {
       if (st == HG_SB_RESUMING) hg_agent_restored(sb->agent, sb->hostname, sb->machine_id);
       sb_set_state(m, sb, HG_SB_RUNNING, NULL);
@@ -1643,6 +1942,10 @@ static void load_all(hg_manager *m) {
     if (!hg_id_valid("sb", e->d_name)) continue;
     sandbox *sb = load_one(m, e->d_name);
     if (!sb) continue;
+    if (orphan_recover(m, sb)) {
+      sb_free(sb);
+      continue;
+    }
     if (table_add(m, sb) < 0) {
       sb_free(sb);
       continue;
@@ -1855,6 +2158,7 @@ int hg_manager_open(const hg_manager_config *cfg, hg_manager **out) {
   if (m->cfg.default_replicas > MAX_REPLICAS) m->cfg.default_replicas = MAX_REPLICAS;
   pthread_mutex_init(&m->mu, NULL);
   pthread_mutex_init(&m->move_mu, NULL);
+  pthread_mutex_init(&m->orphan_mu, NULL);
   pthread_cond_init(&m->pool_cv, NULL);
   load_all(m);
   /* No other thread runs yet: the table is ours to read without the lock. */
@@ -1885,6 +2189,7 @@ void hg_manager_close(hg_manager *m) {
   free(m->sbs);
   pthread_cond_destroy(&m->pool_cv);
   pthread_mutex_destroy(&m->move_mu);
+  pthread_mutex_destroy(&m->orphan_mu);
   pthread_mutex_destroy(&m->mu);
   free(m);
 }

@@ -27,6 +27,7 @@
 #include <stdint.h>
 
 #include "node/agentcli.h"
+#include "node/core/ident.h"
 #include "node/core/util.h"
 #include "node/store.h"
 #include "node/template.h"
@@ -57,6 +58,18 @@ typedef struct hg_sb_change {
   uint64_t epoch;             /* ownership epoch (1 at create, +1 per move to another node) */
   const char *template_ref;   /* "name:tag" */
 } hg_sb_change;
+
+/* A sandbox's lease as the manager keeps it (DESIGN §9): the epoch it
+ * runs at, its acceptor group (recorded in sandbox.json, so that a replica
+ * carries it to whoever resumes it next) and, when just taken, until when
+ * (CLOCK_MONOTONIC ms) this node may run it: its VM's fencing deadline. */
+#define HG_SB_GROUP_MAX 5
+typedef struct hg_sb_lease {
+  uint64_t epoch;
+  int64_t until_ms;
+  unsigned ngroup;
+  char group[HG_SB_GROUP_MAX][HG_NODE_ID_MAX];
+} hg_sb_lease;
 
 typedef struct hg_manager_config {
   hg_store *store;
@@ -93,6 +106,14 @@ typedef struct hg_manager_config {
   void (*on_change)(void *ud, const struct hg_sb_change *ch);
   void *on_change_ud;
   unsigned default_replicas;  /* copies of each generation, this node's included; 0: 2 */
+  /* Leases: no VM of a sandbox starts (create, fork, resume; not the warm
+   * pool's, which are no sandbox yet) before lease(ud, id, fresh, have,
+   * out, msg) returned 0; its out->until_ms becomes the shim's fencing
+   * deadline, its epoch and group the sandbox's. fresh: new on this node
+   * (create, a fork's child). A worker; it blocks. NULL: no leases. */
+  int (*lease)(void *ud, const char *id, bool fresh, const hg_sb_lease *have,
+               hg_sb_lease *out, char msg[256]);
+  void *lease_ud;
 } hg_manager_config;
 
 int hg_manager_open(const hg_manager_config *cfg, hg_manager **out);
@@ -152,11 +173,18 @@ int hg_sandbox_delete(hg_manager *m, const char *id);
 typedef struct hg_sb_info {
   hg_sb_state state;
   uint64_t gen, epoch;
+  hg_sb_lease lease; /* epoch and group; until_ms 0 */
   unsigned replicas;
   char tpl_dir[HG_TEMPLATE_NAME_MAX + 20];
   char template_ref[HG_TEMPLATE_NAME_MAX + 8];
 } hg_sb_info;
 int hg_sandbox_info(hg_manager *m, const char *id, hg_sb_info *out);
+/* Moves the fencing deadline of id's VM (its shim's) to until_ms, the end
+ * of the lease just renewed; a past one stops the VM now. Thread-safe
+ * beside any other call: it takes no sandbox lock (a renewal must never
+ * wait behind a suspend). -ENOENT: no VM of id here; -ESRCH: its shim is
+ * gone. */
+int hg_sandbox_set_deadline(hg_manager *m, const char *id, int64_t until_ms);
 
 /* Moving a sandbox between nodes (DESIGN §10, manual path).
  * adopt: makes the sandbox here from a read-only generation subvolume
@@ -174,6 +202,34 @@ int hg_sandbox_info(hg_manager *m, const char *id, hg_sb_info *out);
  * fencing's job), -ESTALE when epoch is not above ours. */
 int hg_sandbox_adopt(hg_manager *m, const char *id, const char *gen_rel, uint64_t epoch);
 int hg_sandbox_disown(hg_manager *m, const char *id, uint64_t epoch);
+
+/* Fencing (DESIGN §9 "Fencing tokens"): another node holds the sandbox at
+ * epoch, so this copy must stop and stay aside. In any state: the VM is
+ * stopped for good (when this returns its VMM and shim are gone; one the
+ * manager had lost track of is found through its shim's status file) and
+ * its tap and namespace detached; the sandbox leaves the table (no longer
+ * listed or served, no on_change: it lives on elsewhere); its subvolume
+ * moves to orphans/<id>/<epoch> (<epoch>.<n> when that is taken),
+ * read-only, with the generations and disk snapshots taken here inside it
+ * (snapshots/<x>: they may hold history the new owner does not have, and
+ * must not pass for this sandbox's generations) and orphan.json (id,
+ * epoch, own_epoch, reason, orphaned_at, former state, template, gen).
+ * Replicas held here (replicas/<id>/) stay. Nothing deletes an orphan but
+ * hg_manager_orphan_delete. What the gateway keeps of the sandbox (its
+ * egress policy) is the caller's. Serialised with every other call on the
+ * sandbox (it waits for commands in flight). -ENOENT unknown sandbox,
+ * -EINVAL epoch 0; a VM that will not stop: that error, the sandbox stays
+ * (failed). A crash half-way is finished by the next hg_manager_open. */
+int hg_sandbox_orphan(hg_manager *m, const char *id, uint64_t epoch, const char *reason);
+/* Orphans on this node, by name: [{name: "<id>/<epoch>[.<n>]", id, epoch,
+ * reason, orphaned_at, state, template, gen, own_epoch}]. Reads files
+ * (node/orphan.h): blocks. New reference. */
+json_t *hg_manager_orphans(hg_manager *m);
+/* Deletes an orphan and all of it. -EINVAL: name is not
+ * "<sandbox id>/<digits>[.<digits>]" (hg_orphan_name_valid); -ENOENT. */
+int hg_manager_orphan_delete(hg_manager *m, const char *name);
+/* Orphans on this node, for metrics (reads directories: blocks). */
+unsigned hg_manager_orphan_count(hg_manager *m);
 
 /* Commands. The agent handle is borrowed: the manager keeps the sandbox
  * busy (no suspend, pause or delete) until hg_sandbox_agent_put. Commands

@@ -46,6 +46,9 @@ typedef struct hg_vm_config {
    * capped at 2 x 512 KiB (log_path and log_path.1). Keep it out of a
    * replicated subvolume: it is the guest's to fill. NULL: <dir>/console.log */
   const char *log_path;
+  /* The fencing deadline the shim starts with (CLOCK_MONOTONIC ms; the
+   * lease's end); 0: none. */
+  int64_t deadline_ms;
 } hg_vm_config;
 
 typedef struct hg_vm_info {
@@ -74,6 +77,9 @@ typedef struct hg_vmm_ops {
   /* Fencing: the shim stops the vCPUs when CLOCK_MONOTONIC passes deadline
    * (ms); 0 means no deadline. A later deadline un-fences. */
   int (*set_deadline)(hg_vm *vm, int64_t deadline_ms);
+  /* The same for the VM running in dir, without its handle: thread-safe
+   * beside every other call. -ESRCH: no shim there. */
+  int (*set_deadline_at)(const char *dir, int64_t deadline_ms);
   int (*info)(hg_vm *vm, hg_vm_info *out);
   /* Unix socket path of the agent channel. */
   const char *(*agent_path)(const hg_vm *vm);

@@ -342,15 +342,39 @@ int hg_replicator_after_suspend(hg_replicator *rp, const char *id, uint64_t gen,
 
 /* ---- moving a sandbox here ------------------------------------------------------------ */
 
-int hg_replicator_adopt(hg_replicator *rp, const char *id, char msg[256]) {
+/* The group recorded in a generation's sandbox.json: who to claim from. */
+static void holding_group(hg_replicator *rp, const char *rel, hg_sb_lease *view) {
+  char path[4096];
+  char *text = NULL;
+  size_t len = 0;
+  if (hg_store_abs(rp->cfg.store, rel, path, sizeof path) < 0 ||
+      hg_path(path + strlen(path), sizeof path - strlen(path), "/sandbox.json") < 0 ||
+      hg_read_file(path, RP_SB_JSON_MAX, &text, &len) < 0)
+    return;
+  json_t *j = json_loadb(text, len, 0, NULL);
+  free(text);
+  json_t *g = json_object_get(j, "group");
+  for (size_t i = 0; i < json_array_size(g) && view->ngroup < HG_SB_GROUP_MAX; i++) {
+    const char *id = json_string_value(json_array_get(g, i));
+    if (id && hg_node_id_valid(id))
+      snprintf(view->group[view->ngroup++], HG_NODE_ID_MAX, "%s", id);
+  }
+  json_decref(j);
+}
+
+int hg_replicator_move_view(hg_replicator *rp, const char *id, hg_sb_lease *view,
+                            char msg[256]) {
   hg_dirent e;
   hg_sb_info local;
+  memset(view, 0, sizeof *view);
   bool have_e = cl_dir_get(rp, id, &e) == 0;
   bool have_local = hg_sandbox_info(rp->cfg.manager, id, &local) == 0;
   if (have_local && (!have_e || is_self(rp, e.owner) || local.epoch >= e.epoch)) return 0;
-  if (have_e && strcmp(e.state, "suspended")) {
-    snprintf(msg, 256, "sandbox %s is %s on node %s: only a suspended sandbox moves", id, e.state,
-             e.owner);
+  /* Running on a live owner: its lease would refuse us anyway, but only
+   * after the wait; a dead or suspected one is the lease's to decide. */
+  if (have_e && strcmp(e.state, "suspended") && peer_alive(rp, e.owner, NULL)) {
+    snprintf(msg, 256, "sandbox %s is %s on node %s: only a suspended sandbox moves", id,
+             e.state, e.owner);
     return -EBUSY;
   }
   uint64_t gen = 0;
@@ -364,16 +388,25 @@ int hg_replicator_adopt(hg_replicator *rp, const char *id, char msg[256]) {
              rp->node_id, gen, id, e.gen);
     return -ENODATA;
   }
-  uint64_t epoch = (have_e ? e.epoch : 1);
-  if (have_local && local.epoch > epoch) epoch = local.epoch;
-  epoch++;
+  view->epoch = have_e ? e.epoch : 1;
+  if (have_local && local.epoch > view->epoch) view->epoch = local.epoch;
+  holding_group(rp, rel, view);
+  return 1;
+}
+
+int hg_replicator_adopt(hg_replicator *rp, const char *id, uint64_t epoch, char msg[256]) {
+  uint64_t gen = 0;
+  char rel[256];
+  if (newest_holding(rp, id, &gen, rel) < 0) {
+    snprintf(msg, 256, "node %s holds no generation of sandbox %s", rp->node_id, id);
+    return -ENODATA;
+  }
   int rc = hg_sandbox_adopt(rp->cfg.manager, id, rel, epoch);
   if (rc < 0) {
     snprintf(msg, 256, "adopting sandbox %s from %.120s: %s", id, rel, hg_err_str(rc));
     return rc;
   }
-  hg_log_info("repl.adopted", "sandbox=%s gen=%" PRIu64 " epoch=%" PRIu64 " from=%s", id, gen,
-              epoch, have_e ? e.owner : "?");
+  hg_log_info("repl.adopted", "sandbox=%s gen=%" PRIu64 " epoch=%" PRIu64, id, gen, epoch);
   return 0;
 }
 

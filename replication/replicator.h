@@ -55,11 +55,18 @@ int hg_replicator_after_suspend(hg_replicator *rp, const char *id, uint64_t gen,
                                 const char *durability,
                                 void (*progress)(void *pud, const char *text), void *pud,
                                 json_t **report, char msg[256]);
-/* Before resuming a sandbox this node does not own (it was sent here):
- * makes it ours from our newest generation of it. 0: it is ours now (or
- * was). -ENODATA: we hold no generation of it, or not the newest (msg).
- * -EBUSY: it runs elsewhere. */
-int hg_replicator_adopt(hg_replicator *rp, const char *id, char msg[256]);
+/* Moving a sandbox here (a resume sent to a node that does not own it),
+ * in two steps around the lease (DESIGN §9):
+ * move_view: 0 when it is ours already; 1 when it must move, with *view
+ * what to claim it from: the highest epoch known (directory, local) and
+ * the acceptor group our newest generation records. -ENODATA: we hold no
+ * generation of it, or not the newest; -EBUSY: it runs on a live owner
+ * (msg says which).
+ * adopt: makes it ours from our newest generation, at epoch (the lease's,
+ * just claimed). */
+int hg_replicator_move_view(hg_replicator *rp, const char *id, hg_sb_lease *view,
+                            char msg[256]);
+int hg_replicator_adopt(hg_replicator *rp, const char *id, uint64_t epoch, char msg[256]);
 /* True when we hold a generation of a sandbox the manager does not have:
  * a resume sent here is then accepted (and adopts). */
 bool hg_replicator_holds(hg_replicator *rp, const char *id);

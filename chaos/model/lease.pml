@@ -214,8 +214,11 @@ inline request(a, p) {
         if
         :: t_ep <= aep[a] -> skip /* STALE */
 #ifndef BREAK_CLAIM_WAIT
-        :: t_ep > aep[a] && aage[a] <= T + M -> skip /* WAIT */
-        :: t_ep > aep[a] && aage[a] > T + M ->
+        /* the node promised may claim higher at once: what a granted
+         * within T + M went to it alone */
+        :: t_ep > aep[a] && aage[a] <= T + M && !(aep[a] > 0 && ahold[a] == p + 1) ->
+           skip /* WAIT */
+        :: t_ep > aep[a] && (aage[a] > T + M || (aep[a] > 0 && ahold[a] == p + 1)) ->
 #else
         :: t_ep > aep[a] ->
 #endif

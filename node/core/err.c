@@ -33,6 +33,7 @@ static const struct {
     {EREMOTEIO, {"replication_incomplete", 503}}, /* fewer peers acknowledged than wanted */
     {ENODATA, {"not_a_holder", 409}},   /* resume where no replica of the newest gen is */
     {ESTALE, {"stale_epoch", 409}},     /* another node owns it at a higher epoch */
+    {ENOLCK, {"no_quorum", 503}},       /* no majority of its acceptor group answered */
     {EACCES, {"forbidden", 403}},
     {EPERM, {"forbidden", 403}},
 };

@@ -1,9 +1,11 @@
 #include "node/core/ident.h"
 
+#include <errno.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "node/core/parse.h"
+#include "node/core/util.h"
 
 bool hg_node_id_valid(const char *id) {
   size_t n = id ? strlen(id) : 0;
@@ -54,4 +56,33 @@ bool hg_name_valid(const char *name, size_t max) {
       return false;
   }
   return true;
+}
+
+/* 1*DIGIT without a leading zero, in [1, max]. */
+static bool positive_decimal(const char *s, size_t n, uint64_t max, uint64_t *out) {
+  return n > 0 && s[0] != '0' && hg_parse_uint_n(s, n, max, out) == 0;
+}
+
+int hg_orphan_name_split(const char *name, char *id, uint64_t *epoch) {
+  size_t n = name ? strnlen(name, HG_ORPHAN_NAME_MAX) : 0;
+  const char *slash = n < HG_ORPHAN_NAME_MAX ? memchr(name, '/', n) : NULL;
+  if (!slash || (size_t)(slash - name) >= HG_ID_MAX) return -EINVAL;
+  char sb[HG_ID_MAX];
+  memcpy(sb, name, (size_t)(slash - name));
+  sb[slash - name] = '\0';
+  const char *e = slash + 1, *dot = strchr(e, '.');
+  size_t elen = dot ? (size_t)(dot - e) : strlen(e);
+  uint64_t v, dup;
+  if (!hg_id_valid("sb", sb) || !positive_decimal(e, elen, UINT64_MAX, &v)) return -EINVAL;
+  if (dot && !positive_decimal(dot + 1, strlen(dot + 1), HG_ORPHAN_DUP_MAX, &dup))
+    return -EINVAL;
+  memcpy(id, sb, (size_t)(slash - name) + 1);
+  *epoch = v;
+  return 0;
+}
+
+bool hg_orphan_name_valid(const char *name) {
+  char id[HG_ORPHAN_NAME_MAX];
+  uint64_t epoch;
+  return hg_orphan_name_split(name, id, &epoch) == 0;
 }

@@ -299,3 +299,16 @@ int hg_hostport_split(const char *s, char *host, size_t cap, int default_port,
   *port = (int)p;
   return 0;
 }
+
+int hg_cond_init_mono(pthread_cond_t *cv) {
+  pthread_condattr_t ca;
+  pthread_condattr_init(&ca);
+  pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+  int rc = -pthread_cond_init(cv, &ca);
+  pthread_condattr_destroy(&ca);
+  return rc;
+}
+
+struct timespec hg_mono_ts(int64_t ms) {
+  return (struct timespec){.tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000};
+}

@@ -3,10 +3,12 @@
 #ifndef HG_CORE_UTIL_H
 #define HG_CORE_UTIL_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <time.h>
 
 #define HG_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -64,5 +66,11 @@ int hg_hostport_join(char *out, size_t cap, const char *host, int port);
 /* snprintf into a fixed buffer; -ENAMETOOLONG when it does not fit. */
 int hg_path(char *out, size_t cap, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* Condition variables that wait on CLOCK_MONOTONIC (a wall clock step
+ * must not stretch or cut a wait): init, and the timespec of a deadline in
+ * hg_now_ms() milliseconds for pthread_cond_timedwait. */
+int hg_cond_init_mono(pthread_cond_t *cv);
+struct timespec hg_mono_ts(int64_t ms);
 
 #endif

@@ -30,6 +30,9 @@ void hg_conf_defaults(hg_config *c) {
   c->replicas = 2;
   c->repl_zstd_level = 1;
   c->repl_keep = 3;
+  c->lease_ms = HG_LEASE_MS_DEFAULT;
+  c->lease_margin_ms = HG_LEASE_MARGIN_MS_DEFAULT;
+  c->acceptors = 3;
 }
 
 int hg_conf_load(hg_config *c, int argc, char **argv) {
@@ -106,6 +109,12 @@ int hg_conf_load(hg_config *c, int argc, char **argv) {
        "zstd level of replication streams, 1-19 (1)"},
       {"repl-keep", HG_OPT_INT, &c->repl_keep, 0,
        "generations of each sandbox a replica holder keeps (3)"},
+      {"lease-ms", HG_OPT_INT, &c->lease_ms, 0,
+       "lease length T in ms: a VM cut off from its group stops within it (3000)"},
+      {"lease-margin-ms", HG_OPT_INT, &c->lease_margin_ms, 0,
+       "lease margin in ms: covers clock drift and fencing latency (500)"},
+      {"acceptors", HG_OPT_INT, &c->acceptors, 0,
+       "acceptor group of each new sandbox: 3 or 5 nodes (3)"},
   };
   return hg_config_load(opts, HG_ARRAY_SIZE(opts), argc, argv, "hangard");
 }
@@ -334,6 +343,19 @@ int hg_conf_check(hg_config *c) {
   if (c->replicas < 1 || c->replicas > 8 || c->repl_zstd_level < 1 || c->repl_zstd_level > 19 ||
       c->repl_keep < 1 || c->repl_keep > 1000) {
     fprintf(stderr, "hangard: --replicas is 1-8, --repl-zstd-level 1-19, --repl-keep 1-1000\n");
+    return -EINVAL;
+  }
+  /* Every node of a cluster must use the same T and margin: the claim's
+   * wait on one node covers the lease another granted. */
+  if (c->lease_ms < 300 || c->lease_ms > 600000 || c->lease_margin_ms < 50 ||
+      c->lease_margin_ms * 4 > c->lease_ms) {
+    fprintf(stderr, "hangard: --lease-ms is 300-600000 and --lease-margin-ms 50 to a "
+                    "quarter of it (got %lld and %lld)\n",
+            (long long)c->lease_ms, (long long)c->lease_margin_ms);
+    return -EINVAL;
+  }
+  if (c->acceptors != 3 && c->acceptors != 5) {
+    fprintf(stderr, "hangard: --acceptors is 3 or 5\n");
     return -EINVAL;
   }
   if (c->repl_advertise[0] && !dialable(c->repl_advertise, false)) {

@@ -18,6 +18,7 @@
 #include "node/accel.h"
 #include "node/core/guard.h"
 #include "node/core/ident.h"
+#include "node/hangard/leasing.h"
 #include "node/hangard/lifecycle.h"
 #include "node/op.h"
 #include "node/sandbox.h"
@@ -68,6 +69,8 @@ typedef struct hg_config {
   int64_t replicas;
   int64_t repl_zstd_level;
   int64_t repl_keep;
+  /* leases (DESIGN §9) */
+  int64_t lease_ms, lease_margin_ms, acceptors;
 } hg_config;
 
 typedef struct hg_node {
@@ -98,6 +101,8 @@ typedef struct hg_node {
   hg_repl *repl; /* with a cluster: the replication service */
   hg_replicator *replicator;
   hg_life *life; /* lifecycle: every operation's sequence (lifecycle.h) */
+  hg_leasing *leasing; /* leases: every VM start under one (leasing.h) */
+  hg_life_leases life_leases;
   hg_node_meta meta_base; /* what does not change: ids, addresses, totals */
   hg_node_meta meta_last; /* the last full load sent, under cl */
   uv_timer_t meta_timer;

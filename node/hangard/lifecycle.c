@@ -18,13 +18,26 @@ struct hg_life {
   hg_manager *m;
   hg_gateway *gw;    /* NULL: no networking */
   hg_replicator *rp; /* NULL: no replication */
+  hg_life_leases leases; /* take NULL: none */
   hg_api_work work;  /* the API's view, ud = this */
 };
 
-/* Deletes the sandbox, then what the gateway keeps of it (its policy and
- * egress log): a sandbox that failed to go keeps its policy. */
+/* Deletes through the sandbox's group first (a holder away for days then
+ * learns of it and never brings it back), then here, then what the
+ * gateway keeps of it (its policy and egress log): a sandbox that failed
+ * to go keeps its policy. */
 static int life_delete(void *ud, const char *id) {
   hg_life *l = ud;
+  hg_sb_info info;
+  if (l->leases.remove && hg_sandbox_info(l->m, id, &info) == 0) {
+    char msg[256];
+    int rc = l->leases.remove(l->leases.ud, id, &info.lease, msg);
+    if (rc < 0) {
+      hg_log_warn("sandbox.delete", "sandbox=%s err=\"%s\" msg=\"%s\"", id, hg_err_str(rc),
+                  msg);
+      return rc;
+    }
+  }
   int rc = hg_sandbox_delete(l->m, id);
   if (rc == 0 && l->gw) hg_gateway_forget(l->gw, id);
   return rc;
@@ -61,18 +74,31 @@ static int life_pause(void *ud, const char *id) {
 }
 
 /* A resume sent to a node that is not the owner makes it the owner first
- * (adopt), from its newest generation of the sandbox. */
+ * (adopt, from its newest generation of the sandbox), under the lease it
+ * claims from the group that generation records: of two such resumes
+ * through two nodes, one claim wins and the other learns of it (-ESTALE)
+ * before anything of the sandbox changed here. Our own sandbox takes its
+ * lease up again; the VM then starts under it. */
 static int life_resume(void *ud, const char *id, char msg[256]) {
   hg_life *l = ud;
+  hg_sb_lease view, got;
   msg[0] = '\0';
-  if (l->rp) {
-    int rc = hg_replicator_adopt(l->rp, id, msg);
-    if (rc < 0) {
-      if (!msg[0]) snprintf(msg, 256, "%s", hg_err_str(rc));
-      return rc;
-    }
-  }
-  return hg_sandbox_resume(l->m, id);
+  int move = l->rp ? hg_replicator_move_view(l->rp, id, &view, msg) : 0;
+  hg_sb_info info;
+  if (move == 0 && hg_sandbox_info(l->m, id, &info) == 0) view = info.lease;
+  else if (move == 0) return -ENOENT;
+  int rc = move < 0 ? move : 0;
+  if (rc == 0 && l->leases.take) rc = l->leases.take(l->leases.ud, id, &view, &got, msg);
+  if (rc == 0 && move == 1)
+    rc = hg_replicator_adopt(l->rp, id, l->leases.take ? got.epoch : view.epoch + 1, msg);
+  if (rc == 0) rc = hg_sandbox_resume(l->m, id);
+  if (rc < 0 && !msg[0]) snprintf(msg, 256, "%s", hg_err_str(rc));
+  return rc;
+}
+
+/* The VM stopped for good: its lease goes (another node may claim it). */
+static void life_drop(hg_life *l, const char *id) {
+  if (l->leases.drop) l->leases.drop(l->leases.ud, id);
 }
 
 static bool life_resumable(void *ud, const char *id) {
@@ -89,6 +115,7 @@ static int life_suspend(void *ud, const char *id, const char *durability,
   *report = NULL;
   msg[0] = '\0';
   int rc = hg_sandbox_suspend(l->m, id, gen);
+  if (rc == 0) life_drop(l, id);
   if (rc < 0 || !l->rp) return rc;
   return hg_replicator_after_suspend(l->rp, id, *gen, durability, progress, pud, report,
                                      msg);
@@ -111,6 +138,11 @@ static int life_fork(void *ud, const char *id, uint64_t gen, const char *snapsho
     hg_log_error("api.fork_policy", "sandbox=%s from=%s err=\"%s\"", new_id, id,
                  hg_err_str(prc));
   return 0;
+}
+
+static json_t *life_leases(void *ud) {
+  hg_life *l = ud;
+  return l->leases.status ? l->leases.status(l->leases.ud) : NULL;
 }
 
 void hg_life_idle(hg_life *l) {
@@ -141,6 +173,7 @@ int hg_life_new(const hg_life_config *cfg, hg_life **out) {
   l->m = cfg->manager;
   l->gw = cfg->gateway;
   l->rp = cfg->replicator;
+  if (cfg->leases) l->leases = *cfg->leases;
   l->work = (hg_api_work){.ud = l,
                           .create_begin = life_create_begin,
                           .create_finish = life_create_finish,
@@ -150,7 +183,8 @@ int hg_life_new(const hg_life_config *cfg, hg_life **out) {
                           .suspend = life_suspend,
                           .snapshot = life_snapshot,
                           .fork = life_fork,
-                          .remove = life_delete};
+                          .remove = life_delete,
+                          .leases = life_leases};
   *out = l;
   return 0;
 }

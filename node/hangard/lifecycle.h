@@ -3,7 +3,9 @@
  * is sequenced across the sandbox manager (node/sandbox.h), the gateway
  * (gateway/gateway.h) and the replicator (replication/replicator.h),
  * whoever asks: the API through hg_api_work (api/work.h), the idle timer
- * through hg_life_idle. Leases (DESIGN §9) will be taken here too.
+ * through hg_life_idle. A resume takes the sandbox's lease (DESIGN §9)
+ * first, a suspend gives it back, a delete goes through its group; the
+ * manager's own lease hook covers the VM starts inside create and fork.
  *
  * It owns nothing but itself: the subsystems are the node's. Calls block
  * and run on workers (as hg_api_work says). */
@@ -17,10 +19,24 @@
 
 typedef struct hg_life hg_life;
 
+/* The leases (node/hangard/leasing.h) as lifecycle asks for them: take
+ * before a VM starts, delete through the group, drop once the VM stopped
+ * for good. Errors: -ESTALE (another node holds it), -EBUSY (its lease is
+ * live elsewhere), -ENOLCK (no majority answered), msg says which. */
+typedef struct hg_life_leases {
+  int (*take)(void *ud, const char *id, const hg_sb_lease *have, hg_sb_lease *out,
+              char msg[256]);
+  int (*remove)(void *ud, const char *id, const hg_sb_lease *have, char msg[256]);
+  void (*drop)(void *ud, const char *id);
+  json_t *(*status)(void *ud); /* hg_api_work's leases */
+  void *ud;
+} hg_life_leases;
+
 typedef struct hg_life_config {
   hg_manager *manager;       /* required */
   hg_gateway *gateway;       /* NULL: no networking */
   hg_replicator *replicator; /* NULL: no replication (no cluster) */
+  const hg_life_leases *leases; /* NULL: no leases */
 } hg_life_config;
 
 int hg_life_new(const hg_life_config *cfg, hg_life **out);

@@ -313,6 +313,84 @@ static int replicator_start(hg_node *n) {
   return hg_replicator_start(&rc_, &n->replicator);
 }
 
+/* --- leases ------------------------------------------------------------------------ */
+
+static int lease_take(void *ud, const char *id, bool fresh, const hg_sb_lease *have,
+                      hg_sb_lease *out, char msg[256]) {
+  hg_node *n = ud;
+  return hg_leasing_take(n->leasing, id, fresh, have, out, msg);
+}
+
+static int life_take(void *ud, const char *id, const hg_sb_lease *have, hg_sb_lease *out,
+                     char msg[256]) {
+  return lease_take(ud, id, false, have, out, msg);
+}
+
+static int life_remove(void *ud, const char *id, const hg_sb_lease *have, char msg[256]) {
+  hg_node *n = ud;
+  return hg_leasing_delete(n->leasing, id, have, msg);
+}
+
+static void life_drop(void *ud, const char *id) {
+  hg_node *n = ud;
+  hg_leasing_drop(n->leasing, id);
+}
+
+static json_t *life_status(void *ud) {
+  hg_node *n = ud;
+  hg_leasing_stats st;
+  hg_leasing_get_stats(n->leasing, &st);
+  bool fo = hg_leasing_can_fail_over(n->leasing);
+  return json_pack("{s:I,s:I,s:I,s:I,s:b,s:s}", "held", (json_int_t)st.held, "fenced",
+                   (json_int_t)st.fenced, "claiming", (json_int_t)st.claiming, "lost",
+                   (json_int_t)st.lost, "can_fail_over", fo, "why",
+                   fo ? "new sandboxes get groups of 3 or more live nodes"
+                      : "fewer than 3 live nodes: a sandbox's group cannot lose a member "
+                        "and still grant, so nothing fails over");
+}
+
+/* Another node took the sandbox at a higher epoch: our VM (fenced by now)
+ * goes, its state is kept under orphans/ for an operator to look at. */
+static void lease_lost(void *ud, const char *id, uint64_t epoch, const char *holder) {
+  hg_node *n = ud;
+  char reason[160];
+  snprintf(reason, sizeof reason, "node %s holds it at epoch %" PRIu64 " or higher",
+           holder[0] ? holder : "?", epoch);
+  int rc = hg_sandbox_orphan(n->manager, id, epoch, reason);
+  if (rc < 0 && rc != -ENOENT)
+    hg_log_error("lease.orphan", "sandbox=%s epoch=%" PRIu64 " err=\"%s\"", id, epoch,
+                 hg_err_str(rc));
+}
+
+/* After the cluster is made (leases ride its datagrams), before the
+ * manager opens (its VM starts ask for leases). */
+static int leasing_open(hg_node *n) {
+  char path[4096];
+  int rc = hg_path(path, sizeof path, "%s/state/leases.log", hg_store_root(n->store));
+  if (rc < 0) return rc;
+  hg_leasing_config lc = {.loop = n->loop,
+                          .self = n->cfg.node_id,
+                          .register_path = path,
+                          .lease_ms = n->cfg.lease_ms,
+                          .margin_ms = n->cfg.lease_margin_ms,
+                          .acceptors = (unsigned)n->cfg.acceptors,
+                          .cluster = n->cluster,
+                          .on_lost = lease_lost,
+                          .ud = n};
+  if ((rc = hg_leasing_open(&lc, &n->leasing)) < 0) {
+    fprintf(stderr, "hangard: cannot open the lease register %s: %s\n", path,
+            hg_err_str(rc));
+    return rc;
+  }
+  n->life_leases = (hg_life_leases){
+      .take = life_take,
+      .remove = life_remove,
+      .drop = life_drop,
+      .status = life_status,
+      .ud = n};
+  return 0;
+}
+
 /* --- cluster: life ------------------------------------------------------------------ */
 
 /* Before the manager opens, so its first on_change calls reach the directory. */
@@ -400,11 +478,19 @@ static void handles_close(void *ud) {
 
 /* The API is gone; leave the cluster gracefully (peers see "left", not a
  * death), after which nothing from a worker may reach it. */
+static void leasing_closed(void *ud);
+
 static void http_closed(void *ud) {
   hg_node *n = ud;
   n->http = NULL;
   hg_api_free(n->api);
   n->api = NULL;
+  /* Leases first: they send through the cluster. */
+  hg_leasing_close(n->leasing, leasing_closed, n);
+}
+
+static void leasing_closed(void *ud) {
+  hg_node *n = ud;
   if (!n->cluster) {
     handles_close(n);
     return;
@@ -489,6 +575,7 @@ static int node_open(hg_node *n) {
   if ((rc = accel_choose(n, accel)) < 0) return rc;
   if ((rc = cluster_open(n)) < 0) return rc;
   if ((rc = gateway_open(n)) < 0) return rc;
+  if ((rc = leasing_open(n)) < 0) return rc;
   hg_manager_config mcfg = {.store = n->store,
                             .vmm = &hg_vmm_qemu,
                             .shim_path = c->shim,
@@ -502,11 +589,16 @@ static int node_open(hg_node *n) {
                             .pool_template = c->template_name,
                             .on_change = n->cluster ? on_sandbox_change : NULL,
                             .on_change_ud = n,
-                            .default_replicas = (unsigned)c->replicas};
+                            .default_replicas = (unsigned)c->replicas,
+                            .lease = lease_take,
+                            .lease_ud = n};
   if ((rc = hg_manager_open(&mcfg, &n->manager)) < 0) return rc;
+  hg_leasing_attach(n->leasing, n->manager);
   if ((rc = replicator_start(n)) < 0) return rc;
-  hg_life_config lcfg = {
-      .manager = n->manager, .gateway = n->gateway, .replicator = n->replicator};
+  hg_life_config lcfg = {.manager = n->manager,
+                         .gateway = n->gateway,
+                         .replicator = n->replicator,
+                         .leases = &n->life_leases};
   return hg_life_new(&lcfg, &n->life);
 }
 
@@ -570,6 +662,7 @@ int main(int argc, char **argv) {
   /* Warm-pool VMs belong to no one: a stopped daemon leaves none running
    * (its sandboxes do run on; a crash leaves the pool for adoption). */
   hg_manager_pool_stop(n->manager);
+  hg_leasing_free(n->leasing); /* its fencer calls the manager */
   hg_life_free(n->life);
   hg_replicator_stop(n->replicator);
   if (n->repl) hg_repl_close(n->repl);

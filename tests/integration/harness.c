@@ -133,6 +133,10 @@ void hg_it_node_kill(hg_it_node *n, int sig) {
 }
 
 int hg_it_node_restart(hg_it_node *n) {
+  if (n->port == 0) { /* a data dir the test filled itself: its first start */
+    n->port = free_port();
+    snprintf(n->url, sizeof n->url, "http://127.0.0.1:%d", n->port);
+  }
   int rc = spawn(n);
   return rc < 0 ? rc : wait_ready(n);
 }

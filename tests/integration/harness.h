@@ -38,7 +38,9 @@ int hg_it_node_start(hg_it_node *n);
 /* The same with more hangard flags (kept for restarts): {"--accel", "tcg", NULL}.
  * -ECHILD when hangard exited before it was ready (n->exit_status says how). */
 int hg_it_node_start_with(hg_it_node *n, const char *const *extra);
-/* Restarts hangard on the same data dir (after a kill). */
+/* Restarts hangard on the same data dir (after a kill). With n->port 0
+ * (a data dir the test filled in-process: n->dir and n->data set, the
+ * rest zero) it picks a port and starts hangard there the first time. */
 int hg_it_node_restart(hg_it_node *n);
 /* Signals hangard and reaps it, whatever its exit status: for a test that
  * kills it on purpose (SIGKILL). Its log is still scanned at the stop. */

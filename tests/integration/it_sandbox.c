@@ -20,7 +20,12 @@
 
 static hg_it_node node;
 
-static int setup(void **state) { return hg_it_node_start(&node) == 0 ? 0 : -1; }
+/* A lease longer than the outage below: "a daemon restart faster than
+ * the lease keeps its VMs running" (it_lease shows a longer one fencing
+ * them until the grant). */
+static const char *const node_flags[] = {"--lease-ms", "20000", "--lease-margin-ms", "1000",
+                                         NULL};
+static int setup(void **state) { return hg_it_node_start_with(&node, node_flags) == 0 ? 0 : -1; }
 
 static int teardown(void **state) { return hg_it_node_stop(&node); }
 

@@ -178,6 +178,8 @@ static struct fk {
   hg_buf file;
   uint32_t file_mode;
   bool remove_recursive, mkdir_parents;
+  char orphans[4][HG_ORPHAN_NAME_MAX]; /* "" : none */
+  char orphan_deleted[HG_ORPHAN_NAME_MAX + 8]; /* what reached the manager, last */
 } fk;
 
 #define FK_MANAGER ((hg_manager *)&fk)
@@ -308,6 +310,38 @@ void hg_manager_counts(hg_manager *m, unsigned counts[HG_SB_FAILED + 1]) {
   for (int i = 0; i < 16; i++)
     if (fk.sbs[i].used) counts[fk.sbs[i].state]++;
   pthread_mutex_unlock(&fk_mu);
+}
+
+/* Orphans: the manager's contract (node/sandbox.h), on fk.orphans. */
+json_t *hg_manager_orphans(hg_manager *m) {
+  json_t *arr = json_array();
+  pthread_mutex_lock(&fk_mu);
+  for (size_t i = 0; i < HG_ARRAY_SIZE(fk.orphans); i++)
+    if (fk.orphans[i][0])
+      json_array_append_new(arr, json_pack("{s:s,s:s}", "name", fk.orphans[i], "reason", "t"));
+  pthread_mutex_unlock(&fk_mu);
+  return arr;
+}
+
+int hg_manager_orphan_delete(hg_manager *m, const char *name) {
+  int rc = hg_orphan_name_valid(name) ? -ENOENT : -EINVAL;
+  pthread_mutex_lock(&fk_mu);
+  snprintf(fk.orphan_deleted, sizeof fk.orphan_deleted, "%s", name);
+  for (size_t i = 0; rc == -ENOENT && i < HG_ARRAY_SIZE(fk.orphans); i++)
+    if (fk.orphans[i][0] && !strcmp(fk.orphans[i], name)) {
+      fk.orphans[i][0] = '\0';
+      rc = 0;
+    }
+  pthread_mutex_unlock(&fk_mu);
+  return rc;
+}
+
+unsigned hg_manager_orphan_count(hg_manager *m) {
+  unsigned n = 0;
+  pthread_mutex_lock(&fk_mu);
+  for (size_t i = 0; i < HG_ARRAY_SIZE(fk.orphans); i++) n += fk.orphans[i][0] != '\0';
+  pthread_mutex_unlock(&fk_mu);
+  return n;
 }
 
 json_t *hg_manager_template_list(hg_manager *m) {
@@ -708,6 +742,7 @@ static void concrete(const char *pattern, char *out, size_t cap) {
                       : !strncmp(p, "{op}", 4)     ? "op-0123456789abcdef"
                       : !strncmp(p, "{port}", 6)   ? "8080"
                       : !strncmp(p, "{path*}", 7)  ? "static/app.js"
+                      : !strncmp(p, "{name*}", 7)  ? "sb-0123456789abcdef/3"
                                                    : "cmd-42";
       o += (size_t)snprintf(out + o, cap - o, "%s", v);
       p += n + 1;
@@ -1609,6 +1644,71 @@ static void metrics_text(void **state) {
   hg_buf_free(&b);
 }
 
+/* GET /v1/orphans and DELETE /v1/orphans/{name*}: admin only; a name is
+ * checked before anything reaches the manager. */
+static void orphan_routes(void **state) {
+  char id[HG_ID_MAX], tok[65];
+  create(id, tok);
+  snprintf(fk.orphans[0], sizeof fk.orphans[0], "sb-00000000000000a1/7");
+  snprintf(fk.orphans[1], sizeof fk.orphans[1], "sb-00000000000000a1/7.1");
+  assert_int_equal(send_req("GET", "/v1/orphans", NULL, NULL)->status, 401);
+  assert_int_equal(send_req("GET", "/v1/orphans", "not-the-key", NULL)->status, 401);
+  assert_int_equal(send_req("GET", "/v1/orphans", tok, NULL)->status, 403);
+  assert_int_equal(send_req("DELETE", "/v1/orphans/sb-00000000000000a1/7", tok, NULL)->status,
+                   403);
+  assert_int_equal(send_req("DELETE", "/v1/orphans/sb-00000000000000a1/7", NULL, NULL)->status,
+                   401);
+  fk_req *r = send_req("GET", "/v1/orphans", admin, NULL);
+  assert_int_equal(r->status, 200);
+  json_t *j = jbody(r), *list = json_object_get(j, "orphans");
+  assert_int_equal(json_array_size(list), 2);
+  assert_string_equal(jstr(json_array_get(list, 1), "name"), "sb-00000000000000a1/7.1");
+  assert_string_equal(jstr(json_array_get(list, 0), "node"), "n-test");
+  json_decref(j);
+  r = send_req("GET", "/metrics", NULL, NULL);
+  assert_non_null(strstr(r->out.data, "# TYPE hangar_orphans gauge\nhangar_orphans 2\n"));
+
+  /* Bad names: 400, and the manager never hears of them. */
+  static const char *const bad[] = {
+      "", "../x", "a/b/c", "x/1abc", "sb-00000000000000a1", "sb-00000000000000a1/",
+      "sb-00000000000000a1/0", "sb-00000000000000a1/07", "sb-00000000000000a1/7.",
+      "sb-00000000000000a1/7.0", "sb-00000000000000a1/7.1000", "sb-00000000000000a1/+7",
+      "sb-00000000000000a1/7/x", "sb-00000000000000a1/../7", "../sb-00000000000000a1/7",
+      "sb-00000000000000A1/7", "sb-00000000000000a1/18446744073709551616",
+      "sb-00000000000000a1/7.1.1", "sb-00000000000000a1/ 7", "sb-00000000000000a1/7\n"};
+  fk.orphan_deleted[0] = '\0';
+  for (size_t i = 0; i < HG_ARRAY_SIZE(bad); i++) {
+    char t[160];
+    snprintf(t, sizeof t, "/v1/orphans/%s", bad[i]);
+    r = send_req("DELETE", t, admin, NULL);
+    if (r->status != 400) fprintf(stderr, "DELETE %s -> %d\n", t, r->status);
+    assert_int_equal(r->status, 400);
+    assert_string_equal(err_code(r, &j), "bad_request");
+    json_decref(j);
+  }
+  assert_int_equal(send_req("DELETE", "/v1/orphans", admin, NULL)->status, 400);
+  assert_string_equal(fk.orphan_deleted, "");
+  assert_int_equal(hg_manager_orphan_count(FK_MANAGER), 2);
+  assert_int_equal(send_req("POST", "/v1/orphans/sb-00000000000000a1/7", admin, NULL)->status,
+                   405);
+
+  r = send_req("DELETE", "/v1/orphans/sb-00000000000000a1/7.1", admin, NULL);
+  assert_int_equal(r->status, 204);
+  assert_string_equal(fk.orphan_deleted, "sb-00000000000000a1/7.1");
+  r = send_req("DELETE", "/v1/orphans/sb-00000000000000a1/7.1", admin, NULL);
+  assert_int_equal(r->status, 404);
+  assert_string_equal(err_code(r, &j), "not_found");
+  json_decref(j);
+  assert_int_equal(hg_manager_orphan_count(FK_MANAGER), 1);
+
+  assert_true(hg_orphan_name_valid("sb-00000000000000a1/18446744073709551615.999"));
+  char oid[HG_ORPHAN_NAME_MAX];
+  uint64_t epoch;
+  assert_int_equal(hg_orphan_name_split("sb-00000000000000a1/42.3", oid, &epoch), 0);
+  assert_string_equal(oid, "sb-00000000000000a1");
+  assert_int_equal(epoch, 42);
+}
+
 static void openapi_covers_every_route(void **state) {
   fk_req *r = send_req("GET", "/v1/openapi.json", NULL, NULL);
   assert_int_equal(r->status, 200);
@@ -2003,6 +2103,7 @@ int main(void) {
       T(utf8_is_cleaned),
       T(base64_encodes),
       T(metrics_text),
+      T(orphan_routes),
       T(openapi_covers_every_route),
       T(healthz_says_node),
       T(stop_answers_waiters_and_refuses_new_requests),

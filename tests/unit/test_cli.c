@@ -24,6 +24,7 @@
 #include "tools/cli/cmdutil.h"
 #include "tools/cli/commands.h"
 #include "tools/cli/replicas.h"
+#include "tools/cli/orphans.h"
 #include "tools/cli/config.h"
 #include "tools/cli/table.h"
 
@@ -921,6 +922,32 @@ static void row_words(const char *line, int n, char *out, size_t cap) {
   }
 }
 
+static void orphans_table_names_what_was_fenced(void **state) {
+  static const char answer[] =
+      "{\"orphans\":[{\"name\":\"sb-00000000000000a1/5\",\"id\":\"sb-00000000000000a1\","
+      "\"epoch\":5,\"state\":\"running\",\"template\":\"default:latest\","
+      "\"reason\":\"lease lost\\u001b[2J\"},"
+      "{\"name\":\"sb-00000000000000a1/5.1\",\"record\":\"unreadable\"}]}";
+  json_t *j = load(answer);
+  hg_buf out;
+  hg_buf_init(&out, 1 << 16);
+  assert_int_equal(hg_orphans_render(j, &out), 0);
+  json_decref(j);
+  const char *want[] = {"NAME WAS TEMPLATE AGE REASON",
+                        "sb-00000000000000a1/5 running default:latest - lease lost?[2J",
+                        "sb-00000000000000a1/5.1 - - - -"};
+  char *save = NULL, got[512];
+  size_t i = 0;
+  for (char *line = strtok_r(out.data, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+    assert_true(i < HG_ARRAY_SIZE(want));
+    row_words(line, 16, got, sizeof got);
+    if (strcmp(got, want[i]) != 0) fail_msg("row %zu: '%s', want '%s'", i, got, want[i]);
+    i++;
+  }
+  assert_int_equal(i, HG_ARRAY_SIZE(want));
+  hg_buf_free(&out);
+}
+
 /* hg_replicas_render of the answer text; the caller frees out and notes. */
 static void render_replicas(const char *answer, hg_buf *out, hg_buf *notes) {
   json_t *j = load(answer);
@@ -1180,6 +1207,7 @@ int main(void) {
       cmocka_unit_test(peer_lines_tell_bytes_parent_and_time),
       cmocka_unit_test(repl_report_has_a_line_per_peer_or_none),
       cmocka_unit_test(replicas_table_lists_owner_first_newest_first),
+      cmocka_unit_test(orphans_table_names_what_was_fenced),
       cmocka_unit_test(replicas_table_columns_line_up),
       cmocka_unit_test(replicas_of_a_sandbox_without_generations),
       cmocka_unit_test(suspend_passes_durability_and_prints_each_peer),

@@ -77,6 +77,9 @@ int hg_sandbox_exec(hg_manager *m, const char *id, const hg_exec_req *req, uint6
   return local_call();
 }
 json_t *hg_manager_template_list(hg_manager *m) { return json_array(); }
+json_t *hg_manager_orphans(hg_manager *m) { return json_array(); }
+int hg_manager_orphan_delete(hg_manager *m, const char *name) { return local_call(); }
+unsigned hg_manager_orphan_count(hg_manager *m) { return 0; }
 int hg_manager_template_register(hg_manager *m, const char *name_tag, const char *src_dir,
                                  char digest_out[65], char why[HG_TEMPLATE_WHY_MAX]) {
   return local_call();

@@ -317,6 +317,65 @@ static void a_second_claim_waits_while_the_owner_renews(void **state) {
   run_ms(s, 3 * T_MS);
   assert_int_equal(state_at(s, 0, 0), HG_LEASE_HELD);
   assert_int_equal(state_at(s, 1, 0), HG_LEASE_CLAIMING);
+  /* ... and says whose live lease holds it up (a caller's 409). */
+  assert_int_equal(hg_lease_info_get(s->nodes[1].prop, "sb-0", &info), 0);
+  assert_true(info.waiting);
+  assert_string_equal(info.holder, "node-0");
+  assert_int_equal(s->conflicts, 0);
+  sim_free(s);
+}
+
+/* The node the group promised may claim a higher epoch at once (resuming
+ * its own sandbox after a suspend, a delete): everything granted within
+ * T + margin went to it. Another node still waits. */
+static void the_promised_node_claims_higher_without_the_wait(void **state) {
+  (void)state;
+  sim *s = sim_new(3, 5);
+  assert_int_equal(claim(s, 0, 0, false), 0);
+  run_ms(s, 100);
+  assert_int_equal(state_at(s, 0, 0), HG_LEASE_HELD);
+  hg_lease_release(s->nodes[0].prop, "sb-0"); /* suspended: renewals stop */
+  run_ms(s, 10);
+  assert_int_equal(claim_above(s, 0, 0, 1, false), 0);
+  run_ms(s, 50);
+  assert_int_equal(state_at(s, 0, 0), HG_LEASE_HELD);
+  hg_lease_info info;
+  assert_int_equal(hg_lease_info_get(s->nodes[0].prop, "sb-0", &info), 0);
+  assert_int_equal(info.epoch, 2);
+  hg_lease_release(s->nodes[0].prop, "sb-0");
+  assert_int_equal(claim_above(s, 1, 0, 2, false), 0);
+  run_ms(s, 50);
+  assert_int_equal(state_at(s, 1, 0), HG_LEASE_CLAIMING);
+  run_ms(s, T_MS + MARGIN_MS + 200);
+  assert_int_equal(state_at(s, 1, 0), HG_LEASE_HELD);
+  assert_int_equal(s->conflicts, 0);
+  sim_free(s);
+}
+
+/* After a restart the proposer renews at the epoch it had: granted while
+ * the group still promises it, lost once another node claimed higher. */
+static void a_recovered_lease_renews_or_learns_it_was_lost(void **state) {
+  (void)state;
+  sim *s = sim_new(3, 6);
+  assert_int_equal(claim(s, 0, 0, false), 0);
+  assert_int_equal(claim(s, 0, 1, false), 0);
+  run_ms(s, 100);
+  static const int first3[] = {0, 1, 2};
+  hg_lease_conf c = conf_of(s, first3, 3);
+  node *nd = &s->nodes[0];
+  hg_lease_release(nd->prop, "sb-0"); /* as if its memory were gone */
+  hg_lease_release(nd->prop, "sb-1");
+  run_ms(s, T_MS + MARGIN_MS + 200);
+  assert_int_equal(claim_above(s, 1, 1, 1, false), 0); /* sb-1 moves on meanwhile */
+  run_ms(s, 100);
+  assert_int_equal(state_at(s, 1, 1), HG_LEASE_HELD);
+  assert_int_equal(hg_lease_recover(nd->prop, "sb-0", &c, 1, local(nd, s->now)), 0);
+  assert_int_equal(hg_lease_recover(nd->prop, "sb-1", &c, 1, local(nd, s->now)), 0);
+  assert_int_equal(hg_lease_recover(nd->prop, "sb-1", &c, 1, local(nd, s->now)), -EALREADY);
+  assert_false(hg_lease_valid(nd->prop, "sb-0", local(nd, s->now))); /* not before a grant */
+  run_ms(s, 100);
+  assert_true(hg_lease_valid(nd->prop, "sb-0", local(nd, s->now)));
+  assert_int_equal(state_at(s, 0, 1), HG_LEASE_LOST);
   assert_int_equal(s->conflicts, 0);
   sim_free(s);
 }
@@ -697,6 +756,8 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(a_claim_on_a_quiet_group_is_held_at_once_and_renewed),
       cmocka_unit_test(a_second_claim_waits_while_the_owner_renews),
+      cmocka_unit_test(the_promised_node_claims_higher_without_the_wait),
+      cmocka_unit_test(a_recovered_lease_renews_or_learns_it_was_lost),
       cmocka_unit_test(an_owner_cut_off_is_fenced_before_a_survivor_holds),
       cmocka_unit_test(the_minority_side_of_a_partition_claims_nothing),
       cmocka_unit_test(two_concurrent_claims_start_one_owner),

@@ -21,6 +21,7 @@ static char calls[2048];
 static struct {
   const char *idle[4]; /* what hg_manager_idle reports */
   int suspend_rc, delete_rc, adopt_rc, fork_rc, policy_rc, after_rc;
+  int move_rc, take_rc; /* move_view: 1 moves; the lease's take */
   bool pooled; /* create_begin: the warm pool served it */
 } fk;
 
@@ -101,10 +102,35 @@ int hg_gateway_copy_policy(hg_gateway *gw, const char *from, const char *to) {
 void hg_gateway_forget(hg_gateway *gw, const char *name) {
   note("forget(%s) ", name);
 }
-int hg_replicator_adopt(hg_replicator *rp, const char *id, char msg[256]) {
-  note("adopt(%s) ", id);
+int hg_replicator_move_view(hg_replicator *rp, const char *id, hg_sb_lease *view,
+                            char msg[256]) {
+  note("move_view(%s) ", id);
+  memset(view, 0, sizeof *view);
+  view->epoch = 4;
+  if (fk.move_rc < 0) snprintf(msg, 256, "holds no generation");
+  return fk.move_rc;
+}
+int hg_replicator_adopt(hg_replicator *rp, const char *id, uint64_t epoch, char msg[256]) {
+  note("adopt(%s,%llu) ", id, (unsigned long long)epoch);
   return fk.adopt_rc;
 }
+static int fk_take(void *ud, const char *id, const hg_sb_lease *have, hg_sb_lease *out,
+                   char msg[256]) {
+  note("take(%s,above=%llu) ", id, (unsigned long long)have->epoch);
+  memset(out, 0, sizeof *out);
+  out->epoch = have->epoch + 1;
+  if (fk.take_rc) snprintf(msg, 256, "held by node n-b");
+  return fk.take_rc;
+}
+static int fk_remove(void *ud, const char *id, const hg_sb_lease *have, char msg[256]) {
+  note("lease_delete(%s) ", id);
+  return 0;
+}
+static void fk_drop(void *ud, const char *id) {
+  note("drop(%s) ", id);
+}
+static const hg_life_leases fk_leases = {
+    .take = fk_take, .remove = fk_remove, .drop = fk_drop};
 bool hg_replicator_holds(hg_replicator *rp, const char *id) {
   return !strcmp(id, "sb-held");
 }
@@ -123,17 +149,20 @@ int hg_replicator_after_suspend(hg_replicator *rp, const char *id, uint64_t gen,
 
 static hg_life *life;
 
-static int open_life(hg_gateway *gw, hg_replicator *rp) {
+static int open_life(hg_gateway *gw, hg_replicator *rp, const hg_life_leases *leases) {
   memset(&fk, 0, sizeof fk);
   calls[0] = '\0';
-  hg_life_config cfg = {.manager = M, .gateway = gw, .replicator = rp};
+  hg_life_config cfg = {.manager = M, .gateway = gw, .replicator = rp, .leases = leases};
   return hg_life_new(&cfg, &life);
 }
+static int setup_leased(void **state) {
+  return open_life(GW, RP, &fk_leases);
+}
 static int setup(void **state) {
-  return open_life(GW, RP);
+  return open_life(GW, RP, NULL);
 }
 static int setup_alone(void **state) {
-  return open_life(NULL, NULL);
+  return open_life(NULL, NULL, NULL);
 }
 static int teardown(void **state) {
   hg_life_free(life);
@@ -226,15 +255,56 @@ static void delete_forgets_the_policy_only_when_gone(void **state) {
 static void resume_adopts_first(void **state) {
   const hg_api_work *w = hg_life_work(life);
   char msg[256];
+  fk.move_rc = 1;
   assert_int_equal(w->resume(w->ud, "sb-a", msg), 0);
-  assert_string_equal(calls, "adopt(sb-a) resume(sb-a) ");
+  assert_string_equal(calls, "move_view(sb-a) adopt(sb-a,5) resume(sb-a) ");
   calls[0] = '\0';
   fk.adopt_rc = -ENODATA;
   assert_int_equal(w->resume(w->ud, "sb-a", msg), -ENODATA);
-  assert_string_equal(calls, "adopt(sb-a) ");
+  assert_string_equal(calls, "move_view(sb-a) adopt(sb-a,5) ");
   assert_true(msg[0] != '\0'); /* says why, even when the replicator did not */
+  calls[0] = '\0';
+  fk.move_rc = -ENODATA;
+  assert_int_equal(w->resume(w->ud, "sb-a", msg), -ENODATA);
+  assert_string_equal(calls, "move_view(sb-a) ");
+  assert_string_equal(msg, "holds no generation");
   assert_true(w->resumable(w->ud, "sb-held"));
   assert_false(w->resumable(w->ud, "sb-a"));
+}
+
+/* Under leases a move claims from the generation's view before anything
+ * of the sandbox changes here, and adopts at the epoch it won; a claim
+ * another node won adopts nothing. */
+static void resume_elsewhere_claims_before_it_adopts(void **state) {
+  const hg_api_work *w = hg_life_work(life);
+  char msg[256];
+  fk.move_rc = 1;
+  assert_int_equal(w->resume(w->ud, "sb-a", msg), 0);
+  assert_string_equal(calls, "move_view(sb-a) take(sb-a,above=4) adopt(sb-a,5) resume(sb-a) ");
+  calls[0] = '\0';
+  fk.take_rc = -ESTALE;
+  assert_int_equal(w->resume(w->ud, "sb-a", msg), -ESTALE);
+  assert_string_equal(calls, "move_view(sb-a) take(sb-a,above=4) ");
+  assert_string_equal(msg, "held by node n-b");
+}
+
+/* A suspend gives the lease back once the VM stopped; a delete goes
+ * through the group before anything here goes. */
+static void suspend_drops_and_delete_goes_through_the_group(void **state) {
+  const hg_api_work *w = hg_life_work(life);
+  uint64_t gen = 0;
+  json_t *report = NULL;
+  char msg[256];
+  assert_int_equal(w->suspend(w->ud, "sb-a", NULL, NULL, NULL, &gen, &report, msg), 0);
+  json_decref(report);
+  assert_string_equal(calls, "suspend(sb-a) drop(sb-a) replicate(sb-a,gen=7,default) ");
+  calls[0] = '\0';
+  assert_int_equal(w->remove(w->ud, "sb-a"), 0);
+  assert_string_equal(calls, "lease_delete(sb-a) delete(sb-a) forget(sb-a) ");
+  calls[0] = '\0';
+  fk.suspend_rc = -EBUSY;
+  assert_int_equal(w->suspend(w->ud, "sb-a", NULL, NULL, NULL, &gen, &report, msg), -EBUSY);
+  assert_string_equal(calls, "suspend(sb-a) "); /* still running: still leased */
 }
 
 static void fork_inherits_the_policy(void **state) {
@@ -278,6 +348,10 @@ int main(void) {
       T(create_from_the_pool_is_running),
       T(delete_forgets_the_policy_only_when_gone),
       T(resume_adopts_first),
+      cmocka_unit_test_setup_teardown(resume_elsewhere_claims_before_it_adopts, setup_leased,
+                                      teardown),
+      cmocka_unit_test_setup_teardown(suspend_drops_and_delete_goes_through_the_group,
+                                      setup_leased, teardown),
       T(fork_inherits_the_policy),
       TA(alone_there_is_nothing_to_adopt_or_forget),
       cmocka_unit_test(a_life_needs_a_manager),

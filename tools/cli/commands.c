@@ -12,6 +12,7 @@
 #include "node/core/util.h"
 #include "tools/cli/cmdutil.h"
 #include "tools/cli/members.h"
+#include "tools/cli/orphans.h"
 #include "tools/cli/replicas.h"
 #include "tools/cli/table.h"
 
@@ -679,13 +680,27 @@ static int status_list(hg_client *c, const char *path, const char *member, long 
     *last_error = status;
     rc = -EPROTO;
   }
-  if (rc == 0) *out = json_incref(json_object_get(j, member));
+  if (rc == 0) *out = json_incref(member ? json_object_get(j, member) : j);
   json_decref(j);
   return rc;
 }
 
-static void print_status(hg_client *c, const json_t *health, const json_t *accel,
+/* "3 held, 0 fenced, 1 orphan; fail-over: no (why)" */
+static void print_leases(const json_t *node) {
+  const json_t *l = json_object_get(node, "leases");
+  if (!l) return;
+  long long orphans = (long long)json_integer_value(json_object_get(node, "orphans"));
+  bool fo = json_is_true(json_object_get(l, "can_fail_over"));
+  field("leases", "%lld held, %lld fenced, %lld orphan%s",
+        (long long)json_integer_value(json_object_get(l, "held")),
+        (long long)json_integer_value(json_object_get(l, "fenced")), orphans,
+        orphans == 1 ? "" : "s");
+  field("fail-over", "%s (%s)", fo ? "yes" : "no", hg_json_str(l, "why") ? hg_json_str(l, "why") : "");
+}
+
+static void print_status(hg_client *c, const json_t *health, const json_t *node_info,
                          const json_t *states, const json_t *names, size_t nsandboxes) {
+  const json_t *accel = json_object_get(node_info, "accel");
   const char *node = hg_json_str(health, "node");
   const char *st = hg_json_str(health, "status");
   field("hangard", "%s%s%s%s at %s", st ? st : "?", node ? " (node " : "", node ? node : "",
@@ -716,10 +731,11 @@ static void print_status(hg_client *c, const json_t *health, const json_t *accel
     field("templates", "%s", b.data);
     hg_buf_free(&b);
   }
+  print_leases(node_info);
 }
 
 static int cmd_status(hg_client *c, const hg_cli_args *a) {
-  json_t *health = NULL, *list = NULL, *tpls = NULL, *cluster = NULL, *accel = NULL;
+  json_t *health = NULL, *list = NULL, *tpls = NULL, *cluster = NULL, *accel = NULL; /* accel: GET /v1/node */
   long code = 0;
   int rc = hg_client_try_json(c, "GET", "/healthz", NULL, &code, &health);
   if (rc < 0) return HG_CLI_EXIT_ERROR;
@@ -730,7 +746,7 @@ static int cmd_status(hg_client *c, const hg_cli_args *a) {
   long last_error = 0;
   int rc2 = status_list(c, "/v1/sandboxes", "sandboxes", &last_error, &list);
   int rc3 = status_list(c, "/v1/templates", "templates", &last_error, &tpls);
-  int rc5 = status_list(c, "/v1/node", "accel", &last_error, &accel);
+  int rc5 = status_list(c, "/v1/node", NULL, &last_error, &accel);
   int rc4 = hg_cluster_summary(c, &last_error, &cluster);
   json_t *states = list ? count_states(list) : NULL;
   json_t *names = tpls ? template_names(tpls) : NULL;
@@ -738,9 +754,10 @@ static int cmd_status(hg_client *c, const hg_cli_args *a) {
     json_t *sandboxes = states ? json_pack("{s:I,s:O}", "total",
                                            (json_int_t)json_array_size(list), "by_state", states)
                                : NULL;
-    json_t *out = json_pack("{s:s,s:O?,s:O?,s:o?,s:O?,s:O?}", "url", c->url, "health", health,
-                            "accel", accel, "sandboxes", sandboxes, "templates", names,
-                            "cluster", cluster);
+    json_t *out = json_pack("{s:s,s:O?,s:O?,s:O?,s:o?,s:O?,s:O?}", "url", c->url, "health",
+                            health, "accel", json_object_get(accel, "accel"), "leases",
+                            json_object_get(accel, "leases"), "sandboxes", sandboxes,
+                            "templates", names, "cluster", cluster);
     if (out) hg_json_print(out);
     json_decref(out);
   } else {
@@ -857,6 +874,13 @@ const hg_cli_cmd hg_cli_commands[] = {
      "  as the node at --url sees them (gossip): STATE alive, suspect, dead or left;\n"
      "  SANDBOXES on that node; VCPUS and MEM given to its live guests / its total;\n"
      "  HEALTH its Lifeguard score (ok, or slow (N) when it answers probes late)\n"},
+    {"orphans", NULL, hg_cmd_orphans, 0, 0, -1, false, "orphans [rm NAME...]",
+     "list this node's orphans (copies fenced by a newer owner), or delete them",
+     "  an orphan is what was left here of a sandbox another node took over at a\n"
+     "  higher epoch: its VM was stopped and its disk, memory and generations kept\n"
+     "  read-only under the name <sandbox id>/<epoch>, until deleted. NAME WAS\n"
+     "  (its state when fenced) TEMPLATE AGE REASON; only the node at --url's.\n"
+     "  rm NAME...         delete these orphans and everything in them\n"},
     {"help", NULL, cmd_help, 0, 0, 1, false, "help [COMMAND]", "show help", NULL},
 };
 

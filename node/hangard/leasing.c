@@ -1,0 +1,540 @@
+/* leasing: this node's leases as hangard uses them; see leasing.h.
+ *
+ * Three parts meet here:
+ *   - the loop, which owns the lease service (cluster/leases.h) and alone
+ *     calls it: workers hand it commands through a queue and an async;
+ *   - the workers, which wait (on cv) for what the service tells the
+ *     table of lease states;
+ *   - the fencer, a thread of its own that moves each VM's shim deadline
+ *     to its lease's end (a socket round trip each, never on the loop) and
+ *     stops and orphans a VM whose lease another node took. */
+#include "node/hangard/leasing.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cluster/leases.h"
+#include "node/core/err.h"
+#include "node/core/log.h"
+#include "node/core/strmap.h"
+#include "node/core/util.h"
+
+typedef enum cmd_kind { CMD_CLAIM, CMD_RECOVER, CMD_RELEASE } cmd_kind;
+
+typedef struct cmd {
+  struct cmd *next;
+  cmd_kind kind;
+  char id[HG_ID_MAX];
+  hg_lease_conf conf;
+  uint64_t epoch; /* CLAIM: above this; RECOVER: at this */
+  bool deleting;
+} cmd;
+
+/* A sandbox's lease as the service last told it, for the workers. */
+typedef struct entry {
+  hg_strmap_node node;
+  char id[HG_ID_MAX];
+  hg_lease_info info;
+  uint64_t seq; /* bumped on every change */
+} entry;
+
+/* A deadline to move (or a lost lease to act on), for the fencer. */
+typedef struct fence_job {
+  hg_strmap_node node;
+  char id[HG_ID_MAX];
+  int64_t until_ms;
+  bool lost;
+  uint64_t epoch;
+  char holder[HG_NODE_ID_MAX];
+} fence_job;
+
+struct hg_leasing {
+  hg_leasing_config cfg;
+  char self[HG_NODE_ID_MAX];
+  int64_t lease_ms, margin_ms;
+  hg_leases *svc; /* loop only */
+  uv_async_t async;
+  hg_manager *manager;
+
+  pthread_mutex_t mu;
+  pthread_cond_t cv;  /* the table changed */
+  hg_strmap table;    /* entry, under mu */
+  cmd *cmds, **cmds_tail; /* under mu */
+  bool closed;        /* under mu: take refuses */
+  uint64_t lost;
+
+  pthread_t fencer;
+  bool fencer_on, fencer_stop;
+  pthread_cond_t fence_cv;
+  hg_strmap jobs; /* fence_job, under mu */
+
+  void (*done)(void *ud);
+  void *done_ud;
+};
+
+/* ---- the fencer ------------------------------------------------------------- */
+
+static void fence_queue(hg_leasing *l, const char *id, const hg_lease_info *info) {
+  hg_strmap_node *n = hg_strmap_get(&l->jobs, id);
+  fence_job *j = n ? HG_CONTAINER_OF(n, fence_job, node) : calloc(1, sizeof *j);
+  if (!j) return; /* the next renewal brings it again */
+  if (!n) {
+    snprintf(j->id, sizeof j->id, "%s", id);
+    j->node.key = j->id;
+    if (hg_strmap_put(&l->jobs, &j->node) < 0) {
+      free(j);
+      return;
+    }
+  }
+  j->lost = info->state == HG_LEASE_LOST;
+  /* Lost: fenced at once (1 is long past), the orphaning follows. */
+  j->until_ms = j->lost ? 1 : info->lease_until_ms;
+  j->epoch = info->epoch;
+  snprintf(j->holder, sizeof j->holder, "%s", info->holder);
+  pthread_cond_signal(&l->fence_cv);
+}
+
+static fence_job *fence_next(hg_leasing *l) {
+  size_t cur = 0;
+  hg_strmap_node *n = hg_strmap_next(&l->jobs, &cur, NULL);
+  if (!n) return NULL;
+  hg_strmap_del(&l->jobs, n);
+  return HG_CONTAINER_OF(n, fence_job, node);
+}
+
+static void fence_one(hg_leasing *l, fence_job *j) {
+  int rc = l->manager ? hg_sandbox_set_deadline(l->manager, j->id, j->until_ms) : -ENOENT;
+  if (rc < 0 && rc != -ENOENT && rc != -ESRCH)
+    hg_log_warn("lease.deadline", "sandbox=%s until_ms=%" PRId64 " err=\"%s\"", j->id,
+                j->until_ms, hg_err_str(rc));
+  if (!j->lost) return;
+  hg_log_warn("lease.lost", "sandbox=%s epoch=%" PRIu64 " holder=%s fenced_at_ms=%" PRId64,
+              j->id, j->epoch, j->holder[0] ? j->holder : "?", hg_now_ms());
+  if (l->cfg.on_lost) l->cfg.on_lost(l->cfg.ud, j->id, j->epoch, j->holder);
+}
+
+static void *fencer_main(void *arg) {
+  hg_leasing *l = arg;
+  pthread_mutex_lock(&l->mu);
+  for (;;) {
+    fence_job *j = fence_next(l);
+    if (!j) {
+      if (l->fencer_stop) break;
+      pthread_cond_wait(&l->fence_cv, &l->mu);
+      continue;
+    }
+    pthread_mutex_unlock(&l->mu);
+    fence_one(l, j);
+    free(j);
+    pthread_mutex_lock(&l->mu);
+  }
+  pthread_mutex_unlock(&l->mu);
+  return NULL;
+}
+
+/* ---- the loop's side ----------------------------------------------------------- */
+
+static entry *entry_get(hg_leasing *l, const char *id, bool make) {
+  hg_strmap_node *n = hg_strmap_get(&l->table, id);
+  if (n || !make) return n ? HG_CONTAINER_OF(n, entry, node) : NULL;
+  entry *e = calloc(1, sizeof *e);
+  if (!e) return NULL;
+  snprintf(e->id, sizeof e->id, "%s", id);
+  e->node.key = e->id;
+  if (hg_strmap_put(&l->table, &e->node) < 0) {
+    free(e);
+    return NULL;
+  }
+  return e;
+}
+
+static void entry_drop(hg_leasing *l, const char *id) {
+  entry *e = entry_get(l, id, false);
+  if (!e) return;
+  hg_strmap_del(&l->table, &e->node);
+  free(e);
+}
+
+static void on_changed(void *ud, const char *sandbox, const hg_lease_info *info) {
+  hg_leasing *l = ud;
+  pthread_mutex_lock(&l->mu);
+  entry *e = entry_get(l, sandbox, true);
+  bool moved = e && (info->lease_until_ms != e->info.lease_until_ms ||
+                     info->state != e->info.state);
+  if (e) {
+    e->info = *info;
+    e->seq++;
+  }
+  if (info->state == HG_LEASE_LOST) l->lost++;
+  if (moved && (info->state == HG_LEASE_HELD || info->state == HG_LEASE_LOST))
+    fence_queue(l, sandbox, info);
+  pthread_cond_broadcast(&l->cv);
+  pthread_mutex_unlock(&l->mu);
+}
+
+static void on_send(void *ud, const char *to, const void *data, size_t len) {
+  hg_leasing *l = ud;
+  if (!l->cfg.cluster) return;
+  int rc = hg_cluster_lease_send(l->cfg.cluster, to, data, len);
+  if (rc < 0 && rc != -ENOENT && rc != -ESHUTDOWN)
+    hg_log_debug("lease.send", "to=%s bytes=%zu err=\"%s\"", to, len, hg_err_str(rc));
+}
+
+static void on_datagram(void *ud, const void *data, size_t len) {
+  hg_leasing *l = ud;
+  if (l->svc) hg_leases_receive(l->svc, data, len);
+}
+
+static void run_cmd(hg_leasing *l, const cmd *c) {
+  int rc = 0;
+  switch (c->kind) {
+  case CMD_CLAIM:
+    rc = hg_leases_claim(l->svc, c->id, &c->conf, c->epoch, c->deleting);
+    break;
+  case CMD_RECOVER:
+    rc = hg_leases_recover(l->svc, c->id, &c->conf, c->epoch);
+    break;
+  case CMD_RELEASE:
+    hg_leases_release(l->svc, c->id);
+    break;
+  }
+  if (rc < 0 && rc != -EALREADY)
+    hg_log_warn("lease.cmd", "sandbox=%s kind=%d err=\"%s\"", c->id, (int)c->kind,
+                hg_err_str(rc));
+}
+
+static void on_async(uv_async_t *a) {
+  hg_leasing *l = a->data;
+  pthread_mutex_lock(&l->mu);
+  cmd *c = l->cmds;
+  l->cmds = NULL;
+  l->cmds_tail = &l->cmds;
+  pthread_mutex_unlock(&l->mu);
+  while (c) {
+    cmd *next = c->next;
+    if (l->svc) run_cmd(l, c);
+    free(c);
+    c = next;
+  }
+}
+
+/* From any thread: c runs on the loop, in order. */
+static int post(hg_leasing *l, cmd *c) {
+  pthread_mutex_lock(&l->mu);
+  if (l->closed) {
+    pthread_mutex_unlock(&l->mu);
+    free(c);
+    return -ESHUTDOWN;
+  }
+  c->next = NULL;
+  *l->cmds_tail = c;
+  l->cmds_tail = &c->next;
+  pthread_mutex_unlock(&l->mu);
+  uv_async_send(&l->async);
+  return 0;
+}
+
+static int post_cmd(hg_leasing *l, cmd_kind kind, const char *id, const hg_lease_conf *conf,
+                    uint64_t epoch, bool deleting) {
+  cmd *c = calloc(1, sizeof *c);
+  if (!c) return -ENOMEM;
+  c->kind = kind;
+  snprintf(c->id, sizeof c->id, "%s", id);
+  if (conf) c->conf = *conf;
+  c->epoch = epoch;
+  c->deleting = deleting;
+  return post(l, c);
+}
+
+/* ---- groups -------------------------------------------------------------------- */
+
+/* A new sandbox's group: this node and the best others by rendezvous over
+ * the live members (as replica holders are chosen: spread over zones). */
+static void group_new(hg_leasing *l, const char *id, hg_lease_group *g) {
+  memset(g, 0, sizeof *g);
+  snprintf(g->ids[g->n++], HG_NODE_ID_MAX, "%s", l->self);
+  if (!l->cfg.cluster) return;
+  hg_cluster_peer peers[HG_LEASE_GROUP_MAX];
+  size_t want = l->cfg.acceptors > 1 ? l->cfg.acceptors - 1 : 0;
+  if (want > HG_LEASE_GROUP_MAX - 1) want = HG_LEASE_GROUP_MAX - 1;
+  size_t n = hg_cluster_replica_targets(l->cfg.cluster, id, NULL, 0, want, peers);
+  for (size_t i = 0; i < n; i++)
+    snprintf(g->ids[g->n++], HG_NODE_ID_MAX, "%.*s", HG_NODE_ID_MAX - 1, peers[i].id);
+}
+
+/* The view a start of an existing sandbox claims from. A record made
+ * before leases has none: this node alone, as it was then. */
+static void conf_of(hg_leasing *l, const hg_sb_lease *have, hg_lease_conf *conf) {
+  memset(conf, 0, sizeof *conf);
+  for (unsigned i = 0; i < have->ngroup && i < HG_LEASE_GROUP_MAX; i++)
+    snprintf(conf->cur.ids[conf->cur.n++], HG_NODE_ID_MAX, "%s", have->group[i]);
+  if (conf->cur.n == 0) snprintf(conf->cur.ids[conf->cur.n++], HG_NODE_ID_MAX, "%s", l->self);
+}
+
+static void lease_out(const hg_lease_info *info, hg_sb_lease *out) {
+  memset(out, 0, sizeof *out);
+  out->epoch = info->epoch;
+  out->until_ms = info->lease_until_ms;
+  /* The newest group: the next one while a change is under way. */
+  const hg_lease_group *g = info->conf.joint ? &info->conf.next : &info->conf.cur;
+  for (unsigned i = 0; i < g->n && i < HG_SB_GROUP_MAX; i++)
+    snprintf(out->group[out->ngroup++], HG_NODE_ID_MAX, "%s", g->ids[i]);
+}
+
+/* ---- workers -------------------------------------------------------------------- */
+
+static bool usable(const hg_lease_info *i, uint64_t above) {
+  return i->state == HG_LEASE_HELD && i->lease_until_ms > hg_now_ms() && i->epoch > above;
+}
+
+/* Waits (mu held) until id's lease is usable, lost or gone, or timeout. */
+static int await(hg_leasing *l, const char *id, uint64_t above, bool deleting,
+                 int64_t timeout_ms, hg_lease_info *out) {
+  int64_t deadline = hg_now_ms() + timeout_ms;
+  for (;;) {
+    entry *e = entry_get(l, id, false);
+    if (e) *out = e->info;
+    if (e && (e->info.state == HG_LEASE_LOST || e->info.state == HG_LEASE_GONE)) return 0;
+    if (e && !deleting && usable(&e->info, above)) return 0;
+    if (l->closed) return -ESHUTDOWN;
+    if (hg_now_ms() >= deadline) return -ETIMEDOUT;
+    struct timespec ts = hg_mono_ts(deadline);
+    pthread_cond_timedwait(&l->cv, &l->mu, &ts);
+  }
+}
+
+/* What a claim that ended (or did not) means to the caller. */
+static int claim_result(hg_leasing *l, const char *id, int rc, const hg_lease_info *i,
+                        bool deleting, char msg[256]) {
+  if (rc == -ESHUTDOWN) {
+    snprintf(msg, 256, "node %s is shutting down", l->self);
+    return -EAGAIN;
+  }
+  if (rc == 0 && i->state == HG_LEASE_GONE) {
+    if (deleting) return 0;
+    snprintf(msg, 256, "sandbox %s was deleted", id);
+    return -ENOENT;
+  }
+  if (rc == 0 && i->state == HG_LEASE_LOST) {
+    snprintf(msg, 256, "sandbox %s is held by node %s at epoch %" PRIu64 " (or higher)", id,
+             i->holder[0] ? i->holder : "?", i->epoch);
+    return -ESTALE;
+  }
+  if (rc == 0) return 0;
+  if (i->waiting) {
+    snprintf(msg, 256,
+             "sandbox %s is in use: node %s holds its lease and keeps renewing it", id,
+             i->holder[0] ? i->holder : "?");
+    return -EBUSY;
+  }
+  snprintf(msg, 256,
+           "no majority of sandbox %s's acceptor group (%u node%s) answered within "
+           "the wait: this node may be cut off from them",
+           id, i->conf.cur.n, i->conf.cur.n == 1 ? "" : "s");
+  return -ENOLCK;
+}
+
+/* A claim waits out a live lease (T + margin since its last renewal) and
+ * one round trip more; past twice that, the holder is renewing. */
+static int64_t claim_timeout(const hg_leasing *l, bool fresh) {
+  return fresh ? l->lease_ms : 2 * (l->lease_ms + l->margin_ms);
+}
+
+static int claim(hg_leasing *l, const char *id, const hg_lease_conf *conf, uint64_t above,
+                 bool fresh, bool deleting, hg_lease_info *got, char msg[256]) {
+  memset(got, 0, sizeof *got);
+  pthread_mutex_lock(&l->mu);
+  entry *e = entry_get(l, id, false);
+  if (e && !deleting && usable(&e->info, above ? above - 1 : 0)) {
+    *got = e->info; /* held here already (a resume of a paused VM, say) */
+    pthread_mutex_unlock(&l->mu);
+    return 0;
+  }
+  /* A claim starts from a clean slate: the answer is what comes after. */
+  entry_drop(l, id);
+  pthread_mutex_unlock(&l->mu);
+  int rc = post_cmd(l, CMD_CLAIM, id, conf, above, deleting);
+  if (rc < 0) return claim_result(l, id, rc, got, deleting, msg);
+  pthread_mutex_lock(&l->mu);
+  rc = await(l, id, above, deleting, claim_timeout(l, fresh), got);
+  pthread_mutex_unlock(&l->mu);
+  rc = claim_result(l, id, rc, got, deleting, msg);
+  if (rc < 0 || deleting) hg_leasing_drop(l, id);
+  return rc;
+}
+
+int hg_leasing_take(hg_leasing *l, const char *id, bool fresh, const hg_sb_lease *have,
+                    hg_sb_lease *out, char msg[256]) {
+  hg_lease_conf conf;
+  uint64_t above = 0;
+  msg[0] = '\0';
+  if (fresh) {
+    memset(&conf, 0, sizeof conf);
+    group_new(l, id, &conf.cur);
+  } else {
+    conf_of(l, have, &conf);
+    above = have->epoch;
+  }
+  hg_lease_info got;
+  int64_t t0 = hg_now_ms();
+  int rc = claim(l, id, &conf, above, fresh, false, &got, msg);
+  if (rc < 0) return rc;
+  lease_out(&got, out);
+  hg_log_info("lease.taken", "sandbox=%s epoch=%" PRIu64 " group=%u wait_ms=%" PRId64
+              " started_at_ms=%" PRId64, id, got.epoch, out->ngroup, hg_now_ms() - t0,
+              hg_now_ms());
+  return 0;
+}
+
+int hg_leasing_delete(hg_leasing *l, const char *id, const hg_sb_lease *have,
+                      char msg[256]) {
+  hg_lease_conf conf;
+  msg[0] = '\0';
+  conf_of(l, have, &conf);
+  hg_lease_info got;
+  return claim(l, id, &conf, have->epoch ? have->epoch - 1 : 0, false, true, &got, msg);
+}
+
+void hg_leasing_drop(hg_leasing *l, const char *id) {
+  pthread_mutex_lock(&l->mu);
+  entry_drop(l, id);
+  pthread_mutex_unlock(&l->mu);
+  post_cmd(l, CMD_RELEASE, id, NULL, 0, false);
+}
+
+void hg_leasing_get_stats(hg_leasing *l, hg_leasing_stats *out) {
+  memset(out, 0, sizeof *out);
+  int64_t now = hg_now_ms();
+  pthread_mutex_lock(&l->mu);
+  size_t cur = 0;
+  for (hg_strmap_node *n = hg_strmap_next(&l->table, &cur, NULL); n;
+       n = hg_strmap_next(&l->table, &cur, n)) {
+    const hg_lease_info *i = &HG_CONTAINER_OF(n, entry, node)->info;
+    if (i->state == HG_LEASE_HELD && i->lease_until_ms > now) out->held++;
+    else if (i->state == HG_LEASE_HELD) out->fenced++;
+    else if (i->state == HG_LEASE_CLAIMING) out->claiming++;
+  }
+  out->lost = l->lost;
+  pthread_mutex_unlock(&l->mu);
+}
+
+bool hg_leasing_can_fail_over(hg_leasing *l) {
+  if (!l->cfg.cluster || l->cfg.acceptors < 3) return false;
+  hg_lease_group g;
+  group_new(l, "sb-failover-probe", &g);
+  return g.n >= 3;
+}
+
+/* ---- life -------------------------------------------------------------------------- */
+
+int hg_leasing_open(const hg_leasing_config *cfg, hg_leasing **out) {
+  hg_leasing *l = calloc(1, sizeof *l);
+  if (!l) return -ENOMEM;
+  l->cfg = *cfg;
+  snprintf(l->self, sizeof l->self, "%s", cfg->self);
+  l->cfg.self = l->self;
+  l->lease_ms = cfg->lease_ms ? cfg->lease_ms : HG_LEASE_MS_DEFAULT;
+  l->margin_ms = cfg->margin_ms ? cfg->margin_ms : HG_LEASE_MARGIN_MS_DEFAULT;
+  l->cmds_tail = &l->cmds;
+  pthread_mutex_init(&l->mu, NULL);
+  hg_cond_init_mono(&l->cv);
+  pthread_cond_init(&l->fence_cv, NULL);
+  hg_leases_config lc = {.self = l->self,
+                         .register_path = cfg->register_path,
+                         .lease_ms = l->lease_ms,
+                         .margin_ms = l->margin_ms,
+                         .max_batch_bytes = HG_CLUSTER_LEASE_MAX - 1,
+                         .cb = {.send = on_send, .changed = on_changed, .ud = l}};
+  int rc = hg_leases_open(cfg->loop, &lc, &l->svc);
+  if (rc == 0) rc = uv_async_init(cfg->loop, &l->async, on_async);
+  if (rc < 0) {
+    if (l->svc) hg_leases_close(l->svc, NULL, NULL);
+    pthread_cond_destroy(&l->fence_cv);
+    pthread_cond_destroy(&l->cv);
+    pthread_mutex_destroy(&l->mu);
+    free(l);
+    return rc;
+  }
+  l->async.data = l;
+  if (cfg->cluster) hg_cluster_on_lease(cfg->cluster, on_datagram, l);
+  if (pthread_create(&l->fencer, NULL, fencer_main, l) == 0) l->fencer_on = true;
+  *out = l;
+  return 0;
+}
+
+/* The leases of the VMs that run here: after a restart they are renewed
+ * at the epoch they had, if the group still promises it; until then the
+ * shims keep the deadlines they had (past ones fence). */
+static void recover_all(hg_leasing *l) {
+  json_t *list = hg_sandbox_list(l->manager, NULL, NULL);
+  size_t i;
+  json_t *it;
+  unsigned n = 0;
+  json_array_foreach(list, i, it) {
+    const char *id = json_string_value(json_object_get(it, "id"));
+    hg_sb_info info;
+    if (!id || hg_sandbox_info(l->manager, id, &info) < 0) continue;
+    if (info.state != HG_SB_RUNNING && info.state != HG_SB_PAUSED &&
+        info.state != HG_SB_SUSPENDING && info.state != HG_SB_RESUMING)
+      continue;
+    hg_lease_conf conf;
+    conf_of(l, &info.lease, &conf);
+    if (post_cmd(l, CMD_RECOVER, id, &conf, info.epoch, false) == 0) n++;
+  }
+  json_decref(list);
+  if (n) hg_log_info("lease.recover", "sandboxes=%u", n);
+}
+
+void hg_leasing_attach(hg_leasing *l, hg_manager *m) {
+  pthread_mutex_lock(&l->mu);
+  l->manager = m;
+  pthread_mutex_unlock(&l->mu);
+  recover_all(l);
+}
+
+static void on_svc_closed(void *ud) {
+  hg_leasing *l = ud;
+  l->svc = NULL;
+  if (l->done) l->done(l->done_ud);
+}
+
+static void on_async_closed(uv_handle_t *h) {
+  hg_leasing *l = h->data;
+  hg_leases_close(l->svc, on_svc_closed, l);
+}
+
+void hg_leasing_close(hg_leasing *l, void (*done)(void *ud), void *ud) {
+  pthread_mutex_lock(&l->mu);
+  l->closed = true;
+  pthread_cond_broadcast(&l->cv);
+  pthread_mutex_unlock(&l->mu);
+  if (l->cfg.cluster) hg_cluster_on_lease(l->cfg.cluster, NULL, NULL);
+  l->done = done;
+  l->done_ud = ud;
+  uv_close((uv_handle_t *)&l->async, on_async_closed);
+}
+
+void hg_leasing_free(hg_leasing *l) {
+  if (!l) return;
+  if (l->fencer_on) {
+    pthread_mutex_lock(&l->mu);
+    l->fencer_stop = true;
+    pthread_cond_signal(&l->fence_cv);
+    pthread_mutex_unlock(&l->mu);
+    pthread_join(l->fencer, NULL);
+  }
+  for (cmd *c = l->cmds, *next; c; c = next) {
+    next = c->next;
+    free(c);
+  }
+  hg_strmap_free_all(&l->table, offsetof(entry, node));
+  hg_strmap_free_all(&l->jobs, offsetof(fence_job, node));
+  pthread_cond_destroy(&l->fence_cv);
+  pthread_cond_destroy(&l->cv);
+  pthread_mutex_destroy(&l->mu);
+  free(l);
+}

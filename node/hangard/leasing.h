@@ -1,0 +1,75 @@
+/* leasing: this node's leases (DESIGN §9) as the rest of hangard uses
+ * them. It runs cluster/leases.h on the loop, carries its batches over the
+ * cluster's sealed datagrams, and gives the sandbox workers blocking calls:
+ * take a sandbox's lease before a VM of it starts, give it back when the
+ * VM stops for good. Every grant moves the VM's fencing deadline (its
+ * shim's), so a VM runs only while this node's lease on it does; a lease
+ * lost to a higher epoch stops the VM and hands the sandbox to on_lost
+ * (which orphans it).
+ *
+ * Without a cluster each sandbox's group is this node alone: the same
+ * path, no network. */
+#ifndef HG_HANGARD_LEASING_H
+#define HG_HANGARD_LEASING_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <uv.h>
+
+#include "cluster/cluster.h"
+#include "cluster/lease.h"
+#include "node/sandbox.h"
+
+typedef struct hg_leasing hg_leasing;
+
+typedef struct hg_leasing_config {
+  uv_loop_t *loop;
+  const char *self;
+  const char *register_path; /* <data>/state/leases.log */
+  int64_t lease_ms, margin_ms;
+  unsigned acceptors;   /* group size at create: 3 or 5 */
+  hg_cluster *cluster;  /* NULL: alone; the loop's handle (sends, membership) */
+  /* A lease this node held went to another node at a higher epoch: the
+   * VM was fenced already; this stops it and keeps its state (orphans).
+   * Called on a worker. */
+  void (*on_lost)(void *ud, const char *id, uint64_t epoch, const char *holder);
+  void *ud;
+} hg_leasing_config;
+
+typedef struct hg_leasing_stats {
+  unsigned held;     /* leases held and valid now */
+  unsigned fenced;   /* held, but past their end: the shim stopped the VM */
+  unsigned claiming; /* claims in flight */
+  uint64_t lost;     /* leases lost to another node since start */
+} hg_leasing_stats;
+
+/* On the loop, before the manager opens (its VM starts ask for leases). */
+int hg_leasing_open(const hg_leasing_config *cfg, hg_leasing **out);
+/* The manager whose VMs' deadlines follow the leases; then takes up the
+ * leases of the sandboxes that run here (after a restart: their VMs stay
+ * fenced until a majority grants again). */
+void hg_leasing_attach(hg_leasing *l, hg_manager *m);
+/* On the loop; done when the lease service closed. VMs keep their last
+ * deadline (they fence when it passes). */
+void hg_leasing_close(hg_leasing *l, void (*done)(void *ud), void *ud);
+void hg_leasing_free(hg_leasing *l);
+
+/* The manager's lease hook (node/sandbox.h): blocks a worker until this
+ * node holds id's lease. fresh: a sandbox new here, claimed at epoch 1
+ * with a new group; else from the view in *have (possibly stale), at an
+ * epoch above have->epoch unless held already. -EBUSY: another node holds
+ * it (msg says which); -EAGAIN: no majority of its group answered in time
+ * (no_quorum); -ENOENT: it was deleted. */
+int hg_leasing_take(hg_leasing *l, const char *id, bool fresh, const hg_sb_lease *have,
+                    hg_sb_lease *out, char msg[256]);
+/* Deletes through the group (a claim that records "deleted"), so a
+ * holder away for days learns of it; then stops renewing. */
+int hg_leasing_delete(hg_leasing *l, const char *id, const hg_sb_lease *have,
+                      char msg[256]);
+/* The VM stopped for good (suspend, delete): no more renewals. */
+void hg_leasing_drop(hg_leasing *l, const char *id);
+void hg_leasing_get_stats(hg_leasing *l, hg_leasing_stats *out);
+/* Whether this node could lose a member and still grant: groups of 3+. */
+bool hg_leasing_can_fail_over(hg_leasing *l);
+
+#endif

@@ -1,0 +1,320 @@
+/* Integration: one owner per sandbox (DESIGN §9, issue 13's acceptance) on
+ * three real hangards (tools/cluster, a network namespace each, real VMs).
+ * Every VM start takes the sandbox's lease from a majority of its acceptor
+ * group; the shim holds the lease's end as its fencing deadline.
+ *
+ * First, a sandbox of its own: n1's hangard is down longer than the lease;
+ * the shim stops its VM, and once n1 is back and its group grants the
+ * lease again the same VM continues (a restart loses no sandbox).
+ * Then, in order, on one sandbox created on n1 with three copies:
+ *  1. suspended (replicated), then resumed through n2 and n3 at once: one
+ *     claim wins, one VM starts, the other request gets 409;
+ *  2. the owner's hangard is SIGKILLed (its VM runs on under the shim): the
+ *     shim stops the VM when the lease runs out; a resume through a
+ *     survivor starts the sandbox only after that (the survivor's
+ *     started_at against the shim's fenced-at, one host's monotonic clock);
+ *     the owner comes back, learns of the higher epoch and keeps its copy
+ *     under orphans/, and exactly one copy runs;
+ *  3. GET /v1/node says whether the node could fail over: yes with three
+ *     live nodes, no with two. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "node/core/util.h"
+#include "tests/integration/cluster_harness.h"
+
+#define NODES 3
+#define VM_TIMEOUT_MS 330000
+#define WAIT "300"
+#define LEASE_MS 3000
+#define DEAD_WAIT_MS 60000
+#define FENCE_WAIT_MS 30000 /* a wait, not a bound: the lease is 3 s */
+
+static hg_itc C;
+static char SB[32];
+
+static int setup(void **state) {
+  hg_itc_opts o = {.with_template = true, .ready_timeout_s = 360, .deadline_s = 1200};
+  return hg_itc_group_up(&C, NODES, &o) >= 0 ? 0 : -1;
+}
+
+static int teardown(void **state) { return hg_itc_group_down(&C); }
+
+/* --- helpers ---------------------------------------------------------------------- */
+
+static json_t *call(int i, const char *method, const char *path, json_t *body, long want) {
+  json_t *j = NULL;
+  assert_true(hg_itc_expect(&C, i, NULL, method, path, body, want, VM_TIMEOUT_MS, &j));
+  return j;
+}
+
+static double sandboxes_in(int i, const char *st) {
+  char *m = hg_itc_metrics(&C, i), series[64];
+  snprintf(series, sizeof series, "hangar_sandboxes{state=\"%s\"}", st);
+  double v = m ? hg_it_metric(m, series) : -1;
+  free(m);
+  return v;
+}
+
+static int running_total(void) {
+  int n = 0;
+  for (int i = 1; i <= NODES; i++)
+    if (!C.killed[i]) n += (int)sandboxes_in(i, "running");
+  return n;
+}
+
+static int owner_of(int via, uint64_t *epoch) {
+  char path[96];
+  snprintf(path, sizeof path, "/v1/sandboxes/%s", SB);
+  json_t *j = call(via, "GET", path, NULL, 200);
+  const char *node = hg_it_str(j, "node");
+  int owner = node && node[0] == 'n' ? atoi(node + 1) : 0;
+  if (epoch) *epoch = (uint64_t)json_integer_value(json_object_get(j, "epoch"));
+  json_decref(j);
+  assert_true(owner >= 1 && owner <= NODES);
+  return owner;
+}
+
+static char *sandbox_file(int i, const char *name) {
+  char *p = NULL;
+  assert_true(asprintf(&p, "%s/n%d/data/sandboxes/%s/%s", C.dir, i, SB, name) > 0);
+  return p;
+}
+
+/* The VMM's pid from the shim's status in the sandbox's directory. */
+static int vmm_pid(int i) {
+  char *path = sandbox_file(i, "shim.json"), *text = NULL;
+  size_t len = 0;
+  assert_int_equal(hg_read_file(path, 1 << 16, &text, &len), 0);
+  free(path);
+  json_t *j = json_loadb(text, len, 0, NULL);
+  free(text);
+  int pid = (int)json_integer_value(json_object_get(j, "vmm_pid"));
+  json_decref(j);
+  assert_true(pid > 0);
+  return pid;
+}
+
+/* The state letter of /proc/<pid>/stat ('T': stopped, the shim's fence),
+ * or 0 when the process is gone. */
+static char proc_state(int pid) {
+  char path[64], *text = NULL;
+  size_t len = 0;
+  snprintf(path, sizeof path, "/proc/%d/stat", pid);
+  if (hg_read_file(path, 4096, &text, &len) < 0) return 0;
+  const char *rp = strrchr(text, ')');
+  char st = rp && rp[1] == ' ' ? rp[2] : '?';
+  free(text);
+  return st;
+}
+
+/* The last value of key=<int> on a line of file that holds every needle. */
+static int64_t log_value(const char *file, const char *n1, const char *n2, const char *key) {
+  char *text = NULL;
+  size_t len = 0;
+  if (hg_read_file(file, 64 << 20, &text, &len) < 0) return -1;
+  int64_t v = -1;
+  for (char *line = text, *end; line && *line; line = end ? end + 1 : NULL) {
+    end = strchr(line, '\n');
+    if (end) *end = '\0';
+    const char *k = strstr(line, key);
+    if (strstr(line, n1) && (!n2 || strstr(line, n2)) && k) v = atoll(k + strlen(key));
+  }
+  free(text);
+  return v;
+}
+
+typedef struct resume_req {
+  int via;
+  long status;
+  char code[64];
+} resume_req;
+
+static void *resume_through(void *arg) {
+  resume_req *r = arg;
+  char path[128];
+  snprintf(path, sizeof path, "/v1/sandboxes/%s/resume?wait=" WAIT, SB);
+  json_t *j = hg_itc_json(&C, r->via, NULL, "POST", path, NULL, VM_TIMEOUT_MS, &r->status);
+  const char *code = hg_it_str(json_object_get(j, "error"), "code");
+  snprintf(r->code, sizeof r->code, "%s", code ? code : "");
+  char *d = j ? json_dumps(j, JSON_COMPACT) : NULL;
+  fprintf(stderr, "resume through n%d: %ld %s\n", r->via, r->status, d ? d : "");
+  free(d);
+  json_decref(j);
+  return NULL;
+}
+
+/* --- 0: a restart longer than the lease -------------------------------------------- */
+
+static void restart_longer_than_the_lease_pauses_then_continues(void **state) {
+  json_t *j = call(1, "POST", "/v1/sandboxes?wait=" WAIT, NULL, 201);
+  snprintf(SB, sizeof SB, "%s", hg_it_str(j, "id"));
+  json_decref(j);
+  int pid = vmm_pid(1);
+  int64_t t0 = hg_now_ms();
+  assert_int_equal(hg_itc_signal(&C, 1, SIGKILL), 0);
+  while (proc_state(pid) != 'T') {
+    assert_true(hg_now_ms() - t0 < FENCE_WAIT_MS);
+    usleep(10 * 1000);
+  }
+  fprintf(stderr, "fenced %lld ms after n1's hangard died\n", (long long)(hg_now_ms() - t0));
+  assert_int_equal(hg_itc_tool(&C, "start", "1", NULL), 0);
+  t0 = hg_now_ms();
+  while (proc_state(pid) == 'T') {
+    assert_true(hg_now_ms() - t0 < 60000);
+    usleep(50 * 1000);
+  }
+  fprintf(stderr, "running again %lld ms after n1 answered\n", (long long)(hg_now_ms() - t0));
+  assert_int_equal(proc_state(pid) != 0, 1); /* the same VM, not a new one */
+  char *out = hg_itc_sh(&C, 1, NULL, SB, "echo back", 120000);
+  assert_non_null(out);
+  assert_string_equal(out, "back\n");
+  free(out);
+  json_t *o = call(1, "GET", "/v1/orphans", NULL, 200);
+  assert_int_equal(json_array_size(json_object_get(o, "orphans")), 0);
+  json_decref(o);
+  char path[96];
+  snprintf(path, sizeof path, "/v1/sandboxes/%s?wait=" WAIT, SB);
+  json_decref(call(1, "DELETE", path, NULL, 200));
+  assert_true(hg_itc_wait_converged(&C, hg_itc_all(&C), 60000) >= 0);
+}
+
+/* --- 1: two resumes at once -------------------------------------------------------- */
+
+static void concurrent_resumes_start_one_vm(void **state) {
+  json_t *body = json_pack("{s:i}", "replicas", 3);
+  json_t *j = call(1, "POST", "/v1/sandboxes?wait=" WAIT, body, 201);
+  json_decref(body);
+  snprintf(SB, sizeof SB, "%s", hg_it_str(j, "id"));
+  json_decref(j);
+  char path[128];
+  snprintf(path, sizeof path, "/v1/sandboxes/%s/suspend?wait=" WAIT, SB);
+  json_decref(call(1, "POST", path, NULL, 200));
+
+  resume_req r[2] = {{.via = 2}, {.via = 3}};
+  pthread_t t[2];
+  for (int k = 0; k < 2; k++) assert_int_equal(pthread_create(&t[k], NULL, resume_through, &r[k]), 0);
+  for (int k = 0; k < 2; k++) pthread_join(t[k], NULL);
+  int won = r[0].status == 200 ? 0 : 1, lost = 1 - won;
+  assert_int_equal(r[won].status, 200);
+  assert_int_equal(r[lost].status, 409);
+  assert_true(!strcmp(r[lost].code, "stale_epoch") || !strcmp(r[lost].code, "conflict"));
+  uint64_t epoch;
+  assert_int_equal(owner_of(1, &epoch), r[won].via);
+  assert_int_equal(epoch, 2);
+  assert_int_equal(running_total(), 1);
+  assert_int_equal(sandboxes_in(r[lost].via, "running"), 0);
+}
+
+/* --- 2: the owner dies, the shim fences, a survivor takes over ----------------------- */
+
+static void killed_owner_is_fenced_before_a_survivor_starts(void **state) {
+  uint64_t epoch;
+  int owner = owner_of(1, &epoch), via = owner == 1 ? 2 : 1;
+  int pid = vmm_pid(owner);
+  assert_int_not_equal(proc_state(pid), 'T');
+  int64_t t0 = hg_now_ms();
+  assert_int_equal(hg_itc_signal(&C, owner, SIGKILL), 0);
+  while (proc_state(pid) != 'T') {
+    assert_true(hg_now_ms() - t0 < FENCE_WAIT_MS);
+    usleep(10 * 1000);
+  }
+  fprintf(stderr, "n%d's VM (pid %d) stopped by its shim %lld ms after its hangard died "
+          "(lease %d ms)\n", owner, pid, (long long)(hg_now_ms() - t0), LEASE_MS);
+
+  /* A survivor resumes it from the last replicated generation. */
+  char path[128];
+  snprintf(path, sizeof path, "/v1/sandboxes/%s/resume?wait=" WAIT, SB);
+  json_decref(call(via, "POST", path, NULL, 200));
+  uint64_t e2;
+  int now_owner = owner_of(via, &e2);
+  assert_int_not_equal(now_owner, owner);
+  assert_true(e2 > epoch);
+
+  /* From the logs, one host's monotonic clock: fenced, then started. */
+  char *shim_log = sandbox_file(owner, "shim.log"), *log = NULL;
+  int64_t deadline = log_value(shim_log, "shim.fenced", NULL, "deadline_ms=");
+  int64_t late = log_value(shim_log, "shim.fenced", NULL, "late_ms=");
+  assert_true(asprintf(&log, "%s/n%d/hangard.log", C.dir, now_owner) > 0);
+  int64_t started = log_value(log, "lease.taken", SB, "started_at_ms=");
+  fprintf(stderr, "fenced at %lld (deadline %lld + %lld ms late) on n%d; started at %lld on n%d\n",
+          (long long)(deadline + late), (long long)deadline, (long long)late, owner,
+          (long long)started, now_owner);
+  assert_true(deadline > 0 && late >= 0 && started > 0);
+  assert_true(started > deadline + late);
+  free(shim_log);
+  free(log);
+
+  /* The old owner returns: it learns of the higher epoch, its VM goes and
+   * its copy is kept under orphans/. */
+  char id[4];
+  snprintf(id, sizeof id, "%d", owner);
+  assert_int_equal(hg_itc_tool(&C, "start", id, NULL), 0);
+  assert_true(hg_itc_wait_converged(&C, hg_itc_all(&C), 60000) >= 0);
+  char want[64];
+  snprintf(want, sizeof want, "\"%s/", SB);
+  for (int64_t t1 = hg_now_ms();; usleep(200 * 1000)) {
+    json_t *o = call(owner, "GET", "/v1/orphans", NULL, 200);
+    char *d = json_dumps(o, JSON_COMPACT);
+    bool listed = d && strstr(d, want);
+    if (listed) fprintf(stderr, "orphans on n%d: %s\n", owner, d);
+    free(d);
+    json_decref(o);
+    if (listed) break;
+    assert_true(hg_now_ms() - t1 < 60000);
+  }
+  assert_int_equal(proc_state(pid), 0);
+  assert_int_equal(running_total(), 1);
+  assert_int_equal(sandboxes_in(owner, "running"), 0);
+}
+
+/* --- 3: fail-over needs three live nodes ------------------------------------------- */
+
+static bool can_fail_over(int i) {
+  json_t *j = call(i, "GET", "/v1/node", NULL, 200);
+  json_t *l = json_object_get(j, "leases");
+  assert_non_null(l);
+  bool yes = json_is_true(json_object_get(l, "can_fail_over"));
+  fprintf(stderr, "n%d: can_fail_over=%d (%s)\n", i, yes, hg_it_str(l, "why"));
+  json_decref(j);
+  return yes;
+}
+
+static void two_live_nodes_cannot_fail_over(void **state) {
+  assert_true(can_fail_over(1));
+  assert_int_equal(hg_itc_signal(&C, 3, SIGKILL), 0);
+  int64_t at[NODES + 1];
+  assert_int_equal(hg_itc_wait_state(&C, (1u << 1) | (1u << 2), "n3", "dead", hg_now_ms(),
+                                     DEAD_WAIT_MS, 100, at),
+                   0);
+  assert_false(can_fail_over(1));
+  assert_int_equal(hg_itc_tool(&C, "start", "3", NULL), 0);
+  assert_true(hg_itc_wait_converged(&C, hg_itc_all(&C), 60000) >= 0);
+  assert_true(can_fail_over(1));
+  char path[96];
+  snprintf(path, sizeof path, "/v1/sandboxes/%s?wait=" WAIT, SB);
+  json_decref(call(1, "DELETE", path, NULL, 200));
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(restart_longer_than_the_lease_pauses_then_continues),
+      cmocka_unit_test(concurrent_resumes_start_one_vm),
+      cmocka_unit_test(killed_owner_is_fenced_before_a_survivor_starts),
+      cmocka_unit_test(two_live_nodes_cannot_fail_over),
+  };
+  return cmocka_run_group_tests(tests, setup, teardown);
+}
