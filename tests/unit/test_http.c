@@ -116,14 +116,17 @@ static void handler(hg_http_server *srv, hg_http_req *req, void *ud) {
   }
 }
 
-static void on_abort(hg_http_req *req, void *ud) { atomic_fetch_add(&aborts, 1); }
+static void on_abort(hg_http_req *req, void *ud);
 
 /* ---- on_head: a hook that refuses, or holds and decides later ---- */
 
 static atomic_int held_epipe; /* hg_http_body_read saw the client gone */
 static size_t body_limit(const char *method, const char *path, void *ud);
 
+enum { LATER = 1, NEXT = 2 }; /* what a held request's data is */
+
 typedef struct later {
+  int kind;
   uv_timer_t t;
   hg_http_req *req;
   int what; /* 0: read the body (1 MiB), 1: read it with a 16-byte limit, 2: 403,
@@ -131,9 +134,17 @@ typedef struct later {
 } later;
 
 
-static void next_closed(uv_handle_t *h) { free(h); }
+typedef struct next_piece {
+  int kind;
+  uv_timer_t t;
+  hg_http_req *req;
+} next_piece;
+
+static void next_closed(uv_handle_t *h) { free(h->data); }
 static void next_tick(uv_timer_t *t) {
-  hg_http_body_next(t->data);
+  next_piece *n = t->data;
+  n->req->data = NULL;
+  hg_http_body_next(n->req);
   uv_close((uv_handle_t *)t, next_closed);
 }
 
@@ -144,10 +155,28 @@ static void on_piece(hg_http_req *req, const char *data, size_t len, void *ud) {
   memcpy(streamed + streamed_len, data, len);
   streamed_len += len;
   atomic_fetch_add(&pieces, 1);
-  uv_timer_t *t = malloc(sizeof *t);
-  uv_timer_init(handler_loop, t);
-  t->data = req;
-  uv_timer_start(t, next_tick, 2, 0);
+  next_piece *n = calloc(1, sizeof *n);
+  n->kind = NEXT;
+  n->req = req;
+  n->t.data = n;
+  req->data = n;
+  uv_timer_init(handler_loop, &n->t);
+  uv_timer_start(&n->t, next_tick, 2, 0);
+}
+
+/* A held request is the handler side's: when its client goes, it is
+ * answered (which frees it) unless a timer of ours will do that. */
+static void on_abort(hg_http_req *req, void *ud) {
+  atomic_fetch_add(&aborts, 1);
+  if (strncmp(req->path, "/held", 5) != 0) return;
+  next_piece *n = req->data;
+  if (n && n->kind == LATER) return; /* later_tick sees -EPIPE and answers */
+  if (n) {
+    uv_timer_stop(&n->t);
+    uv_close((uv_handle_t *)&n->t, next_closed);
+  }
+  req->data = NULL;
+  hg_http_respond(req, 499, NULL, NULL, NULL, 0);
 }
 
 static void later_closed(uv_handle_t *h) { free(h->data); }
@@ -181,6 +210,7 @@ static size_t on_head(hg_http_req *req, void *ud) {
   if (what < 0) return body_limit(req->method, req->path, ud) ? 1024 * 1024 : 4096;
   later *l = calloc(1, sizeof *l);
   assert_non_null(l);
+  l->kind = LATER;
   l->req = req;
   l->what = what;
   l->t.data = l;
