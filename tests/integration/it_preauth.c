@@ -238,8 +238,8 @@ static void authenticated_upload_is_still_read(void **state) {
 
 /* An authenticated upload goes to the guest in pieces (1 MiB) as it
  * arrives, so hangard never holds it whole: a 96 MiB upload leaves its
- * VmRSS within idle + 48 MiB (held whole it grew by 98 MiB; streamed it
- * grows by about 33 MiB, as much for 192 MiB: the pool threads' malloc
+ * VmRSS within idle + 64 MiB (held whole it grew by 98 MiB; streamed it
+ * grows by 33-40 MiB, as much for 192 MiB: the pool threads' malloc
  * arenas, not the upload), and the guest has every byte. */
 #define UPLOAD (96u * 1024 * 1024)
 
@@ -312,7 +312,7 @@ static void authenticated_upload_goes_to_the_guest_in_pieces(void **state) {
   assert_true(out && strncmp(out, want, 64) == 0);
   free(out);
   free(data);
-  assert_true(peak - idle < 48 * 1024);
+  assert_true(peak - idle < RSS_SLACK_KB);
   assert_int_equal(hg_it_delete(&node, id), 0);
 }
 
