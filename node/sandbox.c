@@ -487,7 +487,8 @@ static int lease_for_start(hg_manager *m, sandbox *sb, int64_t *deadline) {
   hg_sb_lease have = {.epoch = sb->epoch, .ngroup = sb->ngroup}, got;
   memcpy(have.group, sb->group, sizeof have.group);
   char msg[256] = "";
-  int rc = m->cfg.lease(m->cfg.lease_ud, sb->id, sb->fresh, &have, &got, msg);
+  int rc = m->cfg.lease(m->cfg.lease_ud, sb->id, sb->fresh ? HG_SB_TAKE_NEW : HG_SB_TAKE_OWN,
+                        &have, &got, msg);
   if (rc < 0) {
     hg_log_warn("sandbox.lease", "sandbox=%s err=\"%s\" msg=\"%s\"", sb->id, hg_err_str(rc),
                 msg);
@@ -1282,6 +1283,19 @@ int hg_sandbox_set_deadline(hg_manager *m, const char *id, int64_t until_ms) {
   pthread_mutex_unlock(&m->mu);
   if (rc < 0) return rc;
   return m->cfg.vmm->set_deadline_at(dir, until_ms);
+}
+
+int hg_sandbox_set_group(hg_manager *m, const char *id, const hg_sb_lease *l) {
+  sandbox *sb;
+  int rc = sb_get(m, id, &sb);
+  if (rc < 0) return rc;
+  pthread_mutex_lock(&m->mu);
+  sb->ngroup = l->ngroup < HG_SB_GROUP_MAX ? l->ngroup : HG_SB_GROUP_MAX;
+  memcpy(sb->group, l->group, sizeof sb->group);
+  pthread_mutex_unlock(&m->mu);
+  rc = sb_persist(m, sb);
+  sb_put(m, sb);
+  return rc;
 }
 
 /* Moves the generations taken here (snapshots/<id>/<gen>) to

@@ -103,6 +103,7 @@ typedef struct hg_node {
   hg_life *life; /* lifecycle: every operation's sequence (lifecycle.h) */
   hg_leasing *leasing; /* leases: every VM start under one (leasing.h) */
   hg_life_leases life_leases;
+  bool leases_off; /* HANGAR_LEASES=off: tools/bench only */
   hg_node_meta meta_base; /* what does not change: ids, addresses, totals */
   hg_node_meta meta_last; /* the last full load sent, under cl */
   uv_timer_t meta_timer;

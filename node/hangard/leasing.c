@@ -23,6 +23,8 @@
 #include "node/core/strmap.h"
 #include "node/core/util.h"
 
+#define GROW_MS 5000 /* how often held leases' groups are checked for growth */
+
 typedef enum cmd_kind { CMD_CLAIM, CMD_RECOVER, CMD_RELEASE } cmd_kind;
 
 typedef struct cmd {
@@ -48,6 +50,8 @@ typedef struct fence_job {
   char id[HG_ID_MAX];
   int64_t until_ms;
   bool lost;
+  bool regroup; /* the group changed: record it with the sandbox */
+  hg_sb_lease group;
   uint64_t epoch;
   char holder[HG_NODE_ID_MAX];
 } fence_job;
@@ -58,6 +62,8 @@ struct hg_leasing {
   int64_t lease_ms, margin_ms;
   hg_leases *svc; /* loop only */
   uv_async_t async;
+  uv_timer_t grow; /* groups smaller than --acceptors grow as nodes join */
+  int handles;     /* open of async, grow */
   hg_manager *manager;
 
   pthread_mutex_t mu;
@@ -78,7 +84,10 @@ struct hg_leasing {
 
 /* ---- the fencer ------------------------------------------------------------- */
 
-static void fence_queue(hg_leasing *l, const char *id, const hg_lease_info *info) {
+static void lease_out(const hg_lease_info *info, hg_sb_lease *out);
+
+static void fence_queue(hg_leasing *l, const char *id, const hg_lease_info *info,
+                        bool regroup) {
   hg_strmap_node *n = hg_strmap_get(&l->jobs, id);
   fence_job *j = n ? HG_CONTAINER_OF(n, fence_job, node) : calloc(1, sizeof *j);
   if (!j) return; /* the next renewal brings it again */
@@ -91,6 +100,8 @@ static void fence_queue(hg_leasing *l, const char *id, const hg_lease_info *info
     }
   }
   j->lost = info->state == HG_LEASE_LOST;
+  j->regroup = regroup;
+  if (regroup) lease_out(info, &j->group);
   /* Lost: fenced at once (1 is long past), the orphaning follows. */
   j->until_ms = j->lost ? 1 : info->lease_until_ms;
   j->epoch = info->epoch;
@@ -111,6 +122,11 @@ static void fence_one(hg_leasing *l, fence_job *j) {
   if (rc < 0 && rc != -ENOENT && rc != -ESRCH)
     hg_log_warn("lease.deadline", "sandbox=%s until_ms=%" PRId64 " err=\"%s\"", j->id,
                 j->until_ms, hg_err_str(rc));
+  if (j->regroup && l->manager) {
+    rc = hg_sandbox_set_group(l->manager, j->id, &j->group);
+    hg_log_info("lease.group", "sandbox=%s members=%u err=\"%s\"", j->id, j->group.ngroup,
+                rc < 0 ? hg_err_str(rc) : "none");
+  }
   if (!j->lost) return;
   hg_log_warn("lease.lost", "sandbox=%s epoch=%" PRIu64 " holder=%s fenced_at_ms=%" PRId64,
               j->id, j->epoch, j->holder[0] ? j->holder : "?", hg_now_ms());
@@ -165,13 +181,15 @@ static void on_changed(void *ud, const char *sandbox, const hg_lease_info *info)
   entry *e = entry_get(l, sandbox, true);
   bool moved = e && (info->lease_until_ms != e->info.lease_until_ms ||
                      info->state != e->info.state);
+  bool regroup = e && e->info.state == HG_LEASE_HELD && info->state == HG_LEASE_HELD &&
+                 !info->conf.joint && hg_lease_conf_cmp(&info->conf, &e->info.conf) != 0;
   if (e) {
     e->info = *info;
     e->seq++;
   }
   if (info->state == HG_LEASE_LOST) l->lost++;
-  if (moved && (info->state == HG_LEASE_HELD || info->state == HG_LEASE_LOST))
-    fence_queue(l, sandbox, info);
+  if ((moved || regroup) && (info->state == HG_LEASE_HELD || info->state == HG_LEASE_LOST))
+    fence_queue(l, sandbox, info, regroup);
   pthread_cond_broadcast(&l->cv);
   pthread_mutex_unlock(&l->mu);
 }
@@ -344,8 +362,11 @@ static int64_t claim_timeout(const hg_leasing *l, bool fresh) {
   return fresh ? l->lease_ms : 2 * (l->lease_ms + l->margin_ms);
 }
 
+/* Takes id's lease by a claim above `above` (recover: a renewal at it),
+ * unless held already; *got says how it ended. */
 static int claim(hg_leasing *l, const char *id, const hg_lease_conf *conf, uint64_t above,
-                 bool fresh, bool deleting, hg_lease_info *got, char msg[256]) {
+                 bool fresh, bool deleting, bool recover, hg_lease_info *got,
+                 char msg[256]) {
   memset(got, 0, sizeof *got);
   pthread_mutex_lock(&l->mu);
   entry *e = entry_get(l, id, false);
@@ -357,21 +378,36 @@ static int claim(hg_leasing *l, const char *id, const hg_lease_conf *conf, uint6
   /* A claim starts from a clean slate: the answer is what comes after. */
   entry_drop(l, id);
   pthread_mutex_unlock(&l->mu);
-  int rc = post_cmd(l, CMD_CLAIM, id, conf, above, deleting);
+  int rc = recover ? post_cmd(l, CMD_RECOVER, id, conf, above, false)
+                   : post_cmd(l, CMD_CLAIM, id, conf, above, deleting);
   if (rc < 0) return claim_result(l, id, rc, got, deleting, msg);
   pthread_mutex_lock(&l->mu);
-  rc = await(l, id, above, deleting, claim_timeout(l, fresh), got);
+  rc = await(l, id, recover ? above - 1 : above, deleting, claim_timeout(l, fresh), got);
   pthread_mutex_unlock(&l->mu);
+  /* Lost at the epoch our view gave (a directory that lags): once more,
+   * above every epoch the replies showed. A live holder then makes it
+   * wait, and the caller hears "in use" rather than "stale". */
+  if (rc == 0 && got->state == HG_LEASE_LOST && !fresh && !deleting && !recover) {
+    pthread_mutex_lock(&l->mu);
+    entry_drop(l, id);
+    pthread_mutex_unlock(&l->mu);
+    if ((rc = post_cmd(l, CMD_CLAIM, id, conf, above, false)) == 0) {
+      pthread_mutex_lock(&l->mu);
+      rc = await(l, id, above, false, claim_timeout(l, false), got);
+      pthread_mutex_unlock(&l->mu);
+    }
+  }
   rc = claim_result(l, id, rc, got, deleting, msg);
   if (rc < 0 || deleting) hg_leasing_drop(l, id);
   return rc;
 }
 
-int hg_leasing_take(hg_leasing *l, const char *id, bool fresh, const hg_sb_lease *have,
+int hg_leasing_take(hg_leasing *l, const char *id, hg_sb_take how, const hg_sb_lease *have,
                     hg_sb_lease *out, char msg[256]) {
   hg_lease_conf conf;
   uint64_t above = 0;
   msg[0] = '\0';
+  bool fresh = how == HG_SB_TAKE_NEW, own = how == HG_SB_TAKE_OWN && have->epoch > 0;
   if (fresh) {
     memset(&conf, 0, sizeof conf);
     group_new(l, id, &conf.cur);
@@ -381,7 +417,7 @@ int hg_leasing_take(hg_leasing *l, const char *id, bool fresh, const hg_sb_lease
   }
   hg_lease_info got;
   int64_t t0 = hg_now_ms();
-  int rc = claim(l, id, &conf, above, fresh, false, &got, msg);
+  int rc = claim(l, id, &conf, above, fresh, false, own, &got, msg);
   if (rc < 0) return rc;
   lease_out(&got, out);
   hg_log_info("lease.taken", "sandbox=%s epoch=%" PRIu64 " group=%u wait_ms=%" PRId64
@@ -396,7 +432,8 @@ int hg_leasing_delete(hg_leasing *l, const char *id, const hg_sb_lease *have,
   msg[0] = '\0';
   conf_of(l, have, &conf);
   hg_lease_info got;
-  return claim(l, id, &conf, have->epoch ? have->epoch - 1 : 0, false, true, &got, msg);
+  return claim(l, id, &conf, have->epoch ? have->epoch - 1 : 0, false, true, false, &got,
+               msg);
 }
 
 void hg_leasing_drop(hg_leasing *l, const char *id) {
@@ -420,6 +457,60 @@ void hg_leasing_get_stats(hg_leasing *l, hg_leasing_stats *out) {
   }
   out->lost = l->lost;
   pthread_mutex_unlock(&l->mu);
+}
+
+/* A group smaller than wanted (the sandbox was made in a cluster of one or
+ * two) grows as nodes join: its members stay, the best others by
+ * rendezvous are added, by a joint-consensus change (DESIGN §9). */
+static bool grown(hg_leasing *l, const char *id, const hg_lease_group *cur,
+                  hg_lease_group *next) {
+  unsigned want = l->cfg.acceptors < HG_LEASE_GROUP_MAX ? l->cfg.acceptors : HG_LEASE_GROUP_MAX;
+  if (cur->n >= want) return false;
+  hg_lease_group cand;
+  group_new(l, id, &cand);
+  *next = *cur;
+  for (unsigned i = 0; i < cand.n && next->n < want; i++) {
+    bool have = false;
+    for (unsigned k = 0; k < next->n; k++) have |= !strcmp(next->ids[k], cand.ids[i]);
+    if (!have) snprintf(next->ids[next->n++], HG_NODE_ID_MAX, "%s", cand.ids[i]);
+  }
+  return next->n > cur->n;
+}
+
+static void on_grow(uv_timer_t *t) {
+  hg_leasing *l = t->data;
+  if (!l->cfg.cluster || !l->svc) return;
+  typedef struct { char id[HG_ID_MAX]; hg_lease_group cur; } due;
+  due *d = NULL;
+  size_t n = 0, cap = 0;
+  int64_t now = hg_now_ms();
+  pthread_mutex_lock(&l->mu);
+  size_t cur = 0;
+  for (hg_strmap_node *nd = hg_strmap_next(&l->table, &cur, NULL); nd;
+       nd = hg_strmap_next(&l->table, &cur, nd)) {
+    entry *e = HG_CONTAINER_OF(nd, entry, node);
+    if (e->info.state != HG_LEASE_HELD || e->info.lease_until_ms <= now ||
+        e->info.conf.joint || e->info.conf.cur.n >= l->cfg.acceptors)
+      continue;
+    if (n == cap) {
+      size_t nc = cap ? cap * 2 : 16;
+      due *p = realloc(d, nc * sizeof *d);
+      if (!p) break;
+      d = p;
+      cap = nc;
+    }
+    snprintf(d[n].id, sizeof d[n].id, "%s", e->id);
+    d[n++].cur = e->info.conf.cur;
+  }
+  pthread_mutex_unlock(&l->mu);
+  for (size_t i = 0; i < n; i++) {
+    hg_lease_group next;
+    if (!grown(l, d[i].id, &d[i].cur, &next)) continue;
+    int rc = hg_leases_change_group(l->svc, d[i].id, &next);
+    hg_log_info("lease.grow", "sandbox=%s from=%u to=%u err=\"%s\"", d[i].id, d[i].cur.n,
+                next.n, rc < 0 ? hg_err_str(rc) : "none");
+  }
+  free(d);
 }
 
 bool hg_leasing_can_fail_over(hg_leasing *l) {
@@ -451,6 +542,10 @@ int hg_leasing_open(const hg_leasing_config *cfg, hg_leasing **out) {
                          .cb = {.send = on_send, .changed = on_changed, .ud = l}};
   int rc = hg_leases_open(cfg->loop, &lc, &l->svc);
   if (rc == 0) rc = uv_async_init(cfg->loop, &l->async, on_async);
+  if (rc == 0) {
+    l->handles++;
+    rc = uv_timer_init(cfg->loop, &l->grow);
+  }
   if (rc < 0) {
     if (l->svc) hg_leases_close(l->svc, NULL, NULL);
     pthread_cond_destroy(&l->fence_cv);
@@ -459,7 +554,9 @@ int hg_leasing_open(const hg_leasing_config *cfg, hg_leasing **out) {
     free(l);
     return rc;
   }
-  l->async.data = l;
+  l->async.data = l->grow.data = l;
+  l->handles++;
+  uv_timer_start(&l->grow, on_grow, GROW_MS, GROW_MS);
   if (cfg->cluster) hg_cluster_on_lease(cfg->cluster, on_datagram, l);
   if (pthread_create(&l->fencer, NULL, fencer_main, l) == 0) l->fencer_on = true;
   *out = l;
@@ -502,9 +599,9 @@ static void on_svc_closed(void *ud) {
   if (l->done) l->done(l->done_ud);
 }
 
-static void on_async_closed(uv_handle_t *h) {
+static void on_handle_closed(uv_handle_t *h) {
   hg_leasing *l = h->data;
-  hg_leases_close(l->svc, on_svc_closed, l);
+  if (--l->handles == 0) hg_leases_close(l->svc, on_svc_closed, l);
 }
 
 void hg_leasing_close(hg_leasing *l, void (*done)(void *ud), void *ud) {
@@ -515,7 +612,8 @@ void hg_leasing_close(hg_leasing *l, void (*done)(void *ud), void *ud) {
   if (l->cfg.cluster) hg_cluster_on_lease(l->cfg.cluster, NULL, NULL);
   l->done = done;
   l->done_ud = ud;
-  uv_close((uv_handle_t *)&l->async, on_async_closed);
+  uv_close((uv_handle_t *)&l->async, on_handle_closed);
+  uv_close((uv_handle_t *)&l->grow, on_handle_closed);
 }
 
 void hg_leasing_free(hg_leasing *l) {

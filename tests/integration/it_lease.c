@@ -7,16 +7,20 @@
  * the shim stops its VM, and once n1 is back and its group grants the
  * lease again the same VM continues (a restart loses no sandbox).
  * Then, in order, on one sandbox created on n1 with three copies:
- *  1. suspended (replicated), then resumed through n2 and n3 at once: one
- *     claim wins, one VM starts, the other request gets 409;
- *  2. the owner's hangard is SIGKILLed (its VM runs on under the shim): the
- *     shim stops the VM when the lease runs out; a resume through a
- *     survivor starts the sandbox only after that (the survivor's
- *     started_at against the shim's fenced-at, one host's monotonic clock);
- *     the owner comes back, learns of the higher epoch and keeps its copy
- *     under orphans/, and exactly one copy runs;
+ *  1. suspended (replicated), then resumed on n2 and on n3 (each from its
+ *     own copy) at once: one claim wins, one VM starts, the other request
+ *     gets 409;
+ *  2. the owner is cut off three ways in turn: its hangard SIGKILLed (the
+ *     VM runs on under the shim), SIGSTOPped, or a partition from both
+ *     others. Each time the shim stops the VM when the lease runs out; a
+ *     resume through a survivor starts the sandbox only after that (the
+ *     survivor's started_at against the shim's fenced-at, one host's
+ *     monotonic clock); the owner comes back (restart, SIGCONT, heal),
+ *     learns of the higher epoch and keeps its copy under orphans/, and
+ *     exactly one copy runs;
  *  3. GET /v1/node says whether the node could fail over: yes with three
- *     live nodes, no with two. */
+ *     live nodes, no with two; a sandbox made with two live nodes has a
+ *     group of two, which grows to three when the third comes back. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -45,6 +49,7 @@
 
 static hg_itc C;
 static char SB[32];
+static int OWNER; /* of SB, after test 1 */
 
 static int setup(void **state) {
   hg_itc_opts o = {.with_template = true, .ready_timeout_s = 360, .deadline_s = 1200};
@@ -138,7 +143,7 @@ static int64_t log_value(const char *file, const char *n1, const char *n2, const
 }
 
 typedef struct resume_req {
-  int via;
+  int via; /* resumes on this node, from its own copy (?node=) */
   long status;
   char code[64];
 } resume_req;
@@ -146,7 +151,7 @@ typedef struct resume_req {
 static void *resume_through(void *arg) {
   resume_req *r = arg;
   char path[128];
-  snprintf(path, sizeof path, "/v1/sandboxes/%s/resume?wait=" WAIT, SB);
+  snprintf(path, sizeof path, "/v1/sandboxes/%s/resume?wait=" WAIT "&node=n%d", SB, r->via);
   json_t *j = hg_itc_json(&C, r->via, NULL, "POST", path, NULL, VM_TIMEOUT_MS, &r->status);
   const char *code = hg_it_str(json_object_get(j, "error"), "code");
   snprintf(r->code, sizeof r->code, "%s", code ? code : "");
@@ -213,31 +218,68 @@ static void concurrent_resumes_start_one_vm(void **state) {
   assert_int_equal(r[lost].status, 409);
   assert_true(!strcmp(r[lost].code, "stale_epoch") || !strcmp(r[lost].code, "conflict"));
   uint64_t epoch;
-  assert_int_equal(owner_of(1, &epoch), r[won].via);
+  OWNER = r[won].via;
+  assert_int_equal(owner_of(OWNER, &epoch), OWNER);
   assert_int_equal(epoch, 2);
   assert_int_equal(running_total(), 1);
   assert_int_equal(sandboxes_in(r[lost].via, "running"), 0);
 }
 
-/* --- 2: the owner dies, the shim fences, a survivor takes over ----------------------- */
+/* --- 2: the owner is cut off, the shim fences, a survivor takes over --------------- */
 
-static void killed_owner_is_fenced_before_a_survivor_starts(void **state) {
+typedef enum cut { CUT_KILL, CUT_STOP, CUT_PARTITION } cut;
+static const char *const cut_names[] = {"SIGKILL of its hangard", "SIGSTOP of its hangard",
+                                        "a partition from both others"};
+
+static void cut_off(int owner, cut how) {
+  char me[4], o1[4], o2[4];
+  snprintf(me, sizeof me, "%d", owner);
+  snprintf(o1, sizeof o1, "%d", owner == 1 ? 2 : 1);
+  snprintf(o2, sizeof o2, "%d", owner == 3 ? 2 : 3);
+  if (how == CUT_KILL) assert_int_equal(hg_itc_signal(&C, owner, SIGKILL), 0);
+  if (how == CUT_STOP) assert_int_equal(hg_itc_signal(&C, owner, SIGSTOP), 0);
+  if (how == CUT_PARTITION) {
+    assert_int_equal(hg_itc_tool(&C, "partition", me, o1, NULL), 0);
+    assert_int_equal(hg_itc_tool(&C, "partition", me, o2, NULL), 0);
+  }
+}
+
+static void reconnect(int owner, cut how) {
+  char me[4];
+  snprintf(me, sizeof me, "%d", owner);
+  if (how == CUT_KILL) assert_int_equal(hg_itc_tool(&C, "start", me, NULL), 0);
+  if (how == CUT_STOP) assert_int_equal(hg_itc_signal(&C, owner, SIGCONT), 0);
+  if (how == CUT_PARTITION) assert_int_equal(hg_itc_tool(&C, "heal", NULL), 0);
+  assert_true(hg_itc_wait_converged(&C, hg_itc_all(&C), 60000) >= 0);
+}
+
+/* Its state now in a replicated generation, and running again on OWNER. */
+static void checkpoint_on_owner(void) {
+  char path[128];
+  snprintf(path, sizeof path, "/v1/sandboxes/%s/suspend?wait=" WAIT, SB);
+  json_decref(call(OWNER, "POST", path, NULL, 200));
+  snprintf(path, sizeof path, "/v1/sandboxes/%s/resume?wait=" WAIT "&node=n%d", SB, OWNER);
+  json_decref(call(OWNER, "POST", path, NULL, 200));
+}
+
+static void owner_cut_off_is_fenced_before_a_survivor_starts(cut how) {
   uint64_t epoch;
-  int owner = owner_of(1, &epoch), via = owner == 1 ? 2 : 1;
+  int owner = owner_of(OWNER, &epoch), via = owner == 2 ? 3 : 2;
   int pid = vmm_pid(owner);
   assert_int_not_equal(proc_state(pid), 'T');
   int64_t t0 = hg_now_ms();
-  assert_int_equal(hg_itc_signal(&C, owner, SIGKILL), 0);
+  cut_off(owner, how);
   while (proc_state(pid) != 'T') {
     assert_true(hg_now_ms() - t0 < FENCE_WAIT_MS);
-    usleep(10 * 1000);
+    usleep(5 * 1000);
   }
-  fprintf(stderr, "n%d's VM (pid %d) stopped by its shim %lld ms after its hangard died "
-          "(lease %d ms)\n", owner, pid, (long long)(hg_now_ms() - t0), LEASE_MS);
+  fprintf(stderr, "[%s] n%d's VM (pid %d) stopped by its shim %lld ms after the cut "
+          "(lease %d ms)\n", cut_names[how], owner, pid, (long long)(hg_now_ms() - t0),
+          LEASE_MS);
 
   /* A survivor resumes it from the last replicated generation. */
   char path[128];
-  snprintf(path, sizeof path, "/v1/sandboxes/%s/resume?wait=" WAIT, SB);
+  snprintf(path, sizeof path, "/v1/sandboxes/%s/resume?wait=" WAIT "&node=n%d", SB, via);
   json_decref(call(via, "POST", path, NULL, 200));
   uint64_t e2;
   int now_owner = owner_of(via, &e2);
@@ -250,27 +292,24 @@ static void killed_owner_is_fenced_before_a_survivor_starts(void **state) {
   int64_t late = log_value(shim_log, "shim.fenced", NULL, "late_ms=");
   assert_true(asprintf(&log, "%s/n%d/hangard.log", C.dir, now_owner) > 0);
   int64_t started = log_value(log, "lease.taken", SB, "started_at_ms=");
-  fprintf(stderr, "fenced at %lld (deadline %lld + %lld ms late) on n%d; started at %lld on n%d\n",
-          (long long)(deadline + late), (long long)deadline, (long long)late, owner,
+  fprintf(stderr, "[%s] fenced at %lld (deadline + %lld ms) on n%d; started at %lld on n%d\n",
+          cut_names[how], (long long)(deadline + late), (long long)late, owner,
           (long long)started, now_owner);
   assert_true(deadline > 0 && late >= 0 && started > 0);
   assert_true(started > deadline + late);
   free(shim_log);
   free(log);
 
-  /* The old owner returns: it learns of the higher epoch, its VM goes and
-   * its copy is kept under orphans/. */
-  char id[4];
-  snprintf(id, sizeof id, "%d", owner);
-  assert_int_equal(hg_itc_tool(&C, "start", id, NULL), 0);
-  assert_true(hg_itc_wait_converged(&C, hg_itc_all(&C), 60000) >= 0);
+  /* The old owner comes back: it learns of the higher epoch, its VM goes
+   * and its copy is kept under orphans/. */
+  reconnect(owner, how);
   char want[64];
-  snprintf(want, sizeof want, "\"%s/", SB);
+  snprintf(want, sizeof want, "\"%s/%" PRIu64 "\"", SB, epoch);
   for (int64_t t1 = hg_now_ms();; usleep(200 * 1000)) {
     json_t *o = call(owner, "GET", "/v1/orphans", NULL, 200);
     char *d = json_dumps(o, JSON_COMPACT);
     bool listed = d && strstr(d, want);
-    if (listed) fprintf(stderr, "orphans on n%d: %s\n", owner, d);
+    if (listed) fprintf(stderr, "[%s] orphans on n%d: %s\n", cut_names[how], owner, d);
     free(d);
     json_decref(o);
     if (listed) break;
@@ -279,6 +318,21 @@ static void killed_owner_is_fenced_before_a_survivor_starts(void **state) {
   assert_int_equal(proc_state(pid), 0);
   assert_int_equal(running_total(), 1);
   assert_int_equal(sandboxes_in(owner, "running"), 0);
+  OWNER = now_owner;
+}
+
+static void killed_owner_is_fenced_before_a_survivor_starts(void **state) {
+  owner_cut_off_is_fenced_before_a_survivor_starts(CUT_KILL);
+}
+
+static void stopped_owner_is_fenced_before_a_survivor_starts(void **state) {
+  checkpoint_on_owner();
+  owner_cut_off_is_fenced_before_a_survivor_starts(CUT_STOP);
+}
+
+static void partitioned_owner_is_fenced_before_a_survivor_starts(void **state) {
+  checkpoint_on_owner();
+  owner_cut_off_is_fenced_before_a_survivor_starts(CUT_PARTITION);
 }
 
 /* --- 3: fail-over needs three live nodes ------------------------------------------- */
@@ -301,12 +355,34 @@ static void two_live_nodes_cannot_fail_over(void **state) {
                                      DEAD_WAIT_MS, 100, at),
                    0);
   assert_false(can_fail_over(1));
+  /* A sandbox made now gets the two live nodes as its group ... */
+  json_t *j = call(1, "POST", "/v1/sandboxes?wait=" WAIT, NULL, 201);
+  char small[32], path[128];
+  snprintf(small, sizeof small, "%s", hg_it_str(j, "id"));
+  json_decref(j);
+  snprintf(path, sizeof path, "/v1/sandboxes/%s", small);
+  j = call(1, "GET", path, NULL, 200);
+  assert_int_equal(json_array_size(json_object_get(j, "group")), 2);
+  json_decref(j);
   assert_int_equal(hg_itc_tool(&C, "start", "3", NULL), 0);
   assert_true(hg_itc_wait_converged(&C, hg_itc_all(&C), 60000) >= 0);
   assert_true(can_fail_over(1));
-  char path[96];
-  snprintf(path, sizeof path, "/v1/sandboxes/%s?wait=" WAIT, SB);
+  /* ... and grows to three once the third node is back. */
+  for (int64_t t0 = hg_now_ms();; usleep(500 * 1000)) {
+    j = call(1, "GET", path, NULL, 200);
+    size_t n = json_array_size(json_object_get(j, "group"));
+    char *d = n == 3 ? json_dumps(json_object_get(j, "group"), JSON_COMPACT) : NULL;
+    if (d) fprintf(stderr, "group of %s after n3 came back: %s (%lld ms)\n", small, d,
+                   (long long)(hg_now_ms() - t0));
+    free(d);
+    json_decref(j);
+    if (n == 3) break;
+    assert_true(hg_now_ms() - t0 < 60000);
+  }
+  snprintf(path, sizeof path, "/v1/sandboxes/%s?wait=" WAIT, small);
   json_decref(call(1, "DELETE", path, NULL, 200));
+  snprintf(path, sizeof path, "/v1/sandboxes/%s?wait=" WAIT, SB);
+  json_decref(call(OWNER, "DELETE", path, NULL, 200));
 }
 
 int main(void) {
@@ -314,6 +390,8 @@ int main(void) {
       cmocka_unit_test(restart_longer_than_the_lease_pauses_then_continues),
       cmocka_unit_test(concurrent_resumes_start_one_vm),
       cmocka_unit_test(killed_owner_is_fenced_before_a_survivor_starts),
+      cmocka_unit_test(stopped_owner_is_fenced_before_a_survivor_starts),
+      cmocka_unit_test(partitioned_owner_is_fenced_before_a_survivor_starts),
       cmocka_unit_test(two_live_nodes_cannot_fail_over),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
