@@ -150,18 +150,21 @@ int hg_mask_add(hg_mask *m, const char *secret, size_t len) {
  * how many bytes at the end may still begin a match. */
 static size_t scan(hg_mask *m, char *t, size_t from, size_t n) {
   for (size_t i = from; i < n; i++) {
+    char ch = t[i];
+    size_t hit = 0; /* the longest match ending at t[i] */
     for (size_t k = 0; k < m->npats; k++) {
       hg_mask_pat *x = &m->pats[k];
       size_t q = x->q;
-      while (q > 0 && t[i] != x->s[q]) q = x->fail[q - 1];
-      if (t[i] == x->s[q]) q++;
+      while (q > 0 && ch != x->s[q]) q = x->fail[q - 1];
+      if (ch == x->s[q]) q++;
       if (q == x->len) {
-        /* every pattern has read t[i]: masking now hides nothing from them */
-        memset(t + i + 1 - x->len, '*', x->len);
+        if (q > hit) hit = q;
         q = x->fail[q - 1];
       }
       x->q = q;
     }
+    /* every pattern has read t[i] now: masking hides nothing from them */
+    if (hit) memset(t + i + 1 - hit, '*', hit);
   }
   size_t keep = 0;
   for (size_t k = 0; k < m->npats; k++)
