@@ -10,9 +10,11 @@
  *    address holds at most HG_REPL_STRANGERS_PER_HOST of it. A newcomer
  *    never waits for room: it takes the place of the oldest stranger from
  *    its own address, or, with the pool full, of the oldest stranger of
- *    all. A real peer sends its OFFER at once, so it authenticates long
- *    before newer strangers could push it out, and one address flooding
- *    pushes out only its own;
+ *    all. The one pushed out still has HG_REPL_EVICT_GRACE_MS to
+ *    authenticate before it is closed: a node that opens several streams
+ *    at once (parallel suspends) must not lose the first to the third. A
+ *    real peer sends its OFFER at once, so it authenticates long before
+ *    that, and one address flooding pushes out only its own;
  *  - authenticated connections are counted apart (max_receives +
  *    HG_REPL_EXTRA_CONNS), so strangers never take a peer's slot.
  * Everything here runs under r->mu. */
@@ -21,6 +23,7 @@
 #include <sys/socket.h>
 
 #include "node/core/log.h"
+#include "node/core/util.h"
 #include "replication/repl_internal.h"
 
 static bool same_host(const struct sockaddr_storage *a,
@@ -40,13 +43,31 @@ static bool is_stranger(const inbound *in) {
   return !in->authed && !in->evicted && !in->done;
 }
 
-/* Ends a stranger's wait: its blocked read fails and its thread ends. */
+/* A stranger gives up its place; it is closed at doom_ms unless it has
+ * authenticated by then (hg__repl_admit_expire). */
 static void evict(hg_repl *r, inbound *in) {
   in->evicted = true;
+  in->doom_ms = hg_now_ms() + HG_REPL_EVICT_GRACE_MS;
   r->nstrangers--;
-  r->refused[C_UNAUTH]++;
-  r->streams[DIR_IN][RES_REFUSED]++;
-  if (in->fd >= 0) shutdown(in->fd, SHUT_RDWR);
+}
+
+int hg__repl_admit_expire(hg_repl *r) {
+  int64_t now = hg_now_ms(), next = -1;
+  pthread_mutex_lock(&r->mu);
+  for (inbound *in = r->conns; in; in = in->next) {
+    if (!in->doom_ms || in->authed || in->done) continue;
+    if (in->doom_ms > now) {
+      if (next < 0 || in->doom_ms - now < next) next = in->doom_ms - now;
+      continue;
+    }
+    /* its blocked read fails and its thread ends */
+    in->doom_ms = 0;
+    r->refused[C_UNAUTH]++;
+    r->streams[DIR_IN][RES_REFUSED]++;
+    if (in->fd >= 0) shutdown(in->fd, SHUT_RDWR);
+  }
+  pthread_mutex_unlock(&r->mu);
+  return (int)next;
 }
 
 /* The stranger to make room with, or NULL when there is room. */
@@ -68,8 +89,9 @@ static inbound *make_room(hg_repl *r, const struct sockaddr_storage *ss) {
 }
 
 bool hg__repl_admit(hg_repl *r, inbound *in) {
-  /* evicted threads are on their way out; this bounds them under a flood */
-  unsigned cap = 2 * HG_REPL_STRANGERS_MAX + r->max_receives + HG_REPL_EXTRA_CONNS;
+  /* pushed-out strangers live out their grace: this bounds their threads
+   * under a flood (beyond it, newcomers are closed unanswered) */
+  unsigned cap = HG_REPL_CONNS_MAX + r->max_receives + HG_REPL_EXTRA_CONNS;
   if (r->nconns >= cap) {
     r->refused[C_BUSY]++;
     return false;
@@ -86,14 +108,17 @@ bool hg__repl_admit(hg_repl *r, inbound *in) {
 bool hg__repl_admit_authed(hg_repl *r, inbound *in) {
   bool ok;
   pthread_mutex_lock(&r->mu);
-  ok = !in->evicted && r->nauthed < r->max_receives + HG_REPL_EXTRA_CONNS;
+  /* pushed out but within its grace: closed only once doom_ms passes */
+  ok =
+      (!in->evicted || in->doom_ms) && r->nauthed < r->max_receives + HG_REPL_EXTRA_CONNS;
   if (!in->evicted) r->nstrangers--;
+  in->evicted = true; /* a stranger no more */
+  in->doom_ms = 0;
   if (ok) {
     in->authed = true;
     r->nauthed++;
-  } else {
-    in->evicted = true; /* counted as neither from here on */
-    if (r->nauthed >= r->max_receives + HG_REPL_EXTRA_CONNS) r->refused[C_BUSY]++;
+  } else if (r->nauthed >= r->max_receives + HG_REPL_EXTRA_CONNS) {
+    r->refused[C_BUSY]++;
   }
   pthread_mutex_unlock(&r->mu);
   return ok;

@@ -650,7 +650,7 @@ void *hg__repl_accept_main(void *arg) {
   struct pollfd p[2] = {{.fd = r->lfd, .events = POLLIN},
                         {.fd = r->wake, .events = POLLIN}};
   for (;;) {
-    int n = poll(p, 2, -1);
+    int n = poll(p, 2, hg__repl_admit_expire(r));
     if (n < 0 && errno == EINTR) continue;
     if (n < 0 || p[1].revents) break;
     if (!(p[0].revents & POLLIN)) continue;

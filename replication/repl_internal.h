@@ -31,6 +31,11 @@
 #define HG_REPL_AUTH_MS 2000
 #define HG_REPL_STRANGERS_MAX 16
 #define HG_REPL_STRANGERS_PER_HOST 2
+/* A stranger pushed out by a newer one is closed this much later unless
+ * it authenticates meanwhile. */
+#define HG_REPL_EVICT_GRACE_MS 50
+/* Threads of strangers, waiting or pushed out, at most. */
+#define HG_REPL_CONNS_MAX 64
 #define HG_REPL_BACKLOG 64
 #define HG_REPL_FRAME_BUF (HG_RFRAME_HDR + HG_RFRAME_MAX + HG_RFRAME_MAC)
 #define HG_REPL_MSG_MAX (64u * 1024) /* an encoded control message */
@@ -79,7 +84,8 @@ typedef struct inbound {
   int fd;       /* -1 once the thread closed it */
   bool done;    /* the thread has finished: join it */
   bool authed;  /* its first frame authenticated */
-  bool evicted; /* a stranger pushed out by a newer one (admit.c) */
+  bool evicted; /* no longer counted as a stranger: pushed out, or authed */
+  int64_t doom_ms; /* pushed out: closed then unless authenticated; 0: none */
   pthread_t thread;
   struct sockaddr_storage ss;
   char peer[HG_ADDR_MAX];
@@ -205,6 +211,9 @@ bool hg__repl_admit(hg_repl *r, inbound *in);
 bool hg__repl_admit_authed(hg_repl *r, inbound *in);
 /* Its thread is ending: the counts let go of it. */
 void hg__repl_admit_gone(hg_repl *r, inbound *in);
+/* Closes the pushed-out strangers whose grace is over (takes r->mu); ms
+ * until the next one's, -1 when none is pending. */
+int hg__repl_admit_expire(hg_repl *r);
 
 /* ---- receive.c ---- */
 

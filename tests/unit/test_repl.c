@@ -1138,6 +1138,25 @@ static void strangers_per_address_are_bounded(void **state) {
   for (int i = 0; i < N; i++) close(fds[i]);
 }
 
+/* A node that opens several streams at once: its first connection,
+ * pushed out by two newer ones from the same address before its OFFER
+ * was read, still gets its answer if the OFFER comes within the grace
+ * (HG_REPL_EVICT_GRACE_MS, 50 ms). */
+static void pushed_out_peer_still_answered_within_grace(void **state) {
+  raw c;
+  hg_repl_reply rep;
+  hg_repl_offer o;
+  raw_open(&c, &B, "hangar");
+  int idle[2] = {tcp_connect(hg_repl_addr(B.r)), tcp_connect(hg_repl_addr(B.r))};
+  usleep(20 * 1000);
+  offer_of(&o, "sb-00000000000000ae", 1, 1); /* idle_strangers_… sent it */
+  raw_offer(&c, &o, &rep);
+  assert_int_equal(rep.verdict, HG_REPL_HAVE);
+  raw_close(&c);
+  close(idle[0]);
+  close(idle[1]);
+}
+
 static void send_rejects_bad_arguments(void **state) {
   hg_repl_result *res = calloc(1, sizeof *res);
   hg_repl_holdings *h = calloc(1, sizeof *h);
@@ -1223,6 +1242,7 @@ int main(void) {
       cmocka_unit_test(receive_slots_are_bounded),
       cmocka_unit_test(idle_strangers_do_not_block_replication),
       cmocka_unit_test(strangers_per_address_are_bounded),
+      cmocka_unit_test(pushed_out_peer_still_answered_within_grace),
       cmocka_unit_test(send_rejects_bad_arguments),
       cmocka_unit_test(listens_on_ipv6),
       cmocka_unit_test(close_ends_inbound_exchanges),
