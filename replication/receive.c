@@ -499,10 +499,11 @@ static void note_unauth(hg_repl *r, const char *peer, int rc) {
   pthread_mutex_unlock(&r->mu);
   if (log)
     hg_log_warn("repl.unauthenticated",
-                "peer=%s suppressed=%" PRIu64
-                " err=\"%s\" msg=\"first frame failed "
-                "authentication (another cluster or a wrong key)\"",
-                peer, suppressed, hg_err_str(rc));
+                "peer=%s suppressed=%" PRIu64 " err=\"%s\" msg=\"%s\"", peer, suppressed,
+                hg_err_str(rc),
+                rc == -ETIMEDOUT ? "no whole first frame within the 2 s to authenticate"
+                                 : "first frame failed authentication (another cluster "
+                                   "or a wrong key)");
 }
 
 static void serve(xchg *x) {
