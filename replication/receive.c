@@ -161,14 +161,28 @@ typedef struct recv_state {
 } recv_state;
 
 /* Feeds DATA frames to a `btrfs receive` in the staging dir until END;
- * 0 when the child made its subvolume and the totals match END. */
-static int recv_stream(xchg *x, recv_state *rs, hg_repl_error *e) {
+ * 0 when the child made its subvolume and the totals match END. The
+ * checker holds the stream to what this exchange agreed: the offered name
+ * and identity, and the parent our REPLY picked (parent < 0: none, a full
+ * stream) as the only source a SNAPSHOT or CLONE may name beside the
+ * stream's own subvolume. */
+static int recv_stream(xchg *x, int parent, recv_state *rs, hg_repl_error *e) {
   hg_repl *r = x->r;
-  char abs[PATH_MAX], msg[256];
+  const hg_repl_offer *o = &x->offer;
+  char abs[PATH_MAX], msg[256], name[HG_REPL_NAME_MAX];
   hg_stream_recv *rx = NULL;
+  if (o->tmpl)
+    snprintf(name, sizeof name, "%s", o->name);
+  else
+    snprintf(name, sizeof name, "%" PRIu64, o->gen);
+  hg_sendstream_policy policy = {
+      .name = name,
+      .uuid = o->uuid,
+      .parent_uuid = parent >= 0 ? o->cands[parent].uuid : NULL,
+  };
   int rc = hg_store_abs(r->store, rs->stage, abs, sizeof abs);
   if (rc == 0 && mkdir(abs, 0700) < 0) rc = -errno;
-  if (rc == 0) rc = hg_stream_recv_begin(abs, &rx);
+  if (rc == 0) rc = hg_stream_recv_begin(abs, &policy, &rx);
   if (rc < 0) {
     hg__repl_set_error(e, C_IO, "staging: %s", hg_err_str(rc));
     return rc;
@@ -274,6 +288,15 @@ static int promote(xchg *x, const recv_state *rs, hg_repl_error *e) {
                        "promoting to %s: %s", dst, hg_err_str(rc));
     return rc;
   }
+  /* An ACK means the generation is on this node's disk, not in its page
+   * cache: a sender that counts it as a replica may then lose its own copy.
+   * What could not be made durable is not kept (the sender retries). */
+  rc = hg_store_sync(r->store, dst);
+  if (rc < 0) {
+    hg__repl_set_error(e, C_IO, "syncing %s: %s", dst, hg_err_str(rc));
+    if (!o->tmpl) (void)hg_store_subvol_delete(r->store, dst);
+    return rc;
+  }
   return 0;
 }
 
@@ -292,7 +315,7 @@ static void serve_stream(xchg *x, int parent) {
   hg_hex_encode(rnd, sizeof rnd, hex);
   if (rc == 0) rc = hg_path(rs.stage, sizeof rs.stage, "staging/%s", hex);
   if (rc < 0) hg__repl_set_error(&e, C_IO, "staging: %s", hg_err_str(rc));
-  if (rc == 0) rc = recv_stream(x, &rs, &e);
+  if (rc == 0) rc = recv_stream(x, parent, &rs, &e);
   if (rc == 0) rc = promote(x, &rs, &e);
   /* Deletes the staging dir and anything in it, subvolumes included. */
   if (rs.stage[0]) (void)hg_store_subvol_delete(r->store, rs.stage);
