@@ -134,7 +134,9 @@ bool hg__proxy_hop_by_hop(const char *name, size_t n) {
                                     "transfer-encoding",
                                     "content-length",
                                     "host",
-                                    "expect"};
+                                    "expect",
+                                    /* h2c's settings: only with Upgrade: h2c */
+                                    "http2-settings"};
   for (size_t i = 0; i < sizeof(hop) / sizeof(hop[0]); i++)
     if (hg__proxy_ieq(name, n, hop[i])) return true;
   return false;

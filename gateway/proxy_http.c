@@ -134,9 +134,28 @@ void hg__proxy_mask_scan(conn *c, char *t, size_t n) {
 typedef struct resp_info {
   int status;
   bool has_cl, te, te_chunked, hg__proxy_conn_close;
-  bool coded; /* a content or transfer coding other than identity, chunked */
+  bool coded;      /* a content or transfer coding other than identity, chunked */
+  bool upgrade_ws; /* Upgrade: websocket, and nothing else */
   uint64_t cl;
 } resp_info;
+
+/* Is every element of the comma-separated list v tok (any case)? *n: how
+ * many elements there are (empty ones do not count). */
+static bool list_only(const char *v, size_t len, const char *tok, size_t *n) {
+  bool only = true;
+  *n = 0;
+  for (size_t i = 0; i < len;) {
+    size_t s = i, e;
+    while (i < len && v[i] != ',') i++;
+    e = i++;
+    while (s < e && hg__proxy_is_ows(v[s])) s++;
+    while (e > s && hg__proxy_is_ows(v[e - 1])) e--;
+    if (e == s) continue;
+    (*n)++;
+    only = only && hg__proxy_ieq(v + s, e - s, tok);
+  }
+  return only;
+}
 
 /* The upstream's status line and the fields that frame the body. */
 static int resp_parse(const char *p, size_t n, resp_info *ri) {
@@ -189,6 +208,9 @@ static int resp_parse(const char *p, size_t n, resp_info *ri) {
       if (!hg__proxy_list_only_of(l + vs, ve - vs, "identity")) ri->coded = true;
     } else if (hg__proxy_ieq(l, nl_len, "connection")) {
       if (hg__proxy_has_token(l + vs, ve - vs, "close")) ri->hg__proxy_conn_close = true;
+    } else if (hg__proxy_ieq(l, nl_len, "upgrade")) {
+      size_t k;
+      ri->upgrade_ws = list_only(l + vs, ve - vs, "websocket", &k) && k > 0;
     }
   }
   return first ? -EPROTO : 0;
@@ -223,6 +245,13 @@ static void resp_complete(conn *c) {
 static int resp_head_done(conn *c) {
   resp_info ri;
   if (resp_parse(c->rhead.data, c->rhead.len, &ri) < 0) return -EPROTO;
+  /* A relay only for a WebSocket the guest asked for (see upgrade_filter):
+   * an upstream switching to anything else, or unasked, is refused. */
+  if (ri.status == 101 && (!c->ws_upgrade || !ri.upgrade_ws)) {
+    hg_log_info("proxy.upgrade_refused", "sandbox=%s name=%s asked=%s",
+                hg_gw_name(c->sb), c->name, c->ws_upgrade ? "websocket" : "none");
+    return -EPERM;
+  }
   /* The mask cannot read a compressed body: with a secret in scope the
    * request asked for identity (http_request), and an upstream that codes
    * the body anyway is refused, the head included. */
@@ -311,7 +340,9 @@ void hg__proxy_http_up_data(conn *c, rbuf *rb) {
         if (rc == 1) {
           rc = resp_head_done(c);
           if (rc < 0) {
-            bad_gateway(c, rc == -EMEDIUMTYPE ? "encoded_response" : "bad_response");
+            bad_gateway(c, rc == -EPERM         ? "upgrade_refused"
+                           : rc == -EMEDIUMTYPE ? "encoded_response"
+                                                : "bad_response");
             return;
           }
           if (rc == 1) {
@@ -513,6 +544,86 @@ static int identity_add(char *out, size_t cap, size_t *len) {
   return 0;
 }
 
+/* ---- HTTP: Upgrade ------------------------------------------------------------
+ * After a 101 the connection is a relay the proxy no longer reads. That is
+ * fine for a WebSocket (its frames name no host), not for h2c: its HTTP/2
+ * streams carry their own :authority, so one allowed name would open every
+ * virtual host on a shared address (a CDN's). So only an offer of
+ * "websocket" alone goes upstream. Any other (h2c, "h2c, websocket",
+ * TLS/1.0, ...) is dropped: the Upgrade and HTTP2-Settings fields go, and
+ * so do their names in Connection, and the request goes on as plain
+ * HTTP/1.1, which a client that offers an upgrade must accept (RFC 9110
+ * 7.8). Dropping rather than refusing keeps curl --http2 and the like
+ * working. The answer side refuses a 101 to anything else (resp_head_done). */
+
+typedef struct upgrade_edit {
+  bool drop[HG_HEAD_MAX_FIELDS];
+  char *conn[HG_HEAD_MAX_FIELDS]; /* Connection without upgrade, http2-settings */
+  size_t conn_len[HG_HEAD_MAX_FIELDS];
+} upgrade_edit;
+
+static void upgrade_edit_free(upgrade_edit *u) {
+  for (size_t i = 0; i < HG_HEAD_MAX_FIELDS; i++) free(u->conn[i]);
+}
+
+/* v without the elements upgrade and http2-settings; NULL when empty. */
+static char *connection_strip(const char *v, size_t len, size_t *out_len) {
+  char *r = malloc(len + 1);
+  size_t o = 0;
+  if (!r) return NULL;
+  for (size_t i = 0; i < len;) {
+    size_t s = i, e;
+    while (i < len && v[i] != ',') i++;
+    e = i++;
+    while (s < e && hg__proxy_is_ows(v[s])) s++;
+    while (e > s && hg__proxy_is_ows(v[e - 1])) e--;
+    if (e == s || hg__proxy_ieq(v + s, e - s, "upgrade") ||
+        hg__proxy_ieq(v + s, e - s, "http2-settings"))
+      continue;
+    if (o) r[o++] = ',';
+    memcpy(r + o, v + s, e - s);
+    o += e - s;
+  }
+  if (o == 0) {
+    free(r);
+    return NULL;
+  }
+  *out_len = o;
+  return r;
+}
+
+/* Sets c->ws_upgrade and fills u with what to drop or rewrite. */
+static void upgrade_filter(conn *c, upgrade_edit *u) {
+  const hg_httphead *h = &c->head;
+  const char *buf = c->in.data;
+  bool offered = false, ws = true;
+  size_t protocols = 0;
+  memset(u, 0, sizeof(*u));
+  for (int f = hg_httphead_find(h, buf, "upgrade", 0); f >= 0;
+       f = hg_httphead_find(h, buf, "upgrade", (size_t)f + 1)) {
+    size_t k;
+    offered = true;
+    ws = list_only(buf + h->fields[f].value.off, h->fields[f].value.len, "websocket", &k) && ws;
+    protocols += k;
+  }
+  c->ws_upgrade = offered && ws && protocols > 0;
+  for (size_t i = 0; i < h->nfields; i++) {
+    const char *name = buf + h->fields[i].name.off;
+    size_t nl = h->fields[i].name.len;
+    if (hg__proxy_ieq(name, nl, "http2-settings")) {
+      u->drop[i] = true;
+    } else if (offered && !c->ws_upgrade && hg__proxy_ieq(name, nl, "upgrade")) {
+      u->drop[i] = true;
+    } else if (offered && !c->ws_upgrade && hg__proxy_ieq(name, nl, "connection")) {
+      u->conn[i] = connection_strip(buf + h->fields[i].value.off, h->fields[i].value.len,
+                                    &u->conn_len[i]);
+      u->drop[i] = !u->conn[i];
+    }
+  }
+  if (offered && !c->ws_upgrade)
+    hg_log_debug("proxy.upgrade_dropped", "sandbox=%s name=%s", hg_gw_name(c->sb), h->host);
+}
+
 /* ---- HTTP: request side ----------------------------------------------------- */
 
 static void req_done(conn *c) {
@@ -574,6 +685,7 @@ static void http_request(conn *c) {
                             "close"))
       c->close_after = true;
   c->upgrade = s.upgrade;
+  c->ws_upgrade = false; /* upgrade_filter says, on the plain path */
   c->resp_started = false;
   c->body_kind = h->body;
   if (c->upgrade) {
@@ -601,15 +713,22 @@ static void http_request(conn *c) {
     size_t out_len = 0;
     hg_head_edit edits[HG_HEAD_MAX_FIELDS];
     size_t n = 0;
+    upgrade_edit ue;
     bool identity = false;
+    upgrade_filter(c, &ue);
     for (size_t i = 0; i < h->nfields; i++) {
-      if (identity_edit(c, i, &identity, &edits[n]))
+      if (ue.drop[i])
+        edits[n++] = (hg_head_edit){i, NULL, 0};
+      else if (ue.conn[i])
+        edits[n++] = (hg_head_edit){i, ue.conn[i], ue.conn_len[i]};
+      else if (identity_edit(c, i, &identity, &edits[n]))
         n++;
       else if (s.val[i])
         edits[n++] = (hg_head_edit){i, s.val[i], s.len[i]};
     }
     rc = out ? hg_httphead_rebuild(h, buf, edits, n, out, HG_PROXY_HEAD_OUT_MAX, &out_len)
              : -ENOMEM;
+    upgrade_edit_free(&ue);
     if (rc == 0 && hg_mask_active(&c->mask) && !identity)
       rc = identity_add(out, HG_PROXY_HEAD_OUT_MAX, &out_len);
     subst_free(&s);

@@ -107,6 +107,7 @@ typedef struct conn {
   uint64_t body_left, resp_left;
   chunked req_ck, resp_ck;
   bool upgrade, req_is_head, close_after, resp_close, resp_started;
+  bool ws_upgrade; /* the request offers Upgrade: websocket and nothing else */
   hg_buf rhead;
   /* The secrets in scope for the request in flight, masked in its
    * response; rechunk: its chunked body goes out decoded, masked and

@@ -579,6 +579,28 @@ static void http_serve(sconn *c) {
     char head[512];
     const char *path = memchr(buf, ' ', end);
     bool close_after = false, reflected;
+    char *upg = find_ci(buf, hl, "\r\nupgrade:");
+    bool force = path && strncmp(path + 1, "/force101 ", 10) == 0;
+    if (upg || force) {
+      /* a server that takes any offer it gets (h2c, say), or that switches
+       * unasked (/force101: to h2c); then raw echo stands in for the new
+       * protocol: whatever reaches it comes back */
+      char proto[128] = "h2c";
+      if (upg && !force) {
+        const char *v = upg + 10, *ve = strstr(v, "\r\n");
+        while (*v == ' ') v++;
+        snprintf(proto, sizeof(proto), "%.*s", (int)(ve - v), v);
+      }
+      int n = snprintf(head, sizeof(head),
+                       "HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\n"
+                       "Upgrade: %s\r\n\r\n", proto);
+      if (!sc_write(c, head, (size_t)n) || !sc_write(c, buf + end, len - end)) goto out;
+      for (ssize_t r; (r = sc_read(c, buf, cap)) > 0;) {
+        srv_record(c->s, buf, (size_t)r);
+        if (!sc_write(c, buf, (size_t)r)) goto out;
+      }
+      goto out;
+    }
     if (path && strncmp(path + 1, "/redirect ", 10) == 0) {
       const char *r =
           "HTTP/1.1 302 Found\r\nLocation: http://169.254.169.254/latest/meta-data/\r\n"
@@ -1574,6 +1596,102 @@ static void relay_allows_listed_cidr_port_only(void **state) {
 #define SECRET2 "sk-upgrade-456"
 #define PH2 "HANGAR_SECRET_2"
 
+/* Reads one response head; its status, or -1. */
+static int read_head(int fd, rx *x) {
+  char *e;
+  while (!x->b || !(e = memmem(x->b, x->len, "\r\n\r\n", 4)))
+    if (!rx_fill(fd, x)) return -1;
+  int status = atoi(x->b + 9);
+  rx_drop(x, (size_t)(e + 4 - x->b));
+  return status;
+}
+
+/* Issue 16, item 5: after a 101 the proxy relays without reading, so an
+ * h2c upgrade would let HTTP/2 streams reach any host on the address. The
+ * upstream here takes any offer. Only "websocket" alone goes through; any
+ * other offer is dropped (Upgrade, HTTP2-Settings and their Connection
+ * names) and the request is served as HTTP/1.1; a 101 nobody asked for
+ * gets 502. */
+static void http_upgrade_only_to_websocket(void **state) {
+  http_policy();
+  srv *up = srv_start(SRV_HTTP);
+  srv_run(up);
+  static const char *const offers[] = {
+      "Connection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\n"
+      "HTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA\r\n",
+      "Connection: upgrade\r\nUpgrade: h2c, websocket\r\n",
+      "Connection: keep-alive, Upgrade\r\nUpgrade: websocket\r\nUpgrade: H2C\r\n",
+      "Connection: Upgrade\r\nUpgrade: TLS/1.2\r\n",
+      "Connection: Upgrade\r\nUpgrade: \r\n",
+  };
+  for (size_t i = 0; i < sizeof(offers) / sizeof(offers[0]); i++) {
+    int fd = guest_connect(HG_PROXY_HTTP, LO, up->port);
+    rx x = {0};
+    resp r;
+    char req[512];
+    snprintf(req, sizeof(req), "GET /offer%zu HTTP/1.1\r\nHost: api.example.com\r\n%s\r\n", i,
+             offers[i]);
+    send_str(fd, req);
+    assert_int_equal(read_response(fd, &x, &r), 0);
+    assert_int_equal(r.status, 200); /* served as HTTP/1.1: no switch */
+    /* the echo is what the upstream got: no offer left */
+    assert_null(find_ci(r.body, r.body_len, "\r\nupgrade:"));
+    assert_null(find_ci(r.body, r.body_len, "http2-settings"));
+    assert_null(find_ci(r.body, r.body_len, "upgrade\r\n"));
+    if (i == 2) assert_non_null(strstr(r.body, "\r\nConnection: keep-alive\r\n"));
+    resp_free(&r);
+    /* what a client that believed in h2c sends next is read as HTTP/1.x:
+     * refused, and never relayed */
+    send_str(fd, "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n");
+    assert_int_equal(read_response(fd, &x, &r), 0);
+    assert_int_equal(r.status, 403);
+    resp_free(&r);
+    free(x.b);
+    close(fd);
+  }
+  char *got = srv_rec(up, NULL);
+  assert_null(strstr(got, "PRI * HTTP/2.0"));
+  free(got);
+
+  /* an upstream that switches unasked (or to h2c when asked for a
+   * WebSocket): 502, no relay */
+  static const char *const unasked[] = {
+      "GET /force101 HTTP/1.1\r\nHost: api.example.com\r\n\r\n",
+      "GET /force101 HTTP/1.1\r\nHost: api.example.com\r\nConnection: Upgrade\r\n"
+      "Upgrade: websocket\r\n\r\n",
+  };
+  for (size_t i = 0; i < 2; i++) {
+    int fd = guest_connect(HG_PROXY_HTTP, LO, up->port);
+    rx x = {0};
+    resp r;
+    send_str(fd, unasked[i]);
+    assert_int_equal(read_response(fd, &x, &r), 0);
+    assert_int_equal(r.status, 502);
+    assert_non_null(strstr(r.body, "upgrade_refused"));
+    resp_free(&r);
+    assert_int_equal(x.len, 0);
+    send_str(fd, "relay?"); /* a relay would echo it */
+    assert_int_equal(read_to_end(fd, NULL, 0), 0);
+    free(x.b);
+    close(fd);
+  }
+
+  /* a WebSocket still works: 101, then bytes both ways */
+  int fd = guest_connect(HG_PROXY_HTTP, LO, up->port);
+  rx x = {0};
+  send_str(fd,
+           "GET /chat HTTP/1.1\r\nHost: api.example.com\r\nConnection: Upgrade\r\n"
+           "Upgrade: WebSocket\r\nSec-WebSocket-Version: 13\r\n"
+           "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n");
+  assert_int_equal(read_head(fd, &x), 101);
+  send_str(fd, "frame-bytes");
+  while (x.len < 11) assert_true(rx_fill(fd, &x));
+  assert_memory_equal(x.b, "frame-bytes", 11);
+  free(x.b);
+  close(fd);
+  srv_stop(up);
+}
+
 /* ---- tests: secret masking against a reflecting upstream (issue 16, item 4) ---- */
 
 #define SECRET3 "k3y/with+sl=ash\"q"
@@ -1874,6 +1992,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(recheck_cuts_live_connections, gw_start, gw_stop),
       cmocka_unit_test_setup_teardown(relay_allows_listed_cidr_port_only, gw_start,
                                       gw_stop),
+      cmocka_unit_test_setup_teardown(http_upgrade_only_to_websocket, gw_start, gw_stop),
       cmocka_unit_test_setup_teardown(http_mask_survives_gzip_reply, gw_start, gw_stop),
       cmocka_unit_test_setup_teardown(http_mask_survives_chunk_split, gw_start, gw_stop),
       cmocka_unit_test_setup_teardown(http_mask_covers_escaped_forms, gw_start, gw_stop),
