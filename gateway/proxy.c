@@ -107,17 +107,23 @@ bool hg__proxy_has_token(const char *v, size_t n, const char *tok) {
 }
 
 /* True when the comma-separated list v names nothing but tok (any case;
- * empty elements do not count). */
-bool hg__proxy_list_only_of(const char *v, size_t n, const char *tok) {
+ * empty elements do not count); *count (when not NULL): how many
+ * elements it has. */
+bool hg__proxy_list_only_of(const char *v, size_t n, const char *tok, size_t *count) {
+  bool only = true;
+  size_t k = 0;
   for (size_t i = 0; i < n;) {
     size_t s = i, e;
     while (i < n && v[i] != ',') i++;
     e = i++;
     while (s < e && hg__proxy_is_ows(v[s])) s++;
     while (e > s && hg__proxy_is_ows(v[e - 1])) e--;
-    if (e > s && !hg__proxy_ieq(v + s, e - s, tok)) return false;
+    if (e == s) continue;
+    k++;
+    only = only && hg__proxy_ieq(v + s, e - s, tok);
   }
-  return true;
+  if (count) *count = k;
+  return only;
 }
 
 /* Fields a proxy does not pass on (RFC 9110 7.6.1), and those libcurl

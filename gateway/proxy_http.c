@@ -139,24 +139,6 @@ typedef struct resp_info {
   uint64_t cl;
 } resp_info;
 
-/* Is every element of the comma-separated list v tok (any case)? *n: how
- * many elements there are (empty ones do not count). */
-static bool list_only(const char *v, size_t len, const char *tok, size_t *n) {
-  bool only = true;
-  *n = 0;
-  for (size_t i = 0; i < len;) {
-    size_t s = i, e;
-    while (i < len && v[i] != ',') i++;
-    e = i++;
-    while (s < e && hg__proxy_is_ows(v[s])) s++;
-    while (e > s && hg__proxy_is_ows(v[e - 1])) e--;
-    if (e == s) continue;
-    (*n)++;
-    only = only && hg__proxy_ieq(v + s, e - s, tok);
-  }
-  return only;
-}
-
 /* The upstream's status line and the fields that frame the body. */
 static int resp_parse(const char *p, size_t n, resp_info *ri) {
   size_t i = 0;
@@ -203,14 +185,14 @@ static int resp_parse(const char *p, size_t n, resp_info *ri) {
       while (t < ve && hg__proxy_is_ows(l[t])) t++;
       ri->te = true;
       ri->te_chunked = hg__proxy_ieq(l + t, ve - t, "chunked");
-      if (!hg__proxy_list_only_of(l + vs, ve - vs, "chunked")) ri->coded = true;
+      if (!hg__proxy_list_only_of(l + vs, ve - vs, "chunked", NULL)) ri->coded = true;
     } else if (hg__proxy_ieq(l, nl_len, "content-encoding")) {
-      if (!hg__proxy_list_only_of(l + vs, ve - vs, "identity")) ri->coded = true;
+      if (!hg__proxy_list_only_of(l + vs, ve - vs, "identity", NULL)) ri->coded = true;
     } else if (hg__proxy_ieq(l, nl_len, "connection")) {
       if (hg__proxy_has_token(l + vs, ve - vs, "close")) ri->hg__proxy_conn_close = true;
     } else if (hg__proxy_ieq(l, nl_len, "upgrade")) {
       size_t k;
-      ri->upgrade_ws = list_only(l + vs, ve - vs, "websocket", &k) && k > 0;
+      ri->upgrade_ws = hg__proxy_list_only_of(l + vs, ve - vs, "websocket", &k) && k > 0;
     }
   }
   return first ? -EPROTO : 0;
@@ -603,7 +585,9 @@ static void upgrade_filter(conn *c, upgrade_edit *u) {
        f = hg_httphead_find(h, buf, "upgrade", (size_t)f + 1)) {
     size_t k;
     offered = true;
-    ws = list_only(buf + h->fields[f].value.off, h->fields[f].value.len, "websocket", &k) && ws;
+    bool only = hg__proxy_list_only_of(buf + h->fields[f].value.off,
+                                       h->fields[f].value.len, "websocket", &k);
+    ws = ws && only;
     protocols += k;
   }
   c->ws_upgrade = offered && ws && protocols > 0;

@@ -162,8 +162,9 @@ bool hg__proxy_is_ows(char ch);
 /* True when the comma-separated list v holds token tok (any case). */
 bool hg__proxy_has_token(const char *v, size_t n, const char *tok);
 /* True when the comma-separated list v names nothing but tok (any case;
- * empty elements do not count). */
-bool hg__proxy_list_only_of(const char *v, size_t n, const char *tok);
+ * empty elements do not count); *count (when not NULL): how many
+ * elements it has. */
+bool hg__proxy_list_only_of(const char *v, size_t n, const char *tok, size_t *count);
 /* Fields a proxy does not pass on (RFC 9110 7.6.1), and those libcurl
  * writes itself for an upgraded request. */
 bool hg__proxy_hop_by_hop(const char *name, size_t n);

@@ -62,7 +62,7 @@ static size_t on_curl_header(char *p, size_t size, size_t nmemb, void *ud) {
     size_t vs = nlen + 1;
     bool te = hg__proxy_ieq(p, nlen, "transfer-encoding");
     /* libcurl takes chunked off, nothing else (no CURLOPT_ACCEPT_ENCODING) */
-    if (!hg__proxy_list_only_of(p + vs, l - vs, te ? "chunked" : "identity"))
+    if (!hg__proxy_list_only_of(p + vs, l - vs, te ? "chunked" : "identity", NULL))
       u->coded = true;
   }
   if (hg__proxy_hop_by_hop(p, nlen)) return len;
