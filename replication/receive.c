@@ -31,6 +31,7 @@
 
 typedef struct xchg {
   hg_repl *r;
+  inbound *in;
   int fd;
   char peer[HG_ADDR_MAX];
   hg_rframe_session s;
@@ -521,10 +522,11 @@ static void note_unauth(hg_repl *r, const char *peer, int rc) {
   pthread_mutex_unlock(&r->mu);
   if (log)
     hg_log_warn("repl.unauthenticated",
-                "peer=%s suppressed=%" PRIu64
-                " err=\"%s\" msg=\"first frame failed "
-                "authentication (another cluster or a wrong key)\"",
-                peer, suppressed, hg_err_str(rc));
+                "peer=%s suppressed=%" PRIu64 " err=\"%s\" msg=\"%s\"", peer, suppressed,
+                hg_err_str(rc),
+                rc == -ETIMEDOUT ? "no whole first frame within the 2 s to authenticate"
+                                 : "first frame failed authentication (another cluster "
+                                   "or a wrong key)");
 }
 
 static void serve(xchg *x) {
@@ -533,15 +535,23 @@ static void serve(xchg *x) {
   const uint8_t *p;
   size_t len;
   int rc = hg_rframe_session_responder(&x->s, &r->keys);
+  /* The whole first frame within HG_REPL_AUTH_MS: a stranger that says
+   * nothing, or dribbles, holds its place in the pool no longer. */
   if (rc == 0)
-    rc = hg_rframe_read(x->fd, &x->s, x->buf, HG_REPL_FRAME_BUF, &t, &p, &len,
-                        r->timeout_ms);
-  if (rc == -EBADMSG || rc == -EPROTO) {
+    rc =
+        hg_rframe_read(x->fd, &x->s, x->buf, HG_REPL_FRAME_BUF, &t, &p, &len,
+                       r->timeout_ms < HG_REPL_AUTH_MS ? r->timeout_ms : HG_REPL_AUTH_MS);
+  if (rc == -EBADMSG || rc == -EPROTO || rc == -ETIMEDOUT) {
     note_unauth(r, x->peer, rc);
     return;
   }
   if (rc < 0) {
     hg_log_debug("repl.conn", "peer=%s err=\"%s\"", x->peer, hg_err_str(rc));
+    return;
+  }
+  if (!hg__repl_admit_authed(r, x->in)) {
+    hg_log_warn("repl.busy", "peer=%s msg=\"too many connections, closed unanswered\"",
+                x->peer);
     return;
   }
   /* An authenticated peer's malformed first frame: without its nonce
@@ -579,6 +589,7 @@ static void *inbound_main(void *arg) {
   uint8_t *buf = malloc(HG_REPL_FRAME_BUF);
   if (x && buf) {
     x->r = r;
+    x->in = in;
     x->fd = in->fd;
     x->buf = buf;
     memcpy(x->peer, in->peer, sizeof x->peer);
@@ -590,7 +601,7 @@ static void *inbound_main(void *arg) {
   int fd = in->fd;
   in->fd = -1; /* hg_repl_close must not shut down a reused fd number */
   in->done = true;
-  r->nconns--;
+  hg__repl_admit_gone(r, in);
   pthread_mutex_unlock(&r->mu);
   close(fd);
   return NULL;
@@ -623,18 +634,16 @@ static void start_inbound(hg_repl *r, int fd, const struct sockaddr_storage *ss)
   inbound *in = calloc(1, sizeof *in);
   char peer[HG_ADDR_MAX];
   hg__repl_addr_format(ss, peer, sizeof peer);
-  pthread_mutex_lock(&r->mu);
-  bool full = r->nconns >= r->max_receives + HG_REPL_EXTRA_CONNS;
-  if (!full && in) {
+  bool full = true;
+  if (in) {
     in->r = r;
     in->fd = fd;
+    in->ss = *ss;
     memcpy(in->peer, peer, sizeof peer);
-    in->next = r->conns;
-    r->conns = in;
-    r->nconns++;
+    pthread_mutex_lock(&r->mu);
+    full = !hg__repl_admit(r, in);
+    pthread_mutex_unlock(&r->mu);
   }
-  if (full) r->refused[C_BUSY]++;
-  pthread_mutex_unlock(&r->mu);
   if (full || !in) {
     hg_log_warn("repl.busy", "peer=%s msg=\"too many connections, closed unanswered\"",
                 peer);
@@ -652,7 +661,7 @@ static void start_inbound(hg_repl *r, int fd, const struct sockaddr_storage *ss)
         *pp = in->next;
         break;
       }
-    r->nconns--;
+    hg__repl_admit_gone(r, in);
     pthread_mutex_unlock(&r->mu);
     hg_log_error("repl.accept", "peer=%s err=\"%s\"", peer, hg_err_str(-err));
     close(fd);
@@ -665,7 +674,7 @@ void *hg__repl_accept_main(void *arg) {
   struct pollfd p[2] = {{.fd = r->lfd, .events = POLLIN},
                         {.fd = r->wake, .events = POLLIN}};
   for (;;) {
-    int n = poll(p, 2, -1);
+    int n = poll(p, 2, hg__repl_admit_expire(r));
     if (n < 0 && errno == EINTR) continue;
     if (n < 0 || p[1].revents) break;
     if (!(p[0].revents & POLLIN)) continue;
