@@ -25,7 +25,9 @@
 #   POST …/commands?wait `true`    untimed: it runs
 #   DELETE …?wait                  untimed
 # Times are curl's time_total. The table gives p50/p90 of each with and
-# without leases and the difference. The first round checks that the
+# without leases, the differences of those, and the median of the per-round
+# differences (lease - none of the same round: the two ran seconds apart, so
+# load from elsewhere on the machine weighs less on it). The first round checks that the
 # "lease" hangard held a lease while its sandbox ran and "none" did not
 # (GET /v1/node, "leases").
 #
@@ -241,6 +243,10 @@ for k in "${KINDS[@]}"; do
     P[$k.$s.90]=$(pct 0.9 <"$T/$k.$s")
   done
 done
+for s in create suspend resume; do
+  paste -d' ' "$T/lease.$s" "$T/none.$s" | awk '{ printf "%.1f\n", $1 - $2 }' >"$T/pair.$s"
+  P[pair.$s.50]=$(pct 0.5 <"$T/pair.$s")
+done
 delta() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%+.1f\n", a - b }'; }
 
 echo
@@ -248,15 +254,17 @@ echo "A lease's cost on one node (its group: itself), $rounds rounds, the order 
 echo "hangard with leases beside one with HANGAR_LEASES=off, same template, --pool-size 0;"
 echo "load average $load_start at start, $load_end at end"
 echo
-echo "| request | lease p50 | none p50 | diff p50 | lease p90 | none p90 | diff p90 |"
-echo "|---|---|---|---|---|---|---|"
+echo "| request | lease p50 | none p50 | diff p50 | lease p90 | none p90 | diff p90 | per-round diff p50 |"
+echo "|---|---|---|---|---|---|---|---|"
 for s in create suspend resume; do
-  printf '| %s?wait | %s ms | %s ms | %s ms | %s ms | %s ms | %s ms |\n' "$s" \
+  printf '| %s?wait | %s ms | %s ms | %s ms | %s ms | %s ms | %s ms | %s ms |\n' "$s" \
     "${P[lease.$s.50]}" "${P[none.$s.50]}" "$(delta "${P[lease.$s.50]}" "${P[none.$s.50]}")" \
-    "${P[lease.$s.90]}" "${P[none.$s.90]}" "$(delta "${P[lease.$s.90]}" "${P[none.$s.90]}")"
+    "${P[lease.$s.90]}" "${P[none.$s.90]}" "$(delta "${P[lease.$s.90]}" "${P[none.$s.90]}")" \
+    "$(delta "${P[pair.$s.50]}" 0)"
 done
 echo
 echo "create and resume: until the VM runs (both take the lease first); suspend gives it back."
+echo "per-round diff: the median of (lease - none) over the rounds, each pair seconds apart."
 echo "curl's time_total per request; with one node a claim is a local fsynced promise, not"
 echo "the round trip to two peers that a 3-node group adds."
 
@@ -268,8 +276,11 @@ jq -n --argjson rounds "$rounds" --arg load_start "$load_start" --arg load_end "
   --argjson lr "$(arr lease.resume)" --argjson nr "$(arr none.resume)" \
   'def q($a; $p): ($a | sort) as $s | $s[(($p * (($s | length) - 1)) + 0.5) | floor];
    def side($a): {p50_ms: q($a; 0.5), p90_ms: q($a; 0.9), ms: $a};
-   def both($l; $n): {lease: side($l), none: side($n),
-     diff_p50_ms: (q($l; 0.5) - q($n; 0.5)), diff_p90_ms: (q($l; 0.9) - q($n; 0.9))};
+   def r1: (. * 10 | round) / 10;
+   def both($l; $n): ([range($l | length) as $i | $l[$i] - $n[$i] | r1]) as $d
+     | {lease: side($l), none: side($n),
+        diff_p50_ms: (q($l; 0.5) - q($n; 0.5) | r1), diff_p90_ms: (q($l; 0.9) - q($n; 0.9) | r1),
+        per_round_diff_p50_ms: q($d; 0.5), per_round_diff_ms: $d};
    {bench: "lease_cost", rounds: $rounds, nodes: 1, pool_size: 0,
     loadavg_start: $load_start, loadavg_end: $load_end,
     create: both($lc; $nc), suspend: both($ls; $ns), resume: both($lr; $nr)}' >"$json_out"
