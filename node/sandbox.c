@@ -487,7 +487,8 @@ static int lease_for_start(hg_manager *m, sandbox *sb, int64_t *deadline) {
   hg_sb_lease have = {.epoch = sb->epoch, .ngroup = sb->ngroup}, got;
   memcpy(have.group, sb->group, sizeof have.group);
   char msg[256] = "";
-  int rc = m->cfg.lease(m->cfg.lease_ud, sb->id, sb->fresh, &have, &got, msg);
+  int rc = m->cfg.lease(m->cfg.lease_ud, sb->id, sb->fresh ? HG_SB_TAKE_NEW : HG_SB_TAKE_OWN,
+                        &have, &got, msg);
   if (rc < 0) {
     hg_log_warn("sandbox.lease", "sandbox=%s err=\"%s\" msg=\"%s\"", sb->id, hg_err_str(rc),
                 msg);

@@ -71,6 +71,13 @@ typedef struct hg_sb_lease {
   char group[HG_SB_GROUP_MAX][HG_NODE_ID_MAX];
 } hg_sb_lease;
 
+/* How a lease is taken: for a sandbox new here (claimed at epoch 1 with a
+ * new group), for one this node holds by its record (renewed at the
+ * record's epoch: the group still promises it unless another node took
+ * it, so a resume here does not raise the epoch), or for one moving here
+ * from another node's record (claimed above that epoch). */
+typedef enum hg_sb_take { HG_SB_TAKE_NEW, HG_SB_TAKE_OWN, HG_SB_TAKE_MOVE } hg_sb_take;
+
 typedef struct hg_manager_config {
   hg_store *store;
   const hg_vmm_ops *vmm;
@@ -107,11 +114,12 @@ typedef struct hg_manager_config {
   void *on_change_ud;
   unsigned default_replicas;  /* copies of each generation, this node's included; 0: 2 */
   /* Leases: no VM of a sandbox starts (create, fork, resume; not the warm
-   * pool's, which are no sandbox yet) before lease(ud, id, fresh, have,
+   * pool's, which are no sandbox yet) before lease(ud, id, how, have,
    * out, msg) returned 0; its out->until_ms becomes the shim's fencing
-   * deadline, its epoch and group the sandbox's. fresh: new on this node
-   * (create, a fork's child). A worker; it blocks. NULL: no leases. */
-  int (*lease)(void *ud, const char *id, bool fresh, const hg_sb_lease *have,
+   * deadline, its epoch and group the sandbox's. how: NEW for a sandbox
+   * new on this node (create, a fork's child), else OWN. A worker; it
+   * blocks. NULL: no leases. */
+  int (*lease)(void *ud, const char *id, hg_sb_take how, const hg_sb_lease *have,
                hg_sb_lease *out, char msg[256]);
   void *lease_ud;
 } hg_manager_config;

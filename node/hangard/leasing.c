@@ -362,8 +362,11 @@ static int64_t claim_timeout(const hg_leasing *l, bool fresh) {
   return fresh ? l->lease_ms : 2 * (l->lease_ms + l->margin_ms);
 }
 
+/* Takes id's lease by a claim above `above` (recover: a renewal at it),
+ * unless held already; *got says how it ended. */
 static int claim(hg_leasing *l, const char *id, const hg_lease_conf *conf, uint64_t above,
-                 bool fresh, bool deleting, hg_lease_info *got, char msg[256]) {
+                 bool fresh, bool deleting, bool recover, hg_lease_info *got,
+                 char msg[256]) {
   memset(got, 0, sizeof *got);
   pthread_mutex_lock(&l->mu);
   entry *e = entry_get(l, id, false);
@@ -375,15 +378,16 @@ static int claim(hg_leasing *l, const char *id, const hg_lease_conf *conf, uint6
   /* A claim starts from a clean slate: the answer is what comes after. */
   entry_drop(l, id);
   pthread_mutex_unlock(&l->mu);
-  int rc = post_cmd(l, CMD_CLAIM, id, conf, above, deleting);
+  int rc = recover ? post_cmd(l, CMD_RECOVER, id, conf, above, false)
+                   : post_cmd(l, CMD_CLAIM, id, conf, above, deleting);
   if (rc < 0) return claim_result(l, id, rc, got, deleting, msg);
   pthread_mutex_lock(&l->mu);
-  rc = await(l, id, above, deleting, claim_timeout(l, fresh), got);
+  rc = await(l, id, recover ? above - 1 : above, deleting, claim_timeout(l, fresh), got);
   pthread_mutex_unlock(&l->mu);
   /* Lost at the epoch our view gave (a directory that lags): once more,
    * above every epoch the replies showed. A live holder then makes it
    * wait, and the caller hears "in use" rather than "stale". */
-  if (rc == 0 && got->state == HG_LEASE_LOST && !fresh && !deleting) {
+  if (rc == 0 && got->state == HG_LEASE_LOST && !fresh && !deleting && !recover) {
     pthread_mutex_lock(&l->mu);
     entry_drop(l, id);
     pthread_mutex_unlock(&l->mu);
@@ -398,11 +402,12 @@ static int claim(hg_leasing *l, const char *id, const hg_lease_conf *conf, uint6
   return rc;
 }
 
-int hg_leasing_take(hg_leasing *l, const char *id, bool fresh, const hg_sb_lease *have,
+int hg_leasing_take(hg_leasing *l, const char *id, hg_sb_take how, const hg_sb_lease *have,
                     hg_sb_lease *out, char msg[256]) {
   hg_lease_conf conf;
   uint64_t above = 0;
   msg[0] = '\0';
+  bool fresh = how == HG_SB_TAKE_NEW, own = how == HG_SB_TAKE_OWN && have->epoch > 0;
   if (fresh) {
     memset(&conf, 0, sizeof conf);
     group_new(l, id, &conf.cur);
@@ -412,7 +417,7 @@ int hg_leasing_take(hg_leasing *l, const char *id, bool fresh, const hg_sb_lease
   }
   hg_lease_info got;
   int64_t t0 = hg_now_ms();
-  int rc = claim(l, id, &conf, above, fresh, false, &got, msg);
+  int rc = claim(l, id, &conf, above, fresh, false, own, &got, msg);
   if (rc < 0) return rc;
   lease_out(&got, out);
   hg_log_info("lease.taken", "sandbox=%s epoch=%" PRIu64 " group=%u wait_ms=%" PRId64
@@ -427,7 +432,8 @@ int hg_leasing_delete(hg_leasing *l, const char *id, const hg_sb_lease *have,
   msg[0] = '\0';
   conf_of(l, have, &conf);
   hg_lease_info got;
-  return claim(l, id, &conf, have->epoch ? have->epoch - 1 : 0, false, true, &got, msg);
+  return claim(l, id, &conf, have->epoch ? have->epoch - 1 : 0, false, true, false, &got,
+               msg);
 }
 
 void hg_leasing_drop(hg_leasing *l, const char *id) {

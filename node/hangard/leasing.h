@@ -55,12 +55,13 @@ void hg_leasing_close(hg_leasing *l, void (*done)(void *ud), void *ud);
 void hg_leasing_free(hg_leasing *l);
 
 /* The manager's lease hook (node/sandbox.h): blocks a worker until this
- * node holds id's lease. fresh: a sandbox new here, claimed at epoch 1
- * with a new group; else from the view in *have (possibly stale), at an
- * epoch above have->epoch unless held already. -EBUSY: another node holds
- * it (msg says which); -EAGAIN: no majority of its group answered in time
- * (no_quorum); -ENOENT: it was deleted. */
-int hg_leasing_take(hg_leasing *l, const char *id, bool fresh, const hg_sb_lease *have,
+ * node holds id's lease (held already: at once). how: NEW, claimed at
+ * epoch 1 with a new group; OWN, renewed at have->epoch from have's group;
+ * MOVE, claimed above have->epoch from have's group (a stale view is
+ * fine). -ESTALE: another node holds it at a higher epoch; -EBUSY: its
+ * lease is live elsewhere (msg says whose); -ENOLCK: no majority of its
+ * group answered in time (no_quorum); -ENOENT: it was deleted. */
+int hg_leasing_take(hg_leasing *l, const char *id, hg_sb_take how, const hg_sb_lease *have,
                     hg_sb_lease *out, char msg[256]);
 /* Deletes through the group (a claim that records "deleted"), so a
  * holder away for days learns of it; then stops renewing. */

@@ -88,7 +88,8 @@ static int life_resume(void *ud, const char *id, char msg[256]) {
   if (move == 0 && hg_sandbox_info(l->m, id, &info) == 0) view = info.lease;
   else if (move == 0) return -ENOENT;
   int rc = move < 0 ? move : 0;
-  if (rc == 0 && l->leases.take) rc = l->leases.take(l->leases.ud, id, &view, &got, msg);
+  hg_sb_take how = move == 1 ? HG_SB_TAKE_MOVE : HG_SB_TAKE_OWN;
+  if (rc == 0 && l->leases.take) rc = l->leases.take(l->leases.ud, id, how, &view, &got, msg);
   if (rc == 0 && move == 1)
     rc = hg_replicator_adopt(l->rp, id, l->leases.take ? got.epoch : view.epoch + 1, msg);
   if (rc == 0) rc = hg_sandbox_resume(l->m, id);

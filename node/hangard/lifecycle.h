@@ -24,8 +24,8 @@ typedef struct hg_life hg_life;
  * for good. Errors: -ESTALE (another node holds it), -EBUSY (its lease is
  * live elsewhere), -ENOLCK (no majority answered), msg says which. */
 typedef struct hg_life_leases {
-  int (*take)(void *ud, const char *id, const hg_sb_lease *have, hg_sb_lease *out,
-              char msg[256]);
+  int (*take)(void *ud, const char *id, hg_sb_take how, const hg_sb_lease *have,
+              hg_sb_lease *out, char msg[256]);
   int (*remove)(void *ud, const char *id, const hg_sb_lease *have, char msg[256]);
   void (*drop)(void *ud, const char *id);
   json_t *(*status)(void *ud); /* hg_api_work's leases */

@@ -315,15 +315,10 @@ static int replicator_start(hg_node *n) {
 
 /* --- leases ------------------------------------------------------------------------ */
 
-static int lease_take(void *ud, const char *id, bool fresh, const hg_sb_lease *have,
+static int lease_take(void *ud, const char *id, hg_sb_take how, const hg_sb_lease *have,
                       hg_sb_lease *out, char msg[256]) {
   hg_node *n = ud;
-  return hg_leasing_take(n->leasing, id, fresh, have, out, msg);
-}
-
-static int life_take(void *ud, const char *id, const hg_sb_lease *have, hg_sb_lease *out,
-                     char msg[256]) {
-  return lease_take(ud, id, false, have, out, msg);
+  return hg_leasing_take(n->leasing, id, how, have, out, msg);
 }
 
 static int life_remove(void *ud, const char *id, const hg_sb_lease *have, char msg[256]) {
@@ -389,7 +384,7 @@ static int leasing_open(hg_node *n) {
     return rc;
   }
   n->life_leases = (hg_life_leases){
-      .take = life_take,
+      .take = lease_take,
       .remove = life_remove,
       .drop = life_drop,
       .status = life_status,

@@ -10,12 +10,14 @@
  *  1. suspended (replicated), then resumed on n2 and on n3 (each from its
  *     own copy) at once: one claim wins, one VM starts, the other request
  *     gets 409;
- *  2. the owner's hangard is SIGKILLed (its VM runs on under the shim): the
- *     shim stops the VM when the lease runs out; a resume through a
- *     survivor starts the sandbox only after that (the survivor's
- *     started_at against the shim's fenced-at, one host's monotonic clock);
- *     the owner comes back, learns of the higher epoch and keeps its copy
- *     under orphans/, and exactly one copy runs;
+ *  2. the owner is cut off three ways in turn: its hangard SIGKILLed (the
+ *     VM runs on under the shim), SIGSTOPped, or a partition from both
+ *     others. Each time the shim stops the VM when the lease runs out; a
+ *     resume through a survivor starts the sandbox only after that (the
+ *     survivor's started_at against the shim's fenced-at, one host's
+ *     monotonic clock); the owner comes back (restart, SIGCONT, heal),
+ *     learns of the higher epoch and keeps its copy under orphans/, and
+ *     exactly one copy runs;
  *  3. GET /v1/node says whether the node could fail over: yes with three
  *     live nodes, no with two; a sandbox made with two live nodes has a
  *     group of two, which grows to three when the third comes back. */
@@ -223,23 +225,57 @@ static void concurrent_resumes_start_one_vm(void **state) {
   assert_int_equal(sandboxes_in(r[lost].via, "running"), 0);
 }
 
-/* --- 2: the owner dies, the shim fences, a survivor takes over ----------------------- */
+/* --- 2: the owner is cut off, the shim fences, a survivor takes over --------------- */
 
-static void killed_owner_is_fenced_before_a_survivor_starts(void **state) {
+typedef enum cut { CUT_KILL, CUT_STOP, CUT_PARTITION } cut;
+static const char *const cut_names[] = {"SIGKILL of its hangard", "SIGSTOP of its hangard",
+                                        "a partition from both others"};
+
+static void cut_off(int owner, cut how) {
+  char me[4], o1[4], o2[4];
+  snprintf(me, sizeof me, "%d", owner);
+  snprintf(o1, sizeof o1, "%d", owner == 1 ? 2 : 1);
+  snprintf(o2, sizeof o2, "%d", owner == 3 ? 2 : 3);
+  if (how == CUT_KILL) assert_int_equal(hg_itc_signal(&C, owner, SIGKILL), 0);
+  if (how == CUT_STOP) assert_int_equal(hg_itc_signal(&C, owner, SIGSTOP), 0);
+  if (how == CUT_PARTITION) {
+    assert_int_equal(hg_itc_tool(&C, "partition", me, o1, NULL), 0);
+    assert_int_equal(hg_itc_tool(&C, "partition", me, o2, NULL), 0);
+  }
+}
+
+static void reconnect(int owner, cut how) {
+  char me[4];
+  snprintf(me, sizeof me, "%d", owner);
+  if (how == CUT_KILL) assert_int_equal(hg_itc_tool(&C, "start", me, NULL), 0);
+  if (how == CUT_STOP) assert_int_equal(hg_itc_signal(&C, owner, SIGCONT), 0);
+  if (how == CUT_PARTITION) assert_int_equal(hg_itc_tool(&C, "heal", NULL), 0);
+  assert_true(hg_itc_wait_converged(&C, hg_itc_all(&C), 60000) >= 0);
+}
+
+/* Its state now in a replicated generation, and running again on OWNER. */
+static void checkpoint_on_owner(void) {
+  char path[128];
+  snprintf(path, sizeof path, "/v1/sandboxes/%s/suspend?wait=" WAIT, SB);
+  json_decref(call(OWNER, "POST", path, NULL, 200));
+  snprintf(path, sizeof path, "/v1/sandboxes/%s/resume?wait=" WAIT "&node=n%d", SB, OWNER);
+  json_decref(call(OWNER, "POST", path, NULL, 200));
+}
+
+static void owner_cut_off_is_fenced_before_a_survivor_starts(cut how) {
   uint64_t epoch;
-  /* via: a node holding a replica, not n1 (whose old record answers for
-   * itself until its keeper retires it) */
   int owner = owner_of(OWNER, &epoch), via = owner == 2 ? 3 : 2;
   int pid = vmm_pid(owner);
   assert_int_not_equal(proc_state(pid), 'T');
   int64_t t0 = hg_now_ms();
-  assert_int_equal(hg_itc_signal(&C, owner, SIGKILL), 0);
+  cut_off(owner, how);
   while (proc_state(pid) != 'T') {
     assert_true(hg_now_ms() - t0 < FENCE_WAIT_MS);
-    usleep(10 * 1000);
+    usleep(5 * 1000);
   }
-  fprintf(stderr, "n%d's VM (pid %d) stopped by its shim %lld ms after its hangard died "
-          "(lease %d ms)\n", owner, pid, (long long)(hg_now_ms() - t0), LEASE_MS);
+  fprintf(stderr, "[%s] n%d's VM (pid %d) stopped by its shim %lld ms after the cut "
+          "(lease %d ms)\n", cut_names[how], owner, pid, (long long)(hg_now_ms() - t0),
+          LEASE_MS);
 
   /* A survivor resumes it from the last replicated generation. */
   char path[128];
@@ -247,7 +283,6 @@ static void killed_owner_is_fenced_before_a_survivor_starts(void **state) {
   json_decref(call(via, "POST", path, NULL, 200));
   uint64_t e2;
   int now_owner = owner_of(via, &e2);
-  OWNER = now_owner;
   assert_int_not_equal(now_owner, owner);
   assert_true(e2 > epoch);
 
@@ -257,27 +292,24 @@ static void killed_owner_is_fenced_before_a_survivor_starts(void **state) {
   int64_t late = log_value(shim_log, "shim.fenced", NULL, "late_ms=");
   assert_true(asprintf(&log, "%s/n%d/hangard.log", C.dir, now_owner) > 0);
   int64_t started = log_value(log, "lease.taken", SB, "started_at_ms=");
-  fprintf(stderr, "fenced at %lld (deadline %lld + %lld ms late) on n%d; started at %lld on n%d\n",
-          (long long)(deadline + late), (long long)deadline, (long long)late, owner,
+  fprintf(stderr, "[%s] fenced at %lld (deadline + %lld ms) on n%d; started at %lld on n%d\n",
+          cut_names[how], (long long)(deadline + late), (long long)late, owner,
           (long long)started, now_owner);
   assert_true(deadline > 0 && late >= 0 && started > 0);
   assert_true(started > deadline + late);
   free(shim_log);
   free(log);
 
-  /* The old owner returns: it learns of the higher epoch, its VM goes and
-   * its copy is kept under orphans/. */
-  char id[4];
-  snprintf(id, sizeof id, "%d", owner);
-  assert_int_equal(hg_itc_tool(&C, "start", id, NULL), 0);
-  assert_true(hg_itc_wait_converged(&C, hg_itc_all(&C), 60000) >= 0);
+  /* The old owner comes back: it learns of the higher epoch, its VM goes
+   * and its copy is kept under orphans/. */
+  reconnect(owner, how);
   char want[64];
-  snprintf(want, sizeof want, "\"%s/", SB);
+  snprintf(want, sizeof want, "\"%s/%" PRIu64 "\"", SB, epoch);
   for (int64_t t1 = hg_now_ms();; usleep(200 * 1000)) {
     json_t *o = call(owner, "GET", "/v1/orphans", NULL, 200);
     char *d = json_dumps(o, JSON_COMPACT);
     bool listed = d && strstr(d, want);
-    if (listed) fprintf(stderr, "orphans on n%d: %s\n", owner, d);
+    if (listed) fprintf(stderr, "[%s] orphans on n%d: %s\n", cut_names[how], owner, d);
     free(d);
     json_decref(o);
     if (listed) break;
@@ -286,6 +318,21 @@ static void killed_owner_is_fenced_before_a_survivor_starts(void **state) {
   assert_int_equal(proc_state(pid), 0);
   assert_int_equal(running_total(), 1);
   assert_int_equal(sandboxes_in(owner, "running"), 0);
+  OWNER = now_owner;
+}
+
+static void killed_owner_is_fenced_before_a_survivor_starts(void **state) {
+  owner_cut_off_is_fenced_before_a_survivor_starts(CUT_KILL);
+}
+
+static void stopped_owner_is_fenced_before_a_survivor_starts(void **state) {
+  checkpoint_on_owner();
+  owner_cut_off_is_fenced_before_a_survivor_starts(CUT_STOP);
+}
+
+static void partitioned_owner_is_fenced_before_a_survivor_starts(void **state) {
+  checkpoint_on_owner();
+  owner_cut_off_is_fenced_before_a_survivor_starts(CUT_PARTITION);
 }
 
 /* --- 3: fail-over needs three live nodes ------------------------------------------- */
@@ -343,6 +390,8 @@ int main(void) {
       cmocka_unit_test(restart_longer_than_the_lease_pauses_then_continues),
       cmocka_unit_test(concurrent_resumes_start_one_vm),
       cmocka_unit_test(killed_owner_is_fenced_before_a_survivor_starts),
+      cmocka_unit_test(stopped_owner_is_fenced_before_a_survivor_starts),
+      cmocka_unit_test(partitioned_owner_is_fenced_before_a_survivor_starts),
       cmocka_unit_test(two_live_nodes_cannot_fail_over),
   };
   return cmocka_run_group_tests(tests, setup, teardown);

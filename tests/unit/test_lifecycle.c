@@ -114,9 +114,10 @@ int hg_replicator_adopt(hg_replicator *rp, const char *id, uint64_t epoch, char 
   note("adopt(%s,%llu) ", id, (unsigned long long)epoch);
   return fk.adopt_rc;
 }
-static int fk_take(void *ud, const char *id, const hg_sb_lease *have, hg_sb_lease *out,
-                   char msg[256]) {
-  note("take(%s,above=%llu) ", id, (unsigned long long)have->epoch);
+static int fk_take(void *ud, const char *id, hg_sb_take how, const hg_sb_lease *have,
+                   hg_sb_lease *out, char msg[256]) {
+  note("take(%s,%s,above=%llu) ", id, how == HG_SB_TAKE_MOVE ? "move" : "own",
+       (unsigned long long)have->epoch);
   memset(out, 0, sizeof *out);
   out->epoch = have->epoch + 1;
   if (fk.take_rc) snprintf(msg, 256, "held by node n-b");
@@ -280,11 +281,12 @@ static void resume_elsewhere_claims_before_it_adopts(void **state) {
   char msg[256];
   fk.move_rc = 1;
   assert_int_equal(w->resume(w->ud, "sb-a", msg), 0);
-  assert_string_equal(calls, "move_view(sb-a) take(sb-a,above=4) adopt(sb-a,5) resume(sb-a) ");
+  assert_string_equal(calls,
+                      "move_view(sb-a) take(sb-a,move,above=4) adopt(sb-a,5) resume(sb-a) ");
   calls[0] = '\0';
   fk.take_rc = -ESTALE;
   assert_int_equal(w->resume(w->ud, "sb-a", msg), -ESTALE);
-  assert_string_equal(calls, "move_view(sb-a) take(sb-a,above=4) ");
+  assert_string_equal(calls, "move_view(sb-a) take(sb-a,move,above=4) ");
   assert_string_equal(msg, "held by node n-b");
 }
 
