@@ -29,8 +29,12 @@
 #      before the cut); the issue's target: <= T - margin + 50 ms.
 #   3. late_ms of the shim's own "shim.fenced" line in the sandbox's
 #      shim.log: deadline to SIGSTOP on the shim's clock (target <= 50 ms).
-#   4. time-to-unfence: the n1-n3 link healed the same way (both sides'
-#      elements deleted by two waiting nfts at once), from their exit until
+#   4. time-to-unfence: after a random 0-1 s (the renewal rounds keep the
+#      phase of the lease, so without it every heal would land at the same
+#      point of the renewal period, a fixed delay after the fence, and
+#      every round would measure the same wait), the n1-n3 link healed the
+#      same way (both sides' elements deleted by two waiting nfts at once),
+#      from their exit until
 #      the VMM no longer reads 'T' (same pid: the same VM goes on); then
 #      `tools/cluster heal` lifts the rest.
 #   5. every node lists every node alive again, and the sandbox answers an
@@ -246,6 +250,7 @@ for ((r = 1; r <= rounds; r++)); do
   [[ $line =~ late_ms=(-?[0-9]+) ]] || die "round $r: no shim.fenced line with late_ms in $SBDIR/shim.log"
   late+=("${BASH_REMATCH[1]}")
 
+  nap "0.$(printf '%03d' $((RANDOM % 1000)))"
   nft_arm "$prefix-n1" "delete element inet $PART_TABLE peers { $subnet.3 }"
   nft_arm "$prefix-n3" "delete element inet $PART_TABLE peers { $subnet.1 }"
   nap 0.3
