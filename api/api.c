@@ -39,6 +39,17 @@ static void w_auth(hg_call *c) {
   }
 }
 
+/* The check said no: 403 for a token we know to be another's, else 401. */
+static void auth_refuse(hg_call *c) {
+  hg_api *api = c->api;
+  const hg_tok *t = hg__api_tok_find(api, c->cred);
+  if (t && !strcmp(t->sandbox, c->authsb)) { /* its sandbox is gone: forget it */
+    hg__api_tok_unlink(api, (int)(t - api->toks));
+    t = NULL;
+  }
+  hg__api_call_error(c, t ? HG_API_EFORBID : HG_API_EUNAUTH, NULL);
+}
+
 static void a_auth(hg_call *c) {
   hg_api *api = c->api;
   /* an operation unknown here: its node checks the token */
@@ -48,20 +59,20 @@ static void a_auth(hg_call *c) {
     dispatch(c);
     return;
   }
-  const hg_tok *t = hg__api_tok_find(api, c->cred);
-  if (t && !strcmp(t->sandbox, c->authsb)) { /* its sandbox is gone: forget it */
-    hg__api_tok_unlink(api, (int)(t - api->toks));
-    t = NULL;
-  }
-  hg__api_call_error(c, t ? HG_API_EFORBID : HG_API_EUNAUTH, NULL);
+  auth_refuse(c);
+}
+
+/* ?sandbox= of the operation list, when it is a sandbox id. */
+static void oplist_sandbox(const hg_http_req *req, hg_scope scope, char out[HG_ID_MAX]) {
+  char sb[HG_ID_MAX + 8];
+  if (scope == SCOPE_OPLIST && hg_http_query_get(req, "sandbox", sb, sizeof sb) == 0 &&
+      hg_id_valid("sb", sb))
+    memcpy(out, sb, strlen(sb) + 1);
 }
 
 static void auth_start(hg_call *c) {
-  char sb[HG_ID_MAX + 8];
   hg__api_cred_get(c);
-  if (c->rt->scope == SCOPE_OPLIST &&
-      hg_http_query_get(c->req, "sandbox", sb, sizeof sb) == 0 && hg_id_valid("sb", sb))
-    memcpy(c->qsandbox, sb, strlen(sb) + 1);
+  oplist_sandbox(c->req, c->rt->scope, c->qsandbox);
   int v =
       hg__api_auth_decide(c->api, c->rt->scope, &c->p, c->qsandbox, c->cred, &c->admin);
   if (v == AUTH_OK)
@@ -72,8 +83,149 @@ static void auth_start(hg_call *c) {
     hg__api_call_error(c, v, NULL);
 }
 
+/* ---- before the body ------------------------------------------------------------
+ * A request is refused at its head when its credentials decide it on the
+ * loop thread (none, or known to be wrong), and a sandbox token is checked
+ * on the pool before a byte of the body is read: a client that cannot
+ * authenticate never makes the node hold more than a read buffer. A
+ * request for a sandbox another node owns is forwarded with its body and
+ * checked there (this node cannot check that sandbox's tokens); without
+ * credentials it is refused here. */
+
+/* Is the sandbox of m owned by another node (the request would be
+ * forwarded)? As hg__api_route_remote decides, without its side effects. */
+static bool head_remote(hg_api *api, const hg_match *m) {
+  if (!api->have_peers || !strstr(m->rt->pattern, "{id}")) return false;
+  char owner[HG_NODE_ID_MAX] = "", addr[HG_ADDR_MAX] = "";
+  if (api->peers.locate(api->peers.ud, m->p.id, owner, addr) != 1) return false;
+  owner[sizeof owner - 1] = '\0';
+  return strcmp(owner, api->node_id) != 0;
+}
+
+/* Answers a held request now (rc: an error of the one table). */
+static void head_refuse(hg_api *api, hg_http_req *req, const hg_match *m, int rc,
+                        const char *msg) {
+  hg_call *c = hg__api_call_new(api, req);
+  if (!c) {
+    static const char oom[] =
+        "{\"error\":{\"code\":\"unavailable\",\"message\":\"out of memory\"}}";
+    hg_http_respond(req, 503, "application/json", NULL, oom, sizeof oom - 1);
+    return;
+  }
+  c->rt = m->rt;
+  c->p = m->p;
+  if (msg) hg__api_call_error(c, rc, "%s", msg);
+  else hg__api_call_error(c, rc, NULL);
+}
+
+/* Does the head announce a body (a length other than 0, or chunked)? */
+static bool head_has_body(const hg_http_req *req) {
+  const char *cl = hg_http_header_get(req, "content-length");
+  return hg_http_header_get(req, "transfer-encoding") || (cl && cl[strspn(cl, "0")]);
+}
+
+static size_t route_limit(const hg_route *rt) {
+  return rt->body_limit ? rt->body_limit : HG_API_MAX_JSON;
+}
+
+/* Authenticated at its head: read the body (an upload to the guest in
+ * pieces, so it is never held whole). */
+static void head_body_go(hg_call *c) {
+  size_t limit = route_limit(c->rt);
+  int rc;
+  if (c->rt->handle == hg__api_h_file_put) {
+    if (hg__api_file_put_begin(c) < 0) return; /* answered: a bad query */
+    rc = hg_http_body_stream(c->req, limit, HG_API_UPLOAD_PIECE);
+  } else {
+    rc = hg_http_body_read(c->req, limit);
+  }
+  if (rc == -EFBIG)
+    hg__api_call_error(c, -EFBIG, "request body larger than %zu bytes", limit);
+  else if (rc < 0)
+    hg__api_call_respond(c, 499, NULL, NULL, NULL, 0); /* the client left */
+}
+
+void hg_api_on_body_piece(hg_http_req *req, const char *data, size_t len, void *ud) {
+  hg__api_file_piece(req->data, data, len);
+}
+
+/* The token check came back: read the body, or refuse without reading it. */
+static void a_head_auth(hg_call *c) {
+  if (atomic_load(&c->aborted)) {
+    hg__api_call_respond(c, 499, NULL, NULL, NULL, 0);
+    return;
+  }
+  if (!c->ok) {
+    auth_refuse(c);
+    return;
+  }
+  hg__api_tok_put(c->api, TOK_SANDBOX, c->cred, c->authsb, 0, 0);
+  c->authed = true;
+  head_body_go(c);
+}
+
+size_t hg_api_on_head(hg_http_req *req, void *ud) {
+  hg_api *api = ud;
+  hg_match m;
+  if (hg__api_route_find(req->method, req->path, &m) < 0 || m.rt->scope == SCOPE_PUBLIC)
+    return hg_api_body_limit(req->method, req->path, api); /* the handler answers */
+  if (api->stopping) {
+    head_refuse(api, req, &m, -EAGAIN, "the node is shutting down");
+    return 0;
+  }
+  char cred[HG_API_TOKEN_MAX + 1], qsb[HG_ID_MAX] = "";
+  bool admin;
+  hg__api_cred_parse(req, m.rt->scope, cred);
+  oplist_sandbox(req, m.rt->scope, qsb);
+  int v = hg__api_auth_decide(api, m.rt->scope, &m.p, qsb, cred, &admin);
+  if (v < 0) {
+    head_refuse(api, req, &m, v, NULL);
+    return 0;
+  }
+  size_t limit = route_limit(m.rt);
+  /* A sandbox token is checked on the pool before any body (always on the
+   * large routes): nobody gets a body read on a token that then fails.
+   * Resume and replicas are left to the handler, which may ask the
+   * replicator or send them on; so is a sandbox another node owns. */
+  bool upload = m.rt->handle == hg__api_h_file_put;
+  bool first = v == AUTH_CHECK && m.rt->scope == SCOPE_SANDBOX &&
+               m.rt->handle != hg__api_h_resume && m.rt->handle != hg__api_h_replicas &&
+               (limit > HG_API_MAX_JSON || head_has_body(req)) && !head_remote(api, &m);
+  if (v == AUTH_OK && upload && !head_remote(api, &m)) { /* the admin key: stream it */
+    hg_call *c = hg__api_call_new(api, req);
+    if (!c) {
+      head_refuse(api, req, &m, -ENOMEM, NULL);
+      return 0;
+    }
+    c->rt = m.rt;
+    c->p = m.p;
+    c->admin = c->authed = true;
+    c->forwarded = hg_http_header_get(req, "x-hangar-forwarded") != NULL;
+    head_body_go(c);
+    return 0;
+  }
+  if (!first) return limit;
+  hg_call *c = hg__api_call_new(api, req);
+  if (!c) {
+    head_refuse(api, req, &m, -ENOMEM, NULL);
+    return 0;
+  }
+  c->rt = m.rt;
+  c->p = m.p;
+  c->forwarded = hg_http_header_get(req, "x-hangar-forwarded") != NULL;
+  memcpy(c->cred, cred, sizeof c->cred);
+  hg__api_call_queue(c, w_auth, a_head_auth);
+  return 0;
+}
+
 void hg_api_handler(hg_http_server *srv, hg_http_req *req, void *ud) {
   hg_api *api = ud;
+  if (req->data) { /* authenticated at its head (hg_api_on_head) */
+    hg_call *a = req->data;
+    if (api->stopping) hg__api_call_error(a, -EAGAIN, "the node is shutting down");
+    else dispatch(a);
+    return;
+  }
   hg_call *c = hg__api_call_new(api, req);
   if (!c) {
     static const char oom[] =
@@ -130,6 +282,8 @@ void hg_api_http_options(hg_api *api, hg_http_options *opt) {
   opt->handler = hg_api_handler;
   opt->on_abort = hg_api_on_abort;
   opt->body_limit = hg_api_body_limit;
+  opt->on_head = hg_api_on_head;
+  opt->on_body_piece = hg_api_on_body_piece;
   opt->ud = api;
   opt->max_body = HG_API_MAX_JSON;
 }

@@ -103,13 +103,19 @@ typedef struct hg_api_config {
 
 int hg_api_new(uv_loop_t *loop, const hg_api_config *cfg, hg_api **out);
 
-/* Fills handler, on_abort, body_limit, ud and max_body of opt (leaves host,
- * port and max_connections alone). */
+/* Fills handler, on_abort, on_head, body_limit, ud and max_body of opt
+ * (leaves host, port and max_connections alone). */
 void hg_api_http_options(hg_api *api, hg_http_options *opt);
 
-/* The three hooks hg_api_http_options installs (ud is the hg_api). */
+/* The hooks hg_api_http_options installs (ud is the hg_api). */
 void hg_api_handler(hg_http_server *srv, hg_http_req *req, void *ud);
 void hg_api_on_abort(hg_http_req *req, void *ud);
+/* At a request's head, before its body: refuses (401, 403, 503) what its
+ * credentials decide, and checks a sandbox token on the pool before the
+ * body of a route with a large limit (see api.c). */
+size_t hg_api_on_head(hg_http_req *req, void *ud);
+/* A piece of a PUT …/files body on its way to the guest. */
+void hg_api_on_body_piece(hg_http_req *req, const char *data, size_t len, void *ud);
 /* HG_API_MAX_UPLOAD for PUT …/files, HG_API_MAX_STDIN for …/stdin,
  * HG_API_MAX_JSON for everything else: a larger body gets 413 from the
  * server before it is read. */

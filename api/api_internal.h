@@ -41,6 +41,7 @@
 #define HG_API_FOLLOW_WAIT_MS 1000    /* a follow read holds the worker this long */
 #define HG_API_COMBINED_WAIT_MS 250   /* combined: the other stream's latency */
 #define HG_API_HIGH_WATER (1u * 1024 * 1024) /* unsent bytes before we stop reading */
+#define HG_API_UPLOAD_PIECE HG_AGENT_MAX_DATA /* PUT …/files goes to the guest in these: a frame */
 #define HG_API_DRAIN_MS 20
 #define HG_API_MAX_ARGS 4096
 #define HG_API_MAX_ENV 1024
@@ -162,6 +163,8 @@ typedef struct hg_file {
   char path[HG_API_MAX_PATH + 2];
   uint32_t mode;
   bool flag;             /* recursive (delete) or parents (mkdir) */
+  const char *piece;     /* PUT: the piece of the body being written */
+  size_t piece_len;
   hg_buf data;
   hg_file_stat st;
 } hg_file;
@@ -177,6 +180,7 @@ struct hg_call {
   bool busy;                /* a work item is on the pool */
   bool held;                /* holds one of api->max_held */
   bool ok;                  /* auth check result */
+  bool authed;              /* authenticated at its head, before its body */
   bool streaming;           /* chunked answer started */
   atomic_bool aborted;      /* the client left; workers read it */
   int timer_state;          /* 0 none, 1 open, 2 closing */
@@ -336,6 +340,9 @@ enum { AUTH_OK = 0, AUTH_CHECK = 1 };
 int hg__api_auth_decide(const hg_api *api, hg_scope scope, const hg_params *p,
                         const char *qsb, const char *cred, bool *admin);
 void hg__api_cred_get(hg_call *c);
+/* The same for a request not yet in a call (the head, before its body). */
+void hg__api_cred_parse(const hg_http_req *req, hg_scope scope,
+                        char out[HG_API_TOKEN_MAX + 1]);
 
 /* ---- request.c: request validation, query parameters ---------------------- */
 
@@ -414,6 +421,11 @@ void hg__api_h_file_list(hg_call *c);
 void hg__api_h_file_stat(hg_call *c);
 void hg__api_h_file_mkdir(hg_call *c);
 void hg__api_h_file_put(hg_call *c);
+/* PUT …/files streamed (authenticated at its head): the query checked
+ * before the body (else answered: -EINVAL), then each piece of the body
+ * written where it belongs; the handler writes the rest and answers. */
+int hg__api_file_put_begin(hg_call *c);
+void hg__api_file_piece(hg_call *c, const char *data, size_t len);
 
 /* ---- network.c: network --------------------------------------------------- */
 

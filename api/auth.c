@@ -112,9 +112,10 @@ int hg__api_auth_decide(const hg_api *api, hg_scope scope, const hg_params *p,
 }
 
 /* The Bearer credential, or on the output route also ?token=. */
-void hg__api_cred_get(hg_call *c) {
-  const char *h = hg_http_header_get(c->req, "authorization");
-  c->cred[0] = '\0';
+void hg__api_cred_parse(const hg_http_req *req, hg_scope scope,
+                        char out[HG_API_TOKEN_MAX + 1]) {
+  const char *h = hg_http_header_get(req, "authorization");
+  out[0] = '\0';
   if (h) {
     if (strncasecmp(h, "Bearer ", 7) != 0) return;
     h += 7;
@@ -122,12 +123,14 @@ void hg__api_cred_get(hg_call *c) {
     size_t n = strlen(h);
     while (n && (h[n - 1] == ' ' || h[n - 1] == '\t')) n--;
     if (n <= HG_API_TOKEN_MAX) {
-      memcpy(c->cred, h, n);
-      c->cred[n] = '\0';
+      memcpy(out, h, n);
+      out[n] = '\0';
     }
     return;
   }
-  if (c->rt->scope == SCOPE_OUTPUT &&
-      hg_http_query_get(c->req, "token", c->cred, sizeof c->cred) < 0)
-    c->cred[0] = '\0';
+  if (scope == SCOPE_OUTPUT &&
+      hg_http_query_get(req, "token", out, HG_API_TOKEN_MAX + 1) < 0)
+    out[0] = '\0';
 }
+
+void hg__api_cred_get(hg_call *c) { hg__api_cred_parse(c->req, c->rt->scope, c->cred); }

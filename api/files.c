@@ -9,8 +9,10 @@ static int op_file_read(hg_call *c, hg_agent *a) {
   return hg_agent_file_read(a, c->u.fi.path, HG_API_MAX_UPLOAD, &c->u.fi.data);
 }
 
+/* The whole body, or what is left of one that came in pieces. */
 static int op_file_write(hg_call *c, hg_agent *a) {
-  return hg_agent_file_write(a, c->u.fi.path, c->req->body, c->req->body_len, c->u.fi.mode);
+  return hg_agent_file_write_at(a, c->u.fi.path, c->req->body, c->req->body_len,
+                                c->req->body_offset, c->u.fi.mode);
 }
 
 static int op_file_remove(hg_call *c, hg_agent *a) {
@@ -108,7 +110,8 @@ void hg__api_h_file_mkdir(hg_call *c) {
   file_start(c, FOP_MKDIR, "parents", true);
 }
 
-void hg__api_h_file_put(hg_call *c) {
+/* ?mode= into c->u.fi.mode (0644 when absent); else answers 400. */
+static int file_put_mode(hg_call *c) {
   char m[8];
   c->u.fi.mode = 0644;
   int rc = hg__api_q_get(c, "mode", m, sizeof m);
@@ -121,8 +124,47 @@ void hg__api_h_file_put(hg_call *c) {
   }
   if (rc < 0 && rc != -ENOENT) {
     hg__api_call_error(c, rc, "%s", c->msg);
-    return;
+    return rc;
   }
+  return 0;
+}
+
+int hg__api_file_put_begin(hg_call *c) {
+  hg_file *f = &c->u.fi;
+  c->cleanup = file_cleanup;
+  hg_buf_init(&f->data, HG_API_MAX_UPLOAD);
+  int rc = file_put_mode(c);
+  if (rc < 0) return rc;
+  if ((rc = hg__api_q_path(c, f->path)) < 0) hg__api_call_error(c, rc, "%s", c->msg);
+  return rc;
+}
+
+static int op_file_piece(hg_call *c, hg_agent *a) {
+  hg_file *f = &c->u.fi;
+  return hg_agent_file_write_at(a, f->path, f->piece, f->piece_len, c->req->body_offset,
+                                f->mode);
+}
+
+static void w_file_piece(hg_call *c) { c->rc = hg__api_with_agent(c, op_file_piece); }
+
+static void a_file_piece(hg_call *c) {
+  if (atomic_load(&c->aborted)) {
+    hg__api_call_respond(c, 499, NULL, NULL, NULL, 0);
+  } else if (c->rc < 0) {
+    hg__api_call_fail(c, c->rc, c->u.fi.path); /* the rest is not read */
+  } else if (hg_http_body_next(c->req) < 0) {
+    hg__api_call_respond(c, 499, NULL, NULL, NULL, 0); /* the client left */
+  }
+}
+
+void hg__api_file_piece(hg_call *c, const char *data, size_t len) {
+  c->u.fi.piece = data;
+  c->u.fi.piece_len = len;
+  hg__api_call_queue(c, w_file_piece, a_file_piece);
+}
+
+void hg__api_h_file_put(hg_call *c) {
+  if (file_put_mode(c) < 0) return;
   if (c->req->body_len >
       HG_API_MAX_UPLOAD) { /* the server should have said 413 already */
     hg__api_call_error(c, -EFBIG, "file larger than %u bytes", HG_API_MAX_UPLOAD);

@@ -33,6 +33,7 @@
 #define HG_HTTP_OUT_HIGH (64u * 1024)      /* unsent bytes above which the next request waits */
 #define HG_HTTP_MAX_RESP_HEAD (64u * 1024) /* our own response head, extra headers included */
 #define HG_HTTP_LINGER_MS 2000             /* reading (and dropping) after our close */
+#define HG_HTTP_LINGER_MAX (4u * 1024 * 1024) /* ... and at most this much of it */
 #define HG_HTTP_MAX_REJECTING 64           /* connections being told 503 at once */
 #define HG_HTTP_DEFAULT_MAX_CONNS 4096
 
@@ -42,6 +43,7 @@ typedef struct http_req http_req;
 enum conn_state {
   C_IDLE,    /* between requests, no byte of the next one parsed yet */
   C_HEAD,    /* reading a request head */
+  C_HELD,    /* head complete, the on_head hook deciding: the body waits */
   C_BODY,    /* reading a request body */
   C_WAIT,    /* request with the handler, or its response still flushing */
   C_CLOSING, /* last response queued: flush, shut down, linger, close */
@@ -58,6 +60,11 @@ struct http_req {
   size_t field_off, value_off;
   bool in_field, in_value;
   bool dispatched, streaming, chunked, is_head, http10, keepalive;
+  bool held;   /* the on_head hook holds it: its body is not read yet */
+  size_t piece;   /* hg_http_body_stream: bytes per piece, 0 for whole */
+  uint64_t total; /* body bytes read so far, pieces included */
+  uint64_t limit;
+  bool handed; /* the hook held it once: the handler side owns it from then on */
 };
 
 struct http_conn {
@@ -75,12 +82,14 @@ struct http_conn {
   size_t in_len;       /* received up to here */
   size_t head_used;    /* bytes of the current head given to llhttp */
   size_t body_raw;     /* bytes of the current chunked body on the wire */
+  size_t lingered;     /* bytes dropped while lingering */
   uint64_t head_deadline;
   unsigned nreqs;
   int handles;         /* uv handles not yet closed */
   int fail_status;     /* set by a parser callback that refuses the request */
   const char *fail_code, *fail_msg;
   bool reading, closing, dead, eof, shut_done, in_process, kick, exec_again;
+  bool piece_wait; /* a body piece is with on_body_piece: parse no further */
   bool keepalive; /* of the response being sent */
   bool rejecting; /* accepted over max_connections: gets 503 */
 };
@@ -109,6 +118,9 @@ static void conn_arm_timer(http_conn *c);
 static void srv_maybe_finish(hg_http_server *srv);
 static void conn_next(http_conn *c);
 static void on_conn_timer(uv_timer_t *t);
+static int conn_body_begin(http_conn *c, http_req *r, size_t limit);
+static bool body_too_large(const llhttp_t *p, size_t limit);
+static void conn_piece(http_conn *c);
 
 /* ---- small helpers ---- */
 
@@ -346,8 +358,13 @@ static void conn_arm_timer(http_conn *c) {
     ms = c->head_deadline > now ? c->head_deadline - now : 0;
     break;
   case C_BODY: /* inactivity: re-armed on every read */
+    if (c->piece_wait) { /* the consumer has no deadline (as C_WAIT) */
+      uv_timer_stop(&c->timer);
+      return;
+    }
     ms = srv->body_ms;
     break;
+  case C_HELD: /* as C_WAIT: the hook decides, the client must still read */
   case C_WAIT: /* the handler has no deadline; a client not reading has */
     if (uv_stream_get_write_queue_size((uv_stream_t *)&c->tcp) == 0) {
       uv_timer_stop(&c->timer);
@@ -379,17 +396,28 @@ static void on_conn_closed(uv_handle_t *h) {
   srv_maybe_finish(srv);
 }
 
+/* Lets go of the current request: one the handler side owns (dispatched,
+ * or held once by the on_head hook) is detached and its on_abort called;
+ * one only we know of is freed. */
+static void conn_drop_req(http_conn *c) {
+  http_req *r = c->req;
+  if (!r) return;
+  c->req = NULL;
+  if (!r->dispatched && !r->handed) {
+    req_free(r);
+    return;
+  }
+  r->conn = NULL;
+  if (c->srv->opt.on_abort) c->srv->opt.on_abort(&r->pub, c->srv->opt.ud);
+}
+
 /* Closes now, dropping unsent bytes. A request the handler holds is
  * detached and its on_abort called. */
 static void conn_close(http_conn *c) {
   if (c->closing) return;
   c->closing = true;
   http_req *r = c->req;
-  if (r && r->dispatched) {
-    c->req = NULL;
-    r->conn = NULL;
-    if (c->srv->opt.on_abort) c->srv->opt.on_abort(&r->pub, c->srv->opt.ud);
-  }
+  if (r && (r->dispatched || r->handed)) conn_drop_req(c);
   uv_close((uv_handle_t *)&c->timer, on_conn_closed);
   uv_close((uv_handle_t *)&c->tcp, on_conn_closed);
 }
@@ -427,10 +455,7 @@ static void conn_update_read(http_conn *c) {
 /* Graceful close after what is queued: flush, shut down, linger, close. */
 static void conn_finish(http_conn *c) {
   if (c->closing || c->state == C_CLOSING) return;
-  if (c->req && !c->req->dispatched) {
-    req_free(c->req);
-    c->req = NULL;
-  }
+  if (c->req && !c->req->dispatched) conn_drop_req(c);
   c->state = C_CLOSING;
   c->in_off = c->in_len = 0;
   c->shut.data = c;
@@ -444,7 +469,9 @@ static void conn_finish(http_conn *c) {
 
 /* Answers a request we refuse ourselves (4xx/5xx JSON) and closes. */
 static void conn_fail(http_conn *c, int status, const char *code, const char *msg) {
-  if (c->closing || c->dead || c->state == C_CLOSING || c->state == C_WAIT) return;
+  if (c->closing || c->dead || c->state == C_CLOSING || c->state == C_WAIT ||
+      c->state == C_HELD)
+    return;
   hg_log_debug("http.refused", "status=%d code=%s msg=\"%s\"", status, code, msg);
   hg_buf body, head;
   hg_buf_init(&body, 4096);
@@ -482,6 +509,7 @@ static void on_conn_timer(uv_timer_t *t) {
     conn_fail(c, 408, "request_timeout", "request body stalled");
     break;
   case C_IDLE:    /* keep-alive over, or a connection that never spoke */
+  case C_HELD:    /* the client does not read what we send */
   case C_WAIT:    /* the client does not read what we send */
   case C_CLOSING: /* lingering over, or the client never read our last words */
   default:
@@ -628,7 +656,13 @@ static int on_headers_complete(llhttp_t *p) {
 
 static int on_body(llhttp_t *p, const char *at, size_t len) {
   http_conn *c = p->data;
-  int rc = hg_buf_append(&c->req->body, at, len);
+  http_req *r = c->req;
+  if (r->piece && r->total + len > r->limit) { /* the buffer holds a piece only */
+    req_set_fail(c, 413, "too_large", "request body too large");
+    return -1;
+  }
+  r->total += len;
+  int rc = hg_buf_append(&r->body, at, len);
   if (rc == -ENOBUFS) req_set_fail(c, 413, "too_large", "request body too large");
   else if (rc < 0) req_set_fail(c, 503, "unavailable", "out of memory");
   return rc < 0 ? -1 : 0;
@@ -738,29 +772,102 @@ static int conn_on_head(http_conn *c) {
     conn_fail(c, 431, "header_too_large", "request head too large");
     return -1;
   }
-  size_t limit = conn_body_limit(c, r);
-  bool chunked = p->flags & F_CHUNKED;
-  bool has_body = chunked || p->content_length > 0;
-  if (!chunked && (p->flags & F_CONTENT_LENGTH) && p->content_length > limit) {
+  const char *expect = hg_http_header_get(&r->pub, "expect");
+  if (expect && !r->http10 && strcasecmp(expect, "100-continue") != 0) {
+    conn_fail(c, 417, "expectation_failed", "unsupported expectation");
+    return -1;
+  }
+  if (!c->srv->opt.on_head) return conn_body_begin(c, r, conn_body_limit(c, r));
+  /* Held while the hook runs, so that an answer it gives right away
+   * closes the connection instead of reading a body nobody wants. */
+  r->held = r->handed = true;
+  c->state = C_HELD;
+  size_t limit = c->srv->opt.on_head(&r->pub, c->srv->opt.ud);
+  if (limit == 0) {
+    if (c->state == C_HELD) conn_arm_timer(c); /* not answered yet */
+    return -1; /* stop parsing: the hook answers or calls hg_http_body_read */
+  }
+  r->held = r->handed = false;
+  c->state = C_HEAD; /* ours again: a 413 is for conn_fail to send */
+  return conn_body_begin(c, r, limit);
+}
+
+static bool body_too_large(const llhttp_t *p, size_t limit) {
+  return !(p->flags & F_CHUNKED) && (p->flags & F_CONTENT_LENGTH) && p->content_length > limit;
+}
+
+/* The head is accepted: 413 now if the announced body is over limit, else
+ * 100 Continue if the client waits for it, and read the body. */
+static int conn_body_begin(http_conn *c, http_req *r, size_t limit) {
+  llhttp_t *p = &c->parser;
+  if (body_too_large(p, limit)) {
     conn_fail(c, 413, "too_large", "request body too large");
     return -1;
   }
   const char *expect = hg_http_header_get(&r->pub, "expect");
-  if (expect && !r->http10) {
-    if (strcasecmp(expect, "100-continue") != 0) {
-      conn_fail(c, 417, "expectation_failed", "unsupported expectation");
-      return -1;
-    }
+  bool has_body = (p->flags & F_CHUNKED) || p->content_length > 0;
+  if (expect && !r->http10 && has_body) {
     static const char cont[] = "HTTP/1.1 100 Continue\r\n\r\n";
-    if (has_body && conn_send(c, cont, sizeof cont - 1, NULL, 0, NULL, 0) < 0) {
-      conn_close(c);
+    if (conn_send(c, cont, sizeof cont - 1, NULL, 0, NULL, 0) < 0) {
+      conn_die_soon(c);
       return -1;
     }
   }
-  r->body.max = limit;
+  r->body.max = r->piece ? r->piece + HG_HTTP_READ_BUF : limit; /* a piece and a read */
   c->state = C_BODY;
   c->body_raw = 0;
   conn_arm_timer(c);
+  return 0;
+}
+
+int hg_http_body_read(hg_http_req *req, size_t limit) {
+  http_req *r = (http_req *)req;
+  http_conn *c = r->conn;
+  if (!r->held || limit == 0) return -EINVAL;
+  if (!c || c->closing || c->dead) return -EPIPE;
+  if (body_too_large(&c->parser, limit)) return -EFBIG;
+  r->held = false;
+  if (conn_body_begin(c, r, limit) < 0) return 0; /* closes on the next turn: on_abort */
+  llhttp_resume(&c->parser);
+  c->exec_again = true; /* a body-less request completes with no more bytes */
+  /* Parse on the next loop turn, not inside the caller (a hook's callback
+   * that may still use the request). */
+  c->kick = true;
+  uv_timer_start(&c->timer, on_conn_timer, 0, 0);
+  return 0;
+}
+
+/* A piece of a streamed body is in: to its consumer, and wait. */
+static void conn_piece(http_conn *c) {
+  http_req *r = c->req;
+  c->piece_wait = true;
+  conn_arm_timer(c);
+  c->srv->opt.on_body_piece(&r->pub, r->body.data, r->body.len, c->srv->opt.ud);
+}
+
+int hg_http_body_stream(hg_http_req *req, size_t limit, size_t piece) {
+  http_req *r = (http_req *)req;
+  http_conn *c = r->conn;
+  if (!r->held || piece == 0 || (c && !c->srv->opt.on_body_piece)) return -EINVAL;
+  r->piece = piece;
+  r->limit = limit;
+  int rc = hg_http_body_read(req, limit);
+  if (rc < 0) r->piece = 0;
+  return rc;
+}
+
+int hg_http_body_next(hg_http_req *req) {
+  http_req *r = (http_req *)req;
+  http_conn *c = r->conn;
+  if (!r->piece || r->dispatched) return -EINVAL;
+  if (!c || c->closing || c->dead) return -EPIPE;
+  if (!c->piece_wait) return -EINVAL;
+  r->pub.body_offset += r->body.len;
+  hg_buf_reset(&r->body);
+  c->piece_wait = false;
+  conn_arm_timer(c); /* the body's inactivity timer again */
+  c->kick = true;    /* parse what waits, on the next loop turn */
+  uv_timer_start(&c->timer, on_conn_timer, 0, 0);
   return 0;
 }
 
@@ -795,6 +902,9 @@ static bool conn_parse_some(http_conn *c) {
   size_t n = c->in_len - c->in_off;
   bool in_head = c->state == C_IDLE || c->state == C_HEAD;
   if (in_head && n > HG_HTTP_MAX_HEADER - c->head_used) n = HG_HTTP_MAX_HEADER - c->head_used;
+  /* a streamed body: no more than what completes the piece */
+  http_req *r = c->req;
+  if (c->state == C_BODY && r->piece && n > r->piece - r->body.len) n = r->piece - r->body.len;
   c->event = EV_NONE;
   c->exec_again = false;
   llhttp_errno_t err = llhttp_execute(&c->parser, data, n);
@@ -814,6 +924,10 @@ static bool conn_parse_some(http_conn *c) {
     conn_dispatch(c);
     return true;
   }
+  if (err == HPE_OK && c->state == C_BODY && c->req->piece && c->req->body.len >= c->req->piece) {
+    conn_piece(c);
+    return false;
+  }
   if (err != HPE_OK) {
     conn_parse_error(c, err);
     return false;
@@ -824,7 +938,7 @@ static bool conn_parse_some(http_conn *c) {
   }
   /* Chunk extensions, trailers and zero padding are bytes we read but do
    * not keep: bound them against the body they carry. */
-  if (c->state == C_BODY && c->body_raw > 4 * c->req->body.len + HG_HTTP_MAX_HEADER) {
+  if (c->state == C_BODY && c->body_raw > 4 * c->req->total + HG_HTTP_MAX_HEADER) {
     conn_fail(c, 400, "bad_request", "chunked encoding overhead too large");
     return false;
   }
@@ -834,7 +948,7 @@ static bool conn_parse_some(http_conn *c) {
 static void conn_process(http_conn *c) {
   if (c->in_process) return;
   c->in_process = true;
-  while (!c->closing && !c->dead &&
+  while (!c->closing && !c->dead && !c->piece_wait &&
          (c->state == C_IDLE || c->state == C_HEAD || c->state == C_BODY) &&
          (c->in_off < c->in_len || c->exec_again)) {
     if (!conn_parse_some(c)) break;
@@ -906,13 +1020,15 @@ static void on_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf) {
     return;
   }
   if (c->dead) return;
-  if (c->state == C_CLOSING) { /* lingering: drop */
+  if (c->state == C_CLOSING) { /* lingering: drop, but not a whole upload */
     c->in_off = c->in_len = 0;
+    c->lingered += (size_t)nread;
+    if (c->lingered > HG_HTTP_LINGER_MAX) conn_close(c);
     return;
   }
   c->in_len += (size_t)nread;
   if (c->state == C_BODY) conn_arm_timer(c);
-  if (c->state == C_WAIT) {
+  if (c->state == C_WAIT || c->state == C_HELD) {
     conn_update_read(c); /* buffered for later; stop when full */
     return;
   }
@@ -1138,9 +1254,13 @@ void hg_http_respond(hg_http_req *req, int status, const char *content_type,
     return;
   }
   http_conn *c = req_take(r);
+  /* An answer before the whole body was read (a refusal from on_head, or
+   * a handler that stops waiting): the unread rest is not parsed as the
+   * next request; the connection closes after the answer. */
+  bool unread = !r->dispatched;
   if (c) {
     bool nobody = status < 200 || status == 204 || status == 304;
-    c->keepalive = r->keepalive && !c->srv->shutting_down;
+    c->keepalive = r->keepalive && !c->srv->shutting_down && !unread;
     hg_buf h;
     hg_buf_init(&h, HG_HTTP_MAX_RESP_HEAD);
     int rc = fmt_head(&h, c->srv, status, content_type, extra_headers, nobody ? -1 : (int64_t)len,
@@ -1155,13 +1275,14 @@ void hg_http_respond(hg_http_req *req, int status, const char *content_type,
     }
   }
   req_free(r);
-  if (c) conn_next(c);
+  if (c && unread) conn_finish(c);
+  else if (c) conn_next(c);
 }
 
 int hg_http_stream_start(hg_http_req *req, int status, const char *content_type,
                          const char *extra_headers) {
   http_req *r = (http_req *)req;
-  if (r->streaming) return -EINVAL;
+  if (r->streaming || !r->dispatched) return -EINVAL;
   r->streaming = true; /* even for a gone client: stream_end then frees */
   http_conn *c = r->conn;
   if (!c || c->closing || c->dead) return -EPIPE;

@@ -36,6 +36,8 @@ struct hg_http_req {
   int nheaders;
   const char *body;        /* NUL-terminated for convenience */
   size_t body_len;
+  uint64_t body_offset;    /* bytes of the body given in pieces before body
+                            * (hg_http_body_stream); 0 otherwise */
   void *data;              /* for the handler */
 };
 
@@ -55,6 +57,21 @@ typedef struct hg_http_options {
   /* Routes whose body limit is larger (file uploads): returns the limit for
    * this method+path, or 0 for max_body. May be NULL. */
   size_t (*body_limit)(const char *method, const char *path, void *ud);
+  /* Optional, and then body_limit is not used: called once a request's
+   * head is complete, before a byte of its body is read (req has all but
+   * the body). Returns the body limit (> 0) to read the body now, or 0 to
+   * hold the request: the hook then answers it with hg_http_respond (its
+   * body is never read and the connection closes after the answer), or
+   * lets it go on with hg_http_body_read, now or later. A request held
+   * once belongs to the handler side from then on: on_abort is called if
+   * its client goes (before or after hg_http_body_read), and the handler
+   * gets it, req->data as the hook left it, when its body is complete.
+   * This is where credentials are checked: an unauthenticated client never
+   * gets a large body limit, nor a byte of its body read. */
+  size_t (*on_head)(hg_http_req *req, void *ud);
+  /* For hg_http_body_stream: a piece of the body (data valid until
+   * hg_http_body_next). May be NULL when nothing streams. */
+  void (*on_body_piece)(hg_http_req *req, const char *data, size_t len, void *ud);
   unsigned max_connections;  /* 0: 4096; extra connections get 503 */
   hg_http_handler handler;
   hg_http_abort_cb on_abort;
@@ -91,7 +108,23 @@ bool hg_http_req_alive(const hg_http_req *req);
  * is gone, -EAFNOSUPPORT for a non-IP socket (an adopted unix socket). */
 int hg_http_req_peer(const hg_http_req *req, char *out, size_t cap);
 
-/* Whole response. extra_headers: "Name: value\r\n"… or NULL. Copies body. */
+/* A request the on_head hook held goes on: its body is read (up to limit
+ * bytes), then the handler gets it. -EFBIG: its Content-Length is over
+ * limit, and it stays held for the caller to answer (413); -EPIPE: the
+ * client is gone (answer it anyway, which frees it); -EINVAL: not held. */
+int hg_http_body_read(hg_http_req *req, size_t limit);
+/* As hg_http_body_read, but the body comes in pieces so that it is never
+ * held whole: each time piece bytes have come in before the end,
+ * on_body_piece gets them and reading stops until
+ * hg_http_body_next; the handler gets the rest (req->body_offset says how
+ * much went before it). -EINVAL also without on_body_piece. */
+int hg_http_body_stream(hg_http_req *req, size_t limit, size_t piece);
+/* The last piece is taken care of: reading goes on. -EPIPE: the client is
+ * gone (answer the request anyway). */
+int hg_http_body_next(hg_http_req *req);
+
+/* Whole response. An answer to a request whose body was not read (held,
+ * or still arriving) closes the connection after it. extra_headers: "Name: value\r\n"… or NULL. Copies body. */
 void hg_http_respond(hg_http_req *req, int status, const char *content_type,
                      const char *extra_headers, const void *body, size_t len);
 

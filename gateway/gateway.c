@@ -477,6 +477,7 @@ static int op_detach(hg_gateway *gw, gw_req *r) {
   }
   hg_nft_counters c;
   if (hg_nft_counters_read(sb->ns, &c) == 0) counters_add(&gw->retired, &c);
+  memset(&sb->nft_last, 0, sizeof sb->nft_last); /* counted in retired now */
   sb->detaching = r;
   sb_close_all(sb);
   hg__gateway_sb_check(sb);
@@ -534,18 +535,36 @@ static int op_forget(hg_gateway *gw, gw_req *r) {
   return 0;
 }
 
+/* The drop counters of the attached namespaces, read into each sandbox's
+ * nft_last at most once per GW_METRICS_NFT_REFRESH_MS: each read is a
+ * netlink round trip into a namespace on this thread, which DNS and the
+ * proxies share, so scrapes (one or many a second, from anyone who can
+ * reach /metrics) must not cost one per sandbox each. The counters are up
+ * to a second old. */
+static void nft_refresh(hg_gateway *gw) {
+  int64_t now = hg_now_ms();
+  if (gw->nft_refreshed && now - gw->nft_read_ms < GW_METRICS_NFT_REFRESH_MS) return;
+  gw->nft_refreshed = true;
+  gw->nft_read_ms = now;
+  atomic_fetch_add(&gw->nft_refreshes, 1);
+  size_t read = 0;
+  for (hg_gw_sandbox *sb = gw->sandboxes; sb && read < GW_METRICS_NFT_MAX; sb = sb->next) {
+    if (!sb->ns) continue;
+    hg_nft_counters c;
+    read++;
+    atomic_fetch_add(&gw->nft_reads, 1);
+    if (hg_nft_counters_read(sb->ns, &c) == 0) sb->nft_last = c;
+  }
+}
+
 static void metrics_write(hg_gateway *gw, hg_buf *out) {
+  nft_refresh(gw);
   hg_nft_counters sum = gw->retired;
-  size_t attached = 0, read = 0;
+  size_t attached = 0;
   for (hg_gw_sandbox *sb = gw->sandboxes; sb; sb = sb->next) {
     if (!sb->ns) continue;
     attached++;
-    hg_nft_counters c;
-    /* a netlink round trip each: bounded per scrape */
-    if (read < GW_METRICS_NFT_MAX && hg_nft_counters_read(sb->ns, &c) == 0) {
-      counters_add(&sum, &c);
-      read++;
-    }
+    counters_add(&sum, &sb->nft_last);
   }
   hg_buf_printf(out, "# TYPE hangar_gateway_decisions_total counter\n");
   for (int p = 0; p < P_COUNT; p++)
@@ -572,6 +591,10 @@ static void metrics_write(hg_gateway *gw, hg_buf *out) {
   for (size_t i = 0; i < HG_ARRAY_SIZE(names); i++)
     hg_buf_printf(out, "hangar_gateway_dropped_packets_total{counter=\"%s\"} %llu\n",
                   names[i], (unsigned long long)c[i].packets);
+  hg_buf_printf(out,
+                "# TYPE hangar_gateway_nft_reads_total counter\n"
+                "hangar_gateway_nft_reads_total %llu\n",
+                (unsigned long long)atomic_load(&gw->nft_reads));
 }
 
 static void op_stop(hg_gateway *gw) {
@@ -870,6 +893,11 @@ json_t *hg_gateway_egress_log(hg_gateway *gw, const char *name) {
   json_t *j = NULL;
   gw_req r = {.op = OP_LOG, .name = name, .json = &j};
   return gw_call(gw, &r) == 0 ? j : NULL;
+}
+
+void hg_gateway_stats_get(hg_gateway *gw, hg_gateway_stats *out) {
+  out->nft_refreshes = atomic_load(&gw->nft_refreshes);
+  out->nft_reads = atomic_load(&gw->nft_reads);
 }
 
 void hg_gateway_metrics(hg_gateway *gw, hg_buf *out) {

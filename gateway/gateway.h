@@ -79,8 +79,16 @@ void hg_gateway_forget(hg_gateway *gw, const char *name);
 /* Egress log: [{time, proto, name, ip, port, verdict: "allow"|"deny",
  * reason, bytes_out, bytes_in}], oldest first, at most log_max. */
 json_t *hg_gateway_egress_log(hg_gateway *gw, const char *name);
-/* Prometheus lines (hangar_gateway_*). */
+/* Prometheus lines (hangar_gateway_*). The drop counters are read from
+ * the kernel at most once a second (a netlink round trip per sandbox on
+ * the gateway thread); scrapes in between see the last values. */
 void hg_gateway_metrics(hg_gateway *gw, hg_buf *out);
+/* How often the drop counters were read: refreshes (at most one a second)
+ * and netlink reads (one per attached sandbox per refresh). Any thread. */
+typedef struct hg_gateway_stats {
+  uint64_t nft_refreshes, nft_reads;
+} hg_gateway_stats;
+void hg_gateway_stats_get(hg_gateway *gw, hg_gateway_stats *out);
 
 /* Inbound: a connected TCP socket (blocking, CLOEXEC) to guest_ip:port
  * made inside the sandbox's namespace, for …/ports/{port}/… proxying. */

@@ -7,6 +7,7 @@
 #include <limits.h>
 #include <netinet/in.h>
 #include <pthread.h>
+#include <stdatomic.h>
 
 #include "gateway/dns.h"
 #include "gateway/gw.h"
@@ -37,7 +38,8 @@
 
 #define GW_POLICY_FILE_MAX (1 << 20)
 #define GW_POLICY_ENTRY_MAX 300 /* bytes of one allow/hosts string */
-#define GW_METRICS_NFT_MAX 256  /* sandboxes whose counters one scrape reads */
+#define GW_METRICS_NFT_MAX 256  /* sandboxes whose counters one refresh reads */
+#define GW_METRICS_NFT_REFRESH_MS 1000 /* counters read at most this often */
 #define GW_CONNECT_TIMEOUT_MS 5000
 
 /* ---- types ---------------------------------------------------------------- */
@@ -150,6 +152,7 @@ struct hg_gw_sandbox {
   size_t nconns;
   upq *upqs;
   size_t nupq;
+  hg_nft_counters nft_last; /* drop counters at the last refresh */
   dns_cache cache;
   hg_dns_limiter limiter;
   int64_t limited_logged_ms;
@@ -215,6 +218,10 @@ struct hg_gateway {
   uint64_t decisions[P_COUNT][2];
   uint64_t dns_queries, dns_limited;
   hg_nft_counters retired; /* drop counters of namespaces since deleted */
+  int64_t nft_read_ms;      /* last refresh of the sandboxes' nft_last */
+  bool nft_refreshed;
+  /* read from any thread (hg_gateway_stats_get) */
+  atomic_uint_fast64_t nft_refreshes, nft_reads;
 };
 
 /* ---- gateway.c ---- */

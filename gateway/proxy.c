@@ -6,7 +6,7 @@
  * socket, the upstream socket, a timer); it is freed in the last close
  * callback. Everything runs on the gateway loop. Every buffer is bounded:
  * the replay/head buffer (in), the write queues (back-pressure stops the
- * reading side above HG_PROXY_WQ_HIGH), response heads, the mask hold.
+ * reading side above HG_PROXY_WQ_HIGH), response heads, the mask's hold.
  *
  * The allow decision is made on what the guest cannot lie about together:
  * the name it claims (SNI or Host) must be allowed, and the address it
@@ -106,6 +106,26 @@ bool hg__proxy_has_token(const char *v, size_t n, const char *tok) {
   return false;
 }
 
+/* True when the comma-separated list v names nothing but tok (any case;
+ * empty elements do not count); *count (when not NULL): how many
+ * elements it has. */
+bool hg__proxy_list_only_of(const char *v, size_t n, const char *tok, size_t *count) {
+  bool only = true;
+  size_t k = 0;
+  for (size_t i = 0; i < n;) {
+    size_t s = i, e;
+    while (i < n && v[i] != ',') i++;
+    e = i++;
+    while (s < e && hg__proxy_is_ows(v[s])) s++;
+    while (e > s && hg__proxy_is_ows(v[e - 1])) e--;
+    if (e == s) continue;
+    k++;
+    only = only && hg__proxy_ieq(v + s, e - s, tok);
+  }
+  if (count) *count = k;
+  return only;
+}
+
 /* Fields a proxy does not pass on (RFC 9110 7.6.1), and those libcurl
  * writes itself for an upgraded request. */
 bool hg__proxy_hop_by_hop(const char *name, size_t n) {
@@ -120,7 +140,9 @@ bool hg__proxy_hop_by_hop(const char *name, size_t n) {
                                     "transfer-encoding",
                                     "content-length",
                                     "host",
-                                    "expect"};
+                                    "expect",
+                                    /* h2c's settings: only with Upgrade: h2c */
+                                    "http2-settings"};
   for (size_t i = 0; i < sizeof(hop) / sizeof(hop[0]); i++)
     if (hg__proxy_ieq(name, n, hop[i])) return true;
   return false;
@@ -220,24 +242,33 @@ static int send_read(conn *c, side *s, char *mem, size_t cap, char *data, size_t
   return rc;
 }
 
+/* Masked bytes to the guest: as they are, or as one chunk of a body the
+ * mask decoded (c->rechunk). */
+static int emit_out(void *ud, const char *p, size_t n) {
+  conn *c = ud;
+  char line[24];
+  if (n == 0) return 0;
+  if (!c->rechunk) return hg__proxy_send_copy(c, &c->guest, p, n);
+  int ll = snprintf(line, sizeof(line), "%zx\r\n", n);
+  char *d = malloc((size_t)ll + n + 2);
+  if (!d) return -ENOMEM;
+  memcpy(d, line, (size_t)ll);
+  memcpy(d + ll, p, n);
+  memcpy(d + ll + n, "\r\n", 2);
+  return hg__proxy_send_owned(c, &c->guest, d, (size_t)ll + n + 2);
+}
+
 /* Response bytes to the guest, through the mask when secrets are in scope.
- * With none in scope (no credential for this host) and nothing held, a
- * span that runs to the end of the read buffer rb goes on in that buffer:
- * no copy on the path of a download. */
+ * With none in scope (no credential for this host), a span that runs to
+ * the end of the read buffer rb goes on in that buffer: no copy on the
+ * path of a download. */
 int hg__proxy_emit_rb(conn *c, rbuf *rb, const char *p, size_t n) {
-  if (c->nsecrets == 0 && c->hold.len == 0 && rb && rb->mem && n > 0 &&
-      p + n == rb->mem + rb->len) {
+  if (!hg_mask_active(&c->mask) && rb && rb->mem && n > 0 && p + n == rb->mem + rb->len) {
     char *mem = rb->mem;
     rb->mem = NULL;
     return send_read(c, &c->guest, mem, rb->cap, (char *)p, n);
   }
-  if (c->nsecrets == 0) return hg__proxy_send_copy(c, &c->guest, p, n);
-  int rc = hg_buf_append(&c->hold, p, n);
-  if (rc < 0) return rc;
-  size_t out = c->hold.len - hg__proxy_mask_scan(c, c->hold.data, c->hold.len);
-  rc = hg__proxy_send_copy(c, &c->guest, c->hold.data, out);
-  hg_buf_consume(&c->hold, out);
-  return rc;
+  return hg_mask_feed(&c->mask, p, n, emit_out, c);
 }
 
 int hg__proxy_emit(conn *c, const char *p, size_t n) {
@@ -245,9 +276,7 @@ int hg__proxy_emit(conn *c, const char *p, size_t n) {
 }
 
 int hg__proxy_emit_flush(conn *c) {
-  int rc = hg__proxy_send_copy(c, &c->guest, c->hold.data, c->hold.len);
-  hg_buf_reset(&c->hold);
-  return rc;
+  return hg_mask_flush(&c->mask, emit_out, c);
 }
 
 /* ---- reading ---------------------------------------------------------------- */
@@ -364,7 +393,6 @@ static void conn_free(conn *c) {
   hg_sni_free(&c->sni);
   hg_buf_free(&c->in);
   hg_buf_free(&c->rhead);
-  hg_buf_free(&c->hold);
   free(c);
   if (ps) hg__proxy_ps_maybe_done(ps);
 }
@@ -763,7 +791,7 @@ void hg_proxy_accept(hg_gw_sandbox *sb, uv_stream_t *listener, hg_proxy_kind kin
   c->kind = kind;
   hg_buf_init(&c->in, kind == HG_PROXY_TLS ? HG_SNI_MAX_WIRE + 4096 : 2 * HG_HEAD_MAX);
   hg_buf_init(&c->rhead, HG_PROXY_RESP_HEAD_MAX);
-  hg_buf_init(&c->hold, HOLD_MAX);
+  hg_mask_init(&c->mask);
   hg_sni_init(&c->sni);
   hg_httphead_init(&c->head);
   if (uv_tcp_init(loop, &c->guest.tcp) < 0) {

@@ -16,8 +16,12 @@
  *               response framing followed so the next head is read at the
  *               right byte. Secrets in scope are masked ('*', same length,
  *               so framing holds) in what comes back, against echo
- *               endpoints. Credentials with "upgrade" go upstream as HTTPS
- *               through libcurl, answered to the guest with Content-Length.
+ *               endpoints (mask.h: across reads, in a chunked body's
+ *               decoded bytes, in JSON and URL forms); with one in scope
+ *               the request asks for Accept-Encoding: identity and a coded
+ *               answer is refused. Credentials with "upgrade" go upstream
+ *               as HTTPS through libcurl, answered to the guest with
+ *               Content-Length.
  *   relay       CIDR:port entries of the allowlist, bytes both ways.
  * Redirects are passed back, never followed.
  *

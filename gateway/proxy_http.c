@@ -121,57 +121,12 @@ static long chunked_feed(chunked *k, const char *p, size_t n, hg_buf *data, bool
 /* ---- secrets masked in responses -------------------------------------------- */
 
 void hg__proxy_secrets_clear(conn *c) {
-  for (size_t i = 0; i < c->nsecrets; i++) {
-    free(c->secrets[i].s);
-    free(c->secrets[i].fail);
-  }
-  c->nsecrets = 0;
+  hg_mask_reset(&c->mask);
+  c->rechunk = false;
 }
 
-static int secret_add(conn *c, const char *s) {
-  size_t len = strlen(s);
-  if (len == 0) return 0;
-  for (size_t i = 0; i < c->nsecrets; i++)
-    if (c->secrets[i].len == len && memcmp(c->secrets[i].s, s, len) == 0) return 0;
-  if (c->nsecrets == HG_GW_CREDS_MAX) return 0;
-  secret *x = &c->secrets[c->nsecrets];
-  x->s = malloc(len);
-  x->fail = malloc(len * sizeof(size_t));
-  if (!x->s || !x->fail) {
-    free(x->s);
-    free(x->fail);
-    return -ENOMEM;
-  }
-  memcpy(x->s, s, len);
-  x->len = len;
-  x->fail[0] = 0;
-  for (size_t i = 1, k = 0; i < len; i++) {
-    while (k > 0 && s[i] != s[k]) k = x->fail[k - 1];
-    if (s[i] == s[k]) k++;
-    x->fail[i] = k;
-  }
-  c->nsecrets++;
-  return 0;
-}
-
-/* Overwrites every secret in t[0..n) with '*' (same length, so framing
- * holds) and returns how many bytes at the end could still begin one. */
-size_t hg__proxy_mask_scan(conn *c, char *t, size_t n) {
-  size_t keep = 0;
-  for (size_t k = 0; k < c->nsecrets; k++) {
-    const secret *x = &c->secrets[k];
-    size_t q = 0;
-    for (size_t i = 0; i < n; i++) {
-      while (q > 0 && t[i] != x->s[q]) q = x->fail[q - 1];
-      if (t[i] == x->s[q]) q++;
-      if (q == x->len) {
-        memset(t + i + 1 - x->len, '*', x->len);
-        q = x->fail[q - 1];
-      }
-    }
-    if (q > keep) keep = q;
-  }
-  return keep;
+void hg__proxy_mask_scan(conn *c, char *t, size_t n) {
+  hg_mask_apply(&c->mask, t, n);
 }
 
 /* ---- HTTP: response side ---------------------------------------------------- */
@@ -179,6 +134,8 @@ size_t hg__proxy_mask_scan(conn *c, char *t, size_t n) {
 typedef struct resp_info {
   int status;
   bool has_cl, te, te_chunked, hg__proxy_conn_close;
+  bool coded;      /* a content or transfer coding other than identity, chunked */
+  bool upgrade_ws; /* Upgrade: websocket, and nothing else */
   uint64_t cl;
 } resp_info;
 
@@ -228,8 +185,14 @@ static int resp_parse(const char *p, size_t n, resp_info *ri) {
       while (t < ve && hg__proxy_is_ows(l[t])) t++;
       ri->te = true;
       ri->te_chunked = hg__proxy_ieq(l + t, ve - t, "chunked");
+      if (!hg__proxy_list_only_of(l + vs, ve - vs, "chunked", NULL)) ri->coded = true;
+    } else if (hg__proxy_ieq(l, nl_len, "content-encoding")) {
+      if (!hg__proxy_list_only_of(l + vs, ve - vs, "identity", NULL)) ri->coded = true;
     } else if (hg__proxy_ieq(l, nl_len, "connection")) {
       if (hg__proxy_has_token(l + vs, ve - vs, "close")) ri->hg__proxy_conn_close = true;
+    } else if (hg__proxy_ieq(l, nl_len, "upgrade")) {
+      size_t k;
+      ri->upgrade_ws = hg__proxy_list_only_of(l + vs, ve - vs, "websocket", &k) && k > 0;
     }
   }
   return first ? -EPROTO : 0;
@@ -264,6 +227,19 @@ static void resp_complete(conn *c) {
 static int resp_head_done(conn *c) {
   resp_info ri;
   if (resp_parse(c->rhead.data, c->rhead.len, &ri) < 0) return -EPROTO;
+  /* A relay only for a WebSocket the guest asked for (see upgrade_filter):
+   * an upstream switching to anything else, or unasked, is refused. */
+  if (ri.status == 101 && (!c->ws_upgrade || !ri.upgrade_ws)) {
+    hg_log_info("proxy.upgrade_refused", "sandbox=%s name=%s asked=%s",
+                hg_gw_name(c->sb), c->name, c->ws_upgrade ? "websocket" : "none");
+    return -EPERM;
+  }
+  /* The mask cannot read a compressed body: with a secret in scope the
+   * request asked for identity (http_request), and an upstream that codes
+   * the body anyway is refused, the head included. */
+  if (hg_mask_active(&c->mask) && ri.coded && ri.status / 100 != 1 && !c->req_is_head &&
+      ri.status != 204 && ri.status != 304)
+    return -EMEDIUMTYPE;
   int rc = hg__proxy_emit(c, c->rhead.data, c->rhead.len);
   hg_buf_reset(&c->rhead);
   if (rc < 0) return rc;
@@ -275,7 +251,14 @@ static int resp_head_done(conn *c) {
     return 1; /* the caller turns the connection into a tunnel */
   }
   c->resp_close = ri.hg__proxy_conn_close;
-  if (c->req_is_head || ri.status == 204 || ri.status == 304) {
+  bool body = !(c->req_is_head || ri.status == 204 || ri.status == 304);
+  if (hg_mask_active(&c->mask)) {
+    /* the head is out whole (a secret has no CR or LF, nor has any form
+     * of it): the body starts a stream of its own */
+    if ((rc = hg__proxy_emit_flush(c)) < 0) return rc;
+    c->rechunk = body && ri.te && ri.te_chunked;
+  }
+  if (!body) {
     resp_complete(c);
   } else if (ri.te && ri.te_chunked) {
     memset(&c->resp_ck, 0, sizeof(c->resp_ck));
@@ -300,6 +283,26 @@ static void bad_gateway(conn *c, const char *reason) {
   hg__proxy_http_reply_close(c, 502, "Bad Gateway", reason);
 }
 
+/* A chunked body with secrets in scope: masked decoded, since a secret
+ * split by chunk framing ("sk-re\r\n5\r\nal-01") is not one in the raw
+ * bytes. The data goes out as chunks again (emit_out, c->rechunk); the
+ * end as a last chunk without trailer fields, which could carry the
+ * secret too and would be read past the mask. Returns the bytes of p
+ * consumed, or < 0. */
+static long chunked_masked(conn *c, const char *p, size_t n, bool *done) {
+  hg_buf data;
+  hg_buf_init(&data, n);
+  long r = chunked_feed(&c->resp_ck, p, n, &data, done);
+  int rc = r < 0 ? (int)r : hg__proxy_emit(c, data.data, data.len);
+  hg_buf_free(&data);
+  if (rc == 0 && *done) {
+    rc = hg__proxy_emit_flush(c);
+    c->rechunk = false;
+    if (rc == 0) rc = hg__proxy_send_copy(c, &c->guest, "0\r\n\r\n", 5);
+  }
+  return rc < 0 ? rc : r;
+}
+
 /* Upstream bytes of the response to the one request in flight, in the
  * read buffer rb: taken over when its end is passed on as it is. */
 void hg__proxy_http_up_data(conn *c, rbuf *rb) {
@@ -319,7 +322,9 @@ void hg__proxy_http_up_data(conn *c, rbuf *rb) {
         if (rc == 1) {
           rc = resp_head_done(c);
           if (rc < 0) {
-            bad_gateway(c, "bad_response");
+            bad_gateway(c, rc == -EPERM         ? "upgrade_refused"
+                           : rc == -EMEDIUMTYPE ? "encoded_response"
+                                                : "bad_response");
             return;
           }
           if (rc == 1) {
@@ -338,8 +343,10 @@ void hg__proxy_http_up_data(conn *c, rbuf *rb) {
         if (c->resp_left == 0) resp_complete(c);
         break;
       case RESP_CHUNKED: {
-        long r = chunked_feed(&c->resp_ck, p, n, NULL, &done);
-        if (r < 0 || hg__proxy_emit_rb(c, rb, p, (size_t)r) < 0) {
+        bool masked = c->rechunk;
+        long r = masked ? chunked_masked(c, p, n, &done)
+                        : chunked_feed(&c->resp_ck, p, n, NULL, &done);
+        if (r < 0 || (!masked && hg__proxy_emit_rb(c, rb, p, (size_t)r) < 0)) {
           hg__proxy_conn_close(c);
           return;
         }
@@ -468,7 +475,7 @@ static int subst_build(conn *c, subst *s) {
     const hg_policy_cred *cr = &p->creds[i];
     if (!cr->hosts || !hg_allow_name(cr->hosts, c->name, strlen(c->name))) continue;
     if (cr->upgrade) s->upgrade = true;
-    if ((rc = secret_add(c, cr->value)) < 0) return rc;
+    if ((rc = hg_mask_add(&c->mask, cr->value, strlen(cr->value))) < 0) return rc;
     if (!cr->placeholder[0] || !cr->header[0]) continue;
     for (int f = hg_httphead_find(h, buf, cr->header, 0); f >= 0;
          f = hg_httphead_find(h, buf, cr->header, (size_t)f + 1)) {
@@ -486,6 +493,119 @@ static int subst_build(conn *c, subst *s) {
     }
   }
   return 0;
+}
+
+/* ---- HTTP: Accept-Encoding ------------------------------------------------- *
+ * With a secret in scope the answer must come uncompressed: the mask reads
+ * bytes, and an echo asked for gzip would hand the secret back where the
+ * mask cannot see it. So the first Accept-Encoding says identity, the
+ * others go, and a head without one gets one (its absence allows any
+ * coding, RFC 9110 12.5.3). resp_head_done refuses a coded answer. */
+
+#define IDENTITY_FIELD "Accept-Encoding: identity\r\n"
+
+/* The edit of field i, when it is an Accept-Encoding to rewrite; *seen:
+ * one was rewritten already. */
+static bool identity_edit(conn *c, size_t i, bool *seen, hg_head_edit *e) {
+  const hg_head_field *f = &c->head.fields[i];
+  if (!hg_mask_active(&c->mask) ||
+      !hg__proxy_ieq(c->in.data + f->name.off, f->name.len, "accept-encoding"))
+    return false;
+  *e = (hg_head_edit){i, *seen ? NULL : "identity", *seen ? 0 : 8};
+  *seen = true;
+  return true;
+}
+
+/* Adds the field before the blank line that ends the head out. */
+static int identity_add(char *out, size_t cap, size_t *len) {
+  size_t k = sizeof(IDENTITY_FIELD) - 1;
+  if (*len < 2 || cap - *len < k) return -ENOBUFS;
+  memmove(out + *len - 2 + k, out + *len - 2, 2);
+  memcpy(out + *len - 2, IDENTITY_FIELD, k);
+  *len += k;
+  return 0;
+}
+
+/* ---- HTTP: Upgrade ------------------------------------------------------------
+ * After a 101 the connection is a relay the proxy no longer reads. That is
+ * fine for a WebSocket (its frames name no host), not for h2c: its HTTP/2
+ * streams carry their own :authority, so one allowed name would open every
+ * virtual host on a shared address (a CDN's). So only an offer of
+ * "websocket" alone goes upstream. Any other (h2c, "h2c, websocket",
+ * TLS/1.0, ...) is dropped: the Upgrade and HTTP2-Settings fields go, and
+ * so do their names in Connection, and the request goes on as plain
+ * HTTP/1.1, which a client that offers an upgrade must accept (RFC 9110
+ * 7.8). Dropping rather than refusing keeps curl --http2 and the like
+ * working. The answer side refuses a 101 to anything else (resp_head_done). */
+
+typedef struct upgrade_edit {
+  bool drop[HG_HEAD_MAX_FIELDS];
+  char *conn[HG_HEAD_MAX_FIELDS]; /* Connection without upgrade, http2-settings */
+  size_t conn_len[HG_HEAD_MAX_FIELDS];
+} upgrade_edit;
+
+static void upgrade_edit_free(upgrade_edit *u) {
+  for (size_t i = 0; i < HG_HEAD_MAX_FIELDS; i++) free(u->conn[i]);
+}
+
+/* v without the elements upgrade and http2-settings; NULL when empty. */
+static char *connection_strip(const char *v, size_t len, size_t *out_len) {
+  char *r = malloc(len + 1);
+  size_t o = 0;
+  if (!r) return NULL;
+  for (size_t i = 0; i < len;) {
+    size_t s = i, e;
+    while (i < len && v[i] != ',') i++;
+    e = i++;
+    while (s < e && hg__proxy_is_ows(v[s])) s++;
+    while (e > s && hg__proxy_is_ows(v[e - 1])) e--;
+    if (e == s || hg__proxy_ieq(v + s, e - s, "upgrade") ||
+        hg__proxy_ieq(v + s, e - s, "http2-settings"))
+      continue;
+    if (o) r[o++] = ',';
+    memcpy(r + o, v + s, e - s);
+    o += e - s;
+  }
+  if (o == 0) {
+    free(r);
+    return NULL;
+  }
+  *out_len = o;
+  return r;
+}
+
+/* Sets c->ws_upgrade and fills u with what to drop or rewrite. */
+static void upgrade_filter(conn *c, upgrade_edit *u) {
+  const hg_httphead *h = &c->head;
+  const char *buf = c->in.data;
+  bool offered = false, ws = true;
+  size_t protocols = 0;
+  memset(u, 0, sizeof(*u));
+  for (int f = hg_httphead_find(h, buf, "upgrade", 0); f >= 0;
+       f = hg_httphead_find(h, buf, "upgrade", (size_t)f + 1)) {
+    size_t k;
+    offered = true;
+    bool only = hg__proxy_list_only_of(buf + h->fields[f].value.off,
+                                       h->fields[f].value.len, "websocket", &k);
+    ws = ws && only;
+    protocols += k;
+  }
+  c->ws_upgrade = offered && ws && protocols > 0;
+  for (size_t i = 0; i < h->nfields; i++) {
+    const char *name = buf + h->fields[i].name.off;
+    size_t nl = h->fields[i].name.len;
+    if (hg__proxy_ieq(name, nl, "http2-settings")) {
+      u->drop[i] = true;
+    } else if (offered && !c->ws_upgrade && hg__proxy_ieq(name, nl, "upgrade")) {
+      u->drop[i] = true;
+    } else if (offered && !c->ws_upgrade && hg__proxy_ieq(name, nl, "connection")) {
+      u->conn[i] = connection_strip(buf + h->fields[i].value.off, h->fields[i].value.len,
+                                    &u->conn_len[i]);
+      u->drop[i] = !u->conn[i];
+    }
+  }
+  if (offered && !c->ws_upgrade)
+    hg_log_debug("proxy.upgrade_dropped", "sandbox=%s name=%s", hg_gw_name(c->sb), h->host);
 }
 
 /* ---- HTTP: request side ----------------------------------------------------- */
@@ -536,7 +656,6 @@ static void http_request(conn *c) {
   c->allowed = true;
   hg__proxy_disarm(c);
   hg__proxy_secrets_clear(c);
-  hg_buf_reset(&c->hold);
   if ((rc = subst_build(c, &s)) < 0) {
     subst_free(&s);
     hg__proxy_http_deny(c, h->host, rc == -ENOBUFS ? "head_too_large" : "no_memory");
@@ -550,6 +669,7 @@ static void http_request(conn *c) {
                             "close"))
       c->close_after = true;
   c->upgrade = s.upgrade;
+  c->ws_upgrade = false; /* upgrade_filter says, on the plain path */
   c->resp_started = false;
   c->body_kind = h->body;
   if (c->upgrade) {
@@ -577,10 +697,24 @@ static void http_request(conn *c) {
     size_t out_len = 0;
     hg_head_edit edits[HG_HEAD_MAX_FIELDS];
     size_t n = 0;
-    for (size_t i = 0; i < h->nfields; i++)
-      if (s.val[i]) edits[n++] = (hg_head_edit){i, s.val[i], s.len[i]};
+    upgrade_edit ue;
+    bool identity = false;
+    upgrade_filter(c, &ue);
+    for (size_t i = 0; i < h->nfields; i++) {
+      if (ue.drop[i])
+        edits[n++] = (hg_head_edit){i, NULL, 0};
+      else if (ue.conn[i])
+        edits[n++] = (hg_head_edit){i, ue.conn[i], ue.conn_len[i]};
+      else if (identity_edit(c, i, &identity, &edits[n]))
+        n++;
+      else if (s.val[i])
+        edits[n++] = (hg_head_edit){i, s.val[i], s.len[i]};
+    }
     rc = out ? hg_httphead_rebuild(h, buf, edits, n, out, HG_PROXY_HEAD_OUT_MAX, &out_len)
              : -ENOMEM;
+    upgrade_edit_free(&ue);
+    if (rc == 0 && hg_mask_active(&c->mask) && !identity)
+      rc = identity_add(out, HG_PROXY_HEAD_OUT_MAX, &out_len);
     subst_free(&s);
     if (rc < 0) {
       free(out);

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 
 #include "gateway/httphead.h"
+#include "gateway/mask.h"
 #include "gateway/proxy.h"
 #include "gateway/sni.h"
 #include "node/core/buf.h"
@@ -21,7 +22,6 @@
 #define CHUNK_LINE_MAX 4096      /* chunk-size line with extensions */
 #define TRAILER_MAX (16u * 1024) /* trailer fields of a chunked body */
 #define UPGRADE_HDRS_MAX (64u * 1024)
-#define HOLD_MAX (HG_GW_SECRET_MAX + UP_CHUNK + HG_PROXY_RESP_HEAD_MAX)
 
 /* ---- types ------------------------------------------------------------------ */
 
@@ -67,13 +67,6 @@ typedef struct side {
   size_t wq; /* bytes queued for writing to this side */
 } side;
 
-/* A secret in scope for the verified host, masked in responses. */
-typedef struct secret {
-  char *s;
-  size_t len;
-  size_t *fail; /* KMP failure function */
-} secret;
-
 /* An HTTP request sent upstream as HTTPS by libcurl. */
 typedef struct upg {
   CURL *easy;
@@ -84,6 +77,7 @@ typedef struct upg {
   char head_cl[24]; /* Content-Length of a HEAD response */
   size_t held;      /* body bytes counted in the set's upg_bytes */
   bool is_head, has_body, expect_continue, too_big;
+  bool coded; /* the answer has a coding the mask cannot read through */
 } upg;
 
 typedef struct conn {
@@ -113,10 +107,13 @@ typedef struct conn {
   uint64_t body_left, resp_left;
   chunked req_ck, resp_ck;
   bool upgrade, req_is_head, close_after, resp_close, resp_started;
+  bool ws_upgrade; /* the request offers Upgrade: websocket and nothing else */
   hg_buf rhead;
-  secret secrets[HG_GW_CREDS_MAX];
-  size_t nsecrets;
-  hg_buf hold; /* response bytes that might be the start of a secret */
+  /* The secrets in scope for the request in flight, masked in its
+   * response; rechunk: its chunked body goes out decoded, masked and
+   * chunked again (a secret may span chunks). */
+  hg_mask mask;
+  bool rechunk;
   upg u;
 } conn;
 
@@ -164,6 +161,10 @@ bool hg__proxy_ieq(const char *a, size_t alen, const char *b);
 bool hg__proxy_is_ows(char ch);
 /* True when the comma-separated list v holds token tok (any case). */
 bool hg__proxy_has_token(const char *v, size_t n, const char *tok);
+/* True when the comma-separated list v names nothing but tok (any case;
+ * empty elements do not count); *count (when not NULL): how many
+ * elements it has. */
+bool hg__proxy_list_only_of(const char *v, size_t n, const char *tok, size_t *count);
 /* Fields a proxy does not pass on (RFC 9110 7.6.1), and those libcurl
  * writes itself for an upgraded request. */
 bool hg__proxy_hop_by_hop(const char *name, size_t n);
@@ -207,9 +208,9 @@ void hg__proxy_ps_maybe_done(hg_proxy_set *ps);
 /* ---- proxy_http.c ---- */
 
 void hg__proxy_secrets_clear(conn *c);
-/* Overwrites every secret in t[0..n) with '*' (same length, so framing
- * holds) and returns how many bytes at the end could still begin one. */
-size_t hg__proxy_mask_scan(conn *c, char *t, size_t n);
+/* Overwrites every secret in scope, in every form mask.h knows, in the
+ * whole buffer t[0..n) with '*' (same length, so framing holds). */
+void hg__proxy_mask_scan(conn *c, char *t, size_t n);
 /* Upstream bytes of the response to the one request in flight, in the
  * read buffer rb: taken over when its end is passed on as it is. */
 void hg__proxy_http_up_data(conn *c, rbuf *rb);

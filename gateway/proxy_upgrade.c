@@ -36,6 +36,7 @@ static size_t on_curl_header(char *p, size_t size, size_t nmemb, void *ud) {
     /* a new response (after a 100 Continue): forget the last one's */
     hg_buf_reset(&u->rhdrs);
     u->head_cl[0] = u->reason[0] = '\0';
+    u->coded = false;
     const char *sp = memchr(p, ' ', l);
     const char *sp2 = sp ? memchr(sp + 1, ' ', l - (size_t)(sp + 1 - p)) : NULL;
     size_t k = 0;
@@ -55,6 +56,14 @@ static size_t on_curl_header(char *p, size_t size, size_t nmemb, void *ud) {
       u->head_cl[k++] = p[vs++];
     u->head_cl[k] = '\0';
     return len;
+  }
+  if (hg__proxy_ieq(p, nlen, "content-encoding") ||
+      hg__proxy_ieq(p, nlen, "transfer-encoding")) {
+    size_t vs = nlen + 1;
+    bool te = hg__proxy_ieq(p, nlen, "transfer-encoding");
+    /* libcurl takes chunked off, nothing else (no CURLOPT_ACCEPT_ENCODING) */
+    if (!hg__proxy_list_only_of(p + vs, l - vs, te ? "chunked" : "identity", NULL))
+      u->coded = true;
   }
   if (hg__proxy_hop_by_hop(p, nlen)) return len;
   if (hg_buf_append(&u->rhdrs, p, l) < 0 || hg_buf_append(&u->rhdrs, "\r\n", 2) < 0)
@@ -101,6 +110,8 @@ int hg__proxy_upgrade_prepare(conn *c, const subst *s) {
     if (hg__proxy_ieq(name, f->name.len, "expect"))
       expect = expect || hg__proxy_ieq(buf + f->value.off, f->value.len, "100-continue");
     if (hg__proxy_hop_by_hop(name, f->name.len)) continue;
+    /* the mask reads the answer: uncompressed only (see proxy_http.c) */
+    if (hg__proxy_ieq(name, f->name.len, "accept-encoding")) continue;
     has_accept = has_accept || hg__proxy_ieq(name, f->name.len, "accept");
     has_ctype = has_ctype || hg__proxy_ieq(name, f->name.len, "content-type");
     char *line;
@@ -113,9 +124,9 @@ int hg__proxy_upgrade_prepare(conn *c, const subst *s) {
     if (!l) return -ENOMEM;
     u->hdrs = l;
   }
-  /* "Name:" stops libcurl from adding its own */
-  const char *none[] = {
-      has_accept ? NULL : "Accept:", has_ctype ? NULL : "Content-Type:", "Expect:"};
+  /* "Name:" stops libcurl from adding its own; the answer uncompressed */
+  const char *none[] = {has_accept ? NULL : "Accept:", has_ctype ? NULL : "Content-Type:",
+                        "Expect:", "Accept-Encoding: identity"};
   for (size_t i = 0; i < sizeof(none) / sizeof(none[0]); i++) {
     if (!none[i]) continue;
     struct curl_slist *l = curl_slist_append(u->hdrs, none[i]);
@@ -125,6 +136,7 @@ int hg__proxy_upgrade_prepare(conn *c, const subst *s) {
   u->is_head = strcmp(u->method, "HEAD") == 0;
   u->has_body = h->body != HG_HEAD_BODY_NONE;
   u->expect_continue = expect && u->has_body;
+  u->coded = false;
   return 0;
 }
 
@@ -193,6 +205,13 @@ static void upgrade_done(conn *c, CURLcode res, long status) {
     return;
   }
   bool nobody = status == 204 || status == 304;
+  if (u->coded && !u->is_head && !nobody) {
+    hg_log_info("proxy.upgrade", "sandbox=%s name=%s msg=\"coded answer refused\"",
+                hg_gw_name(c->sb), c->name);
+    hg__proxy_upgrade_free(c);
+    hg__proxy_http_reply_close(c, 502, "Bad Gateway", "encoded_response");
+    return;
+  }
   hg_buf head;
   int rc;
   hg_buf_init(&head, UPGRADE_HDRS_MAX + 512);

@@ -612,27 +612,32 @@ int hg_agent_file_read(hg_agent *a, const char *path, size_t max, hg_buf *out) {
   return rc;
 }
 
-int hg_agent_file_write(hg_agent *a, const char *path, const void *data, size_t len,
-                        uint32_t mode) {
+int hg_agent_file_write_at(hg_agent *a, const char *path, const void *data, size_t len,
+                           uint64_t at, uint32_t mode) {
   int rc = check_path(path);
   if (rc < 0) return rc;
-  if (mode > 07777) return -EINVAL;
+  if (mode > 07777 || at > UINT64_MAX - len) return -EINVAL;
   const char *p = data;
   size_t off = 0;
   do { /* at least once: an empty file is created or truncated too */
     size_t n = len - off < HG_AGENT_MAX_DATA ? len - off : HG_AGENT_MAX_DATA;
-    bool with_mode = off == 0 && mode != 0;
+    bool first = at + off == 0, with_mode = first && mode != 0;
     req r;
     req_begin(a, &r, "file_write", 4 + with_mode);
     hg_mp_pack_kv_str(&r.pk, "path", path);
     hg_mp_pack_kv_bin(&r.pk, "data", p ? p + off : NULL, n);
-    hg_mp_pack_kv_u64(&r.pk, "offset", off);
-    hg_mp_pack_kv_bool(&r.pk, "trunc", off == 0);
+    hg_mp_pack_kv_u64(&r.pk, "offset", at + off);
+    hg_mp_pack_kv_bool(&r.pk, "trunc", first);
     if (with_mode) hg_mp_pack_kv_u64(&r.pk, "mode", mode);
     rc = rpc_simple(a, &r, CALL_MS);
     off += n;
   } while (rc == 0 && off < len);
   return rc;
+}
+
+int hg_agent_file_write(hg_agent *a, const char *path, const void *data, size_t len,
+                        uint32_t mode) {
+  return hg_agent_file_write_at(a, path, data, len, 0, mode);
 }
 
 static int path_call(hg_agent *a, const char *op, const char *path, msgpack_unpacked *u) {

@@ -78,6 +78,10 @@ typedef struct hg_file_stat {
  * an existing file's mode (0644 for a new one), else sets it exactly. */
 int hg_agent_file_read(hg_agent *a, const char *path, size_t max, hg_buf *out);
 int hg_agent_file_write(hg_agent *a, const char *path, const void *data, size_t len, uint32_t mode);
+/* One piece of a file written in several: at offset at (0 starts the file
+ * anew: truncated, and mode as above; later pieces keep it). */
+int hg_agent_file_write_at(hg_agent *a, const char *path, const void *data, size_t len,
+                           uint64_t at, uint32_t mode);
 int hg_agent_stat(hg_agent *a, const char *path, hg_file_stat *st);
 /* Calls fn for each entry; entries are bounded by the reply frame size.
  * fn is called only once the whole reply has been checked. */

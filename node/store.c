@@ -647,6 +647,27 @@ int hg_store_move(hg_store *s, const char *src, const char *dst) {
   return 0;
 }
 
+/* syncfs through the subvolume (on btrfs a transaction commit: its data,
+ * its metadata, and the rename that put it here), then an fsync of each
+ * dir from its parent up to the store's root. */
+int hg_store_sync(hg_store *s, const char *rel) {
+  char path[PATH_MAX];
+  int rc = hg_store_abs(s, rel, path, sizeof path);
+  if (rc < 0) return rc;
+  int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return log_fail(-errno, "store.sync", path);
+  rc = syncfs(fd) < 0 ? -errno : 0;
+  close(fd);
+  if (rc < 0) return log_fail(rc, "store.sync", path);
+  size_t root = strlen(hg_store_root(s));
+  for (char *slash = strrchr(path, '/'); slash && (size_t)(slash - path) >= root;
+       slash = strrchr(path, '/')) {
+    *slash = '\0';
+    if ((rc = hg_fsync_path(path)) < 0) return log_fail(rc, "store.sync", path);
+  }
+  return 0;
+}
+
 static void format_uuid(const uint8_t u[16], char out[37]) {
   static const uint8_t zero[16];
   if (memcmp(u, zero, 16) == 0) {

@@ -46,6 +46,9 @@ int hg_store_freeze(hg_store *s, const char *rel);
 bool hg_store_is_subvol(hg_store *s, const char *rel);
 /* Moves a subvolume (rename within the filesystem), fsyncs both parents. */
 int hg_store_move(hg_store *s, const char *src, const char *dst);
+/* Makes rel durable: syncfs of the filesystem through it, then fsync of
+ * every dir from its parent up to the store's root. */
+int hg_store_sync(hg_store *s, const char *rel);
 
 typedef struct hg_subvol_info {
   uint64_t id;

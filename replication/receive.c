@@ -31,6 +31,7 @@
 
 typedef struct xchg {
   hg_repl *r;
+  inbound *in;
   int fd;
   char peer[HG_ADDR_MAX];
   hg_rframe_session s;
@@ -160,14 +161,28 @@ typedef struct recv_state {
 } recv_state;
 
 /* Feeds DATA frames to a `btrfs receive` in the staging dir until END;
- * 0 when the child made its subvolume and the totals match END. */
-static int recv_stream(xchg *x, recv_state *rs, hg_repl_error *e) {
+ * 0 when the child made its subvolume and the totals match END. The
+ * checker holds the stream to what this exchange agreed: the offered name
+ * and identity, and the parent our REPLY picked (parent < 0: none, a full
+ * stream) as the only source a SNAPSHOT or CLONE may name beside the
+ * stream's own subvolume. */
+static int recv_stream(xchg *x, int parent, recv_state *rs, hg_repl_error *e) {
   hg_repl *r = x->r;
-  char abs[PATH_MAX], msg[256];
+  const hg_repl_offer *o = &x->offer;
+  char abs[PATH_MAX], msg[256], name[HG_REPL_NAME_MAX];
   hg_stream_recv *rx = NULL;
+  if (o->tmpl)
+    snprintf(name, sizeof name, "%s", o->name);
+  else
+    snprintf(name, sizeof name, "%" PRIu64, o->gen);
+  hg_sendstream_policy policy = {
+      .name = name,
+      .uuid = o->uuid,
+      .parent_uuid = parent >= 0 ? o->cands[parent].uuid : NULL,
+  };
   int rc = hg_store_abs(r->store, rs->stage, abs, sizeof abs);
   if (rc == 0 && mkdir(abs, 0700) < 0) rc = -errno;
-  if (rc == 0) rc = hg_stream_recv_begin(abs, &rx);
+  if (rc == 0) rc = hg_stream_recv_begin(abs, &policy, &rx);
   if (rc < 0) {
     hg__repl_set_error(e, C_IO, "staging: %s", hg_err_str(rc));
     return rc;
@@ -273,6 +288,15 @@ static int promote(xchg *x, const recv_state *rs, hg_repl_error *e) {
                        "promoting to %s: %s", dst, hg_err_str(rc));
     return rc;
   }
+  /* An ACK means the generation is on this node's disk, not in its page
+   * cache: a sender that counts it as a replica may then lose its own copy.
+   * What could not be made durable is not kept (the sender retries). */
+  rc = hg_store_sync(r->store, dst);
+  if (rc < 0) {
+    hg__repl_set_error(e, C_IO, "syncing %s: %s", dst, hg_err_str(rc));
+    if (!o->tmpl) (void)hg_store_subvol_delete(r->store, dst);
+    return rc;
+  }
   return 0;
 }
 
@@ -291,7 +315,7 @@ static void serve_stream(xchg *x, int parent) {
   hg_hex_encode(rnd, sizeof rnd, hex);
   if (rc == 0) rc = hg_path(rs.stage, sizeof rs.stage, "staging/%s", hex);
   if (rc < 0) hg__repl_set_error(&e, C_IO, "staging: %s", hg_err_str(rc));
-  if (rc == 0) rc = recv_stream(x, &rs, &e);
+  if (rc == 0) rc = recv_stream(x, parent, &rs, &e);
   if (rc == 0) rc = promote(x, &rs, &e);
   /* Deletes the staging dir and anything in it, subvolumes included. */
   if (rs.stage[0]) (void)hg_store_subvol_delete(r->store, rs.stage);
@@ -498,10 +522,11 @@ static void note_unauth(hg_repl *r, const char *peer, int rc) {
   pthread_mutex_unlock(&r->mu);
   if (log)
     hg_log_warn("repl.unauthenticated",
-                "peer=%s suppressed=%" PRIu64
-                " err=\"%s\" msg=\"first frame failed "
-                "authentication (another cluster or a wrong key)\"",
-                peer, suppressed, hg_err_str(rc));
+                "peer=%s suppressed=%" PRIu64 " err=\"%s\" msg=\"%s\"", peer, suppressed,
+                hg_err_str(rc),
+                rc == -ETIMEDOUT ? "no whole first frame within the 2 s to authenticate"
+                                 : "first frame failed authentication (another cluster "
+                                   "or a wrong key)");
 }
 
 static void serve(xchg *x) {
@@ -510,15 +535,23 @@ static void serve(xchg *x) {
   const uint8_t *p;
   size_t len;
   int rc = hg_rframe_session_responder(&x->s, &r->keys);
+  /* The whole first frame within HG_REPL_AUTH_MS: a stranger that says
+   * nothing, or dribbles, holds its place in the pool no longer. */
   if (rc == 0)
-    rc = hg_rframe_read(x->fd, &x->s, x->buf, HG_REPL_FRAME_BUF, &t, &p, &len,
-                        r->timeout_ms);
-  if (rc == -EBADMSG || rc == -EPROTO) {
+    rc =
+        hg_rframe_read(x->fd, &x->s, x->buf, HG_REPL_FRAME_BUF, &t, &p, &len,
+                       r->timeout_ms < HG_REPL_AUTH_MS ? r->timeout_ms : HG_REPL_AUTH_MS);
+  if (rc == -EBADMSG || rc == -EPROTO || rc == -ETIMEDOUT) {
     note_unauth(r, x->peer, rc);
     return;
   }
   if (rc < 0) {
     hg_log_debug("repl.conn", "peer=%s err=\"%s\"", x->peer, hg_err_str(rc));
+    return;
+  }
+  if (!hg__repl_admit_authed(r, x->in)) {
+    hg_log_warn("repl.busy", "peer=%s msg=\"too many connections, closed unanswered\"",
+                x->peer);
     return;
   }
   /* An authenticated peer's malformed first frame: without its nonce
@@ -556,6 +589,7 @@ static void *inbound_main(void *arg) {
   uint8_t *buf = malloc(HG_REPL_FRAME_BUF);
   if (x && buf) {
     x->r = r;
+    x->in = in;
     x->fd = in->fd;
     x->buf = buf;
     memcpy(x->peer, in->peer, sizeof x->peer);
@@ -567,7 +601,7 @@ static void *inbound_main(void *arg) {
   int fd = in->fd;
   in->fd = -1; /* hg_repl_close must not shut down a reused fd number */
   in->done = true;
-  r->nconns--;
+  hg__repl_admit_gone(r, in);
   pthread_mutex_unlock(&r->mu);
   close(fd);
   return NULL;
@@ -600,18 +634,16 @@ static void start_inbound(hg_repl *r, int fd, const struct sockaddr_storage *ss)
   inbound *in = calloc(1, sizeof *in);
   char peer[HG_ADDR_MAX];
   hg__repl_addr_format(ss, peer, sizeof peer);
-  pthread_mutex_lock(&r->mu);
-  bool full = r->nconns >= r->max_receives + HG_REPL_EXTRA_CONNS;
-  if (!full && in) {
+  bool full = true;
+  if (in) {
     in->r = r;
     in->fd = fd;
+    in->ss = *ss;
     memcpy(in->peer, peer, sizeof peer);
-    in->next = r->conns;
-    r->conns = in;
-    r->nconns++;
+    pthread_mutex_lock(&r->mu);
+    full = !hg__repl_admit(r, in);
+    pthread_mutex_unlock(&r->mu);
   }
-  if (full) r->refused[C_BUSY]++;
-  pthread_mutex_unlock(&r->mu);
   if (full || !in) {
     hg_log_warn("repl.busy", "peer=%s msg=\"too many connections, closed unanswered\"",
                 peer);
@@ -629,7 +661,7 @@ static void start_inbound(hg_repl *r, int fd, const struct sockaddr_storage *ss)
         *pp = in->next;
         break;
       }
-    r->nconns--;
+    hg__repl_admit_gone(r, in);
     pthread_mutex_unlock(&r->mu);
     hg_log_error("repl.accept", "peer=%s err=\"%s\"", peer, hg_err_str(-err));
     close(fd);
@@ -642,7 +674,7 @@ void *hg__repl_accept_main(void *arg) {
   struct pollfd p[2] = {{.fd = r->lfd, .events = POLLIN},
                         {.fd = r->wake, .events = POLLIN}};
   for (;;) {
-    int n = poll(p, 2, -1);
+    int n = poll(p, 2, hg__repl_admit_expire(r));
     if (n < 0 && errno == EINTR) continue;
     if (n < 0 || p[1].revents) break;
     if (!(p[0].revents & POLLIN)) continue;

@@ -22,10 +22,20 @@
 /* A receive is refused up front below this much free space: a stream
  * that would fill the disk fails anyway, and late, after the transfer. */
 #define HG_REPL_MIN_FREE (64ULL << 20)
-/* Connections beyond max_receives still get a thread, so they can read
- * the first frame and be told "busy"; past this many more they are closed
+/* Authenticated connections beyond max_receives still get a thread, so
+ * they can be told "busy"; past this many more they are closed
  * unanswered. */
 #define HG_REPL_EXTRA_CONNS 4
+/* A connection's first frame must authenticate within this long; until
+ * then it is a stranger, in a pool of its own (admit.c). */
+#define HG_REPL_AUTH_MS 2000
+#define HG_REPL_STRANGERS_MAX 16
+#define HG_REPL_STRANGERS_PER_HOST 2
+/* A stranger pushed out by a newer one is closed this much later unless
+ * it authenticates meanwhile. */
+#define HG_REPL_EVICT_GRACE_MS 50
+/* Threads of strangers, waiting or pushed out, at most. */
+#define HG_REPL_CONNS_MAX 64
 #define HG_REPL_BACKLOG 64
 #define HG_REPL_FRAME_BUF (HG_RFRAME_HDR + HG_RFRAME_MAX + HG_RFRAME_MAC)
 #define HG_REPL_MSG_MAX (64u * 1024) /* an encoded control message */
@@ -71,9 +81,13 @@ enum { RES_OK, RES_HAVE, RES_REFUSED, RES_FAILED, RES_COUNT };
 typedef struct inbound {
   struct inbound *next;
   hg_repl *r;
-  int fd;    /* -1 once the thread closed it */
-  bool done; /* the thread has finished: join it */
+  int fd;       /* -1 once the thread closed it */
+  bool done;    /* the thread has finished: join it */
+  bool authed;  /* its first frame authenticated */
+  bool evicted; /* no longer counted as a stranger: pushed out, or authed */
+  int64_t doom_ms; /* pushed out: closed then unless authenticated; 0: none */
   pthread_t thread;
+  struct sockaddr_storage ss;
   char peer[HG_ADDR_MAX];
 } inbound;
 
@@ -103,8 +117,9 @@ struct hg_repl {
   pthread_mutex_t mu;
   pthread_cond_t cv; /* a key lock was released */
   bool closing;
-  inbound *conns;
-  unsigned nconns, receiving;
+  inbound *conns;  /* newest first */
+  unsigned nconns; /* threads, evicted ones included */
+  unsigned nstrangers, nauthed, receiving;
   keylock *locks;
   uint64_t sent_raw, sent_zstd, recv_raw, recv_zstd;
   uint64_t streams[DIR_COUNT][RES_COUNT];
@@ -185,6 +200,20 @@ int hg__repl_local_subvol(hg_repl *r, const char *rel, hg_subvol_info *info);
 /* Our holding of (sandbox, gen): our own snapshot, else a replica. */
 int hg__repl_local_gen(hg_repl *r, const char *sandbox, uint64_t gen,
                        char rel[HG_REPL_REL_MAX], hg_subvol_info *info);
+
+/* ---- admit.c (r->mu held unless said) ---- */
+
+/* Registers a new connection as a stranger in r->conns, pushing out the
+ * stranger it replaces; false when even that leaves no room. */
+bool hg__repl_admit(hg_repl *r, inbound *in);
+/* Its first frame authenticated (takes r->mu): false when it was pushed
+ * out meanwhile or authenticated connections are full. */
+bool hg__repl_admit_authed(hg_repl *r, inbound *in);
+/* Its thread is ending: the counts let go of it. */
+void hg__repl_admit_gone(hg_repl *r, inbound *in);
+/* Closes the pushed-out strangers whose grace is over (takes r->mu); ms
+ * until the next one's, -1 when none is pending. */
+int hg__repl_admit_expire(hg_repl *r);
 
 /* ---- receive.c ---- */
 

@@ -20,8 +20,8 @@
 #include <limits.h>
 #include <linux/btrfs.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -29,7 +29,9 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <zstd.h>
@@ -289,10 +291,10 @@ struct hg_stream_recv {
   uint64_t raw; /* bytes written to the child */
   uint8_t head[HG_ZSTD_HEAD];
   size_t head_len;
-  bool frame_done; /* the frame ended with its checksum verified */
+  bool frame_done;           /* the frame ended with its checksum verified */
   hg_sendstream_check check; /* the decompressed bytes, before the child sees them */
-  bool child_quit; /* it stopped reading before the end: feed says -EPIPE */
-  int failed;      /* the first error, sticky; what finish returns */
+  bool child_quit;           /* it stopped reading before the end: feed says -EPIPE */
+  int failed;                /* the first error, sticky; what finish returns */
   char err[HG_STREAM_TAIL + 64];
 };
 
@@ -337,6 +339,14 @@ static void child_tail(const hg_stream_recv *r, char *out, size_t cap) {
     while (i < len && raw[i++] != '\n') {
     }
   while (len > i && (raw[len - 1] == '\n' || raw[len - 1] == ' ')) len--;
+  /* "-C" makes btrfs receive say "Chroot to <staging>" first: only a
+   * staging path, which would crowd the error out of short messages. */
+  static const char chroot_line[] = "Chroot to ";
+  if (len - i > sizeof chroot_line - 1 &&
+      memcmp(raw + i, chroot_line, sizeof chroot_line - 1) == 0) {
+    while (i < len && raw[i] != '\n') i++;
+    if (i < len) i++;
+  }
   for (; i < len && w + 3 < cap; i++) {
     unsigned char c = (unsigned char)raw[i];
     if (c == '\n') {
@@ -370,44 +380,121 @@ static int check_empty_dir(const char *dir) {
   return rc;
 }
 
-static int spawn_receive(hg_stream_recv *r) {
-  static const char *const paths[] = {"btrfs", "/usr/bin/btrfs", "/sbin/btrfs",
-                                      "/usr/sbin/btrfs", "/bin/btrfs"};
-  /* -e: stop at the stream's end command instead of waiting for EOF. */
-  char *argv[] = {"btrfs", "receive", "-e", "--", r->dir, NULL};
-  int in_r = -1, in_w = -1;
-  int rc = make_pipe(&in_r, &in_w);
-  if (rc < 0) return rc;
-  r->in_fd = in_w;
+/* The btrfs binary, as execve needs it (a path, looked up before the fork:
+ * the child may only make system calls). */
+static int find_btrfs(char out[PATH_MAX]) {
+  static const char *const fixed[] = {"/usr/bin/btrfs", "/sbin/btrfs", "/usr/sbin/btrfs",
+                                      "/bin/btrfs"};
+  const char *path = getenv("PATH");
+  char copy[4096];
+  snprintf(copy, sizeof copy, "%s", path ? path : "");
+  for (char *save, *d = strtok_r(copy, ":", &save); d; d = strtok_r(NULL, ":", &save))
+    if (d[0] == '/' && hg_path(out, PATH_MAX, "%s/btrfs", d) == 0 &&
+        access(out, X_OK) == 0)
+      return 0;
+  for (size_t i = 0; i < HG_ARRAY_SIZE(fixed); i++)
+    if (access(fixed[i], X_OK) == 0) return hg_path(out, PATH_MAX, "%s", fixed[i]);
+  return -ENOENT;
+}
 
-  posix_spawn_file_actions_t fa;
-  posix_spawnattr_t attr;
-  sigset_t none, dfl;
-  sigemptyset(&none);
-  sigemptyset(&dfl);
-  sigaddset(&dfl, SIGPIPE); /* we ignore it; the child should not inherit that */
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_adddup2(&fa, in_r, 0);
+/* The mount that holds dir, by its root: the one the child may write. */
+static int mount_root_of(const char *dir, char out[PATH_MAX]) {
+  struct statx sx;
+  char cur[PATH_MAX];
+  if (!realpath(dir, cur)) return -errno;
+  if (statx(AT_FDCWD, cur, 0, STATX_MNT_ID, &sx) < 0) return -errno;
+  if (!(sx.stx_mask & STATX_MNT_ID)) return -ENOTSUP;
+  uint64_t id = sx.stx_mnt_id;
+  for (;;) {
+    char *slash = strrchr(cur, '/');
+    if (!slash || slash == cur) break; /* "/": the root mount */
+    *slash = '\0';
+    if (statx(AT_FDCWD, cur, 0, STATX_MNT_ID, &sx) < 0) return -errno;
+    if (sx.stx_mnt_id != id) {
+      *slash = '/';
+      break;
+    }
+  }
+  return hg_path(out, PATH_MAX, "%s", cur[0] ? cur : "/");
+}
+
+#ifndef MOUNT_ATTR_RDONLY
+#define MOUNT_ATTR_RDONLY 0x00000001
+struct mount_attr {
+  uint64_t attr_set, attr_clr, propagation, userns_fd;
+};
+#endif
+#ifndef AT_RECURSIVE
+#define AT_RECURSIVE 0x8000
+#endif
+
+/* In the forked child, system calls only (other threads may have held
+ * malloc's or the log's locks at the fork). A step that fails writes why
+ * to stderr (the memfd, which becomes the message) and exits. */
+static void __attribute__((noreturn)) child_fail(const char *what) {
+  char msg[160];
+  const char *why = strerrordesc_np(errno);
+  int n = snprintf(msg, sizeof msg, "receive jail: %s: %s\n", what, why ? why : "error");
+  if (n > 0) (void)!write(2, msg, (size_t)n);
+  _exit(126);
+}
+
+/* Its own mount namespace in which every mount is read-only but the one
+ * holding the staging dir, then `btrfs receive -C`: chrooted into the
+ * staging dir, so a path the checker let through still cannot name
+ * anything outside it, and even an escape from the chroot finds the rest
+ * of the host read-only (the same namespace step as the VMM jail,
+ * node/shim/jail.c). */
+static void __attribute__((noreturn))
+child_exec(const char *exe, char *const argv[], int in_r, int err_fd, const char *mnt) {
+  if (dup2(in_r, 0) < 0 || dup2(err_fd, 2) < 0) _exit(126);
   /* stdout only says "At subvol …", block-buffered: it would interleave
    * with the errors out of order. */
-  posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-  posix_spawn_file_actions_adddup2(&fa, r->out_fd, 2);
-  posix_spawn_file_actions_addclosefrom_np(&fa,
-                                           3); /* fds other threads left inheritable */
-  posix_spawnattr_init(&attr);
-  posix_spawnattr_setsigmask(&attr, &none);
-  posix_spawnattr_setsigdefault(&attr, &dfl);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-  int err = ENOENT;
-  for (size_t i = 0; i < HG_ARRAY_SIZE(paths) && err == ENOENT; i++)
-    err = posix_spawnp(&r->pid, paths[i], &fa, &attr, argv, environ);
-  posix_spawnattr_destroy(&attr);
-  posix_spawn_file_actions_destroy(&fa);
+  int null = open("/dev/null", O_WRONLY);
+  if (null < 0 || dup2(null, 1) < 0) child_fail("/dev/null");
+  /* fds other threads left inheritable */
+  if (syscall(SYS_close_range, 3u, ~0u, 0u) < 0) child_fail("close_range");
+  if (unshare(CLONE_NEWNS) < 0) child_fail("unshare");
+  if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0) child_fail("private mounts");
+  struct mount_attr ro = {.attr_set = MOUNT_ATTR_RDONLY};
+  struct mount_attr rw = {.attr_clr = MOUNT_ATTR_RDONLY};
+  if (syscall(SYS_mount_setattr, AT_FDCWD, "/", AT_RECURSIVE, &ro, sizeof ro) < 0)
+    child_fail("read-only mounts");
+  if (syscall(SYS_mount_setattr, AT_FDCWD, mnt, 0, &rw, sizeof rw) < 0)
+    child_fail("the data mount");
+  sigset_t none;
+  sigemptyset(&none);
+  signal(SIGPIPE, SIG_DFL); /* we ignore it; the child should not inherit that */
+  sigprocmask(SIG_SETMASK, &none, NULL);
+  execve(exe, argv, environ);
+  child_fail(exe);
+}
+
+static int spawn_receive(hg_stream_recv *r) {
+  /* -e: stop at the stream's end command instead of waiting for EOF;
+   * -C: chroot into the staging dir; --max-errors 1: the first failed
+   * command ends the receive (it is the default; said so it stays so). */
+  char *argv[] = {"btrfs", "receive", "-e",   "-C", "--max-errors",
+                  "1",     "--",      r->dir, NULL};
+  char exe[PATH_MAX], mnt[PATH_MAX];
+  int rc = find_btrfs(exe);
+  if (rc == 0) rc = mount_root_of(r->dir, mnt);
+  int in_r = -1, in_w = -1;
+  if (rc == 0) rc = make_pipe(&in_r, &in_w);
+  if (rc < 0) return rc;
+  r->in_fd = in_w;
+  /* Signals stay blocked across the fork: a handler must not run in the
+   * child before it execs. */
+  sigset_t all, old;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, &old);
+  pid_t pid = fork();
+  if (pid == 0) child_exec(exe, argv, in_r, r->out_fd, mnt);
+  int err = errno;
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
   close(in_r);
-  if (err) {
-    r->pid = 0;
-    return -err;
-  }
+  if (pid < 0) return -err;
+  r->pid = pid;
   return 0;
 }
 
@@ -504,13 +591,34 @@ static int find_received(hg_stream_recv *r, char name[256]) {
 }
 
 static void recv_free(hg_stream_recv *r) {
+  hg_sendstream_check_free(&r->check);
   if (r->out_fd >= 0) close(r->out_fd);
   ZSTD_freeDCtx(r->dctx);
   free(r->out);
   free(r);
 }
 
-int hg_stream_recv_begin(const char *dir, hg_stream_recv **out) {
+static int write_child(hg_stream_recv *r, const uint8_t *p, size_t len) {
+  while (len > 0) {
+    ssize_t n = write(r->in_fd, p, len);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && errno == EPIPE) return child_quit(r);
+    if (n < 0)
+      return recv_fail(r, -errno, "writing to btrfs receive: %s", strerror(errno));
+    p += n;
+    len -= (size_t)n;
+    r->raw += (uint64_t)n;
+  }
+  return 0;
+}
+
+/* The checker's output: whole commands it let through. */
+static int check_emit(void *ud, const void *data, size_t len) {
+  return write_child(ud, data, len);
+}
+
+int hg_stream_recv_begin(const char *dir, const hg_sendstream_policy *policy,
+                         hg_stream_recv **out) {
   pthread_once(&sigpipe_once, ignore_sigpipe);
   if (!dir || !out) return -EINVAL;
   int rc = check_empty_dir(dir);
@@ -518,7 +626,8 @@ int hg_stream_recv_begin(const char *dir, hg_stream_recv **out) {
   hg_stream_recv *r = calloc(1, sizeof *r);
   if (!r) return -ENOMEM;
   r->in_fd = r->out_fd = -1;
-  rc = hg_path(r->dir, sizeof r->dir, "%s", dir);
+  rc = hg_sendstream_check_init(&r->check, policy, check_emit, r);
+  if (rc == 0) rc = hg_path(r->dir, sizeof r->dir, "%s", dir);
   if (rc == 0) {
     r->dctx = ZSTD_createDCtx();
     r->out = malloc(HG_STREAM_OUT);
@@ -555,20 +664,6 @@ static int check_head(hg_stream_recv *r, const uint8_t *z, size_t len) {
   return 0;
 }
 
-static int write_child(hg_stream_recv *r, const uint8_t *p, size_t len) {
-  while (len > 0) {
-    ssize_t n = write(r->in_fd, p, len);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0 && errno == EPIPE) return child_quit(r);
-    if (n < 0)
-      return recv_fail(r, -errno, "writing to btrfs receive: %s", strerror(errno));
-    p += n;
-    len -= (size_t)n;
-    r->raw += (uint64_t)n;
-  }
-  return 0;
-}
-
 int hg_stream_recv_feed(hg_stream_recv *r, const void *z, size_t len) {
   if (r->failed) return r->child_quit ? -EPIPE : r->failed;
   if (len == 0) return 0;
@@ -582,10 +677,13 @@ int hg_stream_recv_feed(hg_stream_recv *r, const void *z, size_t len) {
     size_t ret = ZSTD_decompressStream(r->dctx, &out, &in);
     if (ZSTD_isError(ret))
       return recv_fail(r, -EPROTO, "corrupt zstd stream: %s", ZSTD_getErrorName(ret));
-    if (out.pos > 0 && hg_sendstream_check_feed(&r->check, r->out, out.pos) < 0)
-      return recv_fail(r, -EPROTO, "corrupt send stream: %s", r->check.err);
-    if (out.pos > 0 && (rc = write_child(r, r->out, out.pos)) < 0)
-      return r->child_quit ? -EPIPE : rc;
+    /* The checker passes on only whole commands it let through. An error
+     * of its own leaves r->failed unset; one of the child's set it. */
+    if (out.pos > 0 && (rc = hg_sendstream_check_feed(&r->check, r->out, out.pos)) < 0) {
+      if (r->child_quit) return -EPIPE;
+      if (r->failed) return rc;
+      return recv_fail(r, -EPROTO, "refused send stream: %s", r->check.err);
+    }
     if (ret == 0) { /* frame ended, checksum verified */
       r->frame_done = true;
       if (in.pos < in.size)
@@ -601,7 +699,7 @@ int hg_stream_recv_finish(hg_stream_recv *r, char name[256], uint64_t *raw_bytes
   int rc = r->failed;
   if (rc == 0 && !r->frame_done) rc = recv_fail(r, -EPROTO, "stream truncated");
   if (rc == 0 && hg_sendstream_check_end(&r->check) < 0)
-    rc = recv_fail(r, -EPROTO, "corrupt send stream: %s", r->check.err);
+    rc = recv_fail(r, -EPROTO, "refused send stream: %s", r->check.err);
   if (rc == 0) rc = child_wait(r);
   char got[256];
   if (rc == 0) rc = find_received(r, got);

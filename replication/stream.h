@@ -7,8 +7,10 @@
  * emit blocking (a slow peer) blocks the ioctl through the full pipe: memory
  * stays bounded by one chunk plus zstd's window.
  *
- * Receiving: a `btrfs receive -e` child writes into an empty staging
- * directory; feed() decompresses (bounded output buffer) into its stdin.
+ * Receiving: a `btrfs receive -e -C` child, jailed (see begin), writes
+ * into an empty staging directory; feed() decompresses (bounded output
+ * buffer) into the send stream checker, which passes whole checked
+ * commands on to its stdin.
  * Nothing here trusts the bytes: a zstd error, a missing checksum, a child
  * that fails (its stderr tail is the message), or an abort leaves no
  * subvolume behind (whatever the child made is deleted).
@@ -19,6 +21,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "replication/sendstream.h"
 
 #define HG_STREAM_CHUNK (256u * 1024) /* compressed bytes per emit, at most */
 
@@ -44,8 +48,13 @@ int hg_stream_send(const char *subvol, const char *parent, int level, hg_stream_
 typedef struct hg_stream_recv hg_stream_recv;
 
 /* dir: an existing, empty directory on the btrfs filesystem the received
- * subvolume goes into (its parent, if any, must be on the same one). */
-int hg_stream_recv_begin(const char *dir, hg_stream_recv **out);
+ * subvolume goes into (its parent, if any, must be on the same one).
+ * policy: what the stream must make and may clone from (sendstream.h;
+ * NULL: a full stream of any safe name). The child runs `btrfs receive -C
+ * dir` in a mount namespace of its own where every mount but dir's is
+ * read-only; only commands the checker let through reach it. */
+int hg_stream_recv_begin(const char *dir, const hg_sendstream_policy *policy,
+                         hg_stream_recv **out);
 /* Compressed bytes, in order. -EPROTO: not a valid zstd stream (msg set),
  * -EPIPE: the child quit (msg has its stderr tail). */
 int hg_stream_recv_feed(hg_stream_recv *r, const void *z, size_t len);

@@ -37,6 +37,8 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <netinet/in.h>
+#include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,6 +53,10 @@
 #include "replication/frame.h"
 #include "replication/stream.h"
 #include "tests/integration/cluster_harness.h"
+#include "tests/unit/sendstream_build.h"
+
+#include <btrfsutil.h>
+#include <zstd.h>
 
 #define NODES 3
 #define VM_TIMEOUT_MS 330000 /* above ?wait=300: TCG on two shared cores is slow */
@@ -255,8 +261,83 @@ static void suspend_replicates_and_resume_on_n2_continues(void **state) {
 
 /* --- 2: the next suspend sends increments -------------------------------------------- */
 
+static int connect_repl(int i);
+
+/* Issue 16, item 6: idle connections to the receivers' replication ports
+ * (strangers that never send a frame) used to hold every inbound slot; now
+ * the suspend's streams get through while IDLE_CONNS of them are kept
+ * open to each receiver the whole time (each one the node closes is
+ * opened again), and once that stops the last ones are closed within
+ * about 2 s (HG_REPL_AUTH_MS). */
+#define IDLE_CONNS 50
+#define IDLE_CLOSE_MS 3500
+
+typedef struct idlers {
+  int fds[2][IDLE_CONNS]; /* to n1, to n3 */
+  volatile int stop;
+  unsigned reopened;
+  pthread_t th;
+} idlers;
+
+/* connect_repl without asserts, for the idlers' thread: -1 on failure. */
+static int dial_repl(int i) {
+  struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons(REPL_PORT)};
+  char host[48];
+  snprintf(host, sizeof host, "%s.%d", C.subnet, i);
+  int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0 || inet_pton(AF_INET, host, &sa.sin_addr) != 1 ||
+      connect(fd, (struct sockaddr *)&sa, sizeof sa) < 0) {
+    if (fd >= 0) close(fd);
+    return -1;
+  }
+  return fd;
+}
+
+static void *idlers_main(void *arg) {
+  idlers *d = arg;
+  while (!d->stop) {
+    for (int n = 0; n < 2; n++)
+      for (int k = 0; k < IDLE_CONNS; k++) {
+        char b[16];
+        struct pollfd p = {.fd = d->fds[n][k], .events = POLLIN};
+        if (poll(&p, 1, 0) == 1 && recv(d->fds[n][k], b, sizeof b, MSG_DONTWAIT) <= 0) {
+          close(d->fds[n][k]);
+          d->fds[n][k] = dial_repl(n ? 3 : 1);
+          d->reopened++;
+        }
+      }
+    usleep(100 * 1000);
+  }
+  return NULL;
+}
+
+/* Stops the reopening; the ms until the nodes closed every one left, -1
+ * when one is still open after IDLE_CLOSE_MS. */
+static int64_t idlers_stop(idlers *d) {
+  d->stop = 1;
+  pthread_join(d->th, NULL);
+  int64_t t0 = hg_now_ms(), took = 0;
+  for (int n = 0; n < 2; n++)
+    for (int k = 0; k < IDLE_CONNS; k++) {
+      char b[16];
+      struct pollfd p = {.fd = d->fds[n][k], .events = POLLIN};
+      if (p.fd < 0) continue;
+      int64_t left = t0 + IDLE_CLOSE_MS - hg_now_ms();
+      if (left <= 0 || poll(&p, 1, (int)left) <= 0 || recv(d->fds[n][k], b, sizeof b, 0) > 0)
+        took = -1;
+      close(d->fds[n][k]);
+    }
+  return took < 0 ? -1 : hg_now_ms() - t0;
+}
+
 static void second_suspend_on_n2_sends_increments_to_n1_and_n3(void **state) {
   free(sh(2, "echo second > /root/note2; head -c 262144 /dev/urandom > /root/blob; sync"));
+  idlers *d = calloc(1, sizeof *d);
+  for (int k = 0; k < IDLE_CONNS; k++) {
+    d->fds[0][k] = connect_repl(1);
+    d->fds[1][k] = connect_repl(3);
+  }
+  assert_int_equal(pthread_create(&d->th, NULL, idlers_main, d), 0);
   json_t *res = lifecycle(2, "suspend", "");
   assert_int_equal(json_integer_value(json_object_get(res, "gen")), 2);
   uint64_t most = check_replicated(res, 2, "gen 1");
@@ -271,6 +352,14 @@ static void second_suspend_on_n2_sends_increments_to_n1_and_n3(void **state) {
   assert_int_equal(gens[1], 1);
   assert_true(holder_gens(1, "n1", gens) >= 1);
   assert_int_equal(gens[0], 2);
+  unsigned reopened = d->reopened;
+  int64_t closed = idlers_stop(d);
+  fprintf(stderr,
+          "%d idle connections kept open to n1 and to n3 (%u reopened): replicated; the "
+          "last closed %" PRId64 " ms after the reopening stopped\n",
+          IDLE_CONNS, reopened, closed);
+  free(d);
+  assert_true(closed >= 0);
 }
 
 /* --- 3: forged streams ---------------------------------------------------------------- */
@@ -307,8 +396,9 @@ static void peer_close(peer *p) {
   free(p->buf);
 }
 
-/* An OFFER of gen 3 of SB as node "n9" would make it, at epoch. */
-static void offer(peer *p, const char *cluster, uint64_t epoch) {
+/* An OFFER of gen 3 of SB as node "n9" would make it, at epoch; with a
+ * parent candidate when parent is not NULL (gen 1 of that identity). */
+static void offer_with(peer *p, const char *cluster, uint64_t epoch, const char *parent) {
   hg_repl_offer *o = calloc(1, sizeof *o);
   assert_non_null(o);
   memcpy(o->nonce, p->s.nonce, sizeof o->nonce);
@@ -318,12 +408,21 @@ static void offer(peer *p, const char *cluster, uint64_t epoch) {
   o->epoch = epoch;
   o->gen = 3;
   snprintf(o->uuid, sizeof o->uuid, "0badc0de-0000-4000-8000-000000000003");
+  if (parent) {
+    o->cands[0].gen = 1;
+    snprintf(o->cands[0].uuid, sizeof o->cands[0].uuid, "%s", parent);
+    o->ncands = 1;
+  }
   hg_buf b;
   hg_buf_init(&b, HG_RFRAME_MAX);
   assert_int_equal(hg_repl_offer_encode(o, &b), 0);
   assert_int_equal(hg_rframe_write(p->fd, &p->s, HG_RF_OFFER, b.data, b.len, 10000), 0);
   hg_buf_free(&b);
   free(o);
+}
+
+static void offer(peer *p, const char *cluster, uint64_t epoch) {
+  offer_with(p, cluster, epoch, NULL);
 }
 
 /* The responder's answer to the first frame: its type, or < 0 when it
@@ -343,16 +442,21 @@ static int answer(peer *p, hg_repl_reply *rep, hg_repl_error *err) {
 /* Opens an exchange with n3 and offers gen 3 at epoch; waits out "busy"
  * (the exchange before, which the test cut off, still letting go) and
  * returns with the verdict in rep. */
-static void open_and_offer(peer *p, const char *keys, uint64_t epoch, hg_repl_reply *rep) {
+static void open_and_offer_with(peer *p, const char *keys, uint64_t epoch,
+                                const char *parent, hg_repl_reply *rep) {
   for (int tries = 0;; tries++) {
     peer_open(p, 3, keys, "hangar");
-    offer(p, "hangar", epoch);
+    offer_with(p, "hangar", epoch, parent);
     assert_int_equal(answer(p, rep, NULL), HG_RF_REPLY);
     if (rep->verdict != HG_REPL_REFUSE || strcmp(rep->code, "busy")) return;
     assert_true(tries < 100);
     peer_close(p);
     usleep(100 * 1000);
   }
+}
+
+static void open_and_offer(peer *p, const char *keys, uint64_t epoch, hg_repl_reply *rep) {
+  open_and_offer_with(p, keys, epoch, NULL, rep);
 }
 
 static double refused(int i, const char *code) {
@@ -413,6 +517,100 @@ static void record_stream(peer *p, recorded *r, bool corrupt) {
   assert_int_equal(hg_repl_end_encode(&end, &b), 0);
   assert_int_equal(hg_rframe_encode(&p->s, HG_RF_END, b.data, b.len, &r->wire), 0);
   hg_buf_free(&b);
+  free(gen1);
+  free(gen2);
+}
+
+/* The paths on n1 of SB's gen 2 and of its parent gen 1. */
+static void gen_paths(char **gen2, char **gen1) {
+  assert_true(asprintf(gen2, "%s/n1/data/replicas/%s/2", C.dir, SB) > 0);
+  assert_true(asprintf(gen1, "%s/n1/data/replicas/%s/1", C.dir, SB) > 0);
+  if (access(*gen1, F_OK) != 0) {
+    free(*gen1);
+    assert_true(asprintf(gen1, "%s/n1/data/snapshots/%s/1", C.dir, SB) > 0);
+  }
+}
+
+/* What btrfs send calls a subvolume: its received_uuid, else its uuid. */
+static void identity_of(const char *path, uint8_t out[16], char text[37]) {
+  struct btrfs_util_subvolume_info info;
+  static const uint8_t zero[16];
+  assert_int_equal(btrfs_util_subvolume_info(path, 0, &info), BTRFS_UTIL_OK);
+  memcpy(out, memcmp(info.received_uuid, zero, 16) ? info.received_uuid : info.uuid, 16);
+  snprintf(text, 37, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+           out[0], out[1], out[2], out[3], out[4], out[5], out[6], out[7], out[8], out[9],
+           out[10], out[11], out[12], out[13], out[14], out[15]);
+}
+
+/* An authenticated peer's edits to a real stream (gen 2 of SB against gen
+ * 1): named as the offered gen 3, with the offered uuid, and its SNAPSHOT
+ * made of src (NULL: left as sent). */
+typedef struct hostile {
+  const uint8_t *src;
+  int hits;
+} hostile;
+
+static bool hostile_edit(void *ud, uint16_t cmd, uint16_t type, const uint8_t *v,
+                         uint16_t len, uint8_t *nv, uint16_t *nlen) {
+  hostile *h = ud;
+  static const uint8_t offered[16] = {0x0b, 0xad, 0xc0, 0xde, 0, 0, 0x40, 0,
+                                      0x80, 0,    0,    0,    0, 0, 0,    3};
+  if (cmd != 2) return false; /* SNAPSHOT */
+  if (type == 15) { /* PATH */
+    nv[0] = '3';
+    *nlen = 1;
+  } else if (type == 1) { /* UUID */
+    memcpy(nv, offered, 16);
+    *nlen = 16;
+  } else if (type == 20 && h->src) { /* CLONE_UUID */
+    memcpy(nv, h->src, 16);
+    *nlen = 16;
+  } else {
+    return false;
+  }
+  h->hits++;
+  return true;
+}
+
+static int buf_emit(void *ud, const void *z, size_t len) {
+  return hg_buf_append(ud, z, len);
+}
+
+/* The edited stream, framed as DATA chunks and END under p's session. */
+static void record_hostile(peer *p, recorded *r, hostile *h) {
+  char *gen2 = NULL, *gen1 = NULL;
+  gen_paths(&gen2, &gen1);
+  hg_buf z;
+  hg_buf_init(&z, 256u << 20);
+  hg_stream_stats st;
+  assert_int_equal(hg_stream_send(gen2, gen1, 1, buf_emit, NULL, &z, &st), 0);
+  uint8_t *raw = malloc(st.raw_bytes), *ed = malloc(st.raw_bytes + 4096);
+  size_t zcap = ZSTD_compressBound(st.raw_bytes + 4096);
+  uint8_t *out = malloc(zcap);
+  assert_true(raw && ed && out);
+  assert_int_equal(ZSTD_decompress(raw, st.raw_bytes, z.data, z.len), st.raw_bytes);
+  size_t n = sb_edit(raw, st.raw_bytes, ed, hostile_edit, h);
+  assert_true(n > 0 && h->hits >= 2);
+  ZSTD_CCtx *cc = ZSTD_createCCtx();
+  ZSTD_CCtx_setParameter(cc, ZSTD_c_checksumFlag, 1);
+  size_t zn = ZSTD_compress2(cc, out, zcap, ed, n);
+  ZSTD_freeCCtx(cc);
+  assert_false(ZSTD_isError(zn));
+  hg_buf_init(&r->wire, 256u << 20);
+  hg_repl_end end = {.raw_bytes = n, .zstd_bytes = zn};
+  for (size_t at = 0; at < zn; at += HG_STREAM_CHUNK, end.chunks++) {
+    size_t len = zn - at < HG_STREAM_CHUNK ? zn - at : HG_STREAM_CHUNK;
+    assert_int_equal(hg_rframe_encode(&p->s, HG_RF_DATA, out + at, len, &r->wire), 0);
+  }
+  hg_buf b;
+  hg_buf_init(&b, 4096);
+  assert_int_equal(hg_repl_end_encode(&end, &b), 0);
+  assert_int_equal(hg_rframe_encode(&p->s, HG_RF_END, b.data, b.len, &r->wire), 0);
+  hg_buf_free(&b);
+  hg_buf_free(&z);
+  free(raw);
+  free(ed);
+  free(out);
   free(gen1);
   free(gen2);
 }
@@ -495,6 +693,41 @@ static void forged_streams_leave_nothing(void **state) {
   peer_close(&p);
   hg_buf_free(&r.wire);
 
+
+  /* a peer with the cluster key whose stream is otherwise what it offered
+   * (name, uuid, crcs, MACs) but snapshots what n3 did not agree to: with
+   * no parent agreed, its own real parent; with gen 1 agreed, gen 2 (the
+   * uuid of another subvolume n3 holds, as another tenant's would be) */
+  char *gen2 = NULL, *gen1 = NULL;
+  gen_paths(&gen2, &gen1);
+  uint8_t id1[16], id2[16];
+  char text1[37], text2[37];
+  identity_of(gen1, id1, text1);
+  identity_of(gen2, id2, text2);
+  free(gen1);
+  free(gen2);
+  const struct {
+    const char *parent;
+    const uint8_t *src;
+    const char *why;
+  } attacks[] = {{NULL, NULL, "no parent was agreed"},
+                 {text1, id2, "not of the agreed parent"}};
+  for (size_t i = 0; i < sizeof attacks / sizeof attacks[0]; i++) {
+    open_and_offer_with(&p, keys, 2, attacks[i].parent, &rep);
+    assert_int_equal(rep.verdict, HG_REPL_SEND);
+    assert_int_equal(rep.parent, attacks[i].parent ? 0 : -1);
+    hg_rframe_session_challenge(&p.s, rep.challenge);
+    hostile h = {.src = attacks[i].src};
+    record_hostile(&p, &r, &h);
+    send_all(p.fd, r.wire.data, r.wire.len);
+    assert_int_equal(answer(&p, NULL, &err), HG_RF_ERROR);
+    fprintf(stderr, "hostile snapshot: %s: %s\n", err.code, err.message);
+    assert_string_equal(err.code, "corrupt_stream");
+    assert_non_null(strstr(err.message, "refused send stream: SNAPSHOT of "));
+    assert_non_null(strstr(err.message, attacks[i].why));
+    peer_close(&p);
+    hg_buf_free(&r.wire);
+  }
 
   /* nothing staged, nothing promoted: n3 still has gens 2 and 1 only */
   usleep(500 * 1000);

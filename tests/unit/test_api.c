@@ -125,6 +125,11 @@ void hg_http_stream_end(hg_http_req *req) {
   r->answered = true;
 }
 
+/* The API is driven here through its handler, whole requests only. */
+int hg_http_body_read(hg_http_req *req, size_t limit) { return -EINVAL; }
+int hg_http_body_stream(hg_http_req *req, size_t limit, size_t piece) { return -EINVAL; }
+int hg_http_body_next(hg_http_req *req) { return -EINVAL; }
+
 void hg_http_stream_abort(hg_http_req *req) {
   hg_http_stream_end(req);
   ((fk_req *)req)->gone = true;
@@ -483,11 +488,14 @@ int hg_agent_file_read(hg_agent *a, const char *path, size_t max, hg_buf *out) {
   return fk.file.len > max ? -EFBIG : hg_buf_append(out, fk.file.data, fk.file.len);
 }
 
-int hg_agent_file_write(hg_agent *a, const char *path, const void *data, size_t len,
-                        uint32_t mode) {
-  snprintf(fk.file_path, sizeof fk.file_path, "%.63s", path);
-  hg_buf_reset(&fk.file);
-  fk.file_mode = mode;
+int hg_agent_file_write_at(hg_agent *a, const char *path, const void *data, size_t len,
+                           uint64_t at, uint32_t mode) {
+  if (at == 0) {
+    snprintf(fk.file_path, sizeof fk.file_path, "%.63s", path);
+    hg_buf_reset(&fk.file);
+    fk.file_mode = mode;
+  }
+  if (strcmp(path, fk.file_path) || at != fk.file.len) return -EIO; /* pieces in order */
   return hg_buf_append(&fk.file, data, len);
 }
 

@@ -97,7 +97,8 @@ int hg_agent_read(hg_agent *a, uint64_t cid, int stream, uint64_t offset, uint32
 int hg_agent_stdin(hg_agent *a, uint64_t cid, const void *data, size_t len, bool eof) { return local_call(); }
 int hg_agent_signal(hg_agent *a, uint64_t cid, int sig) { return local_call(); }
 int hg_agent_file_read(hg_agent *a, const char *path, size_t max, hg_buf *out) { return local_call(); }
-int hg_agent_file_write(hg_agent *a, const char *path, const void *data, size_t len, uint32_t mode) {
+int hg_agent_file_write_at(hg_agent *a, const char *path, const void *data, size_t len,
+                           uint64_t at, uint32_t mode) {
   return local_call();
 }
 int hg_agent_stat(hg_agent *a, const char *path, hg_file_stat *st) { return local_call(); }
@@ -574,7 +575,8 @@ static void forwarded_get_passes_status_body_and_headers(void **state) {
   resp_free(r);
 
   /* a JSON POST, and keep-alive to the upstream: two answers, both whole */
-  r = request("POST", "/v1/sandboxes/" REMOTE_SB "/commands", "Content-Type: application/json\r\n",
+  r = request("POST", "/v1/sandboxes/" REMOTE_SB "/commands",
+              "Authorization: Bearer k\r\nContent-Type: application/json\r\n",
               "{\"cmd\":[\"true\"]}", 16);
   assert_int_equal(r->status, 200);
   j = rjson(r);

@@ -32,6 +32,10 @@ static atomic_int aborts;         /* on_abort calls */
 static atomic_int gone_responses; /* handler answers after the client left */
 static atomic_int forever_ended;  /* /forever saw -EPIPE and ended */
 static atomic_int delays_started; /* /delay requests the handler took */
+static atomic_int handled;        /* /held requests the handler got */
+static char streamed[1 << 20];    /* what a streamed body's pieces and rest added up to */
+static size_t streamed_len;
+static atomic_int pieces;
 
 typedef struct deferred {
   uv_timer_t t;
@@ -79,7 +83,16 @@ static void defer_on(hg_http_req *req, int kind, unsigned ms, unsigned repeat) {
 
 static void handler(hg_http_server *srv, hg_http_req *req, void *ud) {
   char hdr[512], val[128];
-  if (strcmp(req->path, "/hello") == 0) {
+  if (strcmp(req->path, "/held/stream") == 0) { /* the rest after the pieces */
+    atomic_fetch_add(&handled, 1);
+    assert_true(req->body_offset == streamed_len);
+    memcpy(streamed + streamed_len, req->body, req->body_len);
+    streamed_len += req->body_len;
+    hg_http_respond(req, 200, "application/octet-stream", NULL, streamed, streamed_len);
+  } else if (strncmp(req->path, "/held", 5) == 0) { /* held by on_head, then read */
+    atomic_fetch_add(&handled, 1);
+    hg_http_respond(req, 200, "application/octet-stream", NULL, req->body, req->body_len);
+  } else if (strcmp(req->path, "/hello") == 0) {
     hg_http_respond(req, 200, "text/plain", NULL, "hello", 5);
   } else if (strncmp(req->path, "/echo", 5) == 0) {
     int n = snprintf(hdr, sizeof hdr, "X-Path: %.200s\r\nX-Method: %s\r\nX-Query-Len: %zu\r\n",
@@ -103,7 +116,109 @@ static void handler(hg_http_server *srv, hg_http_req *req, void *ud) {
   }
 }
 
-static void on_abort(hg_http_req *req, void *ud) { atomic_fetch_add(&aborts, 1); }
+static void on_abort(hg_http_req *req, void *ud);
+
+/* ---- on_head: a hook that refuses, or holds and decides later ---- */
+
+static atomic_int held_epipe; /* hg_http_body_read saw the client gone */
+static size_t body_limit(const char *method, const char *path, void *ud);
+
+enum { LATER = 1, NEXT = 2 }; /* what a held request's data is */
+
+typedef struct later {
+  int kind;
+  uv_timer_t t;
+  hg_http_req *req;
+  int what; /* 0: read the body (1 MiB), 1: read it with a 16-byte limit, 2: 403,
+             * 3: stream it (1 MiB, pieces of 1000 bytes) */
+} later;
+
+
+typedef struct next_piece {
+  int kind;
+  uv_timer_t t;
+  hg_http_req *req;
+} next_piece;
+
+static void next_closed(uv_handle_t *h) { free(h->data); }
+static void next_tick(uv_timer_t *t) {
+  next_piece *n = t->data;
+  n->req->data = NULL;
+  hg_http_body_next(n->req);
+  uv_close((uv_handle_t *)t, next_closed);
+}
+
+/* Takes a piece, and asks for the next one later (as a write to a guest). */
+static void on_piece(hg_http_req *req, const char *data, size_t len, void *ud) {
+  assert_true(req->body_offset == streamed_len);
+  assert_true(streamed_len + len <= sizeof streamed);
+  memcpy(streamed + streamed_len, data, len);
+  streamed_len += len;
+  atomic_fetch_add(&pieces, 1);
+  next_piece *n = calloc(1, sizeof *n);
+  n->kind = NEXT;
+  n->req = req;
+  n->t.data = n;
+  req->data = n;
+  uv_timer_init(handler_loop, &n->t);
+  uv_timer_start(&n->t, next_tick, 2, 0);
+}
+
+/* A held request is the handler side's: when its client goes, it is
+ * answered (which frees it) unless a timer of ours will do that. */
+static void on_abort(hg_http_req *req, void *ud) {
+  atomic_fetch_add(&aborts, 1);
+  if (strncmp(req->path, "/held", 5) != 0) return;
+  next_piece *n = req->data;
+  if (n && n->kind == LATER) return; /* later_tick sees -EPIPE and answers */
+  if (n) {
+    uv_timer_stop(&n->t);
+    uv_close((uv_handle_t *)&n->t, next_closed);
+  }
+  req->data = NULL;
+  hg_http_respond(req, 499, NULL, NULL, NULL, 0);
+}
+
+static void later_closed(uv_handle_t *h) { free(h->data); }
+
+static void later_tick(uv_timer_t *t) {
+  later *l = t->data;
+  hg_http_req *req = l->req;
+  req->data = NULL;
+  if (l->what == 2) {
+    hg_http_respond(req, 403, "application/json", NULL, "{}", 2);
+  } else {
+    int rc = l->what == 3 ? hg_http_body_stream(req, 1024 * 1024, 1000)
+                          : hg_http_body_read(req, l->what == 1 ? 16 : 1024 * 1024);
+    if (rc == -EFBIG) hg_http_respond(req, 413, "application/json", NULL, "{}", 2);
+    if (rc == -EPIPE) {
+      atomic_fetch_add(&held_epipe, 1);
+      hg_http_respond(req, 499, NULL, NULL, NULL, 0); /* frees it */
+    }
+  }
+  uv_close((uv_handle_t *)t, later_closed);
+}
+
+static size_t on_head(hg_http_req *req, void *ud) {
+  if (strcmp(req->path, "/refuse") == 0) {
+    hg_http_respond(req, 401, "application/json", "WWW-Authenticate: Bearer\r\n", "{}", 2);
+    return 0;
+  }
+  int what = !strcmp(req->path, "/held") ? 0 : !strcmp(req->path, "/held/small") ? 1
+           : !strcmp(req->path, "/held/refuse") ? 2 : !strcmp(req->path, "/held/stream") ? 3
+           : -1;
+  if (what < 0) return body_limit(req->method, req->path, ud) ? 1024 * 1024 : 4096;
+  later *l = calloc(1, sizeof *l);
+  assert_non_null(l);
+  l->kind = LATER;
+  l->req = req;
+  l->what = what;
+  l->t.data = l;
+  req->data = l;
+  uv_timer_init(handler_loop, &l->t);
+  uv_timer_start(&l->t, later_tick, 50, 0); /* as a check on a thread pool would */
+  return 0;
+}
 
 static size_t body_limit(const char *method, const char *path, void *ud) {
   return strcmp(path, "/echo/upload") == 0 ? 1024 * 1024 : 0;
@@ -211,6 +326,18 @@ static int setup_default(void **state) {
 static int setup_short_timeouts(void **state) {
   hg_http_options o = base_opts();
   o.header_timeout_ms = o.body_timeout_ms = o.idle_timeout_ms = 300;
+  *state = srv_run(&o);
+  return 0;
+}
+
+static int setup_on_head(void **state) {
+  hg_http_options o = base_opts();
+  o.on_head = on_head;
+  o.on_body_piece = on_piece;
+  streamed_len = 0;
+  atomic_store(&pieces, 0);
+  atomic_store(&handled, 0);
+  atomic_store(&held_epipe, 0);
   *state = srv_run(&o);
   return 0;
 }
@@ -874,6 +1001,162 @@ static void shutdown_grace_aborts_stragglers(void **state) {
   cli_close(c);
 }
 
+/* A refusal at the head: the body is never read (the handler never runs),
+ * and the connection closes after the answer, whatever was sent after. */
+static void on_head_refusal_closes_without_reading_the_body(void **state) {
+  cli *c = cli_open(*state);
+  cli_send(c, "PUT /refuse HTTP/1.1\r\nHost: t\r\nContent-Length: 268435456\r\n\r\n");
+  char junk[65536];
+  memset(junk, 'j', sizeof junk);
+  send(c->fd, junk, sizeof junk, MSG_NOSIGNAL);
+  resp r;
+  assert_int_equal(cli_read(c, &r), 0);
+  assert_int_equal(r.status, 401);
+  assert_string_equal(rh(&r, "connection"), "close");
+  assert_non_null(rh(&r, "www-authenticate"));
+  resp_free(&r);
+  assert_true(cli_closed_within(c, 3000));
+  cli_close(c);
+  assert_int_equal(atomic_load(&handled), 0);
+}
+
+/* A client that keeps sending after a refusal is cut off after a bounded
+ * amount, not drained for the whole of what it announced. */
+static void refused_upload_is_not_drained(void **state) {
+  cli *c = cli_open(*state);
+  cli_send(c, "PUT /refuse HTTP/1.1\r\nHost: t\r\nContent-Length: 268435456\r\n\r\n");
+  char junk[65536];
+  memset(junk, 'j', sizeof junk);
+  size_t sent = 0;
+  struct timeval tv = {.tv_sec = 5};
+  setsockopt(c->fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+  for (;;) { /* write without reading: the server ends it */
+    ssize_t n = send(c->fd, junk, sizeof junk, MSG_NOSIGNAL);
+    if (n <= 0) break;
+    sent += (size_t)n;
+    assert_true(sent < 64u * 1024 * 1024);
+  }
+  fprintf(stderr, "the server cut the refused upload after %zu bytes\n", sent);
+  cli_close(c);
+}
+
+/* Held, then let go: the body is read and the handler gets it; the
+ * connection is kept alive. */
+static void held_request_reads_its_body_when_let_go(void **state) {
+  cli *c = cli_open(*state);
+  size_t n = 100 * 1024;
+  char *body = malloc(n + 1);
+  for (size_t i = 0; i < n; i++) body[i] = (char)('a' + i % 26);
+  body[n] = '\0';
+  char head[128];
+  snprintf(head, sizeof head, "POST /held HTTP/1.1\r\nHost: t\r\nContent-Length: %zu\r\n\r\n", n);
+  cli_send(c, head);
+  cli_send(c, body);
+  resp r;
+  assert_int_equal(cli_read(c, &r), 0);
+  assert_int_equal(r.status, 200);
+  assert_int_equal(r.body_len, n);
+  assert_memory_equal(r.body, body, n);
+  resp_free(&r);
+  expect_get(c, "/hello", 200, "hello"); /* kept alive */
+  /* a body-less held request completes too */
+  cli_send(c, "GET /held HTTP/1.1\r\nHost: t\r\n\r\n");
+  assert_int_equal(cli_read(c, &r), 0);
+  assert_int_equal(r.status, 200);
+  assert_int_equal(r.body_len, 0);
+  resp_free(&r);
+  cli_close(c);
+  free(body);
+  assert_int_equal(atomic_load(&handled), 2);
+}
+
+/* Held, then refused (or over the limit it was let go with): no 100
+ * Continue, the answer, and the connection ends. */
+static void held_request_refused_later_closes(void **state) {
+  const char *reqs[] = {
+      "POST /held/refuse HTTP/1.1\r\nHost: t\r\nExpect: 100-continue\r\n"
+      "Content-Length: 1000000\r\n\r\n",
+      "POST /held/small HTTP/1.1\r\nHost: t\r\nContent-Length: 17\r\n\r\n",
+  };
+  int want[] = {403, 413};
+  for (int i = 0; i < 2; i++) {
+    cli *c = cli_open(*state);
+    cli_send(c, reqs[i]);
+    resp r;
+    assert_int_equal(cli_read(c, &r), 0);
+    assert_int_equal(r.status, want[i]); /* not 100 */
+    assert_string_equal(rh(&r, "connection"), "close");
+    resp_free(&r);
+    assert_true(cli_closed_within(c, 3000));
+    cli_close(c);
+  }
+  assert_int_equal(atomic_load(&handled), 0);
+}
+
+/* A streamed body comes in pieces of about 1000 bytes, each taken before
+ * more is read, and whole in the end; over its limit it is 413 (announced
+ * or, chunked, once past it). */
+static void streamed_body_comes_in_pieces(void **state) {
+  cli *c = cli_open(*state);
+  size_t n = 100 * 1000 + 123;
+  char *body = malloc(n + 1);
+  for (size_t i = 0; i < n; i++) body[i] = (char)('a' + (i * 7) % 26);
+  body[n] = '\0';
+  char head[128];
+  snprintf(head, sizeof head,
+           "POST /held/stream HTTP/1.1\r\nHost: t\r\nContent-Length: %zu\r\n\r\n", n);
+  cli_send(c, head);
+  cli_send(c, body);
+  resp r;
+  assert_int_equal(cli_read(c, &r), 0);
+  assert_int_equal(r.status, 200);
+  assert_int_equal(r.body_len, n);
+  assert_memory_equal(r.body, body, n);
+  resp_free(&r);
+  int np = atomic_load(&pieces);
+  fprintf(stderr, "%zu bytes came in %d pieces and a rest\n", n, np);
+  assert_true(np >= 20); /* pieces of 1000 bytes and at most one read more */
+  expect_get(c, "/hello", 200, "hello"); /* kept alive */
+  cli_close(c);
+  free(body);
+
+  c = cli_open(*state);
+  cli_send(c, "POST /held/stream HTTP/1.1\r\nHost: t\r\nContent-Length: 2000000\r\n\r\n");
+  assert_int_equal(cli_read(c, &r), 0);
+  assert_int_equal(r.status, 413);
+  resp_free(&r);
+  cli_close(c);
+
+  c = cli_open(*state);
+  streamed_len = 0;
+  cli_send(c, "POST /held/stream HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n");
+  char chunk[70000];
+  memset(chunk, 'z', sizeof chunk);
+  snprintf(head, sizeof head, "%zx\r\n", sizeof chunk);
+  for (int i = 0; i < 16; i++) { /* 1.1 MB: past the 1 MiB limit */
+    cli_send(c, head);
+    send(c->fd, chunk, sizeof chunk, MSG_NOSIGNAL);
+    send(c->fd, "\r\n", 2, MSG_NOSIGNAL);
+  }
+  assert_int_equal(cli_read(c, &r), 0);
+  assert_int_equal(r.status, 413);
+  resp_free(&r);
+  cli_close(c);
+}
+
+/* The client of a held request leaves: on_abort says so, and letting the
+ * request go then reports -EPIPE. */
+static void held_request_client_leaving_is_reported(void **state) {
+  cli *c = cli_open(*state);
+  cli_send(c, "POST /held HTTP/1.1\r\nHost: t\r\nContent-Length: 10\r\n\r\n");
+  sleep_ms(10);
+  cli_close(c);
+  assert_true(wait_count(&aborts, 1));
+  assert_true(wait_count(&held_epipe, 1));
+  assert_int_equal(atomic_load(&handled), 0);
+  assert_int_equal(atomic_load(&aborts), 1);
+}
+
 #define T(name, setup) cmocka_unit_test_setup_teardown(name, setup, teardown)
 
 int main(void) {
@@ -903,6 +1186,18 @@ int main(void) {
       T(adopted_socket_is_served, setup_default),
       T(graceful_shutdown_finishes_inflight_request, setup_default),
       T(shutdown_grace_aborts_stragglers, setup_default),
+      /* the same limits when an on_head hook gives them */
+      T(oversized_content_length_gets_413_before_body, setup_on_head),
+      T(oversized_chunked_body_gets_413, setup_on_head),
+      T(expect_continue_gets_100_only_within_limit, setup_on_head),
+      T(chunked_request_body_is_reassembled, setup_on_head),
+      T(pipelined_requests_are_answered_in_order, setup_on_head),
+      T(on_head_refusal_closes_without_reading_the_body, setup_on_head),
+      T(refused_upload_is_not_drained, setup_on_head),
+      T(held_request_reads_its_body_when_let_go, setup_on_head),
+      T(held_request_refused_later_closes, setup_on_head),
+      T(held_request_client_leaving_is_reported, setup_on_head),
+      T(streamed_body_comes_in_pieces, setup_on_head),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

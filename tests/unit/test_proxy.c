@@ -33,6 +33,7 @@
 #include <openssl/pem.h>
 #include <openssl/ssl.h>
 #include <openssl/x509v3.h>
+#include <zlib.h>
 
 #include "gateway/gw.h"
 #include "gateway/proxy.h"
@@ -424,9 +425,126 @@ static char *find_ci(const char *hay, size_t n, const char *needle) {
   return NULL;
 }
 
+/* ---- what an echo does with a secret (issue 16, item 4) ---- */
+
+/* p[0..n) gzip-compressed, malloc'd. */
+static char *gzip_of(const char *p, size_t n, size_t *out_len) {
+  z_stream z = {0};
+  size_t cap = compressBound((uLong)n) + 64;
+  char *out = malloc(cap);
+  assert_int_equal(deflateInit2(&z, 6, Z_DEFLATED, 31, 8, Z_DEFAULT_STRATEGY), Z_OK);
+  z.next_in = (Bytef *)p;
+  z.avail_in = (uInt)n;
+  z.next_out = (Bytef *)out;
+  z.avail_out = (uInt)cap;
+  assert_int_equal(deflate(&z, Z_FINISH), Z_STREAM_END);
+  *out_len = z.total_out;
+  deflateEnd(&z);
+  return out;
+}
+
+/* gzip data p[0..n) inflated, NUL-terminated, malloc'd. */
+static char *gunzip_of(const char *p, size_t n, size_t *out_len) {
+  z_stream z = {0};
+  size_t cap = 1 << 20;
+  char *out = malloc(cap);
+  assert_int_equal(inflateInit2(&z, 47), Z_OK);
+  z.next_in = (Bytef *)p;
+  z.avail_in = (uInt)n;
+  z.next_out = (Bytef *)out;
+  z.avail_out = (uInt)cap - 1;
+  assert_int_equal(inflate(&z, Z_FINISH), Z_STREAM_END);
+  *out_len = z.total_out;
+  out[z.total_out] = '\0';
+  inflateEnd(&z);
+  return out;
+}
+
+/* p[0..n) as the inside of a JSON string, "/" written "\/" (as PHP's
+ * json_encode does), into out (6n bytes); its length. */
+static size_t json_escape(const char *p, size_t n, char *out) {
+  size_t o = 0;
+  for (size_t i = 0; i < n; i++) {
+    unsigned char ch = (unsigned char)p[i];
+    if (ch == '"' || ch == '\\' || ch == '/') {
+      out[o++] = '\\';
+      out[o++] = (char)ch;
+    } else if (ch < 0x20) {
+      o += (size_t)sprintf(out + o, "\\u%04x", ch);
+    } else {
+      out[o++] = (char)ch;
+    }
+  }
+  return o;
+}
+
+/* p[0..n) percent-encoded (all but unreserved), into out (3n bytes). */
+static size_t url_encode(const char *p, size_t n, char *out) {
+  size_t o = 0;
+  for (size_t i = 0; i < n; i++) {
+    unsigned char ch = (unsigned char)p[i];
+    if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+        (ch >= '0' && ch <= '9') || ch == '-' || ch == '.' || ch == '_' || ch == '~')
+      out[o++] = (char)ch;
+    else
+      o += (size_t)sprintf(out + o, "%%%02X", ch);
+  }
+  return o;
+}
+
+/* The echo of the request buf[0..end) (head hl bytes) the way an API
+ * that reflects it might answer, for paths /gzip (compressed when the
+ * request accepts gzip), /gzip-always (compressed whatever it asked),
+ * /split (chunked, 3 bytes a chunk), /json ({"echo":"<escaped>"}),
+ * /form (echo=<percent-encoded>). false: not one of them. */
+static bool echo_reflect(sconn *c, const char *buf, size_t hl, size_t end,
+                         const char *path, bool *ok) {
+  char head[256];
+  int n;
+  *ok = false;
+  if (strncmp(path, "/gzip ", 6) == 0 || strncmp(path, "/gzip-always ", 13) == 0) {
+    const char *ae = find_ci(buf, hl, "\r\naccept-encoding:");
+    const char *eol = ae ? strstr(ae + 2, "\r\n") : NULL;
+    bool gz = path[5] == '-' || (ae && find_ci(ae, (size_t)(eol - ae), "gzip"));
+    size_t zl = end;
+    char *z = gz ? gzip_of(buf, end, &zl) : NULL;
+    n = snprintf(head, sizeof(head), "HTTP/1.1 200 OK\r\n%sContent-Length: %zu\r\n\r\n",
+                 gz ? "Content-Encoding: gzip\r\n" : "", zl);
+    *ok = sc_write(c, head, (size_t)n) && sc_write(c, gz ? z : buf, zl);
+    free(z);
+    return true;
+  }
+  if (strncmp(path, "/split ", 7) == 0) {
+    const char *h = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n";
+    *ok = sc_write(c, h, strlen(h));
+    for (size_t i = 0; *ok && i < end; i += 3) {
+      size_t k = end - i < 3 ? end - i : 3;
+      n = snprintf(head, sizeof(head), "%zx\r\n", k);
+      *ok = sc_write(c, head, (size_t)n) && sc_write(c, buf + i, k) &&
+            sc_write(c, "\r\n", 2);
+    }
+    *ok = *ok && sc_write(c, "0\r\n\r\n", 5);
+    return true;
+  }
+  bool json = strncmp(path, "/json ", 6) == 0;
+  if (!json && strncmp(path, "/form ", 6) != 0) return false;
+  char *body = malloc(6 * end + 16);
+  size_t bl =
+      json ? 9 + json_escape(buf, end, body + 9) : 5 + url_encode(buf, end, body + 5);
+  memcpy(body, json ? "{\"echo\":\"" : "echo=", json ? 9 : 5);
+  if (json) {
+    memcpy(body + bl, "\"}", 2);
+    bl += 2;
+  }
+  n = snprintf(head, sizeof(head), "HTTP/1.1 200 OK\r\nContent-Length: %zu\r\n\r\n", bl);
+  *ok = sc_write(c, head, (size_t)n) && sc_write(c, body, bl);
+  free(body);
+  return true;
+}
+
 /* HTTP/1.1 echo: every request's bytes come back as the body. Paths:
  * /redirect (302 to the metadata address), /chunked (chunked answer),
- * /close (close-delimited answer). */
+ * /close (close-delimited answer), and those of echo_reflect. */
 static void http_serve(sconn *c) {
   size_t cap = 1 << 20, len = 0;
   char *buf = malloc(cap);
@@ -460,7 +578,29 @@ static void http_serve(sconn *c) {
     }
     char head[512];
     const char *path = memchr(buf, ' ', end);
-    bool close_after = false;
+    bool close_after = false, reflected;
+    char *upg = find_ci(buf, hl, "\r\nupgrade:");
+    bool force = path && strncmp(path + 1, "/force101 ", 10) == 0;
+    if (upg || force) {
+      /* a server that takes any offer it gets (h2c, say), or that switches
+       * unasked (/force101: to h2c); then raw echo stands in for the new
+       * protocol: whatever reaches it comes back */
+      char proto[128] = "h2c";
+      if (upg && !force) {
+        const char *v = upg + 10, *ve = strstr(v, "\r\n");
+        while (*v == ' ') v++;
+        snprintf(proto, sizeof(proto), "%.*s", (int)(ve - v), v);
+      }
+      int n = snprintf(head, sizeof(head),
+                       "HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\n"
+                       "Upgrade: %s\r\n\r\n", proto);
+      if (!sc_write(c, head, (size_t)n) || !sc_write(c, buf + end, len - end)) goto out;
+      for (ssize_t r; (r = sc_read(c, buf, cap)) > 0;) {
+        srv_record(c->s, buf, (size_t)r);
+        if (!sc_write(c, buf, (size_t)r)) goto out;
+      }
+      goto out;
+    }
     if (path && strncmp(path + 1, "/redirect ", 10) == 0) {
       const char *r =
           "HTTP/1.1 302 Found\r\nLocation: http://169.254.169.254/latest/meta-data/\r\n"
@@ -480,6 +620,8 @@ static void http_serve(sconn *c) {
       const char *r = "HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n";
       if (!sc_write(c, r, strlen(r)) || !sc_write(c, buf, end)) goto out;
       close_after = true;
+    } else if (path && echo_reflect(c, buf, hl, end, path + 1, &reflected)) {
+      if (!reflected) goto out;
     } else {
       int n = snprintf(head, sizeof(head),
                        "HTTP/1.1 200 OK\r\nContent-Length: %zu\r\n\r\n", end);
@@ -982,7 +1124,9 @@ static void http_injects_credential_in_scope_and_masks_echo(void **state) {
   /* the upstream saw the real value, only in Authorization, every time */
   char *got = srv_rec(up, NULL);
   assert_non_null(strstr(got, "Authorization: Bearer " SECRET "\r\nX-Other: " PH "\r\n"));
-  assert_non_null(strstr(got, "\r\nAuthorization: " SECRET "\r\n\r\nhello=world"));
+  /* and, with a secret in scope, asked for the answer uncompressed */
+  assert_non_null(strstr(got, "\r\nAuthorization: " SECRET
+                              "\r\nAccept-Encoding: identity\r\n\r\nhello=world"));
   assert_int_equal(srv_conns(up), 1);
   free(got);
   log_rec l;
@@ -1452,16 +1596,270 @@ static void relay_allows_listed_cidr_port_only(void **state) {
 #define SECRET2 "sk-upgrade-456"
 #define PH2 "HANGAR_SECRET_2"
 
-static void upgrade_sends_https_with_credential(void **state) {
-  char ca[128];
-  srv *up = https_start("secure.example.com", ca, sizeof(ca));
+/* Reads one response head; its status, or -1. */
+static int read_head(int fd, rx *x) {
+  char *e;
+  while (!x->b || !(e = memmem(x->b, x->len, "\r\n\r\n", 4)))
+    if (!rx_fill(fd, x)) return -1;
+  int status = atoi(x->b + 9);
+  rx_drop(x, (size_t)(e + 4 - x->b));
+  return status;
+}
+
+/* Issue 16, item 5: after a 101 the proxy relays without reading, so an
+ * h2c upgrade would let HTTP/2 streams reach any host on the address. The
+ * upstream here takes any offer. Only "websocket" alone goes through; any
+ * other offer is dropped (Upgrade, HTTP2-Settings and their Connection
+ * names) and the request is served as HTTP/1.1; a 101 nobody asked for
+ * gets 502. */
+static void http_upgrade_only_to_websocket(void **state) {
+  http_policy();
+  srv *up = srv_start(SRV_HTTP);
+  srv_run(up);
+  static const char *const offers[] = {
+      "Connection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\n"
+      "HTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA\r\n",
+      "Connection: upgrade\r\nUpgrade: h2c, websocket\r\n",
+      "Connection: keep-alive, Upgrade\r\nUpgrade: websocket\r\nUpgrade: H2C\r\n",
+      "Connection: Upgrade\r\nUpgrade: TLS/1.2\r\n",
+      "Connection: Upgrade\r\nUpgrade: \r\n",
+  };
+  for (size_t i = 0; i < sizeof(offers) / sizeof(offers[0]); i++) {
+    int fd = guest_connect(HG_PROXY_HTTP, LO, up->port);
+    rx x = {0};
+    resp r;
+    char req[512];
+    snprintf(req, sizeof(req), "GET /offer%zu HTTP/1.1\r\nHost: api.example.com\r\n%s\r\n", i,
+             offers[i]);
+    send_str(fd, req);
+    assert_int_equal(read_response(fd, &x, &r), 0);
+    assert_int_equal(r.status, 200); /* served as HTTP/1.1: no switch */
+    /* the echo is what the upstream got: no offer left */
+    assert_null(find_ci(r.body, r.body_len, "\r\nupgrade:"));
+    assert_null(find_ci(r.body, r.body_len, "http2-settings"));
+    assert_null(find_ci(r.body, r.body_len, "upgrade\r\n"));
+    if (i == 2) assert_non_null(strstr(r.body, "\r\nConnection: keep-alive\r\n"));
+    resp_free(&r);
+    /* what a client that believed in h2c sends next is read as HTTP/1.x:
+     * refused, and never relayed */
+    send_str(fd, "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n");
+    assert_int_equal(read_response(fd, &x, &r), 0);
+    assert_int_equal(r.status, 403);
+    resp_free(&r);
+    free(x.b);
+    close(fd);
+  }
+  char *got = srv_rec(up, NULL);
+  assert_null(strstr(got, "PRI * HTTP/2.0"));
+  free(got);
+
+  /* an upstream that switches unasked (or to h2c when asked for a
+   * WebSocket): 502, no relay */
+  static const char *const unasked[] = {
+      "GET /force101 HTTP/1.1\r\nHost: api.example.com\r\n\r\n",
+      "GET /force101 HTTP/1.1\r\nHost: api.example.com\r\nConnection: Upgrade\r\n"
+      "Upgrade: websocket\r\n\r\n",
+  };
+  for (size_t i = 0; i < 2; i++) {
+    int fd = guest_connect(HG_PROXY_HTTP, LO, up->port);
+    rx x = {0};
+    resp r;
+    send_str(fd, unasked[i]);
+    assert_int_equal(read_response(fd, &x, &r), 0);
+    assert_int_equal(r.status, 502);
+    assert_non_null(strstr(r.body, "upgrade_refused"));
+    resp_free(&r);
+    assert_int_equal(x.len, 0);
+    send_str(fd, "relay?"); /* a relay would echo it */
+    assert_int_equal(read_to_end(fd, NULL, 0), 0);
+    free(x.b);
+    close(fd);
+  }
+
+  /* a WebSocket still works: 101, then bytes both ways */
+  int fd = guest_connect(HG_PROXY_HTTP, LO, up->port);
+  rx x = {0};
+  send_str(fd,
+           "GET /chat HTTP/1.1\r\nHost: api.example.com\r\nConnection: Upgrade\r\n"
+           "Upgrade: WebSocket\r\nSec-WebSocket-Version: 13\r\n"
+           "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n");
+  assert_int_equal(read_head(fd, &x), 101);
+  send_str(fd, "frame-bytes");
+  while (x.len < 11) assert_true(rx_fill(fd, &x));
+  assert_memory_equal(x.b, "frame-bytes", 11);
+  free(x.b);
+  close(fd);
+  srv_stop(up);
+}
+
+/* ---- tests: secret masking against a reflecting upstream (issue 16, item 4) ---- */
+
+#define SECRET3 "k3y/with+sl=ash\"q"
+#define PH3 "HANGAR_SECRET_3"
+
+static void mask_policy(void) {
+  hg_policy *p = policy_new(ALLOW2, 2);
+  policy_cred(p, "api.example.com", "Authorization", SECRET, PH, false);
+  policy_cred(p, "api.example.com", "X-Api-Key", SECRET3, PH3, false);
+  set_policy(p);
+  answer("api.example.com", LO);
+  answer("other.example.com", LO);
+}
+
+/* The body as the guest's client reads it: inflated when it says gzip. */
+static char *plain_body(const resp *r, size_t *len) {
+  if (find_ci(r->head, strlen(r->head), "\r\ncontent-encoding: gzip"))
+    return gunzip_of(r->body, r->body_len, len);
+  *len = r->body_len;
+  char *b = malloc(r->body_len + 1);
+  memcpy(b, r->body, r->body_len + 1);
+  return b;
+}
+
+/* No secret in any form the test upstream reflects it in. */
+static void expect_no_secret(const char *b, size_t n) {
+  char esc[256];
+  size_t k;
+  assert_null(memmem(b, n, SECRET, strlen(SECRET)));
+  assert_null(memmem(b, n, SECRET3, strlen(SECRET3)));
+  k = json_escape(SECRET3, strlen(SECRET3), esc);
+  assert_null(memmem(b, n, esc, k));
+  k = url_encode(SECRET3, strlen(SECRET3), esc);
+  assert_null(memmem(b, n, esc, k));
+}
+
+static void get_masked(int fd, rx *x, const char *path, const char *host, resp *r) {
+  char req[512];
+  snprintf(req, sizeof(req),
+           "GET %s HTTP/1.1\r\nHost: %s\r\nAccept-Encoding: gzip, deflate\r\n"
+           "Authorization: Bearer " PH "\r\nX-Api-Key: " PH3 "\r\n\r\n",
+           path, host);
+  send_str(fd, req);
+  assert_int_equal(read_response(fd, x, r), 0);
+}
+
+/* The guest asks an in-scope echo for gzip: compressed, the secret would
+ * pass the mask unseen. The proxy asks upstream for identity instead, and
+ * refuses an answer coded anyway. */
+static void http_mask_survives_gzip_reply(void **state) {
+  mask_policy();
+  srv *up = srv_start(SRV_HTTP);
+  srv_run(up);
+  int fd = guest_connect(HG_PROXY_HTTP, LO, up->port);
+  rx x = {0};
+  resp r;
+  size_t n;
+  get_masked(fd, &x, "/gzip", "api.example.com", &r);
+  assert_int_equal(r.status, 200);
+  char *b = plain_body(&r, &n);
+  expect_no_secret(b, n);
+  assert_non_null(strstr(b, "Authorization: Bearer ******************\r\n"));
+  assert_null(find_ci(r.head, strlen(r.head), "content-encoding"));
+  free(b);
+  resp_free(&r);
+  char *got = srv_rec(up, &n);
+  assert_non_null(strstr(got, "\r\nAccept-Encoding: identity\r\n"));
+  assert_null(find_ci(got, n, "gzip, deflate"));
+  free(got);
+
+  /* an upstream that compresses whatever it was asked: 502, no body */
+  get_masked(fd, &x, "/gzip-always", "api.example.com", &r);
+  assert_int_equal(r.status, 502);
+  assert_non_null(strstr(r.body, "encoded_response"));
+  assert_null(find_ci(r.head, strlen(r.head), "content-encoding"));
+  resp_free(&r);
+  assert_int_equal(read_to_end(fd, NULL, 0), 0);
+  free(x.b);
+  close(fd);
+
+  /* a host no secret is in scope for keeps its compression */
+  fd = guest_connect(HG_PROXY_HTTP, LO, up->port);
+  memset(&x, 0, sizeof(x));
+  get_masked(fd, &x, "/gzip", "other.example.com", &r);
+  assert_int_equal(r.status, 200);
+  assert_non_null(find_ci(r.head, strlen(r.head), "\r\ncontent-encoding: gzip"));
+  b = plain_body(&r, &n);
+  assert_non_null(strstr(b, "Authorization: Bearer " PH "\r\n")); /* not substituted */
+  free(b);
+  resp_free(&r);
+  free(x.b);
+  close(fd);
+  srv_stop(up);
+}
+
+/* The echo answers in 3-byte chunks: the chunk framing splits every
+ * secret. The guest's client reads the body de-chunked, so the mask must
+ * see it that way too; keep-alive still works after. */
+static void http_mask_survives_chunk_split(void **state) {
+  mask_policy();
+  srv *up = srv_start(SRV_HTTP);
+  srv_run(up);
+  int fd = guest_connect(HG_PROXY_HTTP, LO, up->port);
+  rx x = {0};
+  resp r;
+  for (int round = 0; round < 2; round++) {
+    get_masked(fd, &x, "/split", "api.example.com", &r);
+    assert_int_equal(r.status, 200);
+    assert_non_null(find_ci(r.head, strlen(r.head), "\r\ntransfer-encoding: chunked"));
+    expect_no_secret(r.body, r.body_len);
+    assert_non_null(strstr(r.body, "Authorization: Bearer ******************\r\n"));
+    assert_non_null(strstr(r.body, "X-Api-Key: *****************\r\n"));
+    assert_non_null(strstr(r.body, "GET /split HTTP/1.1\r\n"));
+    resp_free(&r);
+  }
+  send_str(fd, "GET /a HTTP/1.1\r\nHost: api.example.com\r\n\r\n");
+  assert_int_equal(read_response(fd, &x, &r), 0);
+  assert_int_equal(r.status, 200);
+  assert_non_null(strstr(r.body, "GET /a HTTP/1.1\r\n"));
+  resp_free(&r);
+  assert_int_equal(x.len, 0);
+  free(x.b);
+  close(fd);
+  srv_stop(up);
+}
+
+/* The echo answers JSON ("/" as "\/", '"' as '\"') or a form
+ * (percent-encoded): the secret comes back in another spelling. */
+static void http_mask_covers_escaped_forms(void **state) {
+  mask_policy();
+  srv *up = srv_start(SRV_HTTP);
+  srv_run(up);
+  int fd = guest_connect(HG_PROXY_HTTP, LO, up->port);
+  rx x = {0};
+  resp r;
+  get_masked(fd, &x, "/json", "api.example.com", &r);
+  assert_int_equal(r.status, 200);
+  expect_no_secret(r.body, r.body_len);
+  /* 19 bytes: k3y\/with+sl=ash\"q */
+  assert_non_null(strstr(r.body, "X-Api-Key: *******************\\u000d\\u000a"));
+  resp_free(&r);
+  get_masked(fd, &x, "/form", "api.example.com", &r);
+  assert_int_equal(r.status, 200);
+  expect_no_secret(r.body, r.body_len);
+  assert_non_null(strstr(r.body, "X-Api-Key%3A%20*************************%0D%0A"));
+  resp_free(&r);
+  free(x.b);
+  close(fd);
+  srv_stop(up);
+}
+
+/* An HTTPS echo for secure.example.com, whose credential (secret for
+ * placeholder ph) goes upstream upgraded; its CA's path in ca. */
+static srv *upgrade_upstream(const char *secret, const char *ph, char *ca, size_t cap) {
+  srv *up = https_start("secure.example.com", ca, cap);
   setenv("HANGAR_GATEWAY_CA_FILE", ca, 1);
   hg_proxy_test_seams.https_port = up->port;
   const char *allow[] = {"secure.example.com"};
   hg_policy *p = policy_new(allow, 1);
-  policy_cred(p, "secure.example.com", "Authorization", SECRET2, PH2, true);
+  policy_cred(p, "secure.example.com", "Authorization", secret, ph, true);
   set_policy(p);
   answer("secure.example.com", LO);
+  return up;
+}
+
+static void upgrade_sends_https_with_credential(void **state) {
+  char ca[128];
+  srv *up = upgrade_upstream(SECRET2, PH2, ca, sizeof(ca));
   int fd = guest_connect(HG_PROXY_HTTP, LO, 80);
   rx x = {0};
   resp r;
@@ -1538,6 +1936,38 @@ static void upgrade_sends_https_with_credential(void **state) {
   srv_stop(up);
 }
 
+/* The same gzip attack through an upgraded (HTTPS upstream) request:
+ * libcurl does not inflate, so the guest's Accept-Encoding must not reach
+ * the echo either. */
+static void upgrade_mask_survives_gzip_reply(void **state) {
+  char ca[128];
+  srv *up = upgrade_upstream(SECRET, PH, ca, sizeof(ca));
+  int fd = guest_connect(HG_PROXY_HTTP, LO, 80);
+  rx x = {0};
+  resp r;
+  size_t n;
+  get_masked(fd, &x, "/gzip", "secure.example.com", &r);
+  assert_int_equal(r.status, 200);
+  char *b = plain_body(&r, &n);
+  expect_no_secret(b, n);
+  assert_non_null(strstr(b, "Authorization: Bearer ******************\r\n"));
+  free(b);
+  resp_free(&r);
+  char *got = srv_rec(up, &n);
+  assert_non_null(strstr(got, "\r\nAccept-Encoding: identity\r\n"));
+  assert_null(find_ci(got, n, "gzip, deflate"));
+  free(got);
+  get_masked(fd, &x, "/gzip-always", "secure.example.com", &r);
+  assert_int_equal(r.status, 502);
+  assert_non_null(strstr(r.body, "encoded_response"));
+  resp_free(&r);
+  free(x.b);
+  close(fd);
+  unsetenv("HANGAR_GATEWAY_CA_FILE");
+  unlink(ca);
+  srv_stop(up);
+}
+
 int main(void) {
   signal(SIGPIPE, SIG_IGN); /* as hangard: a peer gone is EPIPE, not death */
   const struct CMUnitTest tests[] = {
@@ -1562,7 +1992,13 @@ int main(void) {
       cmocka_unit_test_setup_teardown(recheck_cuts_live_connections, gw_start, gw_stop),
       cmocka_unit_test_setup_teardown(relay_allows_listed_cidr_port_only, gw_start,
                                       gw_stop),
+      cmocka_unit_test_setup_teardown(http_upgrade_only_to_websocket, gw_start, gw_stop),
+      cmocka_unit_test_setup_teardown(http_mask_survives_gzip_reply, gw_start, gw_stop),
+      cmocka_unit_test_setup_teardown(http_mask_survives_chunk_split, gw_start, gw_stop),
+      cmocka_unit_test_setup_teardown(http_mask_covers_escaped_forms, gw_start, gw_stop),
       cmocka_unit_test_setup_teardown(upgrade_sends_https_with_credential, gw_start,
+                                      gw_stop),
+      cmocka_unit_test_setup_teardown(upgrade_mask_survives_gzip_reply, gw_start,
                                       gw_stop),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1043,6 +1043,120 @@ static void receive_slots_are_bounded(void **state) {
   free(res);
 }
 
+/* Issue 16, item 6: idle connections (strangers that never send the
+ * first frame) used to hold the receive slots for the whole io timeout;
+ * 50 of them kept every peer out. Now a real stream still gets its ACK,
+ * with the strangers from the peer's own address, and every stranger is
+ * closed within about HG_REPL_AUTH_MS (2 s). */
+#define IDLE_CONNS 50
+#define AUTH_MS 2000
+
+/* Milliseconds until each of fds[0..n) is closed by the far end (EOF or
+ * reset), -1 for any still open after limit_ms; the largest. */
+static int64_t until_all_closed(const int *fds, size_t n, int64_t t0, int64_t limit_ms) {
+  int64_t worst = 0;
+  for (size_t i = 0; i < n; i++) {
+    for (;;) {
+      int64_t left = t0 + limit_ms - hg_now_ms();
+      struct pollfd p = {.fd = fds[i], .events = POLLIN};
+      if (left <= 0 || poll(&p, 1, (int)left) <= 0) return -1;
+      char b[64];
+      ssize_t r = recv(fds[i], b, sizeof b, MSG_DONTWAIT);
+      if (r <= 0 && !(r < 0 && errno == EAGAIN)) break; /* the stranger got nothing */
+      assert_true(r < 0);
+    }
+    if (hg_now_ms() - t0 > worst) worst = hg_now_ms() - t0;
+  }
+  return worst;
+}
+
+static void idle_strangers_do_not_block_replication(void **state) {
+  const char *id = "sb-00000000000000ae";
+  sandbox_for_b(id, 131);
+  uint64_t unauth = metric(&B, UNAUTH);
+  int fds[IDLE_CONNS];
+  int64_t t0 = hg_now_ms();
+  for (int i = 0; i < IDLE_CONNS; i++) {
+    fds[i] = tcp_connect(hg_repl_addr(B.r));
+    /* half of them dribble a partial frame header: no less idle */
+    if (i % 2) assert_int_equal(send(fds[i], "\x01\x00", 2, MSG_NOSIGNAL), 2);
+  }
+  usleep(200 * 1000); /* the acceptor has taken them all */
+
+  hg_repl_result *res = calloc(1, sizeof *res);
+  int64_t s0 = hg_now_ms();
+  int rc = hg_repl_send_gen(A.r, &B.t, id, 1, 1, TMPL, NULL, NULL, res);
+  int64_t sent_ms = hg_now_ms() - s0;
+  if (rc != 0) fprintf(stderr, "send failed: %d %s %s\n", rc, res->code, res->message);
+  assert_int_equal(rc, 0); /* one try: no waiting out the strangers */
+  assert_int_equal(res->rc, 0);
+  assert_true(rel_exists(&B, "replicas/sb-00000000000000ae/1"));
+  free(res);
+
+  int64_t closed_ms = until_all_closed(fds, IDLE_CONNS, t0, AUTH_MS + 1500);
+  fprintf(stderr,
+          "idle strangers: %d; ACK after %" PRId64 " ms; all closed %" PRId64
+          " ms after the first connect\n",
+          IDLE_CONNS, sent_ms, closed_ms);
+  assert_true(closed_ms >= 0);
+  for (int i = 0; i < IDLE_CONNS; i++) close(fds[i]);
+  wait_metric(&B, UNAUTH, unauth + IDLE_CONNS);
+}
+
+/* One address holds at most 2 places among the strangers: each newcomer
+ * from it pushes out its oldest, at once; the 2 left go after 2 s. */
+static void strangers_per_address_are_bounded(void **state) {
+  enum { N = 10, PER_HOST = 2 };
+  int fds[N];
+  char host[64];
+  int port;
+  assert_int_equal(hg_hostport_split(hg_repl_addr(B.r), host, sizeof host, -1, &port), 0);
+  struct sockaddr_in to = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+  struct sockaddr_in from = {.sin_family = AF_INET};
+  assert_int_equal(inet_pton(AF_INET, host, &to.sin_addr), 1);
+  assert_int_equal(inet_pton(AF_INET, "127.0.0.2", &from.sin_addr), 1);
+  int64_t t0 = hg_now_ms();
+  for (int i = 0; i < N; i++) {
+    fds[i] = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    assert_int_equal(bind(fds[i], (struct sockaddr *)&from, sizeof from), 0);
+    assert_int_equal(connect(fds[i], (struct sockaddr *)&to, sizeof to), 0);
+    usleep(20 * 1000); /* in order: the oldest is the first */
+  }
+  /* the N - PER_HOST oldest are closed already, well before the deadline */
+  int64_t early = until_all_closed(fds, N - PER_HOST, hg_now_ms(), 500);
+  assert_true(early >= 0);
+  struct pollfd p[PER_HOST];
+  for (int i = 0; i < PER_HOST; i++)
+    p[i] = (struct pollfd){.fd = fds[N - PER_HOST + i], .events = POLLIN};
+  assert_int_equal(poll(p, PER_HOST, 0), 0); /* the newest wait their turn */
+  int64_t late = until_all_closed(fds + N - PER_HOST, PER_HOST, t0, AUTH_MS + 1500);
+  assert_true(late >= AUTH_MS - 200);
+  fprintf(stderr,
+          "per address: %d of %d pushed out at once, the last %d closed after %" PRId64
+          " ms\n",
+          N - PER_HOST, N, PER_HOST, late);
+  for (int i = 0; i < N; i++) close(fds[i]);
+}
+
+/* A node that opens several streams at once: its first connection,
+ * pushed out by two newer ones from the same address before its OFFER
+ * was read, still gets its answer if the OFFER comes within the grace
+ * (HG_REPL_EVICT_GRACE_MS, 50 ms). */
+static void pushed_out_peer_still_answered_within_grace(void **state) {
+  raw c;
+  hg_repl_reply rep;
+  hg_repl_offer o;
+  raw_open(&c, &B, "hangar");
+  int idle[2] = {tcp_connect(hg_repl_addr(B.r)), tcp_connect(hg_repl_addr(B.r))};
+  usleep(20 * 1000);
+  offer_of(&o, "sb-00000000000000ae", 1, 1); /* idle_strangers_… sent it */
+  raw_offer(&c, &o, &rep);
+  assert_int_equal(rep.verdict, HG_REPL_HAVE);
+  raw_close(&c);
+  close(idle[0]);
+  close(idle[1]);
+}
+
 static void send_rejects_bad_arguments(void **state) {
   hg_repl_result *res = calloc(1, sizeof *res);
   hg_repl_holdings *h = calloc(1, sizeof *h);
@@ -1126,6 +1240,9 @@ int main(void) {
       cmocka_unit_test(retention_keeps_newest),
       cmocka_unit_test(concurrent_offer_is_busy),
       cmocka_unit_test(receive_slots_are_bounded),
+      cmocka_unit_test(idle_strangers_do_not_block_replication),
+      cmocka_unit_test(strangers_per_address_are_bounded),
+      cmocka_unit_test(pushed_out_peer_still_answered_within_grace),
       cmocka_unit_test(send_rejects_bad_arguments),
       cmocka_unit_test(listens_on_ipv6),
       cmocka_unit_test(close_ends_inbound_exchanges),

@@ -21,7 +21,9 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <linux/btrfs.h>
 #include <linux/magic.h>
+#include <sys/ioctl.h>
 
 #include "node/core/log.h"
 #include "node/core/util.h"
@@ -673,6 +675,40 @@ static void freeze_records_identity_and_makes_readonly(void **state) {
   assert_text(f->s, "sandboxes/sb-1/mem", "pages");
 }
 
+/* The filesystem's running transaction id (BTRFS_IOC_FS_INFO). */
+static uint64_t fs_generation(const hg_store *s) {
+  int fd = open(hg_store_root(s), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  assert_true(fd >= 0);
+  struct btrfs_ioctl_fs_info_args a;
+  memset(&a, 0, sizeof a);
+  a.flags = BTRFS_FS_INFO_FLAG_GENERATION;
+  assert_int_equal(ioctl(fd, BTRFS_IOC_FS_INFO, &a), 0);
+  close(fd);
+  assert_true(a.flags & BTRFS_FS_INFO_FLAG_GENERATION);
+  return a.generation;
+}
+
+/* What replication does before an ACK: sync commits the transaction that
+ * holds the subvolume's writes (the next write opens a new one; without
+ * the sync it would join the same, for up to the 30 s commit interval). */
+static void sync_commits_the_transaction(void **state) {
+  fixture *f = *state;
+  f->s = open_store(f);
+  assert_int_equal(hg_store_subvol_create(f->s, "replicas/sb-a/1"), 0);
+  write_text(f->s, "replicas/sb-a/1/mem", "pages");
+  write_text(f->s, "replicas/sb-a/0", "x");
+  uint64_t before = fs_generation(f->s);
+  write_text(f->s, "replicas/sb-a/0", "y");
+  assert_int_equal(fs_generation(f->s), before); /* no sync: same transaction */
+  int64_t t0 = hg_now_ns();
+  assert_int_equal(hg_store_sync(f->s, "replicas/sb-a/1"), 0);
+  int64_t ns = hg_now_ns() - t0;
+  write_text(f->s, "replicas/sb-a/0", "z");
+  assert_true(fs_generation(f->s) > before);
+  print_message("hg_store_sync: %.2f ms\n", (double)ns / 1e6);
+  assert_int_equal(hg_store_sync(f->s, "replicas/sb-a/9"), -ENOENT);
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 
 int main(void) {
@@ -700,6 +736,7 @@ int main(void) {
       T(move_renames_and_never_replaces),
       T(move_promotes_readonly_subvolume),
       T(move_keeps_received_uuid),
+      T(sync_commits_the_transaction),
       T(missing_source_is_enoent),
       T(info_on_plain_directory_is_einval),
       T(rel_paths_are_validated),

@@ -9,6 +9,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/fs.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -17,9 +19,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
+#include <sys/statvfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -34,6 +38,7 @@
 #include "replication/sendstream.h"
 #include "replication/stream.h"
 #include "tests/unit/fs_util.h"
+#include "tests/unit/sendstream_build.h"
 
 #define IMAGE_SIZE (1ULL << 30)
 #define TINY_SIZE (128ULL << 20) /* about the smallest mkfs.btrfs takes */
@@ -58,9 +63,10 @@ typedef struct group {
 
 typedef struct fixture {
   group *g;
-  char rx[PATH_MAX]; /* empty receive dir of this test */
-  hg_stream_recv *r; /* still open when a test failed half-way */
-  place tiny;        /* base[0] != 0 when the test made one */
+  char rx[PATH_MAX];  /* empty receive dir of this test */
+  hg_stream_recv *r;  /* still open when a test failed half-way */
+  place tiny;         /* base[0] != 0 when the test made one */
+  const char *parent; /* identity of the agreed parent, for increments */
 } fixture;
 
 /* ---- places ------------------------------------------------------------ */
@@ -245,7 +251,8 @@ static int finish(fixture *f, char name[256], uint64_t *raw, char *msg, size_t c
 }
 
 static void begin(fixture *f, const char *dir) {
-  assert_int_equal(hg_stream_recv_begin(dir, &f->r), 0);
+  hg_sendstream_policy p = {.parent_uuid = f->parent};
+  assert_int_equal(hg_stream_recv_begin(dir, &p, &f->r), 0);
   assert_non_null(f->r);
   assert_string_equal(hg_stream_recv_error(f->r), "");
 }
@@ -270,6 +277,11 @@ static void assert_received(const fixture *f, const char *name, const char *src,
   assert_int_equal(hg_store_subvol_info(f->g->main.s, rel, &info), 0);
   assert_true(info.readonly);
   assert_string_equal(info.received_uuid, uuid);
+}
+
+/* What btrfs send names a subvolume by (DESIGN §10's identity). */
+static const char *identity(const hg_subvol_info *i) {
+  return i->received_uuid[0] ? i->received_uuid : i->uuid;
 }
 
 static void assert_left_nothing(const char *dir) {
@@ -408,6 +420,7 @@ static void incremental_stream_is_small_and_applies(void **state) {
 
   capture c;
   capture_init(&c);
+  f->parent = identity(&g->gen1_info);
   begin(f, f->rx);
   c.feed_to = f->r;
   assert_int_equal(hg_stream_send(g->gen2, g->gen1, 1, capture_emit, NULL, &c, &st), 0);
@@ -486,7 +499,7 @@ static void corrupt_byte_fails_and_leaves_nothing(void **state) {
   int rc = receive_buf(f, &c.z, HG_STREAM_CHUNK, name, NULL, msg, sizeof msg);
   assert_true(rc < 0);
   assert_string_equal(name, "untouched");
-  assert_true(strstr(msg, "corrupt zstd stream") || strstr(msg, "corrupt send stream") ||
+  assert_true(strstr(msg, "corrupt zstd stream") || strstr(msg, "refused send stream") ||
               strstr(msg, "btrfs receive"));
   assert_left_nothing(f->rx);
   hg_buf_free(&c.z);
@@ -603,34 +616,31 @@ static void junk_is_refused_before_the_child(void **state) {
   size_t n = zstd_of(junk, sizeof junk, z, sizeof z);
   begin(f, f->rx);
   assert_int_equal(feed_all(f->r, z, n, 65536), -EPROTO);
-  assert_non_null(strstr(hg_stream_recv_error(f->r), "corrupt send stream: not a btrfs send stream"));
+  assert_non_null(
+      strstr(hg_stream_recv_error(f->r), "refused send stream: not a btrfs send stream"));
   char name[256], msg[512];
   assert_int_equal(finish(f, name, NULL, msg, sizeof msg), -EPROTO);
   assert_left_nothing(f->rx);
 }
 
-/* Appends a command with its crc32c, as the kernel frames it. */
-static size_t put_command(uint8_t *out, uint16_t cmd) {
-  memset(out, 0, 10);
-  out[4] = (uint8_t)cmd;
-  out[5] = (uint8_t)(cmd >> 8);
-  uint32_t crc = hg_crc32c(0, out, 10);
-  for (int i = 0; i < 4; i++) out[6 + i] = (uint8_t)(crc >> (8 * i));
-  return 10;
-}
-
-/* A well-formed stream (header, crcs, END) whose SUBVOL command lacks its
- * attributes: btrfs receive refuses it, and its own words come back. */
+/* A stream the checker lets through (a subvolume, then a write to a file
+ * it never made) that btrfs receive fails on: its own words come back. */
 static void child_failure_reports_its_stderr(void **state) {
   fixture *f = *state;
-  uint8_t raw[64], z[512];
-  size_t len = sizeof "btrfs-stream";
-  memcpy(raw, "btrfs-stream", len);
-  raw[len] = 1, raw[len + 1] = raw[len + 2] = raw[len + 3] = 0;
-  len += 4;
-  len += put_command(raw + len, 1); /* SUBVOL, without path or uuid */
-  len += put_command(raw + len, 21); /* END */
-  size_t n = zstd_of(raw, len, z, sizeof z);
+  static sb s;
+  static uint8_t z[4096];
+  uint8_t uuid[16];
+  assert_int_equal(hg_random_bytes(uuid, sizeof uuid), 0);
+  sb_header(&s, 1);
+  sb_cmd(&s, 1); /* SUBVOL */
+  sb_str(&s, 15, "1");
+  sb_attr(&s, 1, uuid, 16);
+  sb_u64(&s, 2, 7);
+  sb_cmd(&s, 15); /* WRITE */
+  sb_str(&s, 15, "missing");
+  sb_u64(&s, 18, 0);
+  sb_attr(&s, 19, "data", 4);
+  size_t n = zstd_of(s.b, sb_finish(&s), z, sizeof z);
   begin(f, f->rx);
   int rc = feed_all(f->r, z, n, 65536);
   assert_true(rc == 0 || rc == -EPIPE); /* it may quit before we are done */
@@ -639,6 +649,8 @@ static void child_failure_reports_its_stderr(void **state) {
   assert_non_null(strstr(msg, "btrfs receive failed: "));
   assert_true(strlen(msg) > strlen("btrfs receive failed: ") + 8);
   assert_null(strstr(msg, "no message"));
+  assert_null(strstr(msg, "Chroot to")); /* -C's greeting is no message */
+  assert_non_null(strstr(msg, "missing"));
   assert_left_nothing(f->rx);
 }
 
@@ -647,13 +659,329 @@ static void begin_wants_an_empty_dir(void **state) {
   hg_stream_recv *r = NULL;
   char p[PATH_MAX];
   put(f->rx, "missing", p);
-  assert_int_equal(hg_stream_recv_begin(p, &r), -ENOENT);
+  assert_int_equal(hg_stream_recv_begin(p, NULL, &r), -ENOENT);
   put(f->rx, "file", p);
   write_at(p, "x", 1, 0, O_TRUNC);
-  assert_int_equal(hg_stream_recv_begin(f->rx, &r), -ENOTEMPTY);
-  assert_int_equal(hg_stream_recv_begin(p, &r), -ENOTDIR);
+  assert_int_equal(hg_stream_recv_begin(f->rx, NULL, &r), -ENOTEMPTY);
+  assert_int_equal(hg_stream_recv_begin(p, NULL, &r), -ENOTDIR);
   assert_null(r);
   assert_int_equal(count_entries(f->rx), 1); /* not ours: untouched */
+}
+
+/* ---- hostile streams: the real `btrfs send` of crafted subvolumes, with
+ * attributes edited and every crc32c recomputed, so that only the
+ * checker's rules (not the crc) can catch them. Each is refused before
+ * `btrfs receive` sees the command, and nothing appears where the attack
+ * aimed. */
+
+#define RAW_MAX (16u << 20)
+
+typedef struct edits {
+  const char *from, *to;     /* path prefix to replace */
+  const char *link_to;       /* new SYMLINK target, or NULL */
+  const uint8_t *clone_uuid; /* new CLONE_UUID of CLONE/SNAPSHOT, or NULL */
+  const char *clone_path;    /* new CLONE_PATH, or NULL */
+  const char *subvol;        /* new SUBVOL/SNAPSHOT name, or NULL */
+  int hits;
+} edits;
+
+static bool edit_attr(void *ud, uint16_t cmd, uint16_t type, const uint8_t *v,
+                      uint16_t len, uint8_t *nv, uint16_t *nlen) {
+  edits *e = ud;
+  const char *with = NULL;
+  size_t skip = 0;
+  if ((cmd == 1 || cmd == 2) && type == 15 && e->subvol) {
+    with = e->subvol;
+    skip = len;
+  } else if (cmd == 8 && type == 17 && e->link_to) {
+    with = e->link_to;
+    skip = len;
+  } else if ((cmd == 16 || cmd == 2) && type == 20 && e->clone_uuid) {
+    memcpy(nv, e->clone_uuid, 16);
+    *nlen = 16;
+    e->hits++;
+    return true;
+  } else if (cmd == 16 && type == 22 && e->clone_path) {
+    with = e->clone_path;
+    skip = len;
+  } else if ((type == 15 || type == 16) && cmd != 1 && cmd != 2 && e->from &&
+             len >= strlen(e->from) && memcmp(v, e->from, strlen(e->from)) == 0) {
+    with = e->to;
+    skip = strlen(e->from);
+  }
+  if (!with) return false;
+  size_t wl = strlen(with);
+  memcpy(nv, with, wl);
+  memcpy(nv + wl, v + skip, len - skip);
+  *nlen = (uint16_t)(wl + len - skip);
+  e->hits++;
+  return true;
+}
+
+/* The real send stream of subvol (against parent), decompressed. */
+static size_t raw_stream(const char *subvol, const char *parent, uint8_t *raw) {
+  capture c;
+  hg_stream_stats st;
+  send_to_buf(subvol, parent, &c, &st);
+  size_t n = ZSTD_decompress(raw, RAW_MAX, c.z.data, c.z.len);
+  assert_false(ZSTD_isError(n));
+  assert_int_equal(n, st.raw_bytes);
+  hg_buf_free(&c.z);
+  return n;
+}
+
+/* Sends subvol, edits it, receives it: the checker's verdict, with msg. */
+static int receive_edited(fixture *f, const char *subvol, const char *parent, edits *e,
+                          char *msg, size_t cap) {
+  uint8_t *raw = malloc(RAW_MAX), *ed = malloc(RAW_MAX + 65536), *z = malloc(RAW_MAX);
+  assert_true(raw && ed && z);
+  size_t n = raw_stream(subvol, parent, raw);
+  n = sb_edit(raw, n, ed, edit_attr, e);
+  assert_true(n > 0);
+  assert_true(e->hits > 0); /* the stream had what the attack edits */
+  n = zstd_of(ed, n, z, RAW_MAX);
+  begin(f, f->rx);
+  feed_all(f->r, z, n, 65536);
+  char name[256];
+  int rc = finish(f, name, NULL, msg, cap);
+  free(raw);
+  free(ed);
+  free(z);
+  return rc;
+}
+
+/* A crafted sandbox subvolume: made by fn, then snapshotted read-only. */
+static void craft(fixture *f, const char *tag, void (*fn)(const char *dir, void *),
+                  void *ud, char snap[PATH_MAX]) {
+  hg_store *s = f->g->main.s;
+  char rel[64], dir[PATH_MAX];
+  snprintf(rel, sizeof rel, "sandboxes/%s", tag);
+  assert_int_equal(hg_store_subvol_create(s, rel), 0);
+  assert_int_equal(hg_store_abs(s, rel, dir, sizeof dir), 0);
+  fn(dir, ud);
+  char srel[64];
+  snprintf(srel, sizeof srel, "snapshots/%s/1", tag);
+  assert_int_equal(hg_store_snapshot(s, rel, srel, true), 0);
+  assert_int_equal(hg_store_abs(s, srel, snap, PATH_MAX), 0);
+}
+
+static void uncraft(fixture *f, const char *tag) {
+  char rel[64];
+  snprintf(rel, sizeof rel, "snapshots/%s/1", tag);
+  assert_int_equal(hg_store_subvol_delete(f->g->main.s, rel), 0);
+  snprintf(rel, sizeof rel, "sandboxes/%s", tag);
+  assert_int_equal(hg_store_subvol_delete(f->g->main.s, rel), 0);
+}
+
+static bool exists(const char *path) {
+  struct stat st;
+  return lstat(path, &st) == 0;
+}
+
+/* x -> target first (the lowest inode: sent first), then y/pwn. */
+static void make_link_then_file(const char *dir, void *target) {
+  char p[PATH_MAX];
+  put(dir, "x", p);
+  assert_int_equal(symlink(target, p), 0);
+  put(dir, "y", p);
+  assert_int_equal(mkdir(p, 0755), 0);
+  put(dir, "y/pwn", p);
+  write_at(p, "* * * * * root touch /pwned\n", 28, 0, O_TRUNC);
+}
+
+/* SYMLINK x -> /tmp/<dir>, then the file meant for y/pwn written as x/pwn:
+ * without the checker, btrfs receive would create /tmp/<dir>/pwn. */
+static void symlink_then_write_through_is_refused(void **state) {
+  fixture *f = *state;
+  char aim[] = "/tmp/hg-pwn-XXXXXX", snap[PATH_MAX], msg[512], pwn[PATH_MAX];
+  assert_non_null(mkdtemp(aim));
+  put(aim, "pwn", pwn);
+  craft(f, "evil-link", make_link_then_file, aim, snap);
+  edits e = {.from = "y/", .to = "x/"};
+  assert_int_equal(receive_edited(f, snap, NULL, &e, msg, sizeof msg), -EPROTO);
+  assert_non_null(strstr(msg, "refused send stream: SYMLINK "));
+  assert_non_null(strstr(msg, " -> '/tmp/hg-pwn-"));
+  assert_non_null(strstr(msg, "points outside the subvolume"));
+  assert_false(exists(pwn));
+  assert_left_nothing(f->rx);
+
+  /* the same with the link kept inside: its target is fine, going through
+   * it is not */
+  edits inside = {.from = "y/", .to = "x/", .link_to = "y"};
+  assert_int_equal(receive_edited(f, snap, NULL, &inside, msg, sizeof msg), -EPROTO);
+  assert_non_null(strstr(msg, "x/pwn goes through symlink x made by the stream"));
+  assert_false(exists(pwn));
+  assert_left_nothing(f->rx);
+  assert_int_equal(rmdir(aim), 0);
+  uncraft(f, "evil-link");
+}
+
+static void make_file(const char *dir, void *name) {
+  char p[PATH_MAX];
+  put(dir, name, p);
+  write_at(p, "owned\n", 6, 0, O_TRUNC);
+}
+
+static void absolute_path_is_refused(void **state) {
+  fixture *f = *state;
+  char aim[64], snap[PATH_MAX], msg[512];
+  snprintf(aim, sizeof aim, "/tmp/hg-abs-%d", (int)getpid());
+  craft(f, "evil-abs", make_file, "abs-target", snap);
+  edits e = {.from = "abs-target", .to = aim};
+  assert_int_equal(receive_edited(f, snap, NULL, &e, msg, sizeof msg), -EPROTO);
+  assert_non_null(strstr(msg, "is absolute"));
+  assert_false(exists(aim));
+  assert_left_nothing(f->rx);
+  uncraft(f, "evil-abs");
+}
+
+/* The subvolume named "../../hg-dotdot-<pid>": two levels above the
+ * staging dir is the store's root. */
+static void dotdot_subvolume_name_is_refused(void **state) {
+  fixture *f = *state;
+  char name[64], aim[PATH_MAX], snap[PATH_MAX], msg[512];
+  snprintf(name, sizeof name, "../../hg-dotdot-%d", (int)getpid());
+  put(f->rx, name, aim);
+  craft(f, "evil-dotdot", make_file, "f", snap);
+  edits e = {.subvol = name};
+  assert_int_equal(receive_edited(f, snap, NULL, &e, msg, sizeof msg), -EPROTO);
+  assert_non_null(strstr(msg, "is not a plain name"));
+  assert_false(exists(aim));
+  assert_left_nothing(f->rx);
+  uncraft(f, "evil-dotdot");
+}
+
+static void parse_uuid(const char *s, uint8_t out[16]) {
+  for (int i = 0, n = 0; s[i] && n < 16; i++) {
+    if (s[i] == '-') continue;
+    unsigned v;
+    assert_int_equal(sscanf(s + i, "%2x", &v), 1);
+    out[n++] = (uint8_t)v;
+    i++;
+  }
+}
+
+/* a.bin, and b.bin sharing its extents: btrfs send clones b from a. */
+static void make_reflinked(const char *dir, void *unused) {
+  char a[PATH_MAX], b[PATH_MAX];
+  put(dir, "a.bin", a);
+  put(dir, "b.bin", b);
+  write_random(a, 1u << 20);
+  int fa = open(a, O_RDONLY | O_CLOEXEC),
+      fb = open(b, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+  assert_true(fa >= 0 && fb >= 0);
+  assert_int_equal(ioctl(fb, FICLONE, fa), 0);
+  close(fa);
+  close(fb);
+}
+
+static void make_secret(const char *dir, void *unused) {
+  char p[PATH_MAX];
+  put(dir, "secret.bin", p);
+  write_random(p, 1u << 20);
+}
+
+/* Another tenant's subvolume is one uuid away (LIST shows identities):
+ * a CLONE from it would copy its disk into the replica. */
+static void clone_from_another_subvolume_is_refused(void **state) {
+  fixture *f = *state;
+  char evil[PATH_MAX], victim[PATH_MAX], msg[512];
+  craft(f, "victim", make_secret, NULL, victim);
+  craft(f, "evil-clone", make_reflinked, NULL, evil);
+  hg_subvol_info vi;
+  assert_int_equal(hg_store_subvol_info(f->g->main.s, "snapshots/victim/1", &vi), 0);
+  uint8_t vu[16];
+  parse_uuid(identity(&vi), vu);
+  edits e = {.clone_uuid = vu, .clone_path = "secret.bin"};
+  assert_int_equal(receive_edited(f, evil, NULL, &e, msg, sizeof msg), -EPROTO);
+  assert_non_null(strstr(msg, "CLONE from "));
+  assert_non_null(strstr(msg, identity(&vi)));
+  assert_left_nothing(f->rx);
+
+  /* and a SNAPSHOT of it, in place of the agreed parent */
+  f->parent = identity(&f->g->gen1_info);
+  edits snap = {.clone_uuid = vu};
+  assert_int_equal(receive_edited(f, f->g->gen2, f->g->gen1, &snap, msg, sizeof msg),
+                   -EPROTO);
+  assert_non_null(strstr(msg, "not of the agreed parent"));
+  assert_left_nothing(f->rx);
+
+  /* unedited, both still pass */
+  edits none = {0};
+  f->parent = NULL;
+  none.subvol = "1"; /* a no-op edit, so the stream goes through the editor */
+  assert_int_equal(receive_edited(f, evil, NULL, &none, msg, sizeof msg), 0);
+  char got[PATH_MAX];
+  put(f->rx, "1", got);
+  assert_int_equal(
+      hg_store_subvol_delete(f->g->main.s, got + strlen(hg_store_root(f->g->main.s)) + 1),
+      0);
+  uncraft(f, "evil-clone");
+  uncraft(f, "victim");
+}
+
+/* While a receive runs, its child is chrooted into the staging dir, in a
+ * mount namespace of its own where the host's root is read-only. */
+static void receive_child_is_jailed(void **state) {
+  fixture *f = *state;
+  char ours[64] = "", theirs[64] = "", root[PATH_MAX] = "", path[64];
+  begin(f, f->rx);
+  /* the child: our only one */
+  pid_t pid = 0;
+  char kids[256] = "";
+  snprintf(path, sizeof path, "/proc/self/task/%d/children", (int)gettid());
+  for (int i = 0; i < 200 && !pid; i++) {
+    FILE *fp = fopen(path, "r");
+    if (fp && fgets(kids, sizeof kids, fp)) pid = atoi(kids);
+    if (fp) fclose(fp);
+    if (!pid) usleep(10000);
+  }
+  assert_true(pid > 0);
+  snprintf(path, sizeof path, "/proc/%d/root", (int)pid);
+  /* btrfs receive chroots before it reads a byte */
+  for (int i = 0; i < 300 && strcmp(root, f->rx) != 0; i++) {
+    ssize_t n = readlink(path, root, sizeof root - 1);
+    root[n > 0 ? n : 0] = '\0';
+    if (strcmp(root, f->rx) != 0) usleep(10000);
+  }
+  assert_string_equal(root, f->rx);
+  /* chrooted by -C, and the first failed command ends it */
+  char cmdline[1024];
+  snprintf(path, sizeof path, "/proc/%d/cmdline", (int)pid);
+  FILE *cl = fopen(path, "r");
+  assert_non_null(cl);
+  size_t cn = fread(cmdline, 1, sizeof cmdline - 1, cl);
+  fclose(cl);
+  for (size_t i = 0; i < cn; i++)
+    if (cmdline[i] == '\0') cmdline[i] = ' ';
+  cmdline[cn] = '\0';
+  assert_non_null(strstr(cmdline, "receive -e -C --max-errors 1 -- "));
+  assert_true(readlink("/proc/self/ns/mnt", ours, sizeof ours - 1) > 0);
+  snprintf(path, sizeof path, "/proc/%d/ns/mnt", (int)pid);
+  assert_true(readlink(path, theirs, sizeof theirs - 1) > 0);
+  assert_string_not_equal(ours, theirs);
+  /* in its namespace, "/" is read-only and the store's mount is not: a
+   * forked child of ours joins it to look (setns wants one thread) */
+  pid_t look = fork();
+  if (look == 0) {
+    snprintf(path, sizeof path, "/proc/%d/ns/mnt", (int)pid);
+    int ns = open(path, O_RDONLY | O_CLOEXEC);
+    if (ns < 0 || setns(ns, CLONE_NEWNS) < 0) _exit(2);
+    struct statvfs root_fs, data_fs;
+    if (statvfs("/", &root_fs) < 0 || statvfs(f->rx, &data_fs) < 0) _exit(3);
+    _exit((root_fs.f_flag & ST_RDONLY) && !(data_fs.f_flag & ST_RDONLY) ? 0 : 1);
+  }
+  int status = -1;
+  assert_int_equal(waitpid(look, &status, 0), look);
+  assert_true(WIFEXITED(status));
+  assert_int_equal(WEXITSTATUS(status), 0);
+  /* and ours is as it was */
+  struct statvfs here;
+  assert_int_equal(statvfs(f->rx, &here), 0);
+  assert_false(here.f_flag & ST_RDONLY);
+  hg_stream_recv_abort(f->r);
+  f->r = NULL;
+  assert_left_nothing(f->rx);
 }
 
 /* ---- receiving on another filesystem -------------------------------- */
@@ -666,6 +994,7 @@ static void increment_without_its_parent_fails_cleanly(void **state) {
   capture c;
   hg_stream_stats st;
   send_to_buf(f->g->gen2, f->g->gen1, &c, &st);
+  f->parent = identity(&f->g->gen1_info);
   begin(f, rx);
   feed_all(f->r, c.z.data, c.z.len, HG_STREAM_CHUNK);
   char name[256], msg[512];
@@ -738,6 +1067,11 @@ int main(void) {
       T(junk_is_refused_before_the_child),
       T(child_failure_reports_its_stderr),
       T(begin_wants_an_empty_dir),
+      T(symlink_then_write_through_is_refused),
+      T(absolute_path_is_refused),
+      T(dotdot_subvolume_name_is_refused),
+      T(clone_from_another_subvolume_is_refused),
+      T(receive_child_is_jailed),
       T(increment_without_its_parent_fails_cleanly),
       T(full_disk_fails_cleanly),
   };
