@@ -15,6 +15,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "node/core/handles.h"
 #include "node/core/buf.h"
 #include "node/core/curluv.h"
 #include "node/core/list.h"
@@ -32,7 +33,7 @@ struct hg_forward {
   char node_id[HG_NODE_ID_MAX];
   hg_fwd *fwds;    /* in flight */
   hg_forward_stats st;
-  int handles; /* not closed yet: cu and the drain timers */
+  hg_handles handles; /* not closed yet: cu and the drain timers */
   bool closing;
   void (*done)(void *ud);
   void *done_ud;
@@ -95,7 +96,7 @@ static void on_drain_closed(uv_handle_t *h) {
   hg_fwd *w = h->data;
   hg_forward *f = w->f;
   free(w);
-  f->handles--;
+  hg_handles_closed(&f->handles);
   forward_maybe_free(f);
 }
 
@@ -516,7 +517,7 @@ static void drain_start(hg_fwd *w, uint64_t ms) {
     uv_timer_init(w->f->loop, &w->drain);
     w->drain.data = w;
     w->drain_open = true;
-    w->f->handles++;
+    hg_handles_add(&w->f->handles, 1);
   }
   uv_timer_start(&w->drain, on_drain, ms, ms ? ms : HG_FWD_DRAIN_MS);
 }
@@ -542,13 +543,13 @@ int hg_forward_new(uv_loop_t *loop, const char *node_id, hg_forward **out) {
   }
   f->loop = loop;
   snprintf(f->node_id, sizeof f->node_id, "%s", node_id);
-  f->handles = 1;
+  hg_handles_add(&f->handles, 1);
   *out = f;
   return 0;
 }
 
 static void forward_maybe_free(hg_forward *f) {
-  if (!f->closing || f->handles > 0) return;
+  if (!f->closing || !hg_handles_none(&f->handles)) return;
   void (*done)(void *) = f->done;
   void *ud = f->done_ud;
   free(f);
@@ -557,7 +558,7 @@ static void forward_maybe_free(hg_forward *f) {
 
 static void on_curluv_closed(void *ud) {
   hg_forward *f = ud;
-  f->handles--;
+  hg_handles_closed(&f->handles);
   forward_maybe_free(f);
 }
 

@@ -25,6 +25,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include "node/core/handles.h"
 #include "node/core/buf.h"
 #include "node/core/list.h"
 #include "node/core/log.h"
@@ -85,7 +86,7 @@ struct http_conn {
   size_t lingered;     /* bytes dropped while lingering */
   uint64_t head_deadline;
   unsigned nreqs;
-  int handles;         /* uv handles not yet closed */
+  hg_handles handles;  /* uv handles not yet closed */
   int fail_status;     /* set by a parser callback that refuses the request */
   const char *fail_code, *fail_msg;
   bool reading, closing, dead, eof, shut_done, in_process, kick, exec_again;
@@ -102,7 +103,7 @@ struct hg_http_server {
   unsigned header_ms, body_ms, idle_ms;
   http_conn *conns;
   unsigned nconns, nrejecting;
-  int handles;
+  hg_handles handles;
   bool shutting_down, grace_closing;
   void (*done)(void *);
   void *done_ud;
@@ -385,7 +386,7 @@ static void conn_arm_timer(http_conn *c) {
 
 static void on_conn_closed(uv_handle_t *h) {
   http_conn *c = h->data;
-  if (--c->handles > 0) return;
+  if (!hg_handles_closed(&c->handles)) return;
   hg_http_server *srv = c->srv;
   srv_unlink(srv, c);
   if (c->rejecting) srv->nrejecting--;
@@ -1044,7 +1045,7 @@ static http_conn *conn_new(hg_http_server *srv) {
   uv_tcp_init(srv->loop, &c->tcp);
   uv_timer_init(srv->loop, &c->timer);
   c->tcp.data = c->timer.data = c;
-  c->handles = 2;
+  hg_handles_add(&c->handles, 2);
   llhttp_init(&c->parser, HTTP_REQUEST, &parser_settings);
   c->parser.data = c;
   c->state = C_IDLE;
@@ -1109,7 +1110,7 @@ int hg_http_server_adopt(hg_http_server *srv, uv_os_sock_t fd) {
 
 static void on_srv_handle_closed(uv_handle_t *h) {
   hg_http_server *srv = h->data;
-  if (--srv->handles > 0) return;
+  if (!hg_handles_closed(&srv->handles)) return;
   void (*done)(void *) = srv->done;
   void *ud = srv->done_ud;
   free(srv);
@@ -1137,7 +1138,7 @@ int hg_http_server_start(uv_loop_t *loop, const hg_http_options *opt, hg_http_se
   uv_tcp_init(loop, &srv->listener);
   uv_timer_init(loop, &srv->grace);
   srv->listener.data = srv->grace.data = srv;
-  srv->handles = 2;
+  hg_handles_add(&srv->handles, 2);
 
   const char *host = opt->host ? opt->host : "127.0.0.1";
   struct sockaddr_storage ss;

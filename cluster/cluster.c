@@ -475,7 +475,7 @@ int hg_cluster_new(uv_loop_t *loop, const hg_cluster_config *cfg, hg_cluster **o
   uv_async_init(loop, &c->async, hg__cluster_dir_on_async);
   c->udp.data = c->listener.data = c->swim_timer.data = c->house_timer.data = c;
   c->leave_timer.data = c->async.data = c;
-  c->handles = 6;
+  hg_handles_add(&c->handles, 6);
   *out = c;
   return 0;
 }
@@ -560,12 +560,12 @@ int hg_cluster_start(hg_cluster *c) {
 
 static void on_cluster_closed(uv_handle_t *h) {
   hg_cluster *c = h->data;
-  c->handles--;
+  hg_handles_closed(&c->handles);
   hg__cluster_maybe_finish(c);
 }
 
 void hg__cluster_maybe_finish(hg_cluster *c) {
-  if (!c->shutting || c->handles > 0 || c->pps || c->persist_busy) return;
+  if (!c->shutting || !hg_handles_none(&c->handles) || c->pps || c->persist_busy) return;
   hg__cluster_persist_flush(c);
   drop_log(c, true);
   hg_log_info("cluster.closed", "node=%s", c->id);

@@ -11,6 +11,7 @@
 #include "cluster/cluster.h"
 #include "cluster/seal.h"
 #include "cluster/wire.h"
+#include "node/core/handles.h"
 #include "node/core/buf.h"
 #include "node/core/util.h"
 
@@ -90,7 +91,7 @@ struct hg_cluster {
   uv_tcp_t listener;
   uv_timer_t swim_timer, house_timer, leave_timer;
   uv_async_t async;
-  int handles;
+  hg_handles handles;
   bool started, closing, shutting, crashed;
   void (*done)(void *);
   void *done_ud;

@@ -28,7 +28,7 @@ struct pp {
   uv_connect_t connect;
   uv_write_t write;
   uv_work_t work;
-  int handles;
+  hg_handles handles;
   bool initiator, join, closing, working;
   char addr[HG_ADDR_MAX]; /* initiator: the peer; responder: for logs */
   int64_t started_ms;
@@ -56,7 +56,7 @@ static void pp_close(pp *p);
 
 /* Freed once both handles closed and no work item still uses it. */
 static void pp_maybe_free(pp *p) {
-  if (p->handles > 0 || p->working) return;
+  if (!hg_handles_none(&p->handles) || p->working) return;
   hg_cluster *c = p->c;
   HG_LIST_UNLINK(c->pps, p);
   if (p->initiator)
@@ -73,7 +73,7 @@ static void pp_maybe_free(pp *p) {
 
 static void on_pp_closed(uv_handle_t *h) {
   pp *p = h->data;
-  p->handles--;
+  hg_handles_closed(&p->handles);
   pp_maybe_free(p);
 }
 
@@ -120,7 +120,7 @@ static pp *pp_new(hg_cluster *c, bool initiator) {
   uv_tcp_init(c->loop, &p->tcp);
   uv_timer_init(c->loop, &p->timer);
   p->tcp.data = p->timer.data = p->connect.data = p->write.data = p->work.data = p;
-  p->handles = 2;
+  hg_handles_add(&p->handles, 2);
   HG_LIST_PUSH(c->pps, p);
   if (initiator)
     c->pp_out++;

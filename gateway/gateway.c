@@ -161,7 +161,7 @@ static void listener_closed(uv_handle_t *h) {
   listener *l = h->data;
   hg_gw_sandbox *sb = l->sb;
   free(l);
-  sb->handles--;
+  hg_handles_closed(&sb->handles);
   hg__gateway_sb_check(sb);
 }
 
@@ -191,7 +191,7 @@ static int listener_start(hg_gw_sandbox *sb, lkind kind, int fd) {
     uv_tcp_init(loop, &l->u.tcp);
   l->u.h.data = l;
   sb->ls[kind] = l;
-  sb->handles++;
+  hg_handles_add(&sb->handles, 1);
   if (kind == L_DNS_UDP) {
     rc = uv_udp_open(&l->u.udp, fd);
     if (rc < 0)
@@ -368,7 +368,7 @@ static void req_done(hg_gateway *gw, gw_req *r, int rc);
 /* Called whenever something of sb finished closing. */
 void hg__gateway_sb_check(hg_gw_sandbox *sb) {
   hg_gateway *gw = sb->gw;
-  if (sb->handles > 0 || sb->proxies_closing) return;
+  if (!hg_handles_none(&sb->handles) || sb->proxies_closing) return;
   gw_req *r = sb->detaching;
   if (r) {
     sb->detaching = NULL;

@@ -11,6 +11,7 @@
 
 #include "gateway/dns.h"
 #include "gateway/gw.h"
+#include "node/core/handles.h"
 #include "node/core/buf.h"
 
 #define GW_LOG_MAX_DEFAULT 1000
@@ -112,7 +113,7 @@ struct dns_conn {
   hg_gw_sandbox *sb;
   dns_conn *prev, *next;
   upq *pending; /* the upstream query its current question waits for */
-  int open;     /* handles not yet closed */
+  hg_handles handles; /* not yet closed */
   bool reading, writing, closing;
   size_t len;
   uint8_t in[2 + GW_DNS_TCP_MAX];
@@ -127,7 +128,7 @@ struct upq {
   uv_timer_t timer;
   hg_gw_sandbox *sb;
   upq *prev, *next;
-  int open;
+  hg_handles handles; /* its socket and timer, not yet closed */
   int tries;
   uint16_t ids[GW_UPSTREAM_TRIES];
   dns_target to;
@@ -147,7 +148,7 @@ struct hg_gw_sandbox {
   hg_proxy_set *proxies;
   bool proxies_closing;
   gw_req *detaching; /* the detach request waiting for the closes */
-  int handles;       /* uv handles of this sandbox not yet closed */
+  hg_handles handles; /* uv handles of this sandbox not yet closed */
   dns_conn *conns;
   size_t nconns;
   upq *upqs;

@@ -399,7 +399,7 @@ static void conn_free(conn *c) {
 
 static void on_close(uv_handle_t *h) {
   conn *c = h->data;
-  if (--c->handles == 0) conn_free(c);
+  if (hg_handles_closed(&c->handles)) conn_free(c);
 }
 
 static void close_side(conn *c, side *s) {
@@ -512,7 +512,7 @@ int hg__proxy_dial(conn *c, uint16_t port) {
   if (rc < 0) return rc;
   c->up.init = true;
   c->up.tcp.data = c;
-  c->handles++;
+  hg_handles_add(&c->handles, 1);
   struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons(port)};
   sa.sin_addr.s_addr = htonl(c->ip);
   c->creq.data = c;
@@ -801,10 +801,10 @@ void hg_proxy_accept(hg_gw_sandbox *sb, uv_stream_t *listener, hg_proxy_kind kin
   }
   c->guest.init = true;
   c->guest.tcp.data = c;
-  c->handles = 1;
+  hg_handles_add(&c->handles, 1);
   if (uv_timer_init(loop, &c->timer) == 0) {
     c->timer.data = c;
-    c->handles++;
+    hg_handles_add(&c->handles, 1);
   } else {
     c->timer_closed = true;
   }

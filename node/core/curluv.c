@@ -1,3 +1,4 @@
+#include "node/core/handles.h"
 #include "node/core/curluv.h"
 
 #include <errno.h>
@@ -14,7 +15,7 @@ struct hg_curluv {
   CURLM *multi;
   uv_timer_t timer;
   cu_sock *socks; /* watched for curl */
-  int handles;    /* uv handles not closed yet: the timer and the polls */
+  hg_handles handles; /* not closed yet: the timer and the polls */
   int in_curl;    /* > 0 inside a curl call that may run callbacks */
   bool closing;
   hg_curluv_done_cb done;
@@ -76,7 +77,7 @@ static void on_timer(uv_timer_t *t) {
 }
 
 static void maybe_free(hg_curluv *cu) {
-  if (!cu->closing || cu->handles > 0) return;
+  if (!cu->closing || !hg_handles_none(&cu->handles)) return;
   void (*closed)(void *) = cu->closed;
   void *ud = cu->closed_ud;
   free(cu);
@@ -92,7 +93,7 @@ static void on_handle_closed(uv_handle_t *h) {
   } else {
     cu = h->data;
   }
-  cu->handles--;
+  hg_handles_closed(&cu->handles);
   maybe_free(cu);
 }
 
@@ -126,7 +127,7 @@ static int socket_cb(CURL *e, curl_socket_t fd, int what, void *ud, void *sockp)
     k->cu = cu;
     k->poll.data = k;
     HG_LIST_PUSH(cu->socks, k);
-    cu->handles++;
+    hg_handles_add(&cu->handles, 1);
     curl_multi_assign(cu->multi, fd, k);
   }
   int ev = ((what & CURL_POLL_IN) ? UV_READABLE : 0) |
@@ -157,7 +158,7 @@ int hg_curluv_new(uv_loop_t *loop, hg_curluv_done_cb done, void *ud, hg_curluv *
   cu->ud = ud;
   uv_timer_init(loop, &cu->timer);
   cu->timer.data = cu;
-  cu->handles = 1;
+  hg_handles_add(&cu->handles, 1);
   curl_multi_setopt(cu->multi, CURLMOPT_SOCKETFUNCTION, socket_cb);
   curl_multi_setopt(cu->multi, CURLMOPT_SOCKETDATA, cu);
   curl_multi_setopt(cu->multi, CURLMOPT_TIMERFUNCTION, timer_cb);

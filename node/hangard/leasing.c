@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "cluster/leases.h"
+#include "node/core/handles.h"
 #include "node/core/err.h"
 #include "node/core/log.h"
 #include "node/core/strmap.h"
@@ -63,7 +64,7 @@ struct hg_leasing {
   hg_leases *svc; /* loop only */
   uv_async_t async;
   uv_timer_t grow; /* groups smaller than --acceptors grow as nodes join */
-  int handles;     /* open of async, grow */
+  hg_handles handles; /* async, grow */
   hg_manager *manager;
 
   pthread_mutex_t mu;
@@ -543,7 +544,7 @@ int hg_leasing_open(const hg_leasing_config *cfg, hg_leasing **out) {
   int rc = hg_leases_open(cfg->loop, &lc, &l->svc);
   if (rc == 0) rc = uv_async_init(cfg->loop, &l->async, on_async);
   if (rc == 0) {
-    l->handles++;
+    hg_handles_add(&l->handles, 1);
     rc = uv_timer_init(cfg->loop, &l->grow);
   }
   if (rc < 0) {
@@ -555,7 +556,7 @@ int hg_leasing_open(const hg_leasing_config *cfg, hg_leasing **out) {
     return rc;
   }
   l->async.data = l->grow.data = l;
-  l->handles++;
+  hg_handles_add(&l->handles, 1);
   uv_timer_start(&l->grow, on_grow, GROW_MS, GROW_MS);
   if (cfg->cluster) hg_cluster_on_lease(cfg->cluster, on_datagram, l);
   if (pthread_create(&l->fencer, NULL, fencer_main, l) == 0) l->fencer_on = true;
@@ -601,7 +602,7 @@ static void on_svc_closed(void *ud) {
 
 static void on_handle_closed(uv_handle_t *h) {
   hg_leasing *l = h->data;
-  if (--l->handles == 0) hg_leases_close(l->svc, on_svc_closed, l);
+  if (hg_handles_closed(&l->handles)) hg_leases_close(l->svc, on_svc_closed, l);
 }
 
 void hg_leasing_close(hg_leasing *l, void (*done)(void *ud), void *ud) {

@@ -1617,8 +1617,8 @@ static void http_upgrade_only_to_websocket(void **state) {
   srv *up = srv_start(SRV_HTTP);
   srv_run(up);
   static const char *const offers[] = {
-      "Connection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\n"
-      "HTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA\r\n",
+      ("Connection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\n"
+       "HTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA\r\n"),
       "Connection: upgrade\r\nUpgrade: h2c, websocket\r\n",
       "Connection: keep-alive, Upgrade\r\nUpgrade: websocket\r\nUpgrade: H2C\r\n",
       "Connection: Upgrade\r\nUpgrade: TLS/1.2\r\n",
