@@ -342,7 +342,8 @@ int hg_replicator_after_suspend(hg_replicator *rp, const char *id, uint64_t gen,
 
 /* ---- moving a sandbox here ------------------------------------------------------------ */
 
-/* The group recorded in a generation's sandbox.json: who to claim from. */
+/* The group (and epoch) recorded in a generation's sandbox.json: who to
+ * claim from, above what. */
 static void holding_group(hg_replicator *rp, const char *rel, hg_sb_lease *view) {
   char path[4096];
   char *text = NULL;
@@ -353,6 +354,11 @@ static void holding_group(hg_replicator *rp, const char *rel, hg_sb_lease *view)
     return;
   json_t *j = json_loadb(text, len, 0, NULL);
   free(text);
+  /* The generation's own epoch: the view is the highest known. */
+  json_t *ep = json_object_get(j, "epoch");
+  if (json_is_integer(ep) && json_integer_value(ep) > 0 &&
+      (uint64_t)json_integer_value(ep) > view->epoch)
+    view->epoch = (uint64_t)json_integer_value(ep);
   json_t *g = json_object_get(j, "group");
   for (size_t i = 0; i < json_array_size(g) && view->ngroup < HG_SB_GROUP_MAX; i++) {
     const char *id = json_string_value(json_array_get(g, i));

@@ -385,19 +385,11 @@ static int claim(hg_leasing *l, const char *id, const hg_lease_conf *conf, uint6
   pthread_mutex_lock(&l->mu);
   rc = await(l, id, recover ? above - 1 : above, deleting, claim_timeout(l, fresh), got);
   pthread_mutex_unlock(&l->mu);
-  /* Lost at the epoch our view gave (a directory that lags): once more,
-   * above every epoch the replies showed. A live holder then makes it
-   * wait, and the caller hears "in use" rather than "stale". */
-  if (rc == 0 && got->state == HG_LEASE_LOST && !fresh && !deleting && !recover) {
-    pthread_mutex_lock(&l->mu);
-    entry_drop(l, id);
-    pthread_mutex_unlock(&l->mu);
-    if ((rc = post_cmd(l, CMD_CLAIM, id, conf, above, false)) == 0) {
-      pthread_mutex_lock(&l->mu);
-      rc = await(l, id, above, false, claim_timeout(l, false), got);
-      pthread_mutex_unlock(&l->mu);
-    }
-  }
+  /* Lost: never again higher on our own. A second claim above a live
+   * holder's epoch, promised by one acceptor, would make that holder give
+   * up (it stops on seeing a higher epoch) without anyone holding a
+   * majority: two candidates would take turns fencing each other. The
+   * caller hears 409 stale_epoch and may retry once its view caught up. */
   rc = claim_result(l, id, rc, got, deleting, msg);
   if (rc < 0 || deleting) hg_leasing_drop(l, id);
   return rc;
