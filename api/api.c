@@ -164,6 +164,20 @@ static void a_head_auth(hg_call *c) {
   head_body_go(c);
 }
 
+/* The call a request decided at its head continues as (its route and
+ * params known); NULL: out of memory, and the request already refused. */
+static hg_call *head_call(hg_api *api, hg_http_req *req, const hg_match *m) {
+  hg_call *c = hg__api_call_new(api, req);
+  if (!c) {
+    head_refuse(api, req, m, -ENOMEM, NULL);
+    return NULL;
+  }
+  c->rt = m->rt;
+  c->p = m->p;
+  c->forwarded = hg_http_header_get(req, "x-hangar-forwarded") != NULL;
+  return c;
+}
+
 size_t hg_api_on_head(hg_http_req *req, void *ud) {
   hg_api *api = ud;
   hg_match m;
@@ -192,27 +206,15 @@ size_t hg_api_on_head(hg_http_req *req, void *ud) {
                m.rt->handle != hg__api_h_resume && m.rt->handle != hg__api_h_replicas &&
                (limit > HG_API_MAX_JSON || head_has_body(req)) && !head_remote(api, &m);
   if (v == AUTH_OK && upload && !head_remote(api, &m)) { /* the admin key: stream it */
-    hg_call *c = hg__api_call_new(api, req);
-    if (!c) {
-      head_refuse(api, req, &m, -ENOMEM, NULL);
-      return 0;
-    }
-    c->rt = m.rt;
-    c->p = m.p;
+    hg_call *c = head_call(api, req, &m);
+    if (!c) return 0;
     c->admin = c->authed = true;
-    c->forwarded = hg_http_header_get(req, "x-hangar-forwarded") != NULL;
     head_body_go(c);
     return 0;
   }
   if (!first) return limit;
-  hg_call *c = hg__api_call_new(api, req);
-  if (!c) {
-    head_refuse(api, req, &m, -ENOMEM, NULL);
-    return 0;
-  }
-  c->rt = m.rt;
-  c->p = m.p;
-  c->forwarded = hg_http_header_get(req, "x-hangar-forwarded") != NULL;
+  hg_call *c = head_call(api, req, &m);
+  if (!c) return 0;
   memcpy(c->cred, cred, sizeof c->cred);
   hg__api_call_queue(c, w_auth, a_head_auth);
   return 0;
