@@ -302,6 +302,10 @@ static size_t alive_holders(hg_replicator *rp, const char *id, uint64_t gen,
   return n;
 }
 
+void hg_replicator_keep_off(hg_replicator *rp, const char *id, bool on) {
+  backoff_set(rp, id, on ? hg_now_ms() + RP_INFLIGHT_MS : 0);
+}
+
 int hg_replicator_after_suspend(hg_replicator *rp, const char *id, uint64_t gen,
                                 const char *durability,
                                 void (*progress)(void *pud, const char *text), void *pud,

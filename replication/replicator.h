@@ -45,6 +45,10 @@ void hg_replicator_stop(hg_replicator *rp);
 
 /* What the node's lifecycle (node/hangard/lifecycle.c) and the API ask. */
 
+/* A suspend of id begins (on) or failed (off): the keeper leaves id alone
+ * meanwhile, so the generation goes out once, by after_suspend, which
+ * reports what it sent. */
+void hg_replicator_keep_off(hg_replicator *rp, const char *id, bool on);
 /* After a suspend took generation gen: copies it to the sandbox's holders.
  * durability "replicated", "local" or NULL (the default: the sandbox's
  * replica count, when peers can hold copies). progress(pud, text) shows

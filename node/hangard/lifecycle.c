@@ -115,8 +115,10 @@ static int life_suspend(void *ud, const char *id, const char *durability,
   hg_life *l = ud;
   *report = NULL;
   msg[0] = '\0';
+  if (l->rp) hg_replicator_keep_off(l->rp, id, true);
   int rc = hg_sandbox_suspend(l->m, id, gen);
   if (rc == 0) life_drop(l, id);
+  if (rc < 0 && l->rp) hg_replicator_keep_off(l->rp, id, false);
   if (rc < 0 || !l->rp) return rc;
   return hg_replicator_after_suspend(l->rp, id, *gen, durability, progress, pud, report,
                                      msg);

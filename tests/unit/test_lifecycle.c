@@ -135,6 +135,9 @@ static const hg_life_leases fk_leases = {
 bool hg_replicator_holds(hg_replicator *rp, const char *id) {
   return !strcmp(id, "sb-held");
 }
+void hg_replicator_keep_off(hg_replicator *rp, const char *id, bool on) {
+  note("keep_off(%s,%s) ", id, on ? "on" : "off");
+}
 int hg_replicator_after_suspend(hg_replicator *rp, const char *id, uint64_t gen,
                                 const char *durability,
                                 void (*progress)(void *pud, const char *text), void *pud,
@@ -178,15 +181,15 @@ static void idle_suspend_replicates_the_new_generation(void **state) {
   fk.idle[1] = "sb-b";
   hg_life_idle(life);
   assert_string_equal(calls,
-                      "suspend(sb-a) replicate(sb-a,gen=7,default) "
-                      "suspend(sb-b) replicate(sb-b,gen=7,default) ");
+                      "keep_off(sb-a,on) suspend(sb-a) replicate(sb-a,gen=7,default) "
+                      "keep_off(sb-b,on) suspend(sb-b) replicate(sb-b,gen=7,default) ");
 }
 
 static void idle_suspend_that_fails_replicates_nothing(void **state) {
   fk.idle[0] = "sb-a";
   fk.suspend_rc = -EBUSY;
   hg_life_idle(life);
-  assert_string_equal(calls, "suspend(sb-a) ");
+  assert_string_equal(calls, "keep_off(sb-a,on) suspend(sb-a) keep_off(sb-a,off) ");
 }
 
 static void idle_suspend_alone_only_suspends(void **state) {
@@ -208,7 +211,7 @@ static void suspend_reports_the_copy(void **state) {
   assert_non_null(report);
   assert_string_equal(msg, "1 of 2 holders");
   json_decref(report);
-  assert_string_equal(calls, "suspend(sb-a) replicate(sb-a,gen=7,replicated) ");
+  assert_string_equal(calls, "keep_off(sb-a,on) suspend(sb-a) replicate(sb-a,gen=7,replicated) ");
 }
 
 /* The policy is in force before the VM starts; a policy that cannot be set
@@ -299,14 +302,16 @@ static void suspend_drops_and_delete_goes_through_the_group(void **state) {
   char msg[256];
   assert_int_equal(w->suspend(w->ud, "sb-a", NULL, NULL, NULL, &gen, &report, msg), 0);
   json_decref(report);
-  assert_string_equal(calls, "suspend(sb-a) drop(sb-a) replicate(sb-a,gen=7,default) ");
+  assert_string_equal(calls,
+                      "keep_off(sb-a,on) suspend(sb-a) drop(sb-a) replicate(sb-a,gen=7,default) ");
   calls[0] = '\0';
   assert_int_equal(w->remove(w->ud, "sb-a"), 0);
   assert_string_equal(calls, "lease_delete(sb-a) delete(sb-a) forget(sb-a) ");
   calls[0] = '\0';
   fk.suspend_rc = -EBUSY;
   assert_int_equal(w->suspend(w->ud, "sb-a", NULL, NULL, NULL, &gen, &report, msg), -EBUSY);
-  assert_string_equal(calls, "suspend(sb-a) "); /* still running: still leased */
+  /* still running: still leased, and the keeper may send it again */
+  assert_string_equal(calls, "keep_off(sb-a,on) suspend(sb-a) keep_off(sb-a,off) ");
 }
 
 static void fork_inherits_the_policy(void **state) {
