@@ -178,9 +178,75 @@ static hg_call *head_call(hg_api *api, hg_http_req *req, const hg_match *m) {
   return c;
 }
 
+/* ---- forwards from peers (fwdsign.h) ---------------------------------------------
+ * A request carrying any forwarding header is a peer's or nobody's: its
+ * signature is checked at its head (401 peer_signature_invalid otherwise,
+ * before a byte of its body), its credential is the signed identity, and
+ * its body is read whole (never streamed to a guest) so that its digest is
+ * checked before anything acts on it: nothing is written anywhere for a
+ * body that turns out not to be the one signed. */
+
+static bool peer_headers(const hg_http_req *req) {
+  return hg_http_header_get(req, "x-hangar-forwarded") ||
+         hg_http_header_get(req, "x-hangar-identity") ||
+         hg_http_header_get(req, "x-hangar-signature") ||
+         hg_http_header_get(req, "x-hangar-body-sha256");
+}
+
+static const char *peer_refusal(int rc) {
+  switch (rc) {
+  case -ENOKEY: return "no X-Hangar-Signature, or this node has no cluster key";
+  case -ESTALE: return "the signature's time is more than 30 s from this node's clock";
+  case -EALREADY: return "the signature's nonce was seen before (a replay)";
+  default: return "the signature does not verify under the cluster key";
+  }
+}
+
+static size_t peer_head(hg_api *api, hg_http_req *req) {
+  hg_match m;
+  int found = hg__api_route_find(req->method, req->path, &m);
+  if (found < 0) m.rt = NULL;
+  hg_fwdsign_req r = {.method = req->method,
+                      .target = req->target,
+                      .node = hg_http_header_get(req, "x-hangar-forwarded"),
+                      .identity = hg_http_header_get(req, "x-hangar-identity"),
+                      .digest = hg_http_header_get(req, "x-hangar-body-sha256"),
+                      .sig = hg_http_header_get(req, "x-hangar-signature")};
+  int rc = hg_fwdsign_check(api->fwdsign, &r, hg_wall_ns() / 1000000);
+  bool admin = false;
+  char cred[HG_FWDSIGN_IDENT_MAX] = "";
+  if (rc == 0 && r.identity && hg_fwdsign_identity(r.identity, &admin, cred, sizeof cred) < 0)
+    rc = -EBADMSG;
+  if (rc == -EBUSY || api->stopping) {
+    head_refuse(api, req, &m, -EAGAIN,
+                api->stopping ? "the node is shutting down"
+                              : "too many forwarded requests in the replay window");
+    return 0;
+  }
+  if (rc < 0) {
+    hg_log_warn("api.peer_refused", "from=\"%.63s\" reason=\"%s\"",
+                r.node ? r.node : "-", peer_refusal(rc));
+    head_refuse(api, req, &m, HG_API_EPEERSIG, peer_refusal(rc));
+    return 0;
+  }
+  hg_call *c = head_call(api, req, &m);
+  if (!c) return 0;
+  c->peer = true;
+  c->peer_admin = admin;
+  if (strlen(cred) <= HG_API_TOKEN_MAX) memcpy(c->cred, cred, strlen(cred) + 1);
+  size_t limit = m.rt ? route_limit(m.rt) : HG_API_MAX_JSON;
+  rc = hg_http_body_read(req, limit);
+  if (rc == -EFBIG)
+    hg__api_call_error(c, -EFBIG, "request body larger than %zu bytes", limit);
+  else if (rc < 0)
+    hg__api_call_respond(c, 499, NULL, NULL, NULL, 0);
+  return 0;
+}
+
 size_t hg_api_on_head(hg_http_req *req, void *ud) {
   hg_api *api = ud;
   hg_match m;
+  if (peer_headers(req)) return peer_head(api, req);
   if (hg__api_route_find(req->method, req->path, &m) < 0 || m.rt->scope == SCOPE_PUBLIC)
     return hg_api_body_limit(req->method, req->path, api); /* the handler answers */
   if (api->stopping) {
@@ -220,21 +286,10 @@ size_t hg_api_on_head(hg_http_req *req, void *ud) {
   return 0;
 }
 
-void hg_api_handler(hg_http_server *srv, hg_http_req *req, void *ud) {
-  hg_api *api = ud;
-  if (req->data) { /* authenticated at its head (hg_api_on_head) */
-    hg_call *a = req->data;
-    if (api->stopping) hg__api_call_error(a, -EAGAIN, "the node is shutting down");
-    else dispatch(a);
-    return;
-  }
-  hg_call *c = hg__api_call_new(api, req);
-  if (!c) {
-    static const char oom[] =
-        "{\"error\":{\"code\":\"unavailable\",\"message\":\"out of memory\"}}";
-    hg_http_respond(req, 503, "application/json", NULL, oom, sizeof oom - 1);
-    return;
-  }
+/* A request with its route not decided yet: route, forward, or auth. */
+static void handle_fresh(hg_call *c) {
+  hg_api *api = c->api;
+  hg_http_req *req = c->req;
   hg_match m;
   int rc = hg__api_route_find(req->method, req->path, &m);
   c->rt = m.rt;
@@ -252,6 +307,46 @@ void hg_api_handler(hg_http_server *srv, hg_http_req *req, void *ud) {
     c->forwarded = hg_http_header_get(req, "x-hangar-forwarded") != NULL;
     if (!hg__api_route_remote(c)) auth_start(c);
   }
+}
+
+/* A signed forward's body is complete: is it the one signed? */
+static void peer_body(hg_call *c) {
+  hg_http_req *req = c->req;
+  if (req->body_offset != 0 ||
+      hg_fwdsign_check_body(hg_http_header_get(req, "x-hangar-body-sha256"), req->body,
+                            req->body_len) < 0) {
+    hg_fwdsign_count_bad_body(c->api->fwdsign);
+    hg_log_warn("api.peer_refused", "from=\"%.63s\" reason=\"body digest\"",
+                hg_http_header_get(req, "x-hangar-forwarded"));
+    hg__api_call_error(c, HG_API_EPEERSIG, "the body is not the one the signature covers");
+    return;
+  }
+  handle_fresh(c);
+}
+
+void hg_api_handler(hg_http_server *srv, hg_http_req *req, void *ud) {
+  hg_api *api = ud;
+  if (req->data) { /* decided at its head (hg_api_on_head) */
+    hg_call *a = req->data;
+    if (api->stopping) hg__api_call_error(a, -EAGAIN, "the node is shutting down");
+    else if (a->peer) peer_body(a);
+    else dispatch(a);
+    return;
+  }
+  hg_call *c = hg__api_call_new(api, req);
+  if (!c) {
+    static const char oom[] =
+        "{\"error\":{\"code\":\"unavailable\",\"message\":\"out of memory\"}}";
+    hg_http_respond(req, 503, "application/json", NULL, oom, sizeof oom - 1);
+    return;
+  }
+  if (peer_headers(req)) { /* never checked at its head: on_head is not installed */
+    hg_match m;
+    c->rt = hg__api_route_find(req->method, req->path, &m) == 0 ? m.rt : NULL;
+    hg__api_call_error(c, HG_API_EPEERSIG, "the signature was not checked");
+    return;
+  }
+  handle_fresh(c);
 }
 
 void hg_api_on_abort(hg_http_req *req, void *ud) {
@@ -296,6 +391,7 @@ static void api_release(hg_api *api) {
   free(api->toks);
   free(api->buckets);
   free(api->counts);
+  hg_fwdsign_free(api->fwdsign);
   free(api->admin_key);
   free(api->node_id);
   free(api->version);
@@ -339,7 +435,7 @@ static bool peers_valid(const hg_api_config *cfg) {
   if (!p) return true;
   /* node ids go into X-Hangar-Forwarded and are compared with owners */
   return p->locate && p->place && p->members && p->directory && p->decommission &&
-         hg_node_id_valid(cfg->node_id);
+         hg_node_id_valid(cfg->node_id) && cfg->cluster_keys; /* forwards are signed */
 }
 
 static void on_forward_closed(void *ud) {
@@ -378,10 +474,15 @@ int hg_api_new(uv_loop_t *loop, const hg_api_config *cfg, hg_api **out) {
     api_release(api);
     return rc < 0 ? rc : -ENOMEM;
   }
+  if (cfg->cluster_keys &&
+      (rc = hg_fwdsign_new(cfg->cluster_keys, cfg->cluster_name, 0, 0, &api->fwdsign)) < 0) {
+    api_release(api);
+    return rc;
+  }
   if (cfg->peers) {
     api->peers = *cfg->peers;
     api->have_peers = true;
-    if ((rc = hg_forward_new(loop, api->node_id, &api->fwd)) < 0) {
+    if ((rc = hg_forward_new(loop, api->node_id, api->fwdsign, &api->fwd)) < 0) {
       api_release(api);
       return rc;
     }

@@ -50,8 +50,8 @@ typedef struct hg_api hg_api;
 
 /* The cluster as the API sees it (DESIGN §7: any node answers). NULL in
  * hg_api_config: a node alone, everything local. Loop thread only.
- * Requests a peer forwarded to us carry "X-Hangar-Forwarded: <node id>" and
- * are never forwarded again; a forwarded request for a sandbox we do not
+ * Requests a peer forwarded to us carry "X-Hangar-Forwarded: <node id>",
+ * signed with the cluster key (api/fwdsign.h), and are never forwarded again; a forwarded request for a sandbox we do not
  * own gets 421 with "X-Hangar-Owner: <node id> <api addr>" when we know the
  * owner, and the forwarding node retries once there. */
 typedef struct hg_api_peers {
@@ -96,6 +96,12 @@ typedef struct hg_api_config {
                               * required, and node_id must be a node id:
                               * 1-63 of [a-z0-9-]) */
   hg_replicator *replicator; /* NULL: no replication (needs peers) */
+  /* The cluster key list (--cluster-key) and name: forwards to peers are
+   * signed with it, and forwards from peers checked (api/fwdsign.h).
+   * Required with peers; without it a node refuses every request that
+   * carries forwarding headers (401). */
+  const char *cluster_keys;
+  const char *cluster_name;
   hg_gateway *gateway;   /* GET|PUT …/network, the egress log, inbound ports,
                           * metrics; NULL: networking is off (those routes
                           * answer 404) */

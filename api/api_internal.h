@@ -19,6 +19,7 @@
 
 #include "api/api.h"
 #include "api/forward.h"
+#include "api/fwdsign.h"
 #include "api/inbound.h"
 #include "node/agentproto.h"
 #include "node/core/buf.h"
@@ -56,6 +57,7 @@ enum {
   HG_API_EFORBID = -4003,
   HG_API_EMETHOD = -4005,
   HG_API_EMISDIRECTED = -4021, /* a forwarded request for a sandbox another node owns */
+  HG_API_EPEERSIG = -4011,     /* peer headers without a valid signature (fwdsign.h) */
 };
 
 /* ---- types ------------------------------------------------------------- */
@@ -195,6 +197,9 @@ struct hg_call {
   json_t *out;              /* built by a worker */
   int wait_s;
   bool forwarded;           /* carries X-Hangar-Forwarded: never forwarded again */
+  bool peer;                /* ... and its signature checked at its head (fwdsign.h):
+                             * cred is the signed identity's, not Authorization */
+  bool peer_admin;          /* the signed identity is "admin" */
   bool replaced;            /* create: placed once more after a local ENOSPC */
   hg_fwd *fwd;              /* being forwarded to another node */
   hg_fwd_why why;
@@ -277,6 +282,7 @@ struct hg_api {
   hg_api_work work;                  /* lifecycle work (node/hangard) */
   hg_replicator *rp;                 /* NULL: no replication */
   hg_forward *fwd;                   /* with peers: the forwarder */
+  hg_fwdsign *fwdsign;               /* with a cluster key: signs and checks forwards */
   uint64_t misdirected;              /* 421s we answered */
   hg_gateway *gw;                    /* NULL: networking is off */
 };

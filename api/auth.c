@@ -133,4 +133,16 @@ void hg__api_cred_parse(const hg_http_req *req, hg_scope scope,
     out[0] = '\0';
 }
 
-void hg__api_cred_get(hg_call *c) { hg__api_cred_parse(c->req, c->rt->scope, c->cred); }
+/* A signed forward's credential is its identity (set at its head), never
+ * its Authorization: the forwarder dropped the client's, and a peer's
+ * "admin" stands for the admin key it checked. */
+void hg__api_cred_get(hg_call *c) {
+  if (!c->peer) {
+    hg__api_cred_parse(c->req, c->rt->scope, c->cred);
+  } else if (c->peer_admin) {
+    snprintf(c->cred, sizeof c->cred, "%s", c->api->admin_key);
+  } else if (!c->cred[0] && c->rt->scope == SCOPE_OUTPUT &&
+             hg_http_query_get(c->req, "token", c->cred, sizeof c->cred) < 0) {
+    c->cred[0] = '\0';
+  }
+}

@@ -21,6 +21,8 @@ static const hg_api_error hg_api_errors[] = {
   {HG_API_EFORBID, {"forbidden", 403}, "these credentials do not grant this request"},
   {HG_API_EMETHOD, {"method_not_allowed", 405}, "method not allowed"},
   {HG_API_EMISDIRECTED, {"misdirected", 421}, "the sandbox is owned by another node"},
+  {HG_API_EPEERSIG, {"peer_signature_invalid", 401},
+   "forwarding headers without a valid signature of a cluster member"},
   {-ECONNREFUSED, {"port_closed", 502}, "nothing listens on that port in the sandbox"},
   {-EXDEV, {"incompatible_accelerator", 409},
    "the sandbox was saved under another accelerator (kvm, tcg) than this node runs"},

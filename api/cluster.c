@@ -16,7 +16,9 @@
 
 static void op_lookup_next(hg_call *c);
 
-/* 421: "not here; try <owner> <addr>". */
+/* 421: "not here; try <owner> <addr>" (only ever to a signed forward: a
+ * request with X-Hangar-Forwarded and no valid signature got 401 at its
+ * head, so the address goes to a peer, never to a client). */
 static void call_misdirected(hg_call *c, const char *owner, const char *addr) {
   char hdr[32 + HG_NODE_ID_MAX + HG_ADDR_MAX] = "", msg[HG_API_MSG];
   if (hg_node_id_valid(owner) && hg_addr_valid(addr))
@@ -29,9 +31,33 @@ static void call_misdirected(hg_call *c, const char *owner, const char *addr) {
                     hdr[0] ? hdr : NULL);
 }
 
-/* A forward that found no answer: 502 owner_unreachable, saying where. */
+/* The client's credential as the owner gets it (fwdsign.h): "admin" when
+ * it is our admin key (checked here; the key itself stays here), else
+ * "bearer <it>" for the owner to check (a sandbox's tokens live with it);
+ * "" with none. Only Authorization: ?token= travels in the target. */
+static bool fwd_identity(const hg_call *c, char out[HG_FWDSIGN_IDENT_MAX]) {
+  char cred[HG_API_TOKEN_MAX + 1];
+  hg__api_cred_parse(c->req, SCOPE_SANDBOX, cred);
+  out[0] = '\0';
+  if (!cred[0]) return false;
+  if (hg_secret_equal(cred, c->api->admin_key)) {
+    snprintf(out, HG_FWDSIGN_IDENT_MAX, "admin");
+    return true;
+  }
+  snprintf(out, HG_FWDSIGN_IDENT_MAX, "bearer %s", cred);
+  return false;
+}
+
+/* A forward that found no answer: 502 owner_unreachable, saying where to
+ * an admin only (peers' addresses are the cluster's business). */
 static void fwd_unreachable(hg_call *c, const hg_fwd_result *r) {
   const char *why = r->msg[0] ? r->msg : "no answer";
+  char ident[HG_FWDSIGN_IDENT_MAX];
+  if (!fwd_identity(c, ident)) {
+    hg__api_call_error(c, -EHOSTUNREACH, "the node that holds %s did not answer",
+                       c->why == FWD_CREATE ? "the new sandbox's place" : "the sandbox");
+    return;
+  }
   if (c->why == FWD_CREATE)
     hg__api_call_error(c, -EHOSTUNREACH,
                        "node %s (%s), placed to create the sandbox, did not answer: %s",
@@ -60,6 +86,9 @@ static void on_fwd_done(void *ud, const hg_fwd_result *r) {
       hg__api_call_error(c, -EAGAIN, "the node is shutting down");
   } else if (c->why == FWD_OPERATION) {
     op_lookup_next(c); /* 404 there, or silent: ask the next */
+  } else if (r->rc == -EREMOTE) { /* 421 twice: no address to the client */
+    hg__api_call_error(c, HG_API_EMISDIRECTED,
+                       "sandbox %s is moving between nodes; try again", c->p.id);
   } else {
     fwd_unreachable(c, r);
   }
@@ -68,8 +97,10 @@ static void on_fwd_done(void *ud, const hg_fwd_result *r) {
 /* Forwards c to owner at addr; answers it if that cannot start. */
 static void fwd_begin(hg_call *c, hg_fwd_why why, const char *owner, const char *addr, int decline) {
   hg_api *api = c->api;
-  hg_fwd_spec s = {.owner = owner, .addr = addr, .decline_status = decline, .done = on_fwd_done,
-                   .ud = c};
+  char ident[HG_FWDSIGN_IDENT_MAX];
+  fwd_identity(c, ident);
+  hg_fwd_spec s = {.owner = owner, .addr = addr, .decline_status = decline,
+                   .identity = ident, .done = on_fwd_done, .ud = c};
   c->why = why;
   int rc = api->fwd ? hg_fwd_start(api->fwd, c->req, &s, &c->fwd) : -EAGAIN;
   if (rc == 0) {

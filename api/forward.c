@@ -15,12 +15,14 @@
 #include <string.h>
 #include <strings.h>
 
+#include "api/fwdsign.h"
 #include "node/core/handles.h"
 #include "node/core/buf.h"
 #include "node/core/curluv.h"
 #include "node/core/list.h"
 #include "node/core/log.h"
 #include "node/core/parse.h"
+#include "node/core/util.h"
 
 #define HG_FWD_MAX_XFF 1024 /* an incoming X-Forwarded-For we extend */
 #define HG_FWD_CURL_BUFFER (64 * 1024)
@@ -31,6 +33,7 @@ struct hg_forward {
   uv_loop_t *loop;
   hg_curluv *cu;
   char node_id[HG_NODE_ID_MAX];
+  const hg_fwdsign *signer;
   hg_fwd *fwds;    /* in flight */
   hg_forward_stats st;
   hg_handles handles; /* not closed yet: cu and the drain timers */
@@ -47,6 +50,7 @@ struct hg_fwd {
   char *path; /* the target as received, without a fragment */
   char owner[HG_NODE_ID_MAX];
   char addr[HG_ADDR_MAX];
+  char identity[HG_FWDSIGN_IDENT_MAX];
   int decline;
   hg_fwd_done_cb done;
   void *ud;
@@ -58,7 +62,7 @@ struct hg_fwd {
   bool in_multi;
   bool started;  /* the client's answer began */
   bool answered; /* ... and was whole (no body: 204, 304) */
-  bool retrying, retried, declined, cancelled, client_gone, paused;
+  bool retrying, retried, declined, misdirected, cancelled, client_gone, paused;
   bool drain_open;
   uv_timer_t drain; /* paused: looks whether the client drained */
   char err[CURL_ERROR_SIZE];
@@ -125,10 +129,15 @@ static void fwd_finish(hg_fwd *w, int rc, const char *msg) {
 
 static size_t head_cb(char *buf, size_t size, size_t n, void *ud);
 static size_t body_cb(char *buf, size_t size, size_t n, void *ud);
+static int fwd_headers(hg_fwd *w, const char *self);
 
-/* A transfer to w->addr, with w's request and headers. */
+/* A transfer to w->addr, with w's request and headers (signed afresh). */
 static int fwd_easy(hg_fwd *w) {
   const hg_http_req *req = w->req;
+  curl_slist_free_all(w->hdrs);
+  w->hdrs = NULL;
+  int hrc = fwd_headers(w, w->f->node_id);
+  if (hrc < 0) return hrc;
   size_t ulen = 8 + strlen(w->addr) + strlen(w->path);
   char *url = malloc(ulen);
   CURL *e = curl_easy_init();
@@ -191,14 +200,39 @@ static int fwd_easy(hg_fwd *w) {
   return 0;
 }
 
+/* Appends "Name: value" (or "Name:", which makes curl drop a header of
+ * its own) to *l. */
+static int hdr_add(struct curl_slist **l, hg_buf *h, const char *name, const char *v) {
+  hg_buf_reset(h);
+  int rc = v ? hg_buf_printf(h, "%s: %s", name, v) : hg_buf_printf(h, "%s:", name);
+  struct curl_slist *t = rc == 0 ? curl_slist_append(*l, h->data) : NULL;
+  if (rc == 0 && !t) rc = -ENOMEM;
+  if (rc == 0) *l = t;
+  return rc;
+}
+
+/* The signed headers: identity, body digest, signature (fwdsign.h). The
+ * body signed is the one curl sends (none for HEAD). */
+static int fwd_sign(hg_fwd *w, const char *self, struct curl_slist **l, hg_buf *h) {
+  const hg_http_req *req = w->req;
+  bool nobody = !strcmp(req->method, "HEAD");
+  hg_fwdsign_hdrs sh;
+  int rc = hg_fwdsign_sign(w->f->signer, req->method, w->path, self, w->identity,
+                           req->body, nobody ? 0 : req->body_len, hg_wall_ns() / 1000000, &sh);
+  if (rc == 0 && w->identity[0]) rc = hdr_add(l, h, "X-Hangar-Identity", w->identity);
+  if (rc == 0) rc = hdr_add(l, h, "X-Hangar-Body-SHA256", sh.digest);
+  if (rc == 0) rc = hdr_add(l, h, "X-Hangar-Signature", sh.sig);
+  return rc;
+}
+
 /* The request headers that matter, and ours. A header curl would add by
  * itself (Content-Type for a body, Accept, Expect: 100-continue) is named
- * empty when the client did not send it, which removes it. */
+ * empty when the client did not send it, which removes it. The client's
+ * Authorization never goes on: the signed identity stands for it. */
 static int fwd_headers(hg_fwd *w, const char *self) {
   static const struct {
     const char *lower, *name;
   } pass[] = {
-      {"authorization", "Authorization"},
       {"content-type", "Content-Type"},
       {"accept", "Accept"},
   };
@@ -231,6 +265,7 @@ static int fwd_headers(hg_fwd *w, const char *self) {
   if (rc == 0) l = t;
   if (rc == 0 && !(t = curl_slist_append(l, "Expect:"))) rc = -ENOMEM;
   if (rc == 0) l = t;
+  if (rc == 0) rc = fwd_sign(w, self, &l, &h);
   hg_buf_free(&h);
   if (rc < 0) {
     curl_slist_free_all(l);
@@ -254,8 +289,10 @@ int hg_fwd_start(hg_forward *f, hg_http_req *req, const hg_fwd_spec *spec, hg_fw
   snprintf(w->owner, sizeof w->owner, "%s", spec->owner);
   snprintf(w->addr, sizeof w->addr, "%s", spec->addr);
   hg_buf_init(&w->extra, HG_FWD_MAX_RESP_HEADERS);
-  int rc = target_path(req->target, &w->path);
-  if (rc == 0) rc = fwd_headers(w, f->node_id);
+  int rc = 0;
+  if (spec->identity && strlen(spec->identity) >= sizeof w->identity) rc = -EINVAL;
+  else snprintf(w->identity, sizeof w->identity, "%s", spec->identity ? spec->identity : "");
+  if (rc == 0) rc = target_path(req->target, &w->path);
   if (rc == 0) rc = fwd_easy(w);
   if (rc < 0) {
     curl_slist_free_all(w->hdrs);
@@ -296,6 +333,8 @@ static bool passes(const char *name, size_t n) {
   if (n == 13 && !strncasecmp(name, "x-hangar-node", n))
     return false; /* ours replaces it */
   if (n == 18 && !strncasecmp(name, "x-hangar-forwarded", n)) return false;
+  if (n == 14 && !strncasecmp(name, "x-hangar-owner", n))
+    return false; /* an internal address: for us, not the client */
   return n > 9 && !strncasecmp(name, "x-hangar-", 9);
 }
 
@@ -332,6 +371,10 @@ static bool head_done(hg_fwd *w) {
   if (w->status == 421 && !w->retried && w->hint_addr[0] &&
       strcmp(w->hint_addr, w->addr) != 0) {
     w->retrying = true;
+    return false;
+  }
+  if (w->status == 421) { /* not passed on: it names where peers listen */
+    w->misdirected = true;
     return false;
   }
   if (w->decline && w->status == w->decline) {
@@ -464,6 +507,9 @@ static void fwd_transfer_done(hg_fwd *w, CURLcode result) {
   } else if (w->declined) {
     f->st.declined++;
     fwd_finish(w, -ENOENT, "declined");
+  } else if (w->misdirected) {
+    f->st.unreachable++;
+    fwd_finish(w, -EREMOTE, "misdirected again");
   } else if (w->client_gone) {
     f->st.cancelled++;
     if (!w->answered) hg_http_stream_end(w->req);
@@ -532,8 +578,9 @@ static void on_transfer_done(CURL *e, CURLcode result, void *ud) {
 
 /* ---- the forwarder ------------------------------------------------------------- */
 
-int hg_forward_new(uv_loop_t *loop, const char *node_id, hg_forward **out) {
-  if (!node_id || !*node_id || strlen(node_id) >= HG_NODE_ID_MAX) return -EINVAL;
+int hg_forward_new(uv_loop_t *loop, const char *node_id, const hg_fwdsign *signer,
+                   hg_forward **out) {
+  if (!node_id || !*node_id || strlen(node_id) >= HG_NODE_ID_MAX || !signer) return -EINVAL;
   hg_forward *f = calloc(1, sizeof *f);
   if (!f) return -ENOMEM;
   int rc = hg_curluv_new(loop, on_transfer_done, f, &f->cu);
@@ -542,6 +589,7 @@ int hg_forward_new(uv_loop_t *loop, const char *node_id, hg_forward **out) {
     return rc;
   }
   f->loop = loop;
+  f->signer = signer;
   snprintf(f->node_id, sizeof f->node_id, "%s", node_id);
   hg_handles_add(&f->handles, 1);
   *out = f;

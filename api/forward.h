@@ -7,16 +7,21 @@
  * so nothing blocks and keep-alive connections to peers are reused.
  *
  * A forward (hg_fwd) sends the method, the target as received, the body
- * and the headers that matter (authorization, content-type, accept), plus
+ * and the headers that matter (content-type, accept), plus
  * "X-Hangar-Forwarded: <our node id>" (the receiver never forwards it
- * again) and the client's address in X-Forwarded-For. When the upstream
+ * again), the client's address in X-Forwarded-For, and in place of the
+ * client's Authorization (never sent on) the identity the caller decided
+ * (X-Hangar-Identity), all signed with the cluster key (api/fwdsign.h:
+ * X-Hangar-Body-SHA256, X-Hangar-Signature; a fresh nonce per attempt). When the upstream
  * head is complete the answer starts on the client's request: the
  * upstream status, content type and pass-through headers (location,
- * retry-after, www-authenticate, allow, x-hangar-*) plus "X-Hangar-Node:
- * <owner>"; the body follows as it comes, paused while the client has more
- * than HG_FWD_HIGH_WATER bytes unsent. A 421 carrying "X-Hangar-Owner:
- * <node> <addr>" is retried once at that address (if it differs); a second
- * one passes through.
+ * retry-after, www-authenticate, allow, x-hangar-* but X-Hangar-Owner)
+ * plus "X-Hangar-Node: <owner>"; the body follows as it comes, paused while
+ * the client has more than HG_FWD_HIGH_WATER bytes unsent. A 421 carrying
+ * "X-Hangar-Owner: <node> <addr>" is retried once at that address (if it
+ * differs); a second 421 (or one without a usable hint) is never passed
+ * on, since it names an internal address: the forward ends with -EREMOTE
+ * and the caller answers.
  *
  * Connect timeout HG_FWD_CONNECT_MS; no overall or low-speed limit (held
  * requests, ?wait=600 and output follow streams, are legitimately quiet);
@@ -50,7 +55,8 @@ typedef struct hg_fwd_result {
    * status (nothing sent); -EHOSTUNREACH: no answer (connect failed, reset
    * or closed before a complete head; msg says what); -EPIPE: the upstream
    * broke mid-body (the client's connection was cut so it can tell);
-   * -ECANCELED: hg_fwd_cancel, or the client left. */
+   * -ECANCELED: hg_fwd_cancel, or the client left; -EREMOTE: 421 again
+   * (the sandbox moves between nodes; nothing sent). */
   int rc;
   int status;                /* the upstream's, 0 if none */
   bool started;              /* the answer went (or began going) to the client */
@@ -69,6 +75,8 @@ typedef struct hg_fwd_spec {
    * -ENOENT and the request stays the caller's (404 when asking peers in
    * turn who knows an operation). 0: none. */
   int decline_status;
+  /* X-Hangar-Identity (fwdsign.h): "admin", "bearer <cred>", NULL: none */
+  const char *identity;
   hg_fwd_done_cb done; /* called once, never from inside hg_fwd_start */
   void *ud;
 } hg_fwd_spec;
@@ -85,8 +93,11 @@ typedef struct hg_forward_stats {
   unsigned active;      /* forwards in flight */
 } hg_forward_stats;
 
-/* node_id: ours, for X-Hangar-Forwarded. */
-int hg_forward_new(uv_loop_t *loop, const char *node_id, hg_forward **out);
+/* node_id: ours, for X-Hangar-Forwarded; signer: the cluster key's
+ * (required, kept by the caller until the forwarder is closed). */
+typedef struct hg_fwdsign hg_fwdsign;
+int hg_forward_new(uv_loop_t *loop, const char *node_id, const hg_fwdsign *signer,
+                   hg_forward **out);
 /* Cancels every forward in flight (their done callbacks run first), then
  * closes the handles and frees; done(ud) once all is gone. */
 void hg_forward_close(hg_forward *f, void (*done)(void *ud), void *ud);

@@ -3,12 +3,14 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <openssl/core_names.h>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/rand.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/uio.h>
 
 #include "cluster/wire.h"
 #include "node/core/log.h"
@@ -136,6 +138,42 @@ int hg_seal_keys_parse(const char *keys, uint8_t out[][HG_SEAL_KEY_LEN], size_t 
   }
   *n = idx;
   return 0;
+}
+
+int hg_seal_hmac(const uint8_t key[HG_SEAL_KEY_LEN], const struct iovec *parts, size_t n,
+                 uint8_t mac[32]) {
+  if (n > 16) return -EINVAL;
+  char digest[] = "SHA256";
+  OSSL_PARAM params[] = {OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, digest, 0),
+                         OSSL_PARAM_construct_end()};
+  EVP_MAC *alg = EVP_MAC_fetch(NULL, "HMAC", NULL);
+  EVP_MAC_CTX *ctx = alg ? EVP_MAC_CTX_new(alg) : NULL;
+  size_t outl = 0;
+  bool ok = ctx && EVP_MAC_init(ctx, key, HG_SEAL_KEY_LEN, params);
+  for (size_t i = 0; ok && i < n; i++)
+    ok = parts[i].iov_len == 0 || EVP_MAC_update(ctx, parts[i].iov_base, parts[i].iov_len);
+  ok = ok && EVP_MAC_final(ctx, mac, &outl, 32) && outl == 32;
+  EVP_MAC_CTX_free(ctx);
+  EVP_MAC_free(alg);
+  return ok ? 0 : -EIO;
+}
+
+int hg_seal_keys_derive(const char *keys, const char *cluster_name, const char *label,
+                        uint8_t out[][HG_SEAL_KEY_LEN], size_t cap, size_t *n) {
+  size_t name_len = cluster_name ? strlen(cluster_name) : 0;
+  if (name_len == 0 || name_len > NAME_MAX_LEN || !label) {
+    hg_log_error("cluster.key", "err=invalid reason=\"cluster name empty or too long\"");
+    return -EINVAL;
+  }
+  uint8_t raw[HG_SEAL_KEYS_MAX][HG_SEAL_KEY_LEN];
+  size_t k = 0;
+  int rc = hg_seal_keys_parse(keys, raw, cap < HG_SEAL_KEYS_MAX ? cap : HG_SEAL_KEYS_MAX, &k);
+  if (rc == 0 && k == 0) rc = -EINVAL;
+  struct iovec in[2] = {{(void *)label, strlen(label) + 1}, {(void *)cluster_name, name_len}};
+  for (size_t i = 0; rc == 0 && i < k; i++) rc = hg_seal_hmac(raw[i], in, 2, out[i]);
+  OPENSSL_cleanse(raw, sizeof raw);
+  if (rc == 0) *n = k;
+  return rc;
 }
 
 /* Replaces the ring only when the whole list is good: a typo in the flag

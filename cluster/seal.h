@@ -51,6 +51,19 @@ int hg_keyring_parse(hg_keyring *kr, const char *keys);
  * caller wipes it. */
 int hg_seal_keys_parse(const char *keys, uint8_t out[][HG_SEAL_KEY_LEN], size_t cap,
                        size_t *n);
+/* HMAC-SHA256 of the concatenation of parts (n at most 16; a part of
+ * length 0 may have a NULL base): the one MAC of the wire formats keyed by
+ * the cluster key (replication frames, signed forwards). 0 or -EIO/-EINVAL. */
+struct iovec;
+int hg_seal_hmac(const uint8_t key[HG_SEAL_KEY_LEN], const struct iovec *parts, size_t n,
+                 uint8_t mac[32]);
+/* Keys for one purpose, one per key of the list ("hex64[,hex64…]", as
+ * --cluster-key, in order): HMAC-SHA256(key, label | NUL | cluster name).
+ * A label per use keeps a MAC of one format from being valid in another.
+ * -EINVAL: a malformed list, no key, more than cap, or a cluster name empty
+ * or 64 bytes or longer (nothing secret is logged). The caller wipes out. */
+int hg_seal_keys_derive(const char *keys, const char *cluster_name, const char *label,
+                        uint8_t out[][HG_SEAL_KEY_LEN], size_t cap, size_t *n);
 /* Adds a key (-EEXIST if present, -ENOSPC past HG_SEAL_KEYS_MAX). */
 int hg_keyring_add(hg_keyring *kr, const uint8_t key[HG_SEAL_KEY_LEN]);
 /* Makes a present key the one used for sealing; -ENOENT if absent. */

@@ -20,11 +20,8 @@
 #include <errno.h>
 #include <limits.h>
 #include <msgpack.h>
-#include <openssl/core_names.h>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
-#include <openssl/hmac.h>
-#include <openssl/params.h>
 #include <poll.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -38,7 +35,6 @@
 #define KEY_LEN 32
 #define SID_LEN 32
 #define DERIVE_LABEL "hangar-repl v1" /* sizeof counts its NUL: part of the input */
-#define CLUSTER_NAME_MAX 64
 #define MSG_MAX_OFFER (16u * 1024)
 #define MSG_MAX_HOLDINGS (64u * 1024)
 #define MSG_MAX_SMALL (4u * 1024) /* reply, end, error */
@@ -47,29 +43,13 @@
 
 int hg_rframe_keys_derive(const char *cluster_keys, const char *cluster_name,
                          hg_rframe_keys *out) {
-  size_t name_len = cluster_name ? strlen(cluster_name) : 0;
-  if (name_len == 0 || name_len >= CLUSTER_NAME_MAX) {
-    hg_log_error("repl.key", "err=invalid reason=\"cluster name empty or too long\"");
-    return -EINVAL;
-  }
-  uint8_t raw[HG_RFRAME_KEYS_MAX][HG_SEAL_KEY_LEN];
-  uint8_t info[sizeof DERIVE_LABEL + CLUSTER_NAME_MAX];
   hg_rframe_keys k;
   size_t n = 0;
   memset(&k, 0, sizeof k);
-  int rc = hg_seal_keys_parse(cluster_keys, raw, HG_RFRAME_KEYS_MAX, &n);
+  int rc = hg_seal_keys_derive(cluster_keys, cluster_name, DERIVE_LABEL, k.k,
+                               HG_RFRAME_KEYS_MAX, &n);
   k.n = (unsigned)n;
-  memcpy(info, DERIVE_LABEL, sizeof DERIVE_LABEL);
-  memcpy(info + sizeof DERIVE_LABEL, cluster_name, name_len);
-  for (unsigned i = 0; rc == 0 && i < k.n; i++) {
-    unsigned mdlen = 0;
-    if (!HMAC(EVP_sha256(), raw[i], HG_SEAL_KEY_LEN, info, sizeof DERIVE_LABEL + name_len,
-              k.k[i], &mdlen) ||
-        mdlen != KEY_LEN)
-      rc = -EIO;
-  }
   if (rc == 0) memcpy(out, &k, sizeof k);
-  OPENSSL_cleanse(raw, sizeof raw);
   OPENSSL_cleanse(&k, sizeof k);
   return rc;
 }
@@ -138,20 +118,8 @@ static int frame_mac(const uint8_t key[KEY_LEN], const hg_rframe_session *s,
   pre[SID_LEN + 8] = from_initiator ? 0 : 1;
   pre[SID_LEN + 9] = (uint8_t)type;
   put_be(pre + SID_LEN + 10, len, 4);
-  char digest[] = "SHA256";
-  OSSL_PARAM params[] = {
-      OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, digest, 0),
-      OSSL_PARAM_construct_end()};
-  EVP_MAC *alg = EVP_MAC_fetch(NULL, "HMAC", NULL);
-  EVP_MAC_CTX *ctx = alg ? EVP_MAC_CTX_new(alg) : NULL;
-  size_t outl = 0;
-  bool ok = ctx && EVP_MAC_init(ctx, key, KEY_LEN, params) &&
-            EVP_MAC_update(ctx, pre, sizeof pre) &&
-            (len == 0 || EVP_MAC_update(ctx, payload, len)) &&
-            EVP_MAC_final(ctx, mac, &outl, HG_RFRAME_MAC) && outl == HG_RFRAME_MAC;
-  EVP_MAC_CTX_free(ctx);
-  EVP_MAC_free(alg);
-  return ok ? 0 : -EIO;
+  struct iovec parts[2] = {{pre, sizeof pre}, {(void *)payload, len}};
+  return hg_seal_hmac(key, parts, 2, mac);
 }
 
 /* Header and MAC of the next outgoing frame; the payload goes between. */

@@ -619,6 +619,8 @@ static int node_serve(hg_node *n) {
                         .accel = n->accel.name,
                         .accel_reason = n->accel.reason,
                         .peers = n->cluster ? &n->peers : NULL,
+                        .cluster_keys = n->cluster ? n->cfg.cluster_key : NULL,
+                        .cluster_name = n->cfg.cluster_name,
                         .replicator = n->replicator};
   if ((rc = hg_api_new(n->loop, &acfg, &n->api)) < 0) return rc;
   hg_http_options hopt = {.host = host, .port = port};
