@@ -25,6 +25,8 @@
 typedef struct fk_req {
   hg_http_req pub; /* first: the API only sees this */
   char method[8], path[512], query[8192], authz[320];
+  char ident[HG_FWDSIGN_IDENT_MAX]; /* a signed forward's headers */
+  hg_fwdsign_hdrs sh;
   char *body;
   int status;
   bool answered, streamed, gone;
@@ -126,7 +128,13 @@ void hg_http_stream_end(hg_http_req *req) {
 }
 
 /* The API is driven here through its handler, whole requests only. */
-int hg_http_body_read(hg_http_req *req, size_t limit) { return -EINVAL; }
+static hg_api *api;
+/* Only a signed forward's head reads its body here (peer_head): the body
+ * is complete already, so the handler gets it at once. */
+int hg_http_body_read(hg_http_req *req, size_t limit) {
+  hg_api_handler(NULL, req, api);
+  return 0;
+}
 int hg_http_body_stream(hg_http_req *req, size_t limit, size_t piece) { return -EINVAL; }
 int hg_http_body_next(hg_http_req *req) { return -EINVAL; }
 
@@ -620,7 +628,6 @@ void hg_ops_metrics(hg_ops *ops, hg_op_metric_fn fn, void *ud) {
 /* ---- harness ------------------------------------------------------------------------ */
 
 static uv_loop_t loop;
-static hg_api *api;
 static char admin[] = "hgk_test_admin_key_0123456789";
 
 static int setup(void **state) {
@@ -1888,8 +1895,13 @@ static const hg_api_peers fc_peers = {.locate = fc_locate, .place = fc_place,
                                       .members = fc_members, .directory = fc_directory,
                                       .decommission = fc_decommission, .metrics = fc_metrics};
 
+#define CLUSTER_KEY "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff"
+static hg_fwdsign *peer_signer; /* node n-c's, as it would sign a forward */
+
 static int setup_peers(void **state) {
   memset(&fc, 0, sizeof fc);
+  hg_fwdsign_free(peer_signer);
+  if (hg_fwdsign_new(CLUSTER_KEY, "test", 0, 0, &peer_signer) < 0) return -1;
   fc.place_rc = 1;
   fc.directory = "[]";
   int rc = setup(state);
@@ -1898,17 +1910,94 @@ static int setup_peers(void **state) {
   drain();
   hg_api_work w = test_work(FK_MANAGER);
   hg_api_config cfg = {.manager = FK_MANAGER, .ops = FK_OPS, .work = &w, .admin_key = admin,
-                       .node_id = "n-test", .version = "t", .peers = &fc_peers};
+                       .node_id = "n-test", .version = "t", .peers = &fc_peers,
+                       .cluster_keys = CLUSTER_KEY, .cluster_name = "test"};
   return hg_api_new(&loop, &cfg, &api);
 }
 
-static fk_req *send_forwarded(const char *method, const char *target, const char *auth) {
-  fk_req *r = mkreq(method, target, auth, NULL);
-  r->pub.headers[r->pub.nheaders++] = (hg_http_header){"x-hangar-forwarded", "n-c"};
-  hg_api_handler(NULL, &r->pub, api);
+/* As node n-c forwards it (api/forward.c): no Authorization, the identity
+ * it decided, signed; through the head hook as the server would. */
+static fk_req *mk_forwarded(const char *method, const char *target, const char *auth,
+                            const char *body) {
+  fk_req *r = mkreq(method, target, NULL, body);
+  if (auth && !strcmp(auth, admin)) snprintf(r->ident, sizeof r->ident, "admin");
+  else if (auth) snprintf(r->ident, sizeof r->ident, "bearer %s", auth);
+  assert_int_equal(hg_fwdsign_sign(peer_signer, method, target, "n-c", r->ident, r->pub.body,
+                                   r->pub.body_len, hg_wall_ns() / 1000000, &r->sh),
+                   0);
+  hg_http_header *h = r->pub.headers;
+  int n = 0;
+  h[n++] = (hg_http_header){"x-hangar-forwarded", "n-c"};
+  if (r->ident[0]) h[n++] = (hg_http_header){"x-hangar-identity", r->ident};
+  h[n++] = (hg_http_header){"x-hangar-body-sha256", r->sh.digest};
+  h[n++] = (hg_http_header){"x-hangar-signature", r->sh.sig};
+  r->pub.nheaders = n;
+  return r;
+}
+
+static fk_req *send_head(fk_req *r) {
+  if (hg_api_on_head(&r->pub, api) > 0) hg_api_handler(NULL, &r->pub, api);
   run_until(r, 5000);
   assert_true(r->answered);
   return r;
+}
+
+static fk_req *send_forwarded(const char *method, const char *target, const char *auth) {
+  return send_head(mk_forwarded(method, target, auth, NULL));
+}
+
+/* Forwarding headers are believed only under a valid signature: unsigned,
+ * tampered, replayed, or a body other than the one signed: 401 before
+ * anything runs, and never the owner's address. */
+static void forwarded_request_needs_a_valid_signature(void **state) {
+  const char *t = "/v1/sandboxes/" REMOTE;
+  /* a client claiming to be a peer, with the admin identity */
+  fk_req *r = mkreq("GET", t, NULL, NULL);
+  r->pub.headers[0] = (hg_http_header){"x-hangar-forwarded", "n-c"};
+  r->pub.headers[1] = (hg_http_header){"x-hangar-identity", "admin"};
+  r->pub.nheaders = 2;
+  send_head(r);
+  assert_int_equal(r->status, 401);
+  json_t *j;
+  assert_string_equal(err_code(r, &j), "peer_signature_invalid");
+  json_decref(j);
+  assert_null(strstr(r->out.data, "10.88.0.2"));
+  assert_null(strstr(r->hdrs, "10.88.0.2"));
+  /* the identity header alone, and the handler without the head hook */
+  r = mkreq("GET", t, admin, NULL);
+  r->pub.headers[r->pub.nheaders++] = (hg_http_header){"x-hangar-identity", "admin"};
+  assert_int_equal(send_head(r)->status, 401);
+  r = mk_forwarded("GET", t, admin, NULL);
+  hg_api_handler(NULL, &r->pub, api);
+  assert_int_equal(r->status, 401);
+  /* tampered identity: a token raised to admin */
+  r = mk_forwarded("GET", t, "sometoken", NULL);
+  snprintf(r->ident, sizeof r->ident, "admin");
+  assert_int_equal(send_head(r)->status, 401);
+  /* replayed: the same signed request twice */
+  r = mk_forwarded("GET", t, admin, NULL);
+  assert_int_equal(send_head(r)->status, 421);
+  fk_req *again = mkreq("GET", t, NULL, NULL);
+  memcpy(again->pub.headers, r->pub.headers, sizeof r->pub.headers);
+  again->pub.nheaders = r->pub.nheaders;
+  assert_int_equal(send_head(again)->status, 401);
+  assert_non_null(strstr(again->out.data, "replay"));
+  /* the body: signed over one, another sent */
+  char id[HG_ID_MAX], tok[65], fp[256];
+  create(id, tok);
+  target(fp, sizeof fp, "/v1/sandboxes/%s/files?path=/x", id);
+  r = mk_forwarded("PUT", fp, admin, "signed body");
+  r->pub.body = "other body!";
+  assert_int_equal(send_head(r)->status, 401);
+  assert_non_null(strstr(r->out.data, "body"));
+  assert_int_equal(fk.file.len, 0); /* nothing reached the guest */
+  /* the same, untouched: written */
+  r = mk_forwarded("PUT", fp, admin, "signed body");
+  assert_int_equal(send_head(r)->status, 204);
+  hg_fwdsign_stats st;
+  hg_fwdsign_get_stats(api->fwdsign, &st);
+  assert_int_equal(st.replayed, 1);
+  assert_int_equal(st.bad_body, 1);
 }
 
 static void forwarded_request_elsewhere_is_421_with_owner(void **state) {
@@ -1952,10 +2041,7 @@ static void create_without_room_anywhere_is_507(void **state) {
   /* forwarded: placement is not asked */
   fc.place_rc = -ENOSPC;
   memset(&fk.sbs, 0, sizeof fk.sbs);
-  fk_req *q = mkreq("POST", "/v1/sandboxes", admin, "{}");
-  q->pub.headers[q->pub.nheaders++] = (hg_http_header){"x-hangar-forwarded", "n-c"};
-  hg_api_handler(NULL, &q->pub, api);
-  run_until(q, 5000);
+  fk_req *q = send_head(mk_forwarded("POST", "/v1/sandboxes", admin, "{}"));
   assert_int_equal(q->status, 202);
 }
 
@@ -2049,9 +2135,15 @@ static void bad_peers_are_refused(void **state) {
   p.place = NULL;
   hg_api_work w = test_work(FK_MANAGER);
   hg_api_config cfg = {.manager = FK_MANAGER, .ops = FK_OPS, .work = &w, .admin_key = admin,
-                       .node_id = "n-x", .peers = &p};
+                       .node_id = "n-x", .peers = &p, .cluster_keys = CLUSTER_KEY,
+                       .cluster_name = "test"};
   assert_int_equal(hg_api_new(&loop, &cfg, &a), -EINVAL);
   cfg.peers = &fc_peers;
+  cfg.cluster_keys = NULL; /* forwards are signed: no key, no peers */
+  assert_int_equal(hg_api_new(&loop, &cfg, &a), -EINVAL);
+  cfg.cluster_keys = "not a key";
+  assert_int_equal(hg_api_new(&loop, &cfg, &a), -EINVAL);
+  cfg.cluster_keys = CLUSTER_KEY;
   cfg.node_id = "Not A Node";
   assert_int_equal(hg_api_new(&loop, &cfg, &a), -EINVAL);
   cfg.node_id = NULL;
@@ -2110,6 +2202,7 @@ int main(void) {
       T(bad_config_is_refused),
       T(cluster_routes_on_a_node_alone),
       TP(forwarded_request_elsewhere_is_421_with_owner),
+      TP(forwarded_request_needs_a_valid_signature),
       TP(create_without_room_anywhere_is_507),
       TP(list_adds_sandboxes_of_other_nodes),
       TP(cluster_routes_ask_the_cluster),

@@ -28,6 +28,7 @@
 #define LOCAL_SB "sb-00000000000000aa"
 #define REMOTE_SB "sb-0000000000000abc"
 #define ADMIN "hgk_forward_test_admin_key"
+#define CLUSTER_KEY "ffeeddccbbaa99887766554433221100ffeeddccbbaa99887766554433221100"
 
 /* ---- fake runtime: one local sandbox, no local operations -------------------- */
 
@@ -180,11 +181,14 @@ typedef struct upstream {
   atomic_int nreq, aborts;
   /* the last request */
   char method[8], target[256], authz[128], fwd[64], xff[128], ctype[64], accept[64], expect[32];
+  char ident[300];
+  int sig_rc; /* the signature as an owner checks it (fwdsign.h), body included */
   size_t body_len;
   uint64_t body_hash;
 } upstream;
 
 static upstream ups[3]; /* A, B, C */
+static hg_fwdsign *up_check; /* the owners' side of the cluster key */
 static uv_loop_t *up_loop;
 
 static uint64_t fnv(const void *p, size_t n) {
@@ -233,7 +237,16 @@ static void up_record(upstream *u, hg_http_req *req) {
   REC(ctype, "content-type");
   REC(accept, "accept");
   REC(expect, "expect");
+  REC(ident, "x-hangar-identity");
 #undef REC
+  hg_fwdsign_req fr = {.method = req->method,
+                       .target = req->target,
+                       .node = hg_http_header_get(req, "x-hangar-forwarded"),
+                       .identity = hg_http_header_get(req, "x-hangar-identity"),
+                       .digest = hg_http_header_get(req, "x-hangar-body-sha256"),
+                       .sig = hg_http_header_get(req, "x-hangar-signature")};
+  u->sig_rc = hg_fwdsign_check(up_check, &fr, hg_wall_ns() / 1000000);
+  if (u->sig_rc == 0) u->sig_rc = hg_fwdsign_check_body(fr.digest, req->body, req->body_len);
   snprintf(u->method, sizeof u->method, "%s", req->method);
   snprintf(u->target, sizeof u->target, "%s", req->target);
   u->body_len = req->body_len;
@@ -317,7 +330,9 @@ static void *loop_main(void *arg) {
   uv_async_init(&lt.loop, &lt.wake, on_wake);
   hg_api_work w = test_work(FK_MANAGER);
   hg_api_config cfg = {.manager = FK_MANAGER, .ops = FK_OPS, .work = &w, .admin_key = ADMIN,
-                       .node_id = "n-front", .version = "t", .peers = &fake_peers};
+                       .node_id = "n-front", .version = "t", .peers = &fake_peers,
+                       .cluster_keys = CLUSTER_KEY, .cluster_name = "fwd"};
+  assert_int_equal(hg_fwdsign_new(CLUSTER_KEY, "fwd", 0, 0, &up_check), 0);
   assert_int_equal(hg_api_new(&lt.loop, &cfg, &lt.api), 0);
   hg_http_options opt = {.host = "127.0.0.1"};
   hg_api_http_options(lt.api, &opt);
@@ -551,7 +566,9 @@ static void forwarded_get_passes_status_body_and_headers(void **state) {
   assert_int_equal(atomic_load(&a->nreq), 1);
   assert_string_equal(a->method, "GET");
   assert_string_equal(a->target, "/v1/sandboxes/" REMOTE_SB "?x=1&y=%2F");
-  assert_string_equal(a->authz, "Bearer sbtoken");
+  assert_string_equal(a->authz, ""); /* the client's stays on the front node */
+  assert_string_equal(a->ident, "bearer sbtoken");
+  assert_int_equal(a->sig_rc, 0);
   assert_string_equal(a->accept, "application/json");
   assert_string_equal(a->fwd, "n-front");
   assert_string_equal(a->xff, "198.51.100.7, 127.0.0.1");
@@ -568,6 +585,7 @@ static void forwarded_get_passes_status_body_and_headers(void **state) {
   assert_true(has_header(r, "x-hangar-written: 1"));
   assert_int_equal(a->body_len, n);
   assert_true(a->body_hash == fnv(big, n));
+  assert_int_equal(a->sig_rc, 0); /* the digest covers the 3 MiB */
   assert_string_equal(a->ctype, "application/octet-stream");
   assert_string_equal(a->expect, ""); /* no 100-continue round trip */
   assert_string_equal(a->accept, "");
@@ -662,7 +680,12 @@ static void client_disconnect_cancels_the_upstream(void **state) {
 static void dead_owner_is_502_owner_unreachable(void **state) {
   snprintf(fp.loc_owner, sizeof fp.loc_owner, "n-dead");
   snprintf(fp.loc_addr, sizeof fp.loc_addr, "%s", lt.dead_addr);
+  /* an admin is told where; anyone else is not */
   resp *r = request("GET", "/v1/sandboxes/" REMOTE_SB, "Authorization: Bearer k\r\n", NULL, 0);
+  assert_int_equal(r->status, 502);
+  assert_null(strstr(r->body.data, lt.dead_addr));
+  resp_free(r);
+  r = request("GET", "/v1/sandboxes/" REMOTE_SB, "Authorization: Bearer " ADMIN "\r\n", NULL, 0);
   assert_int_equal(r->status, 502);
   json_t *j = rjson(r);
   assert_string_equal(jerr(j, "code"), "owner_unreachable");
@@ -671,7 +694,7 @@ static void dead_owner_is_502_owner_unreachable(void **state) {
            lt.dead_addr);
   assert_int_equal(strncmp(jerr(j, "message"), want, strlen(want)), 0);
   json_decref(j);
-  assert_int_equal(fwd_stats_idle().unreachable, 1);
+  assert_int_equal(fwd_stats_idle().unreachable, 2);
   resp_free(r);
 }
 
@@ -688,17 +711,23 @@ static void misdirected_is_retried_once_at_the_hint(void **state) {
   assert_int_equal(atomic_load(&a->nreq), 1);
   assert_int_equal(atomic_load(&b->nreq), 1);
   assert_string_equal(b->fwd, "n-front");
-  assert_string_equal(b->authz, "Bearer k");
+  assert_string_equal(b->authz, "");
+  assert_string_equal(b->ident, "bearer k");
+  assert_int_equal(b->sig_rc, 0); /* signed afresh for the retry */
   assert_int_equal(fwd_stats_idle().retried, 1);
   resp_free(r);
 
-  /* once only: B's own 421 (pointing at C) reaches the client as it is */
+  /* once only: B's own 421 (pointing at C) is not passed on, nor any
+   * peer's address (the client is not even authenticated) */
   snprintf(b->misdirect, sizeof b->misdirect, "%s %s", c->name, c->addr);
   r = request("GET", "/v1/sandboxes/" REMOTE_SB, "Authorization: Bearer k\r\n", NULL, 0);
   assert_int_equal(r->status, 421);
-  char want[128];
-  snprintf(want, sizeof want, "x-hangar-owner: n-c %s", c->addr);
-  assert_true(has_header(r, want));
+  assert_null(strstr(r->hdrs, "x-hangar-owner"));
+  assert_null(strstr(r->hdrs, "127.0.0.1"));
+  assert_null(strstr(r->body.data, "127.0.0.1"));
+  json_t *k = rjson(r);
+  assert_string_equal(jerr(k, "code"), "misdirected");
+  json_decref(k);
   assert_int_equal(atomic_load(&b->nreq), 2);
   assert_int_equal(atomic_load(&c->nreq), 0);
   resp_free(r);
@@ -712,11 +741,36 @@ static void misdirected_is_retried_once_at_the_hint(void **state) {
   resp_free(r);
 }
 
+/* The headers node n-b would send forwarding this request (fwdsign.h). */
+static const char *peer_hdrs(const char *method, const char *target, const char *ident,
+                             const char *body, size_t len) {
+  static char out[1024];
+  static hg_fwdsign *nb;
+  if (!nb) assert_int_equal(hg_fwdsign_new(CLUSTER_KEY, "fwd", 0, 0, &nb), 0);
+  hg_fwdsign_hdrs h;
+  assert_int_equal(hg_fwdsign_sign(nb, method, target, "n-b", ident, body, len,
+                                   hg_wall_ns() / 1000000, &h),
+                   0);
+  snprintf(out, sizeof out,
+           "X-Hangar-Forwarded: n-b\r\n%s%s%sX-Hangar-Body-SHA256: %s\r\n"
+           "X-Hangar-Signature: %s\r\n",
+           ident[0] ? "X-Hangar-Identity: " : "", ident, ident[0] ? "\r\n" : "", h.digest,
+           h.sig);
+  return out;
+}
+
 static void forwarded_requests_are_never_forwarded_again(void **state) {
   upstream *a = &ups[0];
   locate_at(a);
-  resp *r = request("GET", "/v1/sandboxes/" REMOTE_SB, "Authorization: Bearer k\r\nX-Hangar-Forwarded: n-b\r\n",
-                    NULL, 0);
+  /* unsigned, the forwarding header gets 401 and no address */
+  resp *r = request("GET", "/v1/sandboxes/" REMOTE_SB,
+                    "Authorization: Bearer k\r\nX-Hangar-Forwarded: n-b\r\n", NULL, 0);
+  assert_int_equal(r->status, 401);
+  assert_null(strstr(r->hdrs, "x-hangar-owner"));
+  assert_null(strstr(r->body.data, a->addr));
+  resp_free(r);
+  r = request("GET", "/v1/sandboxes/" REMOTE_SB,
+              peer_hdrs("GET", "/v1/sandboxes/" REMOTE_SB, "bearer k", NULL, 0), NULL, 0);
   assert_int_equal(r->status, 421);
   char want[128];
   snprintf(want, sizeof want, "x-hangar-owner: n-a %s", a->addr);
@@ -731,7 +785,7 @@ static void forwarded_requests_are_never_forwarded_again(void **state) {
   fp.place_rc[0] = 0;
   snprintf(fp.place_owner, sizeof fp.place_owner, "n-a");
   snprintf(fp.place_addr, sizeof fp.place_addr, "%s", a->addr);
-  r = request("POST", "/v1/sandboxes", "Authorization: Bearer " ADMIN "\r\nX-Hangar-Forwarded: n-b\r\n",
+  r = request("POST", "/v1/sandboxes", peer_hdrs("POST", "/v1/sandboxes", "admin", "{}", 2),
               "{}", 2);
   assert_int_equal(r->status, 202);
   j = rjson(r);
@@ -745,7 +799,7 @@ static void forwarded_requests_are_never_forwarded_again(void **state) {
   snprintf(fp.members, sizeof fp.members,
            "{\"members\":[{\"id\":\"n-a\",\"state\":\"alive\",\"addresses\":{\"api\":\"%s\"}}]}", a->addr);
   r = request("GET", "/v1/operations/op-00000000000000dd",
-              "Authorization: Bearer " ADMIN "\r\nX-Hangar-Forwarded: n-b\r\n", NULL, 0);
+              peer_hdrs("GET", "/v1/operations/op-00000000000000dd", "admin", NULL, 0), NULL, 0);
   assert_int_equal(r->status, 404);
   assert_int_equal(atomic_load(&a->nreq), 0);
   resp_free(r);
@@ -855,7 +909,9 @@ static void operation_is_looked_up_on_the_peers(void **state) {
   r = request("GET", "/v1/operations/op-00000000000000ee?wait=1", "Authorization: Bearer sometoken\r\n",
               NULL, 0);
   assert_int_equal(r->status, 200);
-  assert_string_equal(b->authz, "Bearer sometoken");
+  assert_string_equal(b->authz, "");
+  assert_string_equal(b->ident, "bearer sometoken");
+  assert_int_equal(b->sig_rc, 0);
   assert_string_equal(b->target, "/v1/operations/op-00000000000000ee?wait=1");
   resp_free(r);
 
