@@ -175,6 +175,20 @@ static void metrics_cluster(const hg_api *api, hg_buf *b) {
                 "# TYPE hangar_api_misdirected_total counter\nhangar_api_misdirected_total %" PRIu64 "\n",
                 st.ok, st.unreachable, st.broken, st.cancelled, st.declined, st.retried, st.paused,
                 st.active, api->misdirected);
+  hg_fwdsign_stats sg;
+  hg_fwdsign_get_stats(api->fwdsign, &sg);
+  hg_buf_printf(b,
+                "# HELP hangar_api_peer_requests_total Requests with forwarding headers, by the check of their signature.\n"
+                "# TYPE hangar_api_peer_requests_total counter\n"
+                "hangar_api_peer_requests_total{outcome=\"ok\"} %" PRIu64 "\n"
+                "hangar_api_peer_requests_total{outcome=\"bad_signature\"} %" PRIu64 "\n"
+                "hangar_api_peer_requests_total{outcome=\"stale\"} %" PRIu64 "\n"
+                "hangar_api_peer_requests_total{outcome=\"replayed\"} %" PRIu64 "\n"
+                "hangar_api_peer_requests_total{outcome=\"busy\"} %" PRIu64 "\n"
+                "hangar_api_peer_requests_total{outcome=\"bad_body\"} %" PRIu64 "\n"
+                "# HELP hangar_api_peer_nonces Signed requests' nonces remembered (replay window).\n"
+                "# TYPE hangar_api_peer_nonces gauge\nhangar_api_peer_nonces %zu\n",
+                sg.ok, sg.bad, sg.stale, sg.replayed, sg.busy, sg.bad_body, sg.nonces);
   if (api->have_peers && api->peers.metrics) api->peers.metrics(api->peers.ud, b);
   if (api->rp) hg_replicator_metrics(api->rp, b);
 }

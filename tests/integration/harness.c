@@ -316,8 +316,10 @@ static size_t on_header(char *p, size_t size, size_t nmemb, void *ud) {
   return len;
 }
 
-int hg_it_http_on(void *curl, hg_it_node *n, const char *method, const char *path,
-                  const char *token, const void *body, size_t len, hg_it_resp *out) {
+/* token as hg_it_http; hdrs: more header lines, NULL-terminated, or NULL. */
+static int http_do(void *curl, hg_it_node *n, const char *method, const char *path,
+                   const char *token, const char *const *hdrs, const void *body, size_t len,
+                   hg_it_resp *out) {
   memset(out, 0, sizeof *out);
   hg_buf_init(&out->body, 64u << 20);
   CURL *c = curl ? curl : curl_easy_init();
@@ -328,6 +330,7 @@ int hg_it_http_on(void *curl, hg_it_node *n, const char *method, const char *pat
   snprintf(auth, sizeof auth, "Authorization: Bearer %s", token ? token : HG_IT_KEY);
   struct curl_slist *h = curl_slist_append(NULL, "Expect:");
   if (!token || *token) h = curl_slist_append(h, auth);
+  for (size_t i = 0; hdrs && hdrs[i]; i++) h = curl_slist_append(h, hdrs[i]);
   curl_easy_setopt(c, CURLOPT_URL, url);
   curl_easy_setopt(c, CURLOPT_PATH_AS_IS, 1L); /* "/../" reaches the server as written */
   curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, method);
@@ -348,6 +351,16 @@ int hg_it_http_on(void *curl, hg_it_node *n, const char *method, const char *pat
   curl_slist_free_all(h);
   if (!curl) curl_easy_cleanup(c);
   return cc == CURLE_OK ? 0 : -EIO;
+}
+
+int hg_it_http_on(void *curl, hg_it_node *n, const char *method, const char *path,
+                  const char *token, const void *body, size_t len, hg_it_resp *out) {
+  return http_do(curl, n, method, path, token, NULL, body, len, out);
+}
+
+int hg_it_http_hdrs(hg_it_node *n, const char *method, const char *path,
+                    const char *const *hdrs, const void *body, size_t len, hg_it_resp *out) {
+  return http_do(NULL, n, method, path, "", hdrs, body, len, out);
 }
 
 int hg_it_http(hg_it_node *n, const char *method, const char *path, const char *token,

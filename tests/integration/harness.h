@@ -81,6 +81,10 @@ int hg_it_http(hg_it_node *n, const char *method, const char *path, const char *
  * takes a fresh one for this request. */
 int hg_it_http_on(void *curl, hg_it_node *n, const char *method, const char *path,
                   const char *token, const void *body, size_t len, hg_it_resp *out);
+/* A request with exactly these header lines ("Name: value", NULL-terminated)
+ * and no credentials of its own: what a peer, or someone posing as one, sends. */
+int hg_it_http_hdrs(hg_it_node *n, const char *method, const char *path,
+                    const char *const *hdrs, const void *body, size_t len, hg_it_resp *out);
 void hg_it_resp_free(hg_it_resp *r);
 /* A string field of a JSON object, or "" when absent or not a string. */
 const char *hg_it_str(const json_t *j, const char *key);

@@ -43,6 +43,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "api/fwdsign.h"
 #include "cluster/seal.h"
 #include "cluster/swim.h"
 #include "cluster/wire.h"
@@ -279,6 +280,104 @@ static void every_node_lists_the_others_alive_with_capacity(void) {
   }
 }
 
+/* --- 1a: forwards between nodes are signed (api/fwdsign.h) --------------------------- */
+
+/* One request to node i as a peer would send it, signed here with the
+ * cluster key (as node n<from> would sign it) over sbody, with body sent. */
+static long signed_req(hg_fwdsign *s, int i, int from, const char *method, const char *path,
+                       const char *ident, const char *sbody, const char *body,
+                       hg_it_resp *keep) {
+  hg_fwdsign_hdrs h;
+  assert_int_equal(hg_fwdsign_sign(s, method, path, hg_itc_id(from), ident, sbody,
+                                   strlen(sbody), hg_wall_ns() / 1000000, &h),
+                   0);
+  static char fw[96], id[HG_FWDSIGN_IDENT_MAX + 32], dg[96], sg[HG_FWDSIGN_SIG_MAX + 32];
+  snprintf(fw, sizeof fw, "X-Hangar-Forwarded: %s", hg_itc_id(from));
+  snprintf(id, sizeof id, "X-Hangar-Identity: %s", ident);
+  snprintf(dg, sizeof dg, "X-Hangar-Body-SHA256: %s", h.digest);
+  snprintf(sg, sizeof sg, "X-Hangar-Signature: %s", h.sig);
+  const char *hdrs[] = {fw, id, dg, sg, NULL};
+  hg_it_resp r;
+  assert_int_equal(hg_it_http_hdrs(&C.node[i], method, path, hdrs, body, strlen(body), &r), 0);
+  long st = r.status;
+  if (keep) { /* the same headers once more: a replay */
+    hg_it_resp again;
+    assert_int_equal(
+        hg_it_http_hdrs(&C.node[i], method, path, hdrs, body, strlen(body), &again), 0);
+    *keep = again;
+  }
+  hg_it_resp_free(&r);
+  return st;
+}
+
+/* b lives on owner; via is a node that forwards to it. A request through
+ * via works (and the owner counts it as a signed forward); posing as a
+ * peer, replaying a signed forward, or swapping its body gets 401 from the
+ * owner; no refusal names where the owner listens. */
+static void forwards_are_signed_and_checked(int owner, int via, const char *b) {
+  char addr[64], path[256], fpath[256];
+  snprintf(addr, sizeof addr, "%s.%d:%d", C.subnet, owner, HG_ITC_API_PORT);
+  snprintf(path, sizeof path, "/v1/sandboxes/%s", b);
+  snprintf(fpath, sizeof fpath, "/v1/sandboxes/%s/files?path=/root/swapped", b);
+  const char *ok_series = "hangar_api_peer_requests_total{outcome=\"ok\"}";
+  char *m = hg_itc_metrics(&C, owner);
+  double ok0 = metric(m, ok_series);
+  free(m);
+  json_decref(req(via, NULL, "GET", path, NULL, 200));
+  m = hg_itc_metrics(&C, owner);
+  assert_true(metric(m, ok_series) >= ok0 + 1);
+  free(m);
+
+  /* posing as a peer: the identity header without a signature, or signed
+   * with another key */
+  const char *pose[] = {"X-Hangar-Forwarded: n9", "X-Hangar-Identity: admin", NULL};
+  hg_it_resp r;
+  assert_int_equal(hg_it_http_hdrs(&C.node[owner], "GET", path, pose, NULL, 0, &r), 0);
+  fprintf(stderr, "posing as a peer: %ld %.*s\n", r.status, (int)r.body.len, r.body.data);
+  assert_int_equal(r.status, 401);
+  assert_non_null(strstr(r.body.data, "peer_signature_invalid"));
+  hg_it_resp_free(&r);
+  hg_fwdsign *other, *s;
+  assert_int_equal(hg_fwdsign_new("00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff",
+                                  "hangar", 0, 0, &other), 0);
+  assert_int_equal(signed_req(other, owner, via, "GET", path, "admin", "", "", NULL), 401);
+  hg_fwdsign_free(other);
+
+  /* a signed forward works once; the same bytes again are a replay */
+  assert_int_equal(hg_fwdsign_new(C.cluster_key, "hangar", 0, 0, &s), 0);
+  hg_it_resp again;
+  assert_int_equal(signed_req(s, owner, via, "GET", path, "admin", "", "", &again), 200);
+  fprintf(stderr, "replayed: %ld %.*s\n", again.status, (int)again.body.len, again.body.data);
+  assert_int_equal(again.status, 401);
+  assert_non_null(strstr(again.body.data, "replay"));
+  hg_it_resp_free(&again);
+
+  /* a body other than the one signed: refused, and nothing written */
+  assert_int_equal(signed_req(s, owner, via, "PUT", fpath, "admin", "signed", "swaped", NULL),
+                   401);
+  json_decref(req(owner, NULL, "GET", fpath, NULL, 404));
+  hg_fwdsign_free(s);
+
+  /* a forwarded request this node does not own: its 421 is for peers; a
+   * client posing as one gets 401, and neither says where the owner is */
+  assert_int_equal(hg_it_http_hdrs(&C.node[via], "GET", path, pose, NULL, 0, &r), 0);
+  assert_int_equal(r.status, 401);
+  assert_null(strstr(r.body.data, addr));
+  assert_null(strcasestr(r.headers, "x-hangar-owner"));
+  hg_it_resp_free(&r);
+  /* an unauthenticated client through the third node: the owner's 401 */
+  assert_int_equal(hg_itc_http(&C, via, "GET", path, "not-a-token", NULL, 0, 30000, &r), 0);
+  assert_int_equal(r.status, 401);
+  assert_null(strstr(r.body.data, addr));
+  assert_null(strcasestr(r.headers, "x-hangar-owner"));
+  hg_it_resp_free(&r);
+  m = hg_itc_metrics(&C, owner);
+  assert_true(metric(m, "hangar_api_peer_requests_total{outcome=\"replayed\"}") >= 1);
+  assert_true(metric(m, "hangar_api_peer_requests_total{outcome=\"bad_body\"}") >= 1);
+  assert_true(metric(m, "hangar_api_peer_requests_total{outcome=\"bad_signature\"}") >= 1);
+  free(m);
+}
+
 static void create_on_full_node_lands_on_a_peer_and_works_through_a_third(void **state) {
   every_node_lists_the_others_alive_with_capacity();
 
@@ -400,6 +499,8 @@ static void create_on_full_node_lands_on_a_peer_and_works_through_a_third(void *
     }
     assert_string_equal(own, node);
   }
+
+  forwards_are_signed_and_checked(owner, via, b);
 
   /* delete through the third node (forwarded) and through node 1 */
   snprintf(path, sizeof path, "/v1/sandboxes/%s?wait=" WAIT, b);
