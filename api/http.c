@@ -25,6 +25,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include "api/tls.h"
 #include "node/core/handles.h"
 #include "node/core/buf.h"
 #include "node/core/list.h"
@@ -1073,10 +1074,16 @@ static void conn_start(http_conn *c) {
   conn_update_read(c);
 }
 
+static int tls_adopt(void *ud, int fd) { return hg_http_server_adopt(ud, fd); }
+
 static void on_connection(uv_stream_t *l, int status) {
   hg_http_server *srv = l->data;
   if (status < 0) {
     hg_log_warn("http.accept_failed", "err=%s", uv_err_name(status));
+    return;
+  }
+  if (srv->opt.tls) { /* the relay hands us the plaintext end */
+    hg_tls_accept(srv->opt.tls, l, tls_adopt, srv);
     return;
   }
   http_conn *c = conn_new(srv);

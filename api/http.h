@@ -84,6 +84,9 @@ typedef struct hg_http_options {
   unsigned header_timeout_ms;
   unsigned body_timeout_ms;
   unsigned idle_timeout_ms;
+  /* api/tls.h: TLS on the listener (each connection through a relay); NULL:
+   * plain HTTP. The caller keeps it until the server is gone. */
+  struct hg_tls *tls;
 } hg_http_options;
 
 int hg_http_server_start(uv_loop_t *loop, const hg_http_options *opt, hg_http_server **out);
