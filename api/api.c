@@ -435,7 +435,8 @@ static bool peers_valid(const hg_api_config *cfg) {
   if (!p) return true;
   /* node ids go into X-Hangar-Forwarded and are compared with owners */
   return p->locate && p->place && p->members && p->directory && p->decommission &&
-         hg_node_id_valid(cfg->node_id) && cfg->cluster_keys; /* forwards are signed */
+         hg_node_id_valid(cfg->node_id) && cfg->cluster_keys && /* forwards are signed */
+         (!cfg->peer_ca || strlen(cfg->peer_ca) < 4096);
 }
 
 static void on_forward_closed(void *ud) {
@@ -482,7 +483,8 @@ int hg_api_new(uv_loop_t *loop, const hg_api_config *cfg, hg_api **out) {
   if (cfg->peers) {
     api->peers = *cfg->peers;
     api->have_peers = true;
-    if ((rc = hg_forward_new(loop, api->node_id, api->fwdsign, &api->fwd)) < 0) {
+    if ((rc = hg_forward_new(loop, api->node_id, api->fwdsign, &api->fwd)) < 0 ||
+        (cfg->peer_tls && (rc = hg_forward_tls(api->fwd, cfg->peer_ca)) < 0)) {
       api_release(api);
       return rc;
     }

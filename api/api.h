@@ -102,6 +102,11 @@ typedef struct hg_api_config {
    * carries forwarding headers (401). */
   const char *cluster_keys;
   const char *cluster_name;
+  /* Forwards to peers over https (every node's API has TLS: --tls-cert),
+   * their certificates checked against peer_ca (PEM file), or the system's
+   * CA store when NULL; never unchecked. */
+  bool peer_tls;
+  const char *peer_ca;
   hg_gateway *gateway;   /* GET|PUT …/network, the egress log, inbound ports,
                           * metrics; NULL: networking is off (those routes
                           * answer 404) */

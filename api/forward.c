@@ -34,6 +34,8 @@ struct hg_forward {
   hg_curluv *cu;
   char node_id[HG_NODE_ID_MAX];
   const hg_fwdsign *signer;
+  bool https;
+  char ca[4096]; /* "" with https: the system's CA store */
   hg_fwd *fwds;    /* in flight */
   hg_forward_stats st;
   hg_handles handles; /* not closed yet: cu and the drain timers */
@@ -138,7 +140,7 @@ static int fwd_easy(hg_fwd *w) {
   w->hdrs = NULL;
   int hrc = fwd_headers(w, w->f->node_id);
   if (hrc < 0) return hrc;
-  size_t ulen = 8 + strlen(w->addr) + strlen(w->path);
+  size_t ulen = 9 + strlen(w->addr) + strlen(w->path);
   char *url = malloc(ulen);
   CURL *e = curl_easy_init();
   if (!url || !e) {
@@ -146,12 +148,18 @@ static int fwd_easy(hg_fwd *w) {
     if (e) curl_easy_cleanup(e);
     return -ENOMEM;
   }
-  snprintf(url, ulen, "http://%s%s", w->addr, w->path);
+  bool tls = w->f->https;
+  snprintf(url, ulen, "%s://%s%s", tls ? "https" : "http", w->addr, w->path);
   CURLcode rc = curl_easy_setopt(e, CURLOPT_URL, url);
   free(url); /* curl keeps its own copy */
   curl_easy_setopt(e, CURLOPT_PRIVATE, w);
   curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
-  curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http");
+  curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, tls ? "https" : "http");
+  if (tls) { /* curl checks the certificate and its name by default: kept */
+    curl_easy_setopt(e, CURLOPT_SSL_VERIFYPEER, 1L);
+    curl_easy_setopt(e, CURLOPT_SSL_VERIFYHOST, 2L);
+    if (w->f->ca[0]) curl_easy_setopt(e, CURLOPT_CAINFO, w->f->ca);
+  }
   curl_easy_setopt(e, CURLOPT_PROXY,
                    ""); /* peers directly, whatever the environment says */
   curl_easy_setopt(e, CURLOPT_PATH_AS_IS, 1L);
@@ -593,6 +601,13 @@ int hg_forward_new(uv_loop_t *loop, const char *node_id, const hg_fwdsign *signe
   snprintf(f->node_id, sizeof f->node_id, "%s", node_id);
   hg_handles_add(&f->handles, 1);
   *out = f;
+  return 0;
+}
+
+int hg_forward_tls(hg_forward *f, const char *ca_file) {
+  if (ca_file && strlen(ca_file) >= sizeof f->ca) return -ENAMETOOLONG;
+  f->https = true;
+  snprintf(f->ca, sizeof f->ca, "%s", ca_file ? ca_file : "");
   return 0;
 }
 

@@ -98,6 +98,11 @@ typedef struct hg_forward_stats {
 typedef struct hg_fwdsign hg_fwdsign;
 int hg_forward_new(uv_loop_t *loop, const char *node_id, const hg_fwdsign *signer,
                    hg_forward **out);
+/* Forwards go over https from now on, the peer's certificate checked
+ * against ca_file (PEM) or, NULL, the system's CA store (curl's default);
+ * verification is never turned off. -ENAMETOOLONG for a path of 4096 bytes
+ * or more. */
+int hg_forward_tls(hg_forward *f, const char *ca_file);
 /* Cancels every forward in flight (their done callbacks run first), then
  * closes the handles and frees; done(ud) once all is gone. */
 void hg_forward_close(hg_forward *f, void (*done)(void *ud), void *ud);

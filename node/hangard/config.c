@@ -43,6 +43,14 @@ int hg_conf_load(hg_config *c, int argc, char **argv) {
        "data dir; made a btrfs loop image when not on btrfs (/var/lib/hangar)"},
       {"listen", HG_OPT_STR, c->listen, sizeof c->listen,
        "API address HOST:PORT (127.0.0.1:7070)"},
+      {"tls-cert", HG_OPT_STR, c->tls_cert, sizeof c->tls_cert,
+       "PEM certificate chain: the API listens with TLS (unset: plain HTTP); "
+       "forwards to peers then use https"},
+      {"tls-key", HG_OPT_STR, c->tls_key, sizeof c->tls_key,
+       "PEM private key of --tls-cert"},
+      {"tls-ca", HG_OPT_STR, c->tls_ca, sizeof c->tls_ca,
+       "PEM CA certificates that peers' API certificates are checked against "
+       "(default: the system's CA store; never unchecked)"},
       {"api-key", HG_OPT_STR, c->api_key, sizeof c->api_key,
        "admin API key (default: <data>/state/api-key, made at first start)"},
       {"node-id", HG_OPT_STR, c->node_id, sizeof c->node_id,
@@ -284,6 +292,10 @@ int hg_conf_labels(const char *labels, hg_node_meta *m) {
 int hg_conf_check(hg_config *c) {
   char host[256];
   int port;
+  if (!c->tls_cert[0] != !c->tls_key[0] || (c->tls_ca[0] && !c->tls_cert[0])) {
+    fprintf(stderr, "hangard: --tls-cert and --tls-key go together, and --tls-ca needs them\n");
+    return -EINVAL;
+  }
   if (!c->gossip[0]) {
     if (c->join[0] || c->advertise[0]) {
       fprintf(stderr, "hangard: --join and --advertise need --gossip HOST:PORT\n");

@@ -37,6 +37,7 @@ typedef struct hg_config {
   char data[4096];
   char listen[256];
   char api_key[256];
+  char tls_cert[4096], tls_key[4096], tls_ca[4096]; /* API over TLS (api/tls.h) */
   char node_id[HG_NODE_ID_MAX];
   char template_dir[4096];
   char template_name[96];
@@ -81,6 +82,7 @@ typedef struct hg_node {
   hg_ops *ops;
   hg_api *api;
   hg_http_server *http;
+  struct hg_tls *tls; /* --tls-cert: the API listener's TLS, NULL: plain HTTP */
   hg_gateway *gateway; /* NULL with --no-network */
   hg_net_ops net;      /* the manager's view of it */
   hg_accel accel;      /* what every VM of this node runs under, and why */

@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <uv.h>
 
+#include "api/tls.h"
 #include "gateway/netns.h"
 #include "node/core/err.h"
 #include "node/core/log.h"
@@ -484,6 +485,8 @@ static void leasing_closed(void *ud);
 static void http_closed(void *ud) {
   hg_node *n = ud;
   n->http = NULL;
+  hg_tls_free(n->tls); /* freed once its last relay closed */
+  n->tls = NULL;
   hg_api_free(n->api);
   n->api = NULL;
   /* Leases first: they send through the cluster. */
@@ -621,16 +624,24 @@ static int node_serve(hg_node *n) {
                         .peers = n->cluster ? &n->peers : NULL,
                         .cluster_keys = n->cluster ? n->cfg.cluster_key : NULL,
                         .cluster_name = n->cfg.cluster_name,
+                        .peer_tls = n->cfg.tls_cert[0] != '\0',
+                        .peer_ca = n->cfg.tls_ca[0] ? n->cfg.tls_ca : NULL,
                         .replicator = n->replicator};
+  char err[256];
+  if (n->cfg.tls_cert[0] &&
+      (rc = hg_tls_new(n->cfg.tls_cert, n->cfg.tls_key, &n->tls, err)) < 0) {
+    fprintf(stderr, "hangard: %s\n", err);
+    return rc;
+  }
   if ((rc = hg_api_new(n->loop, &acfg, &n->api)) < 0) return rc;
-  hg_http_options hopt = {.host = host, .port = port};
+  hg_http_options hopt = {.host = host, .port = port, .tls = n->tls};
   hg_api_http_options(n->api, &hopt);
   if ((rc = hg_http_server_start(n->loop, &hopt, &n->http)) < 0) {
     fprintf(stderr, "hangard: cannot listen on %s: %s\n", n->cfg.listen, hg_err_str(rc));
     return rc;
   }
-  hg_log_info("node.ready", "listen=%s:%d data=%s", host, hg_http_port(n->http),
-              hg_store_root(n->store));
+  hg_log_info("node.ready", "listen=%s:%d tls=%s data=%s", host, hg_http_port(n->http),
+              n->tls ? "on" : "off", hg_store_root(n->store));
   return 0;
 }
 

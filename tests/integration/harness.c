@@ -120,7 +120,9 @@ int hg_it_node_start_with(hg_it_node *n, const char *const *extra) {
   if (!mkdtemp(n->dir)) return -errno;
   snprintf(n->data, sizeof n->data, "%s/data", n->dir);
   n->port = free_port();
-  snprintf(n->url, sizeof n->url, "http://127.0.0.1:%d", n->port);
+  for (size_t i = 0; extra && extra[i] && extra[i + 1]; i++)
+    if (!strcmp(extra[i], "--tls-cert")) snprintf(n->ca, sizeof n->ca, "%s", extra[i + 1]);
+  snprintf(n->url, sizeof n->url, "%s://127.0.0.1:%d", n->ca[0] ? "https" : "http", n->port);
   int rc = spawn(n);
   return rc < 0 ? rc : wait_ready(n);
 }
@@ -332,6 +334,7 @@ static int http_do(void *curl, hg_it_node *n, const char *method, const char *pa
   if (!token || *token) h = curl_slist_append(h, auth);
   for (size_t i = 0; hdrs && hdrs[i]; i++) h = curl_slist_append(h, hdrs[i]);
   curl_easy_setopt(c, CURLOPT_URL, url);
+  if (n->ca[0]) curl_easy_setopt(c, CURLOPT_CAINFO, n->ca);
   curl_easy_setopt(c, CURLOPT_PATH_AS_IS, 1L); /* "/../" reaches the server as written */
   curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, method);
   curl_easy_setopt(c, CURLOPT_HTTPHEADER, h);

@@ -23,6 +23,8 @@ typedef struct hg_it_node {
   int port;
   pid_t pid;
   const char *const *extra; /* more hangard flags, NULL-terminated; NULL: none */
+  char ca[300];             /* with --tls-cert in extra: that (self-signed) cert,
+                             * and url is https:// */
   int exit_status;          /* waitpid status once hangard exited by itself */
 } hg_it_node;
 

@@ -298,6 +298,8 @@ void hg_cli_print_usage(FILE *f, const hg_cli_cmd *cmds, size_t ncmds) {
         "              the daemon's /var/lib/hangar/state/api-key when it is readable\n"
         "              and the URL is this machine\n"
         "  --json      print the server's JSON instead of tables (for scripts)\n"
+        "\nhttps URLs: the node's certificate is checked against $HANGAR_CA (a PEM\n"
+        "file) when set, else the system's CA store.\n"
         "\nconfig file: $HANGAR_CONFIG, else ~/.config/hangar/config, with lines\n"
         "`url = http://node:7070` and `key = …` (keep it chmod 600).\n"
         "'hangar <command> --help' shows a command's options.\n",

@@ -122,6 +122,11 @@ int hg_xfer_init(hg_xfer *x, hg_client *c, const char *method, const char *path)
   curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT, (long)HG_CLIENT_CONNECT_TIMEOUT_S);
   curl_easy_setopt(e, CURLOPT_TCP_KEEPALIVE, 1L);
   curl_easy_setopt(e, CURLOPT_ERRORBUFFER, x->errbuf);
+  /* https: the node's certificate is checked against $HANGAR_CA (a PEM
+   * file: a self-signed node certificate, or the CA that signed it), else
+   * the system's CA store; never unchecked */
+  const char *ca = getenv("HANGAR_CA");
+  if (ca && *ca) curl_easy_setopt(e, CURLOPT_CAINFO, ca);
   curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, write_body);
   curl_easy_setopt(e, CURLOPT_WRITEDATA, x);
   if (strcmp(method, "POST") == 0) { /* an empty body unless one is set */
