@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "api/api_internal.h"
+#include "api/tls.h"
 #include "api_node.h"
 
 #include <arpa/inet.h>
@@ -188,6 +189,11 @@ typedef struct upstream {
 } upstream;
 
 static upstream ups[3]; /* A, B, C */
+/* HG_TEST_FWD_TLS set: the owners listen with TLS (api/tls.h, a self-signed
+ * certificate for 127.0.0.1 made with the openssl CLI) and the front node
+ * forwards over https, checking it against that certificate. */
+static char tls_dir[64], tls_cert[128], tls_key[128];
+static hg_tls *up_tls;
 static hg_fwdsign *up_check; /* the owners' side of the cluster key */
 static uv_loop_t *up_loop;
 
@@ -321,6 +327,8 @@ static void on_wake(uv_async_t *a) {
   hg_api_stop(lt.api);
   hg_http_server_shutdown(lt.front, 0, on_front_done, NULL);
   for (int i = 0; i < 3; i++) hg_http_server_shutdown(ups[i].srv, 0, NULL, NULL);
+  hg_tls_free(up_tls); /* once its relays have closed */
+  up_tls = NULL;
   uv_close((uv_handle_t *)a, NULL);
 }
 
@@ -331,8 +339,11 @@ static void *loop_main(void *arg) {
   hg_api_work w = test_work(FK_MANAGER);
   hg_api_config cfg = {.manager = FK_MANAGER, .ops = FK_OPS, .work = &w, .admin_key = ADMIN,
                        .node_id = "n-front", .version = "t", .peers = &fake_peers,
-                       .cluster_keys = CLUSTER_KEY, .cluster_name = "fwd"};
-  assert_int_equal(hg_fwdsign_new(CLUSTER_KEY, "fwd", 0, 0, &up_check), 0);
+                       .cluster_keys = CLUSTER_KEY, .cluster_name = "fwd",
+                       .peer_tls = tls_cert[0] != '\0', .peer_ca = tls_cert};
+  if (!up_check) assert_int_equal(hg_fwdsign_new(CLUSTER_KEY, "fwd", 0, 0, &up_check), 0);
+  char err[256];
+  if (tls_cert[0]) assert_int_equal(hg_tls_new(tls_cert, tls_key, &up_tls, err), 0);
   assert_int_equal(hg_api_new(&lt.loop, &cfg, &lt.api), 0);
   hg_http_options opt = {.host = "127.0.0.1"};
   hg_api_http_options(lt.api, &opt);
@@ -342,7 +353,7 @@ static void *loop_main(void *arg) {
   for (int i = 0; i < 3; i++) {
     upstream *u = &ups[i];
     hg_http_options uo = {.host = "127.0.0.1", .handler = up_handler, .on_abort = up_abort, .ud = u,
-                          .max_body = 64u << 20};
+                          .max_body = 64u << 20, .tls = up_tls};
     assert_int_equal(hg_http_server_start(&lt.loop, &uo, &u->srv), 0);
     u->port = hg_http_port(u->srv);
     snprintf(u->name, sizeof u->name, "%s", names[i]);
@@ -569,6 +580,12 @@ static void forwarded_get_passes_status_body_and_headers(void **state) {
   assert_string_equal(a->authz, ""); /* the client's stays on the front node */
   assert_string_equal(a->ident, "bearer sbtoken");
   assert_int_equal(a->sig_rc, 0);
+  if (up_tls) { /* it came over TLS (the relays of api/tls.c) */
+    hg_tls_stats ts;
+    hg_tls_get_stats(up_tls, &ts);
+    assert_true(ts.handshakes >= 1);
+    assert_int_equal(ts.failed, 0);
+  }
   assert_string_equal(a->accept, "application/json");
   assert_string_equal(a->fwd, "n-front");
   assert_string_equal(a->xff, "198.51.100.7, 127.0.0.1");
@@ -946,8 +963,28 @@ static void stop_ends_forwarded_streams(void **state) {
 
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
 
+/* The owners' certificate, for HG_TEST_FWD_TLS: 0, or -1 said on stderr. */
+static int tls_make(void) {
+  snprintf(tls_dir, sizeof tls_dir, "/tmp/hg-fwdtls-XXXXXX");
+  if (!mkdtemp(tls_dir)) return -1;
+  snprintf(tls_cert, sizeof tls_cert, "%s/cert.pem", tls_dir);
+  snprintf(tls_key, sizeof tls_key, "%s/key.pem", tls_dir);
+  char cmd[1024];
+  snprintf(cmd, sizeof cmd,
+           "openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 2 "
+           "-subj /CN=hangar-owner -addext subjectAltName=IP:127.0.0.1 -keyout %s -out %s "
+           ">/dev/null 2>&1",
+           tls_key, tls_cert);
+  if (system(cmd) != 0) {
+    fprintf(stderr, "openssl could not make a certificate\n");
+    return -1;
+  }
+  return 0;
+}
+
 int main(void) {
   setenv("UV_THREADPOOL_SIZE", "8", 1);
+  if (getenv("HG_TEST_FWD_TLS") && tls_make() < 0) return 1;
   signal(SIGPIPE, SIG_IGN);
   hg_log_set_level(HG_LOG_ERROR);
   const struct CMUnitTest tests[] = {
@@ -961,5 +998,11 @@ int main(void) {
       T(operation_is_looked_up_on_the_peers),
       T(stop_ends_forwarded_streams),
   };
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  int rc = cmocka_run_group_tests(tests, NULL, NULL);
+  if (tls_dir[0]) {
+    unlink(tls_cert);
+    unlink(tls_key);
+    rmdir(tls_dir);
+  }
+  return rc;
 }
