@@ -85,7 +85,7 @@ static bool has(const int *g, size_t n, int node) {
 }
 
 static void start(int i) {
-  char s[4];
+  char s[12];
   snprintf(s, sizeof s, "%d", i);
   assert_int_equal(hg_itc_tool(&C, "start", s, NULL), 0);
 }
