@@ -431,6 +431,7 @@ int hg_cluster_new(uv_loop_t *loop, const hg_cluster_config *cfg, hg_cluster **o
       c->advertise, sizeof c->advertise,
       cfg->advertise && cfg->advertise[0] ? cfg->advertise : cfg->gossip);
   hg__cluster_copy_str(c->zone, sizeof c->zone, cfg->zone);
+  c->tombstone_ms = cfg->tombstone_ms > 0 ? cfg->tombstone_ms : CL_TOMBSTONE_MS;
   c->boot = hg_replay_boot();
   if (hg_random_bytes(&c->rng, sizeof c->rng) < 0 || !c->rng)
     c->rng = (uint64_t)hg_now_ns() | 1;

@@ -33,6 +33,7 @@ typedef struct hg_cluster_config {
   const char *state_dir;     /* <data>/state: roster.json, incarnation; NULL: not persisted */
   hg_swim_config swim;       /* 0 fields take the profile's value */
   hg_node_meta self;         /* initial metadata (id, addresses, capacity) */
+  int64_t tombstone_ms;      /* how long "deleted" entries are kept; 0: 10 min */
 } hg_cluster_config;
 
 int hg_cluster_new(uv_loop_t *loop, const hg_cluster_config *cfg, hg_cluster **out);
@@ -51,8 +52,8 @@ void hg_cluster_set_meta(hg_cluster *c, const hg_node_meta *self);
  * owner that restarted before hearing its old entries still wins; an empty
  * owner becomes us, a zero updated_ms now. -ESTALE when the directory
  * already knows a higher epoch for the sandbox (fenced), -ENOSPC when it
- * holds 100000 live entries. "deleted" entries are kept 10 min as
- * tombstones. get copies the newest entry known (tombstones too);
+ * holds 100000 live entries. "deleted" entries are kept as tombstones
+ * for the config's tombstone_ms. get copies the newest entry known (tombstones too);
  * -ENOENT; thread-safe. A get followed by a put is not atomic: to change
  * an entry that others may change too, use update. */
 int hg_cluster_dir_put(hg_cluster *c, const hg_dirent *e);

@@ -27,7 +27,7 @@ void hg_cluster_crash(hg_cluster *c, void (*done)(void *ud), void *ud);
 #define CL_PP_ZSTD 0x01
 #define CL_ZSTD_MIN 4096                 /* compress encoded states above this */
 #define CL_DIR_MAX 100000                /* directory entries */
-#define CL_TOMBSTONE_MS (10 * 60 * 1000) /* "deleted" entries kept this long */
+#define CL_TOMBSTONE_MS (10 * 60 * 1000) /* "deleted" entries kept this long by default */
 #define CL_SWEEP_MS 10000
 #define CL_HOUSEKEEP_MS 1000 /* metadata publishing, sweeps, logs */
 #define CL_DROP_LOG_MS 10000
@@ -93,6 +93,7 @@ struct hg_cluster {
   uv_async_t async;
   hg_handles handles;
   bool started, closing, shutting, crashed;
+  int64_t tombstone_ms;
   void (*done)(void *);
   void *done_ud;
 

@@ -97,7 +97,7 @@ void hg__cluster_dir_sweep(hg_cluster *c) {
   for (size_t b = 0; b < c->nbuckets; b++) {
     for (dir_node *n = c->buckets[b], *next; n; n = next) {
       next = n->next;
-      if (is_tombstone(&n->e) && now - n->stored_ms > CL_TOMBSTONE_MS) dir_unlink(c, n);
+      if (is_tombstone(&n->e) && now - n->stored_ms > c->tombstone_ms) dir_unlink(c, n);
     }
   }
   pthread_mutex_unlock(&c->mu);

@@ -145,7 +145,8 @@ int hg_lease_acceptor_get(const hg_lease_acceptor *a, const char *sandbox,
 }
 
 static int req_check(const hg_lease_req *r) {
-  if (r->kind != HG_LEASE_RENEW && r->kind != HG_LEASE_CLAIM) return -EINVAL;
+  if (r->kind != HG_LEASE_RENEW && r->kind != HG_LEASE_CLAIM && r->kind != HG_LEASE_QUERY)
+    return -EINVAL;
   if (!id_ok(r->sandbox, HG_ID_MAX) || !node_ok(r->from) || r->epoch == 0) return -EINVAL;
   return hg_lease_conf_check(&r->conf);
 }
@@ -200,7 +201,11 @@ int hg_lease_acceptor_handle(hg_lease_acceptor *a, const hg_lease_req *req,
   acc_entry *work = e ? e : &blank;
   bool changed = false;
   int64_t wait_ms = 0;
-  hg_lease_refusal why = acc_decide(a, work, req, now_ms, &changed, &wait_ms);
+  hg_lease_refusal why = HG_LEASE_OK;
+  if (req->kind == HG_LEASE_QUERY) /* the promise as it is: no change, no grant */
+    why = work->p.deleted ? HG_LEASE_DELETED : HG_LEASE_OK;
+  else
+    why = acc_decide(a, work, req, now_ms, &changed, &wait_ms);
   if (!e && changed) {
     if (!(e = acc_add(a, req->sandbox))) return -ENOMEM;
     e->p = blank.p;
@@ -278,6 +283,18 @@ static prop_entry *prop_find(const hg_lease_proposer *p, const char *sandbox) {
   return n ? HG_CONTAINER_OF(n, prop_entry, node) : NULL;
 }
 
+static prop_entry *prop_add(hg_lease_proposer *p, const char *sandbox) {
+  prop_entry *e = calloc(1, sizeof *e);
+  if (!e) return NULL;
+  snprintf(e->sandbox, sizeof e->sandbox, "%s", sandbox);
+  e->node.key = e->sandbox;
+  if (hg_strmap_put(&p->entries, &e->node) < 0) {
+    free(e);
+    return NULL;
+  }
+  return e;
+}
+
 static void info_of(const prop_entry *e, hg_lease_info *out) {
   *out = (hg_lease_info){.state = e->state,
                          .epoch = e->epoch,
@@ -298,7 +315,9 @@ static void changed(hg_lease_proposer *p, const prop_entry *e) {
  * of the highest configuration known. */
 static void start_round(hg_lease_proposer *p, prop_entry *e, int64_t now) {
   hg_lease_req r = {
-      .kind = e->state == HG_LEASE_CLAIMING ? HG_LEASE_CLAIM : HG_LEASE_RENEW,
+      .kind = e->state == HG_LEASE_CLAIMING ? HG_LEASE_CLAIM
+              : e->state == HG_LEASE_ASKING ? HG_LEASE_QUERY
+                                            : HG_LEASE_RENEW,
       .epoch = e->epoch,
       .round = ++p->rounds,
       .deleting = e->deleting,
@@ -325,13 +344,7 @@ int hg_lease_claim(hg_lease_proposer *p, const char *sandbox, const hg_lease_con
   if (e && e->state == HG_LEASE_CLAIMING) return -EALREADY;
   if (e && e->state == HG_LEASE_HELD && !deleting) return -EALREADY;
   if (!e) {
-    if (!(e = calloc(1, sizeof *e))) return -ENOMEM;
-    snprintf(e->sandbox, sizeof e->sandbox, "%s", sandbox);
-    e->node.key = e->sandbox;
-    if (hg_strmap_put(&p->entries, &e->node) < 0) {
-      free(e);
-      return -ENOMEM;
-    }
+    if (!(e = prop_add(p, sandbox))) return -ENOMEM;
     e->conf = *conf;
   }
   e->conf = *conf_max(&e->conf, conf);
@@ -355,18 +368,26 @@ int hg_lease_recover(hg_lease_proposer *p, const char *sandbox, const hg_lease_c
   if (!id_ok(sandbox, HG_ID_MAX) || hg_lease_conf_check(conf) < 0 || epoch == 0)
     return -EINVAL;
   if (prop_find(p, sandbox)) return -EALREADY;
-  prop_entry *e = calloc(1, sizeof *e);
+  prop_entry *e = prop_add(p, sandbox);
   if (!e) return -ENOMEM;
-  snprintf(e->sandbox, sizeof e->sandbox, "%s", sandbox);
-  e->node.key = e->sandbox;
-  if (hg_strmap_put(&p->entries, &e->node) < 0) {
-    free(e);
-    return -ENOMEM;
-  }
   e->conf = *conf;
   e->epoch = e->first_epoch = e->seen_epoch = epoch;
   /* Held, but until a majority grants this round, valid for no time. */
   e->state = HG_LEASE_HELD;
+  start_round(p, e, now_ms);
+  return 0;
+}
+
+int hg_lease_query(hg_lease_proposer *p, const char *sandbox, const hg_lease_conf *conf,
+                   uint64_t epoch, int64_t now_ms) {
+  if (!id_ok(sandbox, HG_ID_MAX) || hg_lease_conf_check(conf) < 0 || epoch == 0)
+    return -EINVAL;
+  if (prop_find(p, sandbox)) return -EALREADY;
+  prop_entry *e = prop_add(p, sandbox);
+  if (!e) return -ENOMEM;
+  e->conf = *conf;
+  e->epoch = e->first_epoch = e->seen_epoch = epoch;
+  e->state = HG_LEASE_ASKING;
   start_round(p, e, now_ms);
   return 0;
 }
@@ -458,6 +479,24 @@ static void claim_waits(hg_lease_proposer *p, prop_entry *e, const hg_lease_repl
   changed(p, e);
 }
 
+/* A query's answer without a delete: LIVE once they make a quorum of the
+ * highest configuration known (a raised one is asked anew). */
+static void answer(hg_lease_proposer *p, prop_entry *e, const hg_lease_reply *rep,
+                   int64_t now_ms) {
+  if (hg_lease_conf_cmp(&rep->promise.conf, &e->conf) > 0) {
+    e->conf = rep->promise.conf;
+    start_round(p, e, now_ms);
+    return;
+  }
+  if (rep->round != e->round || rep->refusal == HG_LEASE_REMOVED) return;
+  for (unsigned i = 0; i < e->ngranted; i++)
+    if (strcmp(e->granted[i], rep->from) == 0) return;
+  if (e->ngranted == ROUND_MAX_VOTERS) return;
+  snprintf(e->granted[e->ngranted++], HG_NODE_ID_MAX, "%s", rep->from);
+  if (hg_lease_quorum(&e->conf, (const char(*)[HG_NODE_ID_MAX])e->granted, e->ngranted))
+    set_state(p, e, HG_LEASE_LIVE, rep->promise.holder);
+}
+
 void hg_lease_proposer_reply(hg_lease_proposer *p, const hg_lease_reply *rep,
                              int64_t now_ms) {
   prop_entry *e = prop_find(p, rep->sandbox);
@@ -466,6 +505,10 @@ void hg_lease_proposer_reply(hg_lease_proposer *p, const hg_lease_reply *rep,
   if (pr->epoch > e->seen_epoch) e->seen_epoch = pr->epoch;
   if (pr->deleted) {
     set_state(p, e, HG_LEASE_GONE, pr->holder);
+    return;
+  }
+  if (e->state == HG_LEASE_ASKING) {
+    answer(p, e, rep, now_ms);
     return;
   }
   /* Another node was promised a newer epoch: it holds or claims S, and
@@ -505,7 +548,9 @@ int64_t hg_lease_proposer_tick(hg_lease_proposer *p, int64_t now_ms) {
   for (hg_strmap_node *n = hg_strmap_next(&p->entries, &cur, NULL); n;
        n = hg_strmap_next(&p->entries, &cur, n)) {
     prop_entry *e = HG_CONTAINER_OF(n, prop_entry, node);
-    if (e->state != HG_LEASE_CLAIMING && e->state != HG_LEASE_HELD) continue;
+    if (e->state != HG_LEASE_CLAIMING && e->state != HG_LEASE_HELD &&
+        e->state != HG_LEASE_ASKING)
+      continue;
     /* A renewal due within a tenth of a lease goes now, with the others
      * due: renewals fall into step and leave as one batch per acceptor. */
     int64_t early = e->state == HG_LEASE_HELD ? p->lease_ms / 10 : 0;

@@ -60,6 +60,8 @@ typedef struct hg_lease_promise {
 typedef enum hg_lease_kind {
   HG_LEASE_RENEW = 1, /* the holder keeps its lease */
   HG_LEASE_CLAIM = 2, /* a candidate takes the sandbox at a higher epoch */
+  HG_LEASE_QUERY = 3, /* asks for the promise; changes nothing (a holder of
+                       * a replica the directory forgot asks: deleted?) */
 } hg_lease_kind;
 
 typedef struct hg_lease_req {
@@ -132,6 +134,8 @@ typedef enum hg_lease_state {
   HG_LEASE_HELD,         /* held; lease_until says until when */
   HG_LEASE_LOST,         /* another node holds a higher epoch: stop, orphan */
   HG_LEASE_GONE,         /* deleted (by this node's claim or another's) */
+  HG_LEASE_ASKING,       /* a query round is out */
+  HG_LEASE_LIVE,         /* a quorum answered the query: not deleted */
 } hg_lease_state;
 
 typedef struct hg_lease_info {
@@ -167,6 +171,13 @@ int hg_lease_claim(hg_lease_proposer *p, const char *sandbox, const hg_lease_con
  * its sandbox without a claim's wait. -EALREADY when known here. */
 int hg_lease_recover(hg_lease_proposer *p, const char *sandbox, const hg_lease_conf *conf,
                      uint64_t epoch, int64_t now_ms);
+/* Asks sandbox's group (from conf; replies raise it) whether it was
+ * deleted: GONE when an acceptor recorded the delete, LIVE once a quorum
+ * answered without one (a committed delete is at a majority, and any two
+ * majorities meet). Repeated every T/3 until then; release ends it.
+ * epoch: the highest the caller knows (>= 1). -EALREADY when known here. */
+int hg_lease_query(hg_lease_proposer *p, const char *sandbox, const hg_lease_conf *conf,
+                   uint64_t epoch, int64_t now_ms);
 /* Starts a change of a held sandbox's group to next (joint consensus).
  * -EBUSY while a change is under way or the lease is not held. */
 int hg_lease_change_group(hg_lease_proposer *p, const char *sandbox,

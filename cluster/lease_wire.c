@@ -302,7 +302,7 @@ static int elem_conf(const msgpack_object *a, size_t i, const dtables *t,
 static int unpack_req(const msgpack_object *o, const dtables *t, hg_lease_req *r) {
   uint64_t kind = 0;
   if (o->type != MSGPACK_OBJECT_ARRAY || o->via.array.size != 6) return -EPROTO;
-  int rc = elem_u64(o, 0, HG_LEASE_CLAIM, &kind);
+  int rc = elem_u64(o, 0, HG_LEASE_QUERY, &kind);
   if (rc == 0 && kind < HG_LEASE_RENEW) rc = -EPROTO;
   if (rc == 0) rc = elem_sandbox(o, 1, r->sandbox);
   if (rc == 0) rc = elem_u64(o, 2, UINT64_MAX, &r->epoch);

@@ -370,6 +370,14 @@ int hg_leases_recover(hg_leases *l, const char *sandbox, const hg_lease_conf *co
   return rc;
 }
 
+int hg_leases_query(hg_leases *l, const char *sandbox, const hg_lease_conf *conf,
+                    uint64_t epoch) {
+  int rc = hg_lease_query(l->prop, sandbox, conf, epoch, hg_now_ms());
+  pump(l);
+  rearm(l);
+  return rc;
+}
+
 int hg_leases_change_group(hg_leases *l, const char *sandbox,
                            const hg_lease_group *next) {
   int rc = hg_lease_change_group(l->prop, sandbox, next, hg_now_ms());

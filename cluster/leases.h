@@ -62,6 +62,8 @@ int hg_leases_claim(hg_leases *l, const char *sandbox, const hg_lease_conf *conf
  * (lease.h, hg_lease_recover). */
 int hg_leases_recover(hg_leases *l, const char *sandbox, const hg_lease_conf *conf,
                       uint64_t epoch);
+int hg_leases_query(hg_leases *l, const char *sandbox, const hg_lease_conf *conf,
+                    uint64_t epoch);
 int hg_leases_change_group(hg_leases *l, const char *sandbox, const hg_lease_group *next);
 void hg_leases_release(hg_leases *l, const char *sandbox);
 int hg_leases_info(const hg_leases *l, const char *sandbox, hg_lease_info *out);

@@ -23,6 +23,9 @@
 #define RP_TICK_MS 2000
 #define RP_RETRY_MS 10000  /* a sandbox whose replication failed waits this long */
 #define RP_INFLIGHT_MS (10 * 60 * 1000) /* the keeper leaves a sandbox being sent alone */
+#define RP_ASK_LIVE_MS (10 * 60 * 1000) /* a forgotten replica the group says lives: ask again */
+#define RP_ASK_AFTER_MS 15000 /* after start: the directory has come by push-pull */
+#define RP_ASK_PER_TICK 8     /* each ask may block for seconds */
 #define RP_BUSY_TRIES 25   /* a peer busy receiving the same sandbox: retries, */
 #define RP_BUSY_WAIT_MS 200 /* this far apart (the other exchange may bring it) */
 #define RP_PEERS_MAX 64
@@ -41,6 +44,7 @@ struct hg_replicator {
    * so the cluster can be closed while workers are still replicating. */
   hg_guard cl;
   char node_id[HG_NODE_ID_MAX];
+  int64_t started_ms;
   pthread_t keeper;
   pthread_mutex_t mu;  /* stop flag, backoff table */
   pthread_cond_t cv;
@@ -652,14 +656,43 @@ static void keep_sandboxes(hg_replicator *rp) {
   json_decref(list);
 }
 
-/* Replicas of sandboxes the directory says are deleted. */
+/* A replica the directory does not know (its tombstone may have expired
+ * while we were away): the sandbox's group says whether it was deleted. */
+static bool forgotten_and_deleted(hg_replicator *rp, const char *id, unsigned *asked) {
+  hg_sb_info info;
+  if (!rp->cfg.ask_deleted || *asked >= RP_ASK_PER_TICK ||
+      hg_now_ms() - rp->started_ms < RP_ASK_AFTER_MS ||
+      hg_sandbox_info(rp->cfg.manager, id, &info) == 0)
+    return false;
+  char key[HG_ID_MAX + 4];
+  snprintf(key, sizeof key, "q|%s", id);
+  if (backoff_active(rp, key)) return false;
+  uint64_t gen = 0;
+  char rel[256];
+  hg_sb_lease view;
+  memset(&view, 0, sizeof view);
+  if (newest_holding(rp, id, &gen, rel) < 0) return false;
+  holding_group(rp, rel, &view);
+  (*asked)++;
+  int rc = rp->cfg.ask_deleted(rp->cfg.ask_ud, id, &view);
+  hg_log_info("repl.asked", "sandbox=%s deleted=%s", id,
+              rc == 1 ? "yes" : rc == 0 ? "no" : hg_err_str(rc));
+  backoff_set(rp, key, hg_now_ms() + (rc == 0 ? RP_ASK_LIVE_MS : RP_RETRY_MS));
+  return rc == 1;
+}
+
+/* Replicas of sandboxes the directory or the group says are deleted. */
 static void keep_garbage(hg_replicator *rp) {
   char (*ids)[HG_ID_MAX] = NULL;
   size_t n = 0;
+  unsigned asked = 0;
   if (hg_repl_replica_ids(rp->cfg.repl, &ids, &n) < 0) return;
   for (size_t i = 0; i < n; i++) {
     hg_dirent e;
-    if (cl_dir_get(rp, ids[i], &e) < 0 || strcmp(e.state, "deleted")) continue;
+    int known = cl_dir_get(rp, ids[i], &e);
+    bool deleted = known == 0 ? !strcmp(e.state, "deleted")
+                   : known == -ENOENT && forgotten_and_deleted(rp, ids[i], &asked);
+    if (!deleted) continue;
     int rc = hg_repl_drop(rp->cfg.repl, ids[i]);
     hg_log_info("repl.dropped", "sandbox=%s rc=%d", ids[i], rc);
   }
@@ -698,6 +731,7 @@ int hg_replicator_start(const hg_replicator_config *cfg, hg_replicator **out) {
   hg_replicator *rp = calloc(1, sizeof *rp);
   if (!rp) return -ENOMEM;
   rp->cfg = *cfg;
+  rp->started_ms = hg_now_ms();
   if (rp->cfg.tick_ms <= 0) rp->cfg.tick_ms = RP_TICK_MS;
   snprintf(rp->node_id, sizeof rp->node_id, "%s", cfg->node_id);
   hg_guard_init(&rp->cl, cfg->cluster);

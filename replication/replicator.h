@@ -32,6 +32,13 @@ typedef struct hg_replicator_config {
   hg_store *store;
   const char *node_id;
   int tick_ms;           /* keeper period; 0: 2000 */
+  /* Asks the sandbox's acceptor group whether id, of which we hold
+   * replicas the directory no longer knows (its tombstone expired while
+   * we were away), was deleted: 1 yes, 0 no, < 0 unknown (asked again
+   * later). have: the group and epoch our newest replica records. May
+   * block for seconds. NULL: such replicas are kept. */
+  int (*ask_deleted)(void *ud, const char *id, const hg_sb_lease *have);
+  void *ask_ud;
 } hg_replicator_config;
 
 int hg_replicator_start(const hg_replicator_config *cfg, hg_replicator **out);

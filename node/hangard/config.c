@@ -33,6 +33,8 @@ void hg_conf_defaults(hg_config *c) {
   c->lease_ms = HG_LEASE_MS_DEFAULT;
   c->lease_margin_ms = HG_LEASE_MARGIN_MS_DEFAULT;
   c->acceptors = 3;
+  c->dead_member_s = 600;
+  c->tombstone_s = 600;
 }
 
 int hg_conf_load(hg_config *c, int argc, char **argv) {
@@ -123,6 +125,10 @@ int hg_conf_load(hg_config *c, int argc, char **argv) {
        "lease margin in ms: covers clock drift and fencing latency (500)"},
       {"acceptors", HG_OPT_INT, &c->acceptors, 0,
        "acceptor group of each new sandbox: 3 or 5 nodes (3)"},
+      {"dead-member-s", HG_OPT_INT, &c->dead_member_s, 0,
+       "a lease holder replaces a group member dead this long, in s (600)"},
+      {"tombstone-s", HG_OPT_INT, &c->tombstone_s, 0,
+       "how long the directory keeps a deleted sandbox's entry, in s (600)"},
   };
   return hg_config_load(opts, HG_ARRAY_SIZE(opts), argc, argv, "hangard");
 }
@@ -368,6 +374,11 @@ int hg_conf_check(hg_config *c) {
   }
   if (c->acceptors != 3 && c->acceptors != 5) {
     fprintf(stderr, "hangard: --acceptors is 3 or 5\n");
+    return -EINVAL;
+  }
+  if (c->dead_member_s < 1 || c->dead_member_s > 30 * 86400 || c->tombstone_s < 1 ||
+      c->tombstone_s > 30 * 86400) {
+    fprintf(stderr, "hangard: --dead-member-s and --tombstone-s are 1 to 2592000 (30 days)\n");
     return -EINVAL;
   }
   if (c->repl_advertise[0] && !dialable(c->repl_advertise, false)) {

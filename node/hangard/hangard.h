@@ -72,6 +72,8 @@ typedef struct hg_config {
   int64_t repl_keep;
   /* leases (DESIGN §9) */
   int64_t lease_ms, lease_margin_ms, acceptors;
+  int64_t dead_member_s; /* a group member dead this long is replaced */
+  int64_t tombstone_s;   /* the directory keeps deleted entries this long */
 } hg_config;
 
 typedef struct hg_node {

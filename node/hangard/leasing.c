@@ -24,16 +24,18 @@
 #include "node/core/strmap.h"
 #include "node/core/util.h"
 
-#define GROW_MS 5000 /* how often held leases' groups are checked for growth */
+#define REGROUP_MS 5000 /* how often held leases' groups are checked (growth, dead members) */
+#define DEAD_MAX 64       /* dead nodes remembered, with since when */
+#define DEAD_MEMBER_MS_DEFAULT (600 * 1000)
 
-typedef enum cmd_kind { CMD_CLAIM, CMD_RECOVER, CMD_RELEASE } cmd_kind;
+typedef enum cmd_kind { CMD_CLAIM, CMD_RECOVER, CMD_QUERY, CMD_RELEASE } cmd_kind;
 
 typedef struct cmd {
   struct cmd *next;
   cmd_kind kind;
   char id[HG_ID_MAX];
   hg_lease_conf conf;
-  uint64_t epoch; /* CLAIM: above this; RECOVER: at this */
+  uint64_t epoch; /* CLAIM: above this; RECOVER: at this; QUERY: known */
   bool deleting;
 } cmd;
 
@@ -44,6 +46,11 @@ typedef struct entry {
   hg_lease_info info;
   uint64_t seq; /* bumped on every change */
 } entry;
+
+typedef struct dead_node {
+  char id[HG_NODE_ID_MAX]; /* "": a free slot */
+  int64_t since_ms;
+} dead_node;
 
 /* A deadline to move (or a lost lease to act on), for the fencer. */
 typedef struct fence_job {
@@ -63,8 +70,9 @@ struct hg_leasing {
   int64_t lease_ms, margin_ms;
   hg_leases *svc; /* loop only */
   uv_async_t async;
-  uv_timer_t grow; /* groups smaller than --acceptors grow as nodes join */
-  hg_handles handles; /* async, grow */
+  uv_timer_t regroup; /* groups grow as nodes join, replace dead members */
+  hg_handles handles; /* async, regroup */
+  dead_node dead[DEAD_MAX]; /* loop only */
   hg_manager *manager;
 
   pthread_mutex_t mu;
@@ -217,6 +225,9 @@ static void run_cmd(hg_leasing *l, const cmd *c) {
   case CMD_RECOVER:
     rc = hg_leases_recover(l->svc, c->id, &c->conf, c->epoch);
     break;
+  case CMD_QUERY:
+    rc = hg_leases_query(l->svc, c->id, &c->conf, c->epoch);
+    break;
   case CMD_RELEASE:
     hg_leases_release(l->svc, c->id);
     break;
@@ -317,7 +328,9 @@ static int await(hg_leasing *l, const char *id, uint64_t above, bool deleting,
   for (;;) {
     entry *e = entry_get(l, id, false);
     if (e) *out = e->info;
-    if (e && (e->info.state == HG_LEASE_LOST || e->info.state == HG_LEASE_GONE)) return 0;
+    if (e && (e->info.state == HG_LEASE_LOST || e->info.state == HG_LEASE_GONE ||
+              e->info.state == HG_LEASE_LIVE))
+      return 0;
     if (e && !deleting && usable(&e->info, above)) return 0;
     if (l->closed) return -ESHUTDOWN;
     if (hg_now_ms() >= deadline) return -ETIMEDOUT;
@@ -429,6 +442,27 @@ int hg_leasing_delete(hg_leasing *l, const char *id, const hg_sb_lease *have,
                msg);
 }
 
+int hg_leasing_deleted(hg_leasing *l, const char *id, const hg_sb_lease *have) {
+  hg_lease_conf conf;
+  conf_of(l, have, &conf);
+  pthread_mutex_lock(&l->mu);
+  if (entry_get(l, id, false)) { /* leased or claimed here: not a forgotten one */
+    pthread_mutex_unlock(&l->mu);
+    return 0;
+  }
+  pthread_mutex_unlock(&l->mu);
+  int rc = post_cmd(l, CMD_QUERY, id, &conf, have->epoch ? have->epoch : 1, false);
+  hg_lease_info got = {0};
+  if (rc == 0) {
+    pthread_mutex_lock(&l->mu);
+    rc = await(l, id, UINT64_MAX, true, claim_timeout(l, false), &got);
+    pthread_mutex_unlock(&l->mu);
+    hg_leasing_drop(l, id);
+  }
+  if (rc < 0) return rc == -ETIMEDOUT ? -ENOLCK : rc;
+  return got.state == HG_LEASE_GONE ? 1 : 0;
+}
+
 void hg_leasing_drop(hg_leasing *l, const char *id) {
   pthread_mutex_lock(&l->mu);
   entry_drop(l, id);
@@ -452,25 +486,80 @@ void hg_leasing_get_stats(hg_leasing *l, hg_leasing_stats *out) {
   pthread_mutex_unlock(&l->mu);
 }
 
-/* A group smaller than wanted (the sandbox was made in a cluster of one or
- * two) grows as nodes join: its members stay, the best others by
- * rendezvous are added, by a joint-consensus change (DESIGN §9). */
-static bool grown(hg_leasing *l, const char *id, const hg_lease_group *cur,
-                  hg_lease_group *next) {
-  unsigned want = l->cfg.acceptors < HG_LEASE_GROUP_MAX ? l->cfg.acceptors : HG_LEASE_GROUP_MAX;
-  if (cur->n >= want) return false;
-  hg_lease_group cand;
-  group_new(l, id, &cand);
-  *next = *cur;
-  for (unsigned i = 0; i < cand.n && next->n < want; i++) {
-    bool have = false;
-    for (unsigned k = 0; k < next->n; k++) have |= !strcmp(next->ids[k], cand.ids[i]);
-    if (!have) snprintf(next->ids[next->n++], HG_NODE_ID_MAX, "%s", cand.ids[i]);
+/* Since when each node we saw dead has been dead (loop only): a member
+ * dead past --dead-member-s is replaced. Nodes seen alive again leave. */
+static int64_t dead_since(hg_leasing *l, const char *id, int64_t now) {
+  if (!strcmp(id, l->self)) return 0;
+  hg_cluster_peer p;
+  bool dead = hg_cluster_peer_get(l->cfg.cluster, id, &p) < 0 || !p.alive;
+  dead_node *free_slot = NULL;
+  for (unsigned i = 0; i < DEAD_MAX; i++) {
+    dead_node *d = &l->dead[i];
+    if (d->id[0] && !strcmp(d->id, id)) {
+      if (!dead) d->id[0] = '\0';
+      return dead ? d->since_ms : 0;
+    }
+    if (!d->id[0] && !free_slot) free_slot = d;
   }
-  return next->n > cur->n;
+  if (!dead || !free_slot) return dead ? now : 0;
+  snprintf(free_slot->id, sizeof free_slot->id, "%s", id);
+  free_slot->since_ms = now;
+  return now;
 }
 
-static void on_grow(uv_timer_t *t) {
+static bool in_group(const hg_lease_group *g, const char *id) {
+  for (unsigned k = 0; k < g->n; k++)
+    if (!strcmp(g->ids[k], id)) return true;
+  return false;
+}
+
+/* The group a held lease should have (DESIGN §9): its members but those
+ * dead past --dead-member-s, filled up to --acceptors with the best others
+ * by rendezvous. A group made in a cluster of one or two grows this way
+ * as nodes join; a dead member goes only when someone can take its place.
+ * The change itself is joint consensus (hg_leases_change_group). */
+static bool regrouped(hg_leasing *l, const char *id, const hg_lease_group *cur,
+                      hg_lease_group *next) {
+  unsigned want = l->cfg.acceptors < HG_LEASE_GROUP_MAX ? l->cfg.acceptors : HG_LEASE_GROUP_MAX;
+  int64_t now = hg_now_ms();
+  hg_lease_group cand;
+  group_new(l, id, &cand);
+  bool gone[HG_LEASE_GROUP_MAX] = {false};
+  unsigned ngone = 0, spare = 0;
+  for (unsigned i = 0; i < cur->n; i++) {
+    int64_t since = dead_since(l, cur->ids[i], now);
+    gone[i] = since > 0 && now - since >= l->cfg.dead_member_ms;
+    ngone += gone[i];
+  }
+  for (unsigned i = 0; i < cand.n; i++) spare += !in_group(cur, cand.ids[i]);
+  if (cur->n >= want && (ngone == 0 || spare == 0)) return false;
+  memset(next, 0, sizeof *next);
+  for (unsigned i = 0; i < cur->n; i++) {
+    if (gone[i] && spare > 0) { /* a dead one stays without a successor */
+      spare--;
+      continue;
+    }
+    snprintf(next->ids[next->n++], HG_NODE_ID_MAX, "%s", cur->ids[i]);
+  }
+  for (unsigned i = 0; i < cand.n && next->n < want; i++)
+    if (!in_group(cur, cand.ids[i])) snprintf(next->ids[next->n++], HG_NODE_ID_MAX, "%s", cand.ids[i]);
+  bool same = next->n == cur->n;
+  for (unsigned i = 0; same && i < next->n; i++) same = in_group(cur, next->ids[i]);
+  return !same;
+}
+
+/* "a,b,c" for the log. */
+static void group_str(const hg_lease_group *g, char *out, size_t cap) {
+  size_t len = 0;
+  out[0] = '\0';
+  for (unsigned k = 0; k < g->n && len < cap; k++) {
+    int w = snprintf(out + len, cap - len, "%s%s", k ? "," : "", g->ids[k]);
+    if (w < 0) break;
+    len += (size_t)w;
+  }
+}
+
+static void on_regroup(uv_timer_t *t) {
   hg_leasing *l = t->data;
   if (!l->cfg.cluster || !l->svc) return;
   typedef struct { char id[HG_ID_MAX]; hg_lease_group cur; } due;
@@ -482,8 +571,7 @@ static void on_grow(uv_timer_t *t) {
   for (hg_strmap_node *nd = hg_strmap_next(&l->table, &cur, NULL); nd;
        nd = hg_strmap_next(&l->table, &cur, nd)) {
     entry *e = HG_CONTAINER_OF(nd, entry, node);
-    if (e->info.state != HG_LEASE_HELD || e->info.lease_until_ms <= now ||
-        e->info.conf.joint || e->info.conf.cur.n >= l->cfg.acceptors)
+    if (e->info.state != HG_LEASE_HELD || e->info.lease_until_ms <= now || e->info.conf.joint)
       continue;
     if (n == cap) {
       size_t nc = cap ? cap * 2 : 16;
@@ -498,10 +586,13 @@ static void on_grow(uv_timer_t *t) {
   pthread_mutex_unlock(&l->mu);
   for (size_t i = 0; i < n; i++) {
     hg_lease_group next;
-    if (!grown(l, d[i].id, &d[i].cur, &next)) continue;
+    if (!regrouped(l, d[i].id, &d[i].cur, &next)) continue;
     int rc = hg_leases_change_group(l->svc, d[i].id, &next);
-    hg_log_info("lease.grow", "sandbox=%s from=%u to=%u err=\"%s\"", d[i].id, d[i].cur.n,
-                next.n, rc < 0 ? hg_err_str(rc) : "none");
+    char from[HG_LEASE_GROUP_MAX * HG_NODE_ID_MAX], to[sizeof from];
+    group_str(&d[i].cur, from, sizeof from);
+    group_str(&next, to, sizeof to);
+    hg_log_info("lease.regroup", "sandbox=%s from=%s to=%s err=\"%s\"", d[i].id, from, to,
+                rc < 0 ? hg_err_str(rc) : "none");
   }
   free(d);
 }
@@ -523,6 +614,7 @@ int hg_leasing_open(const hg_leasing_config *cfg, hg_leasing **out) {
   l->cfg.self = l->self;
   l->lease_ms = cfg->lease_ms ? cfg->lease_ms : HG_LEASE_MS_DEFAULT;
   l->margin_ms = cfg->margin_ms ? cfg->margin_ms : HG_LEASE_MARGIN_MS_DEFAULT;
+  l->cfg.dead_member_ms = cfg->dead_member_ms > 0 ? cfg->dead_member_ms : DEAD_MEMBER_MS_DEFAULT;
   l->cmds_tail = &l->cmds;
   pthread_mutex_init(&l->mu, NULL);
   hg_cond_init_mono(&l->cv);
@@ -537,7 +629,7 @@ int hg_leasing_open(const hg_leasing_config *cfg, hg_leasing **out) {
   if (rc == 0) rc = uv_async_init(cfg->loop, &l->async, on_async);
   if (rc == 0) {
     hg_handles_add(&l->handles, 1);
-    rc = uv_timer_init(cfg->loop, &l->grow);
+    rc = uv_timer_init(cfg->loop, &l->regroup);
   }
   if (rc < 0) {
     if (l->svc) hg_leases_close(l->svc, NULL, NULL);
@@ -547,9 +639,9 @@ int hg_leasing_open(const hg_leasing_config *cfg, hg_leasing **out) {
     free(l);
     return rc;
   }
-  l->async.data = l->grow.data = l;
+  l->async.data = l->regroup.data = l;
   hg_handles_add(&l->handles, 1);
-  uv_timer_start(&l->grow, on_grow, GROW_MS, GROW_MS);
+  uv_timer_start(&l->regroup, on_regroup, REGROUP_MS, REGROUP_MS);
   if (cfg->cluster) hg_cluster_on_lease(cfg->cluster, on_datagram, l);
   if (pthread_create(&l->fencer, NULL, fencer_main, l) == 0) l->fencer_on = true;
   *out = l;
@@ -606,7 +698,7 @@ void hg_leasing_close(hg_leasing *l, void (*done)(void *ud), void *ud) {
   l->done = done;
   l->done_ud = ud;
   uv_close((uv_handle_t *)&l->async, on_handle_closed);
-  uv_close((uv_handle_t *)&l->grow, on_handle_closed);
+  uv_close((uv_handle_t *)&l->regroup, on_handle_closed);
 }
 
 void hg_leasing_free(hg_leasing *l) {

@@ -28,6 +28,7 @@ typedef struct hg_leasing_config {
   const char *register_path; /* <data>/state/leases.log */
   int64_t lease_ms, margin_ms;
   unsigned acceptors;   /* group size at create: 3 or 5 */
+  int64_t dead_member_ms; /* a member dead this long is replaced; 0: 600 s */
   hg_cluster *cluster;  /* NULL: alone; the loop's handle (sends, membership) */
   /* A lease this node held went to another node at a higher epoch: the
    * VM was fenced already; this stops it and keeps its state (orphans).
@@ -63,6 +64,11 @@ void hg_leasing_free(hg_leasing *l);
  * group answered in time (no_quorum); -ENOENT: it was deleted. */
 int hg_leasing_take(hg_leasing *l, const char *id, hg_sb_take how, const hg_sb_lease *have,
                     hg_sb_lease *out, char msg[256]);
+/* Asks id's group (have: the group and epoch a replica here records)
+ * whether id was deleted, for a replica the directory has forgotten: 1
+ * deleted, 0 not (or leased here), -ENOLCK: no quorum answered in time.
+ * Blocks up to 2 (T + margin). */
+int hg_leasing_deleted(hg_leasing *l, const char *id, const hg_sb_lease *have);
 /* Deletes through the group (a claim that records "deleted"), so a
  * holder away for days learns of it; then stops renewing. */
 int hg_leasing_delete(hg_leasing *l, const char *id, const hg_sb_lease *have,

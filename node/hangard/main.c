@@ -303,6 +303,11 @@ static int repl_open(hg_node *n) {
   return 0;
 }
 
+static int replica_deleted(void *ud, const char *id, const hg_sb_lease *have) {
+  hg_node *n = ud;
+  return n->leasing ? hg_leasing_deleted(n->leasing, id, have) : -ENOSYS;
+}
+
 /* After the manager: the replicator moves its sandboxes. */
 static int replicator_start(hg_node *n) {
   if (!n->repl) return 0;
@@ -310,7 +315,9 @@ static int replicator_start(hg_node *n) {
                               .manager = n->manager,
                               .cluster = n->cluster,
                               .store = n->store,
-                              .node_id = n->cfg.node_id};
+                              .node_id = n->cfg.node_id,
+                              .ask_deleted = replica_deleted,
+                              .ask_ud = n};
   return hg_replicator_start(&rc_, &n->replicator);
 }
 
@@ -376,6 +383,7 @@ static int leasing_open(hg_node *n) {
                           .lease_ms = n->cfg.lease_ms,
                           .margin_ms = n->cfg.lease_margin_ms,
                           .acceptors = (unsigned)n->cfg.acceptors,
+                          .dead_member_ms = n->cfg.dead_member_s * 1000,
                           .cluster = n->cluster,
                           .on_lost = lease_lost,
                           .ud = n};
@@ -419,7 +427,8 @@ static int cluster_open(hg_node *n) {
                           .zone = c->zone,
                           .profile = c->gossip_profile,
                           .state_dir = state_dir,
-                          .self = n->meta_base};
+                          .self = n->meta_base,
+                          .tombstone_ms = c->tombstone_s * 1000};
   if ((rc = hg_cluster_new(n->loop, &cc, &n->cluster)) < 0) {
     fprintf(stderr, "hangard: cannot set up the cluster: %s\n", hg_err_str(rc));
     return rc;

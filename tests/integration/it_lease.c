@@ -9,7 +9,8 @@
  * Then, in order, on one sandbox created on n1 with three copies:
  *  1. suspended (replicated), then resumed on n2 and on n3 (each from its
  *     own copy) at once: one claim wins, one VM starts, the other request
- *     gets 409;
+ *     gets 409; the same for the owner's own resume against one through a
+ *     node partitioned from the owner;
  *  2. the owner is cut off three ways in turn: its hangard SIGKILLed (the
  *     VM runs on under the shim), SIGSTOPped, or a partition from both
  *     others. Each time the shim stops the VM when the lease runs out; a
@@ -225,6 +226,36 @@ static void concurrent_resumes_start_one_vm(void **state) {
   assert_int_equal(sandboxes_in(r[lost].via, "running"), 0);
 }
 
+/* The owner resumes its own sandbox while a node cut off from it (which at
+ * most suspects it: the third node still sees both) resumes it from its
+ * replica: the one that reaches the third member first wins, the other
+ * gets 409, and one VM runs. */
+static void owner_and_a_node_cut_from_it_resume_at_once_one_vm(void **state) {
+  char path[128], me[4], cut[4];
+  snprintf(path, sizeof path, "/v1/sandboxes/%s/suspend?wait=" WAIT, SB);
+  json_decref(call(OWNER, "POST", path, NULL, 200));
+  usleep(2 * LEASE_MS * 1000); /* no lease left to wait out: a claim passes at once */
+  int other = OWNER == 3 ? 2 : 3;
+  snprintf(me, sizeof me, "%d", OWNER);
+  snprintf(cut, sizeof cut, "%d", other);
+  assert_int_equal(hg_itc_tool(&C, "partition", me, cut, NULL), 0);
+  resume_req r[2] = {{.via = OWNER}, {.via = other}};
+  pthread_t t[2];
+  for (int k = 0; k < 2; k++) assert_int_equal(pthread_create(&t[k], NULL, resume_through, &r[k]), 0);
+  for (int k = 0; k < 2; k++) pthread_join(t[k], NULL);
+  assert_int_equal(hg_itc_tool(&C, "heal", NULL), 0);
+  assert_true(hg_itc_wait_converged(&C, hg_itc_all(&C), 60000) >= 0);
+  int won = r[0].status == 200 ? 0 : 1, lost = 1 - won;
+  assert_int_equal(r[won].status, 200);
+  assert_int_equal(r[lost].status, 409);
+  fprintf(stderr, "owner n%d against n%d cut from it: n%d won, n%d got %s\n", OWNER, other,
+          r[won].via, r[lost].via, r[lost].code);
+  OWNER = r[won].via;
+  assert_int_equal(owner_of(OWNER, NULL), OWNER);
+  assert_int_equal(running_total(), 1);
+  assert_int_equal(sandboxes_in(r[lost].via, "running"), 0);
+}
+
 /* --- 2: the owner is cut off, the shim fences, a survivor takes over --------------- */
 
 typedef enum cut { CUT_KILL, CUT_STOP, CUT_PARTITION } cut;
@@ -389,6 +420,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(restart_longer_than_the_lease_pauses_then_continues),
       cmocka_unit_test(concurrent_resumes_start_one_vm),
+      cmocka_unit_test(owner_and_a_node_cut_from_it_resume_at_once_one_vm),
       cmocka_unit_test(killed_owner_is_fenced_before_a_survivor_starts),
       cmocka_unit_test(stopped_owner_is_fenced_before_a_survivor_starts),
       cmocka_unit_test(partitioned_owner_is_fenced_before_a_survivor_starts),

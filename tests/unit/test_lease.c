@@ -477,6 +477,41 @@ static void a_deleted_sandbox_stays_deleted(void **state) {
   sim_free(s);
 }
 
+/* A node back from days away holds a replica the directory forgot: it
+ * asks the group, which knows of the delete; asking a live sandbox's group
+ * changes nothing. */
+static void a_query_learns_a_delete_and_changes_nothing(void **state) {
+  (void)state;
+  static const int first3[] = {0, 1, 2};
+  sim *s = sim_new(3, 6);
+  hg_lease_conf c = conf_of(s, first3, 3);
+  assert_int_equal(claim(s, 0, 0, false), 0);
+  assert_int_equal(claim(s, 0, 1, false), 0);
+  run_ms(s, 50);
+  node_crash(s, 2, 4 * T_MS);
+  assert_int_equal(claim(s, 0, 0, true), 0); /* deleted while node 2 is away */
+  run_ms(s, 5 * T_MS);
+  assert_true(s->nodes[2].up);
+  node *n2 = &s->nodes[2];
+  assert_int_equal(hg_lease_query(n2->prop, "sb-0", &c, 1, local(n2, s->now)), 0);
+  assert_int_equal(hg_lease_query(n2->prop, "sb-1", &c, 1, local(n2, s->now)), 0);
+  assert_int_equal(state_at(s, 2, 0), HG_LEASE_ASKING);
+  run_ms(s, 50);
+  assert_int_equal(state_at(s, 2, 0), HG_LEASE_GONE);
+  assert_int_equal(state_at(s, 2, 1), HG_LEASE_LIVE);
+  /* The owner of sb-1 keeps it at its epoch; the acceptors promise as before. */
+  run_ms(s, 2 * T_MS);
+  assert_int_equal(state_at(s, 0, 1), HG_LEASE_HELD);
+  assert_true(hg_lease_valid(s->nodes[0].prop, "sb-1", local(&s->nodes[0], s->now)));
+  hg_lease_promise p;
+  assert_int_equal(hg_lease_acceptor_get(s->nodes[1].acc, "sb-1", &p), 0);
+  assert_int_equal(p.epoch, 1);
+  assert_string_equal(p.holder, "node-0");
+  assert_int_equal(hg_lease_query(n2->prop, "sb-1", &c, 1, 0), -EALREADY);
+  assert_int_equal(s->conflicts, 0);
+  sim_free(s);
+}
+
 static void a_group_change_commits_and_the_dropped_member_refuses(void **state) {
   (void)state;
   sim *s = sim_new(4, 6);
@@ -763,6 +798,7 @@ int main(void) {
       cmocka_unit_test(two_concurrent_claims_start_one_owner),
       cmocka_unit_test(a_restarted_acceptor_accepts_no_claim_for_a_lease),
       cmocka_unit_test(a_deleted_sandbox_stays_deleted),
+      cmocka_unit_test(a_query_learns_a_delete_and_changes_nothing),
       cmocka_unit_test(a_group_change_commits_and_the_dropped_member_refuses),
       cmocka_unit_test(a_group_change_needs_the_new_groups_majority),
       cmocka_unit_test(a_late_grant_for_an_older_epoch_does_not_count),

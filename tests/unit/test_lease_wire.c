@@ -157,8 +157,8 @@ static void refused(void (*edit)(hg_lease_req *, hg_lease_reply *)) {
 static void kind_zero(hg_lease_req *q, hg_lease_reply *p) {
   (void)p, q[0].kind = 0;
 }
-static void kind_three(hg_lease_req *q, hg_lease_reply *p) {
-  (void)p, q[0].kind = 3;
+static void kind_four(hg_lease_req *q, hg_lease_reply *p) {
+  (void)p, q[0].kind = 4;
 }
 static void group_empty(hg_lease_req *q, hg_lease_reply *p) {
   (void)p, q[0].conf.cur.n = 0;
@@ -185,7 +185,7 @@ static void wait_negative(hg_lease_req *q, hg_lease_reply *p) {
 static void fields_out_of_their_range_are_refused(void **state) {
   (void)state;
   refused(kind_zero);
-  refused(kind_three);
+  refused(kind_four);
   refused(group_empty);
   refused(group_twice);
   refused(sandbox_empty);

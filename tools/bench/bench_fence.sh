@@ -3,14 +3,18 @@
 # the majority of its lease group, and how soon it runs again after the
 # partition heals (DESIGN §9, issue 13), on real hangards and a real VM.
 #
-#   tools/bench/bench_fence.sh [--rounds R] [--json FILE] [--prefix P]
+#   tools/bench/bench_fence.sh [--rounds R] [--claims K] [--json FILE] [--prefix P]
 #                              [--subnet A.B.C] [--lease-ms T] [--margin-ms M]
 #   env: BUILD (build dir, default <repo>/build),
 #        HANGAR_TEMPLATE_DIR (mkimage output, default /var/cache/hangar/test-template)
 #
 # `tools/cluster up 3` (local gossip profile, no warm pool, the template on
 # n1, which replicates it to the others), one sandbox created on n1 through
-# the API (its lease group is n1, n2, n3), then R rounds (default 5):
+# the API (its lease group is n1, n2, n3). First K more creates on n1
+# (default 10), each deleted after: the claim of each new sandbox's lease
+# in a group of three over the cluster's own transport (sealed UDP between
+# namespaces, every acceptor's promise fsynced), as n1's "lease.taken"
+# line times it (wait_ms: whole ms). Then R rounds (default 5):
 #   1. after a random 1-2 s (so the cut lands anywhere in the renewal
 #      cycle, T/3), cut n1 off from n2 (`tools/cluster partition 1 2`),
 #      then from n3: n1 then has no majority. The second cut adds n3 to the
@@ -53,6 +57,7 @@ CLUSTER=$repo/tools/cluster
 PART_TABLE=hangar_partition # the nft table `tools/cluster partition` keeps in each namespace
 json_out=$here/results/bench_fence.json
 rounds=5
+claims=10
 prefix=hgfence
 subnet=10.251.92
 lease_ms=3000
@@ -69,6 +74,7 @@ usage() {
 while (($#)); do
   case $1 in
   --rounds) rounds=${2:?}; shift 2 ;;
+  --claims) claims=${2:?}; shift 2 ;;
   --json) json_out=${2:?}; shift 2 ;;
   --prefix) prefix=${2:?}; shift 2 ;;
   --subnet) subnet=${2:?}; shift 2 ;;
@@ -78,7 +84,7 @@ while (($#)); do
   *) echo "bench_fence: unknown argument $1" >&2; usage ;;
   esac
 done
-for v in "$rounds" "$lease_ms" "$margin_ms"; do
+for v in "$rounds" "$claims" "$lease_ms" "$margin_ms"; do
   [[ $v =~ ^[1-9][0-9]*$ ]] || { echo "bench_fence: not a positive number: $v" >&2; usage; }
 done
 
@@ -206,6 +212,20 @@ fenced_lines() {
   echo "${n:-0}"
 }
 
+# ---- claims over the cluster's transport ----------------------------------------------
+
+claim=()
+for ((k = 0; k < claims; k++)); do
+  [[ $(api 1 POST '/v1/sandboxes?wait=300' '{}') == 201 ]] || die "create $k on n1: $(head -c 400 "$T/resp")"
+  id=$(jq -r .id "$T/resp")
+  w=$(grep "event=lease.taken" "$DIR/n1/hangard.log" | grep "sandbox=$id " |
+    sed -n 's/.* wait_ms=\([0-9]*\).*/\1/p' | tail -1)
+  [[ -n $w ]] || die "no lease.taken line for $id in n1's log"
+  claim+=("$w")
+  [[ $(api 1 DELETE "/v1/sandboxes/$id?wait=120") == 200 ]] || die "delete $id"
+done
+log "claims of $claims new sandboxes (ms): ${claim[*]}"
+
 # ---- rounds -------------------------------------------------------------------------
 
 fence=() late=() unfence=() cut=() heal=()
@@ -298,6 +318,8 @@ u50=$(printf '%s\n' "${unfence[@]}" | pct 0.5) u90=$(printf '%s\n' "${unfence[@]
 umax=$(printf '%s\n' "${unfence[@]}" | maxof)
 c50=$(printf '%s\n' "${cut[@]}" | pct 0.5) cmax=$(printf '%s\n' "${cut[@]}" | maxof)
 h50=$(printf '%s\n' "${heal[@]}" | pct 0.5) hmax=$(printf '%s\n' "${heal[@]}" | maxof)
+k50=$(printf '%s\n' "${claim[@]}" | pct 0.5) k90=$(printf '%s\n' "${claim[@]}" | pct 0.9)
+kmax=$(printf '%s\n' "${claim[@]}" | maxof)
 yn() { (($1)) && echo yes || echo no; }
 
 echo
@@ -313,11 +335,16 @@ printf '| shim late_ms (deadline -> SIGSTOP) | %d ms | | %d ms | target <= %d ms
   "$l50" "$lmax" "$TARGET_SLACK_MS" "$(yn "lmax <= TARGET_SLACK_MS")"
 printf '| time-to-unfence (heal -> VMM runs again) | %d ms | %d ms | %d ms | renewal period T/3 = %d ms |\n' \
   "$u50" "$u90" "$umax" $((lease_ms / 3))
+printf '| claim of a new sandbox, group of 3 (%d creates) | %d ms | %d ms | %d ms | target p50 <= 5 ms: %s |\n' \
+  "$claims" "$k50" "$k90" "$kmax" "$(yn "k50 <= 5")"
 echo
 echo "cut, heal: the clock starts when the nft transaction that completes the cut (n1 drops"
 echo "n3) or the heal (n1 and n3 no longer drop each other) ended; from its start it took"
 echo "p50 $c50 ms, max $cmax ms for the cut, p50 $h50 ms, max $hmax ms for the heal (the"
 echo "clock's uncertainty). Every round the same VM ran on and answered an exec."
+echo "claim: wait_ms of n1's lease.taken line for each of $claims creates (whole ms), the"
+echo "claim of a new sandbox's lease in its group of three over sealed UDP, every acceptor's"
+echo "promise fsynced before it answers; bench_lease times it without the transport."
 
 mkdir -p "$(dirname "$json_out")"
 jq -n --argjson rounds "$rounds" --argjson lease_ms "$lease_ms" --argjson margin_ms "$margin_ms" \
@@ -328,6 +355,8 @@ jq -n --argjson rounds "$rounds" --argjson lease_ms "$lease_ms" --argjson margin
   --argjson unfence "$(printf '%s\n' "${unfence[@]}" | jq -cs .)" \
   --argjson cut "$(printf '%s\n' "${cut[@]}" | jq -cs .)" \
   --argjson heal "$(printf '%s\n' "${heal[@]}" | jq -cs .)" \
+  --argjson claim "$(printf '%s\n' "${claim[@]}" | jq -cs .)" \
+  --argjson k50 "$k50" --argjson k90 "$k90" --argjson kmax "$kmax" \
   --argjson f50 "$f50" --argjson f90 "$f90" --argjson fmax "$fmax" \
   --argjson l50 "$l50" --argjson lmax "$lmax" \
   --argjson u50 "$u50" --argjson u90 "$u90" --argjson umax "$umax" \
@@ -338,5 +367,7 @@ jq -n --argjson rounds "$rounds" --argjson lease_ms "$lease_ms" --argjson margin
     shim_late: {p50_ms: $l50, max_ms: $lmax, target_ms: $late_target,
       met: ($lmax <= $late_target), ms: $late},
     time_to_unfence: {p50_ms: $u50, p90_ms: $u90, max_ms: $umax, ms: $unfence},
+    claim: {p50_ms: $k50, p90_ms: $k90, max_ms: $kmax, target_p50_ms: 5, met: ($k50 <= 5),
+      ms: $claim},
     cut_call_ms: $cut, heal_call_ms: $heal}' >"$json_out"
 log "wrote $json_out"
