@@ -53,7 +53,8 @@ void hg_cluster_set_meta(hg_cluster *c, const hg_node_meta *self);
  * owner becomes us, a zero updated_ms now. -ESTALE when the directory
  * already knows a higher epoch for the sandbox (fenced), -ENOSPC when it
  * holds 100000 live entries. "deleted" entries are kept as tombstones
- * for the config's tombstone_ms. get copies the newest entry known (tombstones too);
+ * for the config's tombstone_ms, counted from the deleter's wall clock (a
+ * tombstone older than that is not taken from a peer). get copies the newest entry known (tombstones too);
  * -ENOENT; thread-safe. A get followed by a put is not atomic: to change
  * an entry that others may change too, use update. */
 int hg_cluster_dir_put(hg_cluster *c, const hg_dirent *e);

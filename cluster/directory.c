@@ -67,9 +67,21 @@ static void dir_grow(hg_cluster *c) {
   c->nbuckets = nb;
 }
 
-/* 1: stored (it was newer), 0: ignored (not newer), -ENOSPC, -ENOMEM. */
+/* A tombstone older than tombstone_ms by the deleter's wall clock. Every
+ * node forgets a tombstone at that same age (within the clocks' skew), and
+ * none takes one that old back from a peer that has not swept yet: else
+ * two nodes that expire it at different times hand it back and forth, and
+ * a holder that returns after the tombstone's time learns of the delete
+ * from a tombstone that should be gone (DESIGN §9: it asks the group). */
+static bool tombstone_expired(const hg_cluster *c, const hg_dirent *e, int64_t wall_ms) {
+  return is_tombstone(e) && wall_ms - e->updated_ms > c->tombstone_ms;
+}
+
+/* 1: stored (it was newer), 0: ignored (not newer, or an expired
+ * tombstone of an entry not known here), -ENOSPC, -ENOMEM. */
 int hg__cluster_dir_merge(hg_cluster *c, const hg_dirent *e) {
   dir_node *n = dir_find(c, e->sandbox);
+  if (!n && tombstone_expired(c, e, hg__cluster_wall_ms())) return 0;
   if (n) {
     if (hg_dirent_cmp(e, &n->e) <= 0) return 0;
     n->e = *e;
@@ -92,12 +104,13 @@ int hg__cluster_dir_merge(hg_cluster *c, const hg_dirent *e) {
 }
 
 void hg__cluster_dir_sweep(hg_cluster *c) {
-  int64_t now = hg_now_ms();
+  int64_t now = hg_now_ms(), wall = hg__cluster_wall_ms();
   pthread_mutex_lock(&c->mu);
   for (size_t b = 0; b < c->nbuckets; b++) {
     for (dir_node *n = c->buckets[b], *next; n; n = next) {
       next = n->next;
-      if (is_tombstone(&n->e) && now - n->stored_ms > c->tombstone_ms) dir_unlink(c, n);
+      bool old = now - n->stored_ms > c->tombstone_ms || tombstone_expired(c, &n->e, wall);
+      if (is_tombstone(&n->e) && old) dir_unlink(c, n);
     }
   }
   pthread_mutex_unlock(&c->mu);

@@ -352,14 +352,29 @@ static json_t *life_status(void *ud) {
                         "and still grant, so nothing fails over");
 }
 
-/* Another node took the sandbox at a higher epoch: our VM (fenced by now)
- * goes, its state is kept under orphans/ for an operator to look at. */
+/* Another node was promised the sandbox at a higher epoch. A copy that
+ * is only suspended here ran nothing since its last generation and is
+ * left alone: if that node did take it, its directory entry at the higher
+ * epoch makes the replicator disown ours (generations kept as replicas,
+ * one of them perhaps the one it started from); if its claim failed
+ * (no majority), ours is still the sandbox, and must not vanish. A copy
+ * that ran (our VM, fenced by now) goes, its state kept under orphans/ for
+ * an operator to look at. */
 static void lease_lost(void *ud, const char *id, uint64_t epoch, const char *holder) {
   hg_node *n = ud;
+  hg_sb_info info;
+  int rc = hg_sandbox_info(n->manager, id, &info);
+  if (rc == -ENOENT) return;
+  if (rc == 0 && info.state == HG_SB_SUSPENDED) {
+    hg_log_info("lease.lost_suspended", "sandbox=%s epoch=%" PRIu64 " holder=%s "
+                "msg=\"kept until the directory names another owner\"", id, epoch,
+                holder[0] ? holder : "?");
+    return;
+  }
   char reason[160];
   snprintf(reason, sizeof reason, "node %s holds it at an epoch above this copy's %" PRIu64,
            holder[0] ? holder : "?", epoch);
-  int rc = hg_sandbox_orphan(n->manager, id, epoch, reason);
+  rc = hg_sandbox_orphan(n->manager, id, epoch, reason);
   if (rc < 0 && rc != -ENOENT)
     hg_log_error("lease.orphan", "sandbox=%s epoch=%" PRIu64 " err=\"%s\"", id, epoch,
                  hg_err_str(rc));

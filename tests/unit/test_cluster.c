@@ -361,6 +361,45 @@ static void interleaved_dir_updates_both_survive(void **state) {
   node_close(&a);
 }
 
+/* ---- tombstones ---- */
+
+/* A tombstone past its time (10 min by default, by the deleter's clock)
+ * is not taken from a peer: else two nodes that swept it at different
+ * times hand it back and forth, and a holder back from a long absence
+ * learns of the delete from a tombstone that should be gone. One of an
+ * entry a node still knows is taken, though: the delete wins over the
+ * live entry it supersedes. */
+static void expired_tombstones_are_not_taken_back(void **state) {
+  node a = {0}, b = {0};
+  node_start(&a, "n-a", NULL);
+  node_start(&b, "n-b", a.gossip);
+  assert_true(WAIT_UNTIL(alive(&a) == 2 && alive(&b) == 2, 5000));
+  const char *live = "sb-00000000000000e1", *gone = "sb-00000000000000e2",
+             *fresh = "sb-00000000000000e3";
+  hg_dirent e = dirent(live, 1, "suspended");
+  assert_int_equal(hg_cluster_dir_put(a.c, &e), 0);
+  assert_true(WAIT_UNTIL(dir_state_is(&b, live, "suspended"), 5000));
+
+  int64_t long_ago = hg_wall_ns() / 1000000 - 3600 * 1000;
+  e = dirent(live, 1, "deleted");
+  e.updated_ms = long_ago;
+  assert_int_equal(hg_cluster_dir_put(a.c, &e), 0);
+  e = dirent(gone, 1, "deleted");
+  e.updated_ms = long_ago;
+  assert_int_equal(hg_cluster_dir_put(a.c, &e), 0);
+  e = dirent(fresh, 1, "deleted");
+  assert_int_equal(hg_cluster_dir_put(a.c, &e), 0);
+
+  assert_true(WAIT_UNTIL(dir_state_is(&b, fresh, "deleted"), 5000));
+  /* deleted (or already swept, being that old): no longer suspended */
+  assert_true(WAIT_UNTIL(!dir_state_is(&b, live, "suspended"), 5000));
+  run_ms(500); /* a push-pull or two more */
+  assert_int_equal(hg_cluster_dir_get(b.c, gone, &e), -ENOENT);
+  assert_int_equal(hg_cluster_dir_get(a.c, gone, &e), -ENOENT);
+  node_close(&b);
+  node_close(&a);
+}
+
 /* ---- lease datagrams ---- */
 
 typedef struct lease_sink {
@@ -1131,6 +1170,7 @@ int main(void) {
       T(restart_raises_incarnation_and_rejoins_from_roster),
       T(replica_targets_follow_rendezvous_zones_and_liveness),
       T(interleaved_dir_updates_both_survive),
+      T(expired_tombstones_are_not_taken_back),
       T(metrics_are_prometheus_text),
       T(lease_datagrams_reach_the_named_node),
   };
