@@ -300,7 +300,8 @@ static void info_of(const prop_entry *e, hg_lease_info *out) {
                          .epoch = e->epoch,
                          .lease_until_ms = e->lease_until_ms,
                          .waiting = e->state == HG_LEASE_CLAIMING && e->waiting,
-                         .conf = e->conf};
+                         .conf = e->conf,
+                         .seen_epoch = e->seen_epoch};
   snprintf(out->holder, sizeof out->holder, "%s", e->holder);
 }
 

@@ -145,6 +145,7 @@ typedef struct hg_lease_info {
   bool waiting;           /* CLAIMING, held up by a live lease (holder's) */
   hg_lease_conf conf;
   char holder[HG_NODE_ID_MAX]; /* LOST: who holds it now; waiting: whose lease */
+  uint64_t seen_epoch;         /* the highest epoch any reply showed */
 } hg_lease_info;
 
 typedef struct hg_lease_proposer_cb {

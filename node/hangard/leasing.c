@@ -47,6 +47,16 @@ typedef struct entry {
   uint64_t seq; /* bumped on every change */
 } entry;
 
+/* The highest epoch a failed claim of a sandbox saw (a rival's promise),
+ * for the next request's claim to go above. */
+typedef struct seen_epoch {
+  hg_strmap_node node;
+  char id[HG_ID_MAX];
+  uint64_t epoch;
+} seen_epoch;
+
+#define SEEN_MAX 4096 /* a hint: when full, forgotten all at once */
+
 typedef struct dead_node {
   char id[HG_NODE_ID_MAX]; /* "": a free slot */
   int64_t since_ms;
@@ -78,6 +88,7 @@ struct hg_leasing {
   pthread_mutex_t mu;
   pthread_cond_t cv;  /* the table changed */
   hg_strmap table;    /* entry, under mu */
+  hg_strmap seen;     /* seen_epoch, under mu */
   cmd *cmds, **cmds_tail; /* under mu */
   bool closed;        /* under mu: take refuses */
   uint64_t lost;
@@ -353,7 +364,7 @@ static int claim_result(hg_leasing *l, const char *id, int rc, const hg_lease_in
   }
   if (rc == 0 && i->state == HG_LEASE_LOST) {
     snprintf(msg, 256, "sandbox %s is held by node %s at epoch %" PRIu64 " (or higher)", id,
-             i->holder[0] ? i->holder : "?", i->epoch);
+             i->holder[0] ? i->holder : "?", i->seen_epoch > i->epoch ? i->seen_epoch : i->epoch);
     return -ESTALE;
   }
   if (rc == 0) return 0;
@@ -376,6 +387,34 @@ static int64_t claim_timeout(const hg_leasing *l, bool fresh) {
   return fresh ? l->lease_ms : 2 * (l->lease_ms + l->margin_ms);
 }
 
+/* Remembers (mu held) that a claim of id saw epoch held by another. */
+static void seen_note(hg_leasing *l, const char *id, uint64_t epoch) {
+  hg_strmap_node *n = hg_strmap_get(&l->seen, id);
+  seen_epoch *s = n ? HG_CONTAINER_OF(n, seen_epoch, node) : NULL;
+  if (!s) {
+    if (l->seen.count >= SEEN_MAX) hg_strmap_free_all(&l->seen, offsetof(seen_epoch, node));
+    if (!(s = calloc(1, sizeof *s))) return;
+    snprintf(s->id, sizeof s->id, "%s", id);
+    s->node.key = s->id;
+    if (hg_strmap_put(&l->seen, &s->node) < 0) {
+      free(s);
+      return;
+    }
+  }
+  if (epoch > s->epoch) s->epoch = epoch;
+}
+
+/* Takes (mu held) what a failed claim of id saw; 0: nothing. */
+static uint64_t seen_take(hg_leasing *l, const char *id) {
+  hg_strmap_node *n = hg_strmap_get(&l->seen, id);
+  if (!n) return 0;
+  seen_epoch *s = HG_CONTAINER_OF(n, seen_epoch, node);
+  uint64_t epoch = s->epoch;
+  hg_strmap_del(&l->seen, n);
+  free(s);
+  return epoch;
+}
+
 /* Takes id's lease by a claim above `above` (recover: a renewal at it),
  * unless held already; *got says how it ended. */
 static int claim(hg_leasing *l, const char *id, const hg_lease_conf *conf, uint64_t above,
@@ -391,18 +430,31 @@ static int claim(hg_leasing *l, const char *id, const hg_lease_conf *conf, uint6
   }
   /* A claim starts from a clean slate: the answer is what comes after. */
   entry_drop(l, id);
+  /* The last request's claim lost to a higher epoch: this one goes above
+   * it. That promise may be a rival's claim that never reached a majority
+   * (it was cut off); claimed at the recorded epoch again, the sandbox
+   * would lose to it forever. A new request only, never a retry of our
+   * own (see below); its claim waits out any live lease as any claim does. */
+  uint64_t seen = seen_take(l, id);
+  if (!fresh && seen >= (recover ? above : above + 1)) {
+    recover = false;
+    above = seen;
+  }
   pthread_mutex_unlock(&l->mu);
   int rc = recover ? post_cmd(l, CMD_RECOVER, id, conf, above, false)
                    : post_cmd(l, CMD_CLAIM, id, conf, above, deleting);
   if (rc < 0) return claim_result(l, id, rc, got, deleting, msg);
   pthread_mutex_lock(&l->mu);
   rc = await(l, id, recover ? above - 1 : above, deleting, claim_timeout(l, fresh), got);
+  bool held = rc == 0 && (got->state == HG_LEASE_HELD || got->state == HG_LEASE_GONE);
+  if (!held && got->seen_epoch > got->epoch) seen_note(l, id, got->seen_epoch);
   pthread_mutex_unlock(&l->mu);
   /* Lost: never again higher on our own. A second claim above a live
    * holder's epoch, promised by one acceptor, would make that holder give
    * up (it stops on seeing a higher epoch) without anyone holding a
    * majority: two candidates would take turns fencing each other. The
-   * caller hears 409 stale_epoch and may retry once its view caught up. */
+   * caller hears 409 stale_epoch; its next request claims above what
+   * this one saw (seen_take). */
   rc = claim_result(l, id, rc, got, deleting, msg);
   if (rc < 0 || deleting) hg_leasing_drop(l, id);
   return rc;
@@ -715,6 +767,7 @@ void hg_leasing_free(hg_leasing *l) {
     free(c);
   }
   hg_strmap_free_all(&l->table, offsetof(entry, node));
+  hg_strmap_free_all(&l->seen, offsetof(seen_epoch, node));
   hg_strmap_free_all(&l->jobs, offsetof(fence_job, node));
   pthread_cond_destroy(&l->fence_cv);
   pthread_cond_destroy(&l->cv);
