@@ -133,7 +133,7 @@ static size_t route_limit(const hg_route *rt) {
 static void head_body_go(hg_call *c) {
   size_t limit = route_limit(c->rt);
   int rc;
-  if (c->rt->handle == hg__api_h_file_put) {
+  if (hg__api_route_upload(c->rt)) {
     if (hg__api_file_put_begin(c) < 0) return; /* answered: a bad query */
     rc = hg_http_body_stream(c->req, limit, HG_API_UPLOAD_PIECE);
   } else {
@@ -249,6 +249,7 @@ size_t hg_api_on_head(hg_http_req *req, void *ud) {
   if (peer_headers(req)) return peer_head(api, req);
   if (hg__api_route_find(req->method, req->path, &m) < 0 || m.rt->scope == SCOPE_PUBLIC)
     return hg_api_body_limit(req->method, req->path, api); /* the handler answers */
+  hg__api_envd_params(req, &m);
   if (api->stopping) {
     head_refuse(api, req, &m, -EAGAIN, "the node is shutting down");
     return 0;
@@ -267,7 +268,7 @@ size_t hg_api_on_head(hg_http_req *req, void *ud) {
    * large routes): nobody gets a body read on a token that then fails.
    * Resume and replicas are left to the handler, which may ask the
    * replicator or send them on; so is a sandbox another node owns. */
-  bool upload = m.rt->handle == hg__api_h_file_put;
+  bool upload = hg__api_route_upload(m.rt);
   bool first = v == AUTH_CHECK && m.rt->scope == SCOPE_SANDBOX &&
                m.rt->handle != hg__api_h_resume && m.rt->handle != hg__api_h_replicas &&
                (limit > HG_API_MAX_JSON || head_has_body(req)) && !head_remote(api, &m);
@@ -292,6 +293,7 @@ static void handle_fresh(hg_call *c) {
   hg_http_req *req = c->req;
   hg_match m;
   int rc = hg__api_route_find(req->method, req->path, &m);
+  if (rc == 0) hg__api_envd_params(req, &m);
   c->rt = m.rt;
   c->p = m.p;
   if (api->stopping) {

@@ -143,6 +143,8 @@ typedef struct hg_follow {
   hg_buf data[3];
   hg_read_res res[3];
   hg_cmd_status st;      /* combined: exit status once both streams end */
+  bool connect;          /* combined as Connect envelopes (E2B's process.Process/Start) */
+  int64_t last_ms;       /* connect: when an envelope last went out (keepalives) */
 } hg_follow;
 
 typedef struct hg_list_q {
@@ -205,6 +207,10 @@ struct hg_call {
   hg_fwd_why why;
   json_t *peer_list;        /* operation lookup: [[node, addr]…] still to ask */
   size_t peer_next;
+  /* E2B routes (e2b.c): rewrites the answer hangar's handler made into
+   * E2B's shape (status, body; may add headers into hdrs) before it goes. */
+  void (*xform)(hg_call *c, int *status, json_t **obj, char *hdrs, size_t cap);
+  bool e2b;                 /* an E2B route: ?wait defaults to the longest */
   hg_call *prev, *next;     /* api->calls */
   union {
     hg_lc lc;
@@ -451,6 +457,42 @@ void hg__api_h_metrics(hg_call *c);
 
 void hg__api_h_orphans(hg_call *c);
 void hg__api_h_orphan_delete(hg_call *c);
+
+/* ---- e2b.c, envd.c: the E2B-compatible API (docs/api.md) ---------------- */
+
+void hg__api_h_e2b_create(hg_call *c);
+void hg__api_h_e2b_get(hg_call *c);
+void hg__api_h_e2b_list(hg_call *c);
+void hg__api_h_e2b_delete(hg_call *c);
+void hg__api_h_e2b_pause(hg_call *c);
+void hg__api_h_e2b_connect(hg_call *c);
+void hg__api_h_e2b_timeout(hg_call *c);
+void hg__api_h_envd_health(hg_call *c);
+void hg__api_h_envd_start(hg_call *c);
+void hg__api_h_envd_file_get(hg_call *c);
+void hg__api_h_envd_file_post(hg_call *c);
+/* The E2B shape of an answer hangar made: {"code": status, "message"}. */
+typedef void (*hg_xform_fn)(hg_call *c, int *status, json_t **obj, char *hdrs, size_t cap);
+/* The E2B shape of the answers of rt (NULL for hangar's own routes). */
+hg_xform_fn hg__api_e2b_xform_of(const hg_route *rt);
+/* envd routes name their sandbox in E2b-Sandbox-Id, not the path. */
+bool hg__api_route_envd(const hg_route *rt);
+void hg__api_envd_params(const hg_http_req *req, hg_match *m);
+/* Routes whose body streams to the guest in pieces (never held whole). */
+bool hg__api_route_upload(const hg_route *rt);
+hg_xform_fn hg__api_envd_xform_of(const hg_route *rt);
+/* Request bodies E2B -> hangar (unit-tested): create, Process/Start. */
+int hg__api_e2b_create_body(const json_t *b, json_t **out, char *msg);
+int hg__api_envd_start_body(const char *body, size_t len, json_t **out, char *msg);
+/* GET /v2/sandboxes: filter (states "running,paused", meta "k=v&k2=v2"),
+ * sort and page E2B sandboxes; *next 0: the last page. */
+int hg__api_e2b_list_page(const json_t *arr, const char *states, const char *meta,
+                          uint64_t limit, uint64_t start, json_t **page, uint64_t *next);
+/* A POST /files streamed: refuses what cannot be (answered: < 0). */
+int hg__api_envd_upload_check(hg_call *c);
+/* commands.c: starts the command of c->body and streams its output as
+ * Connect envelopes (process.Process/Start). */
+void hg__api_exec_connect(hg_call *c);
 
 /* ---- openapi.c: OpenAPI --------------------------------------------------- */
 

@@ -128,6 +128,13 @@ void hg__api_cred_parse(const hg_http_req *req, hg_scope scope,
     }
     return;
   }
+  /* E2B's clients: X-API-KEY on the control API, X-Access-Token on envd */
+  const char *k = hg_http_header_get(req, "x-api-key");
+  if (!k) k = hg_http_header_get(req, "x-access-token");
+  if (k && strlen(k) <= HG_API_TOKEN_MAX) {
+    memcpy(out, k, strlen(k) + 1);
+    return;
+  }
   if (scope == SCOPE_OUTPUT &&
       hg_http_query_get(req, "token", out, HG_API_TOKEN_MAX + 1) < 0)
     out[0] = '\0';

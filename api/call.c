@@ -130,6 +130,17 @@ void hg__api_call_respond(hg_call *c, int status, const char *ctype, const char 
 
 /* Steals obj. */
 void hg__api_call_json(hg_call *c, int status, json_t *obj, const char *hdrs) {
+  char xh[512] = "";
+  if (!c->xform && c->rt) c->xform = hg__api_e2b_xform_of(c->rt);
+  if (c->xform && !c->finished) {
+    snprintf(xh, sizeof xh, "%s", hdrs ? hdrs : "");
+    c->xform(c, &status, &obj, xh, sizeof xh);
+    hdrs = xh[0] ? xh : NULL;
+  }
+  if (!obj && status == 204) { /* an empty success */
+    hg__api_call_respond(c, status, NULL, hdrs, NULL, 0);
+    return;
+  }
   char *s = obj ? json_dumps(obj, JSON_COMPACT) : NULL;
   json_decref(obj);
   if (!s) {

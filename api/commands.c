@@ -388,10 +388,67 @@ static int ndjson_write(hg_call *c, json_t *ev) {
   return rc;
 }
 
+/* A Connect envelope: u8 flags (0x02: the end of the stream), u32
+ * big-endian length, JSON. */
+static int envelope_write(hg_call *c, unsigned flags, json_t *ev) {
+  char *s = ev ? json_dumps(ev, JSON_COMPACT) : NULL;
+  json_decref(ev);
+  if (!s) return -ENOMEM;
+  size_t n = strlen(s);
+  unsigned char *m = malloc(n + 5);
+  if (!m) {
+    free(s);
+    return -ENOMEM;
+  }
+  m[0] = (unsigned char)flags;
+  m[1] = (unsigned char)(n >> 24);
+  m[2] = (unsigned char)(n >> 16);
+  m[3] = (unsigned char)(n >> 8);
+  m[4] = (unsigned char)n;
+  memcpy(m + 5, s, n);
+  free(s);
+  int rc = hg_http_stream_write(c->req, m, n + 5);
+  free(m);
+  c->u.fo.last_ms = hg_now_ms();
+  return rc;
+}
+
+#define CONNECT_KEEPALIVE_MS 20000 /* E2B's client wants one within 50 s */
+
+/* Connect stream (E2B's process.Process/Start): data events per read, a
+ * keepalive when quiet, then the end event and the end of the stream. */
+static bool follow_connect(hg_call *c) {
+  hg_follow *f = &c->u.fo;
+  bool wrote = false;
+  for (int s = HG_STREAM_STDOUT; s <= HG_STREAM_STDERR; s++) {
+    const hg_buf *d = &f->data[s];
+    if (d->len == 0) continue;
+    json_t *ev = json_pack("{s:{s:{s:o}}}", "event", "data", stream_name(s),
+                           hg__api_base64_json(d));
+    if (envelope_write(c, 0, ev) < 0) return false;
+    f->off[s] = f->res[s].offset + d->len;
+    wrote = true;
+  }
+  if (!f->res[1].eof || !f->res[2].eof || !f->st.exited) {
+    if (!wrote && hg_now_ms() - f->last_ms > CONNECT_KEEPALIVE_MS &&
+        envelope_write(c, 0, json_pack("{s:{s:{}}}", "event", "keepalive")) < 0)
+      return false;
+    return true;
+  }
+  char status[48];
+  if (f->st.signal) snprintf(status, sizeof status, "signal: %d", f->st.signal);
+  else snprintf(status, sizeof status, "exit status %d", f->st.code);
+  json_t *end = json_pack("{s:{s:{s:i,s:b,s:s}}}", "event", "end", "exitCode",
+                          f->st.signal ? -1 : f->st.code, "exited", 1, "status", status);
+  if (envelope_write(c, 0, end) == 0) envelope_write(c, 0x02, json_object());
+  return false;
+}
+
 /* Combined stream: {"stream","offset"[,"dropped"][,"data"]} per read, then
  * the exit status; true while there is more. */
 static bool follow_ndjson(hg_call *c) {
   hg_follow *f = &c->u.fo;
+  if (f->connect) return follow_connect(c);
   if (!f->started && follow_start(c) < 0) return false;
   for (int s = HG_STREAM_STDOUT; s <= HG_STREAM_STDERR; s++) {
     const hg_read_res *r = &f->res[s];
@@ -495,6 +552,48 @@ static int output_query(hg_call *c) {
     return rc;
   if (f->stream) f->off[f->stream] = off;
   return 0;
+}
+
+/* process.Process/Start: the command started, its output followed as
+ * Connect envelopes, {"start": {pid}} first. */
+static void a_exec_connect(hg_call *c) {
+  hg_exec *x = &c->u.ex;
+  if (c->rc < 0) {
+    hg__api_call_fail(c, c->rc, c->p.id);
+    return;
+  }
+  int pid = x->pid;
+  hg__api_tok_put(c->api, TOK_OUTPUT, x->out_token, c->p.id, c->p.cid, x->pid);
+  exec_cleanup(c);
+  memset(&c->u, 0, sizeof c->u);
+  hg_follow *f = &c->u.fo;
+  c->cleanup = follow_cleanup;
+  hg_buf_init(&f->data[1], HG_API_FOLLOW_CHUNK);
+  hg_buf_init(&f->data[2], HG_API_FOLLOW_CHUNK);
+  f->follow = f->connect = f->started = true;
+  if (!hg__api_call_hold(c)) return; /* the slot is held for the stream's life */
+  c->streaming = true;
+  hg__api_count_status(c->api, c->rt, 200);
+  if (hg_http_stream_start(c->req, 200, "application/connect+json", NULL) < 0 ||
+      envelope_write(c, 0, json_pack("{s:{s:{s:i}}}", "event", "start", "pid", pid)) < 0) {
+    hg__api_call_respond(c, 200, NULL, NULL, NULL, 0);
+    return;
+  }
+  follow_next(c);
+}
+
+void hg__api_exec_connect(hg_call *c) {
+  hg_exec *x = &c->u.ex;
+  c->cleanup = exec_cleanup;
+  hg_buf_init(&x->out[1], 16);
+  hg_buf_init(&x->out[2], 16);
+  int rc = hg__api_exec_parse(c->body, x, c->msg);
+  if (rc < 0) {
+    hg__api_call_error(c, rc, "%s", c->msg);
+    return;
+  }
+  x->wait_ms = 0;
+  hg__api_call_queue(c, w_exec, a_exec_connect);
 }
 
 void hg__api_h_output(hg_call *c) {

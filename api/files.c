@@ -68,11 +68,11 @@ static void a_file(hg_call *c) {
     json_t *o = c->out;
     c->out = NULL;
     hg__api_call_json(c, 200, o, NULL);
-  } else if (c->rt->handle == hg__api_h_file_get) {
+  } else if (f->op == FOP_READ) {
     hg__api_call_respond(c, 200, "application/octet-stream", NULL,
                          f->data.data ? f->data.data : "", f->data.len);
   } else {
-    hg__api_call_respond(c, 204, NULL, NULL, NULL, 0);
+    hg__api_call_json(c, 204, NULL, NULL); /* E2B's upload answers a body */
   }
 }
 
@@ -133,8 +133,9 @@ int hg__api_file_put_begin(hg_call *c) {
   hg_file *f = &c->u.fi;
   c->cleanup = file_cleanup;
   hg_buf_init(&f->data, HG_API_MAX_UPLOAD);
-  int rc = file_put_mode(c);
+  int rc = c->rt->handle == hg__api_h_envd_file_post ? hg__api_envd_upload_check(c) : 0;
   if (rc < 0) return rc;
+  if ((rc = file_put_mode(c)) < 0) return rc;
   if ((rc = hg__api_q_path(c, f->path)) < 0) hg__api_call_error(c, rc, "%s", c->msg);
   return rc;
 }

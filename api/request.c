@@ -272,6 +272,7 @@ int hg__api_q_bool(hg_call *c, const char *name, bool *out) {
 int hg__api_q_wait(hg_call *c) {
   uint64_t w = 0;
   int rc = hg__api_q_u64(c, "wait", HG_API_MAX_WAIT_S, &w);
+  if (c->e2b && w == 0) w = HG_API_MAX_WAIT_S; /* E2B's calls answer when done */
   c->wait_s = (int)w;
   return rc;
 }
