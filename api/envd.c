@@ -82,7 +82,18 @@ int hg__api_envd_start_body(const char *body, size_t len, json_t **out, char *ms
   }
   json_t *argv = json_array(), *h = json_object(), *v;
   size_t i;
-  json_array_append_new(argv, json_string(cmd));
+  if (!strcmp(cmd, "/bin/bash")) {
+    /* the SDK's `/bin/bash -l -c X`: templates of the minimal profile have
+     * no bash, and there it runs under /bin/sh */
+    json_array_append_new(argv, json_string("/bin/sh"));
+    json_array_append_new(argv, json_string("-c"));
+    json_array_append_new(
+        argv, json_string("if [ -x /bin/bash ]; then exec /bin/bash \"$@\"; fi; "
+                          "while [ \"$1\" = -l ]; do shift; done; exec /bin/sh \"$@\""));
+    json_array_append_new(argv, json_string("sh"));
+  } else {
+    json_array_append_new(argv, json_string(cmd));
+  }
   json_array_foreach(args, i, v) json_array_append(argv, v);
   json_object_set_new(h, "cmd", argv);
   if (json_is_object(envs) && json_object_size(envs)) json_object_set(h, "env", envs);

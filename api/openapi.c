@@ -28,6 +28,10 @@ static const hg_param_doc hg_query_docs[] = {
   {"node", "string", "Resume on this node, which must hold the newest generation"},
   {"durability", "string", "replicated (default with peers): done once the copies are "
                            "acknowledged; local: done once on disk here"},
+  {"metadata", "string", "E2B: only sandboxes whose metadata has every k=v of k=v&k2=v2"},
+  {"limit", "integer", "E2B: at most this many (default 100)"},
+  {"nextToken", "string", "E2B: the X-Next-Token of the previous page"},
+  {"username", "string", "envd: the guest user (ignored: commands run as the agent's)"},
 };
 
 static const hg_param_doc hg_path_docs[] = {

@@ -15,6 +15,10 @@ missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
+# Node and npm for the E2B SDK test (tools/e2b/install-sdk.sh): any
+# install of them will do (a nodejs that bundles npm included).
+command -v node >/dev/null || missing+=(nodejs)
+command -v npm >/dev/null || missing+=(npm)
 if [ ${#missing[@]} -eq 0 ]; then
   echo "deps: all ${#PACKAGES[@]} packages present"
   exit 0

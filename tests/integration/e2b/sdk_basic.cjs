@@ -1,0 +1,39 @@
+// The unmodified E2B JS SDK against a hangar node (it_e2b.c runs this with
+// E2B_API_URL, E2B_SANDBOX_URL and E2B_API_KEY set). Prints one line per
+// step; the test asserts the lines.
+const { Sandbox } = require('e2b');
+
+(async () => {
+  const sbx = await Sandbox.create({ timeoutMs: 600000, requestTimeoutMs: 300000,
+                                     metadata: { suite: 'it_e2b' } });
+  console.log('created ' + /^sb-[0-9a-f]{16}$/.test(sbx.sandboxId));
+  let seen = '';
+  try {
+    await sbx.commands.run('echo hi; exit 3', { onStdout: (d) => { seen += d; } });
+    console.log('run no-error');
+  } catch (e) {
+    console.log('exit ' + e.exitCode + ' stdout ' + JSON.stringify(e.stdout));
+  }
+  console.log('callback ' + JSON.stringify(seen));
+  const r = await sbx.commands.run('echo err >&2; echo ok');
+  console.log('run ' + r.exitCode + ' ' + JSON.stringify(r.stdout) + ' ' + JSON.stringify(r.stderr));
+  const w = await sbx.files.write('/tmp/e2b.txt', 'hello from e2b');
+  console.log('wrote ' + w.path);
+  console.log('read ' + JSON.stringify(await sbx.files.read('/tmp/e2b.txt')));
+  try {
+    await sbx.files.read('/tmp/no-such-file');
+    console.log('missing read ok');
+  } catch (e) {
+    console.log('missing ' + e.constructor.name);
+  }
+  const info = await sbx.getInfo();
+  console.log('info ' + info.state + ' ' + info.metadata.suite);
+  const items = await Sandbox.list({ query: { metadata: { suite: 'it_e2b' } } }).nextItems();
+  console.log('listed ' + items.some((s) => s.sandboxId === sbx.sandboxId));
+  console.log('running ' + await sbx.isRunning());
+  console.log('killed ' + await sbx.kill());
+  console.log('kill-again ' + await Sandbox.kill(sbx.sandboxId));
+})().catch((e) => {
+  console.log('error ' + ((e && e.stack) || e));
+  process.exit(1);
+});
