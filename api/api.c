@@ -133,7 +133,10 @@ static size_t route_limit(const hg_route *rt) {
 static void head_body_go(hg_call *c) {
   size_t limit = route_limit(c->rt);
   int rc;
-  if (hg__api_route_upload(c->rt)) {
+  bool multipart = hg__api_envd_multipart(c->req) &&
+                   c->rt->handle == hg__api_h_envd_file_post; /* read whole */
+  if (multipart) limit = HG_API_MAX_MULTIPART;
+  if (hg__api_route_upload(c->rt) && !multipart) {
     if (hg__api_file_put_begin(c) < 0) return; /* answered: a bad query */
     rc = hg_http_body_stream(c->req, limit, HG_API_UPLOAD_PIECE);
   } else {

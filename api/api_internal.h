@@ -47,6 +47,7 @@
 #define HG_API_MAX_ARGS 4096
 #define HG_API_MAX_ENV 1024
 #define HG_API_MAX_META 256
+#define HG_API_MAX_MULTIPART (64u * 1024 * 1024) /* envd uploads read whole */
 #define HG_API_TOKENS 16384           /* remembered tokens, oldest forgotten */
 #define HG_API_TOKEN_BUCKETS 4096
 #define HG_API_STATUS_SLOTS 16        /* distinct statuses counted per route */
@@ -169,6 +170,9 @@ typedef struct hg_file {
   bool flag;             /* recursive (delete) or parents (mkdir) */
   const char *piece;     /* PUT: the piece of the body being written */
   size_t piece_len;
+  bool whole;            /* write part[0..part_len) (a multipart upload), not the body */
+  const char *part;
+  size_t part_len;
   hg_buf data;
   hg_file_stat st;
 } hg_file;
@@ -488,6 +492,11 @@ int hg__api_envd_start_body(const char *body, size_t len, json_t **out, char *ms
  * sort and page E2B sandboxes; *next 0: the last page. */
 int hg__api_e2b_list_page(const json_t *arr, const char *states, const char *meta,
                           uint64_t limit, uint64_t start, json_t **page, uint64_t *next);
+/* envd's POST /files as multipart/form-data (read whole, not streamed),
+ * and its first part named "file" (filename into name). */
+bool hg__api_envd_multipart(const hg_http_req *req);
+int hg__api_multipart_file(const char *ctype, const char *body, size_t len,
+                           const char **data, size_t *dlen, char *name, size_t cap);
 /* A POST /files streamed: refuses what cannot be (answered: < 0). */
 int hg__api_envd_upload_check(hg_call *c);
 /* commands.c: starts the command of c->body and streams its output as

@@ -136,21 +136,82 @@ static void xform_upload(hg_call *c, int *status, json_t **obj, char *hdrs, size
   *status = 200;
 }
 
-/* Streamed by api.c as hangar's PUT …/files is: octet-stream only (a
- * multipart body would be written as it is, so it is refused). */
+bool hg__api_envd_multipart(const hg_http_req *req) {
+  const char *ct = hg_http_header_get(req, "content-type");
+  return ct && !strncasecmp(ct, "multipart/form-data", 19);
+}
+
+/* The first part named "file" of a multipart/form-data body: its bytes
+ * (into body) and its filename (into name, "" if none). */
+int hg__api_multipart_file(const char *ctype, const char *body, size_t len,
+                           const char **data, size_t *dlen, char *name, size_t cap) {
+  const char *b = ctype ? strcasestr(ctype, "boundary=") : NULL;
+  if (!b) return -EINVAL;
+  b += 9;
+  char delim[80];
+  size_t bl = strcspn(b, "; \t");
+  if (bl && b[0] == '"' && bl > 2 && b[bl - 1] == '"') b++, bl -= 2;
+  if (bl == 0 || bl > 70) return -EINVAL;
+  int dn = snprintf(delim, sizeof delim, "--%.*s", (int)bl, b);
+  const char *end = body + len, *p = body;
+  for (;;) {
+    p = memmem(p, (size_t)(end - p), delim, (size_t)dn);
+    if (!p) return -EINVAL;
+    p += dn;
+    if (end - p < 2 || !memcmp(p, "--", 2)) return -ENOENT; /* the closing one */
+    const char *hend = memmem(p, (size_t)(end - p), "\r\n\r\n", 4);
+    if (!hend) return -EINVAL;
+    size_t hl = (size_t)(hend - p);
+    char head[2048];
+    if (hl >= sizeof head) return -EINVAL;
+    memcpy(head, p, hl);
+    head[hl] = '\0';
+    const char *q = hend + 4;
+    char tail[84];
+    int tn = snprintf(tail, sizeof tail, "\r\n%s", delim);
+    const char *dend = memmem(q, (size_t)(end - q), tail, (size_t)tn);
+    if (!dend) return -EINVAL;
+    if (!strstr(head, "name=\"file\"")) {
+      p = dend;
+      continue;
+    }
+    const char *fn = strstr(head, "filename=\"");
+    name[0] = '\0';
+    if (fn) {
+      fn += 10;
+      size_t n = strcspn(fn, "\"");
+      if (n < cap) {
+        memcpy(name, fn, n);
+        name[n] = '\0';
+      }
+    }
+    *data = q;
+    *dlen = (size_t)(dend - q);
+    return 0;
+  }
+}
+
+/* Streamed by api.c as hangar's PUT …/files is (application/octet-stream),
+ * or read whole (multipart: the SDK's default). */
 int hg__api_envd_upload_check(hg_call *c) {
   c->xform = xform_upload;
-  const char *ct = hg_http_header_get(c->req, "content-type");
-  if (ct && !strncasecmp(ct, "multipart/", 10)) {
-    hg__api_call_error(c, -ENOTSUP,
-                       "multipart uploads are not supported yet: use envd >= 0.5.7's "
-                       "application/octet-stream");
-    return -ENOTSUP;
-  }
   return 0;
 }
 
 void hg__api_h_envd_file_post(hg_call *c) {
-  if (hg__api_envd_upload_check(c) < 0) return;
+  hg_file *f = &c->u.fi;
+  c->xform = xform_upload;
+  if (hg__api_envd_multipart(c->req)) {
+    char name[HG_API_MAX_PATH + 2];
+    int rc = hg__api_multipart_file(hg_http_header_get(c->req, "content-type"),
+                                    c->req->body, c->req->body_len, &f->part,
+                                    &f->part_len, name, sizeof name);
+    if (rc < 0) {
+      hg__api_call_error(c, -EINVAL, "multipart body: %s",
+                         rc == -ENOENT ? "no part named \"file\"" : "malformed");
+      return;
+    }
+    f->whole = true;
+  }
   hg__api_h_file_put(c);
 }

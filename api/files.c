@@ -11,6 +11,9 @@ static int op_file_read(hg_call *c, hg_agent *a) {
 
 /* The whole body, or what is left of one that came in pieces. */
 static int op_file_write(hg_call *c, hg_agent *a) {
+  if (c->u.fi.whole)
+    return hg_agent_file_write_at(a, c->u.fi.path, c->u.fi.part, c->u.fi.part_len, 0,
+                                  c->u.fi.mode);
   return hg_agent_file_write_at(a, c->u.fi.path, c->req->body, c->req->body_len,
                                 c->req->body_offset, c->u.fi.mode);
 }
