@@ -62,7 +62,7 @@ static void sdk_create_run_files_kill(void **state) {
   assert_non_null(strstr(out, "run 0 \"ok\\n\" \"err\\n\"\n"));
   assert_non_null(strstr(out, "wrote /tmp/e2b.txt\n"));
   assert_non_null(strstr(out, "read \"hello from e2b\"\n"));
-  assert_non_null(strstr(out, "missing NotFoundError\n"));
+  assert_non_null(strstr(out, "missing FileNotFoundError\n"));
   assert_non_null(strstr(out, "info running it_e2b\n"));
   assert_non_null(strstr(out, "listed true\n"));
   assert_non_null(strstr(out, "running true\n"));
