@@ -152,11 +152,28 @@ void hg__api_h_e2b_delete(hg_call *c) {
   hg__api_h_delete(c);
 }
 
-/* Pause is hangar's suspend (a generation on disk, resumable anywhere). */
+/* Pause is hangar's suspend (a generation on disk, resumable anywhere);
+ * E2B says 409 for a sandbox paused already. */
+static void w_state(hg_call *c) { c->rc = hg_sandbox_describe(c->api->m, c->p.id, &c->out); }
+
+static void a_pause(hg_call *c) {
+  const char *st = json_string_value(json_object_get(c->out, "state"));
+  bool paused = c->rc == 0 && st && !strcmp(e2b_state(st), "paused");
+  json_decref(c->out);
+  c->out = NULL;
+  c->rc = 0;
+  if (paused) {
+    hg__api_call_json(c, 409, json_pack("{s:{s:s}}", "error", "message",
+                                        "the sandbox is paused already"), NULL);
+    return;
+  }
+  hg__api_h_suspend(c);
+}
+
 void hg__api_h_e2b_pause(hg_call *c) {
   c->e2b = true;
   c->xform = xform_empty;
-  hg__api_h_suspend(c);
+  hg__api_call_inline(c, w_state, a_pause);
 }
 
 void hg__api_h_e2b_timeout(hg_call *c) {
@@ -165,10 +182,63 @@ void hg__api_h_e2b_timeout(hg_call *c) {
   hg__api_call_error(c, -ENOTSUP, "changing a sandbox's timeout is not supported yet");
 }
 
+/* ---- connect, resume ---------------------------------------------------------------
+ * Running: 200 at once. Paused or suspended: hangar's resume, then 201.
+ * The answer carries the sandbox's token as envdAccessToken, as create did,
+ * when this node has seen it (the API remembers the tokens it handed out
+ * or saw valid since it started); else the SDK's envd calls need it given. */
+
+static const char *known_token(const hg_api *api, const char *sandbox) {
+  for (int i = 0; i < HG_API_TOKENS; i++)
+    if (api->toks[i].kind == TOK_SANDBOX && !strcmp(api->toks[i].sandbox, sandbox))
+      return api->toks[i].token;
+  return NULL;
+}
+
+static json_t *connect_body(hg_call *c, const json_t *d) {
+  const char *tok = known_token(c->api, c->p.id);
+  json_t *o = json_object();
+  json_object_set_new(o, "sandboxID", json_string(c->p.id));
+  json_object_set_new(o, "templateID", str_or(d, "template", "base"));
+  json_object_set_new(o, "clientID", json_string(c->api->node_id));
+  json_object_set_new(o, "envdVersion", json_string(E2B_ENVD_VERSION));
+  json_object_set_new(o, "envdAccessToken", tok ? json_string(tok) : json_null());
+  json_object_set_new(o, "domain", json_null());
+  json_object_set_new(o, "trafficAccessToken", json_null());
+  return o;
+}
+
+static void xform_resumed(hg_call *c, int *status, json_t **obj, char *hdrs, size_t cap) {
+  if (*status >= 400) {
+    xform_error(c, status, obj, hdrs, cap);
+    return;
+  }
+  json_decref(*obj);
+  *obj = connect_body(c, NULL);
+  *status = *status == 202 ? 202 : 201;
+  hdrs[0] = '\0';
+}
+
+
+static void a_connect(hg_call *c) {
+  const char *st = json_string_value(json_object_get(c->out, "state"));
+  if (c->rc == 0 && st && (!strcmp(st, "running") || !strcmp(st, "creating"))) {
+    json_t *o = connect_body(c, c->out);
+    hg__api_call_json(c, 200, o, NULL);
+    return;
+  }
+  json_decref(c->out);
+  c->out = NULL;
+  c->rc = 0;
+  /* paused, suspended, or only a replica here: hangar's resume says which */
+  c->xform = xform_resumed;
+  hg__api_h_resume(c);
+}
+
 void hg__api_h_e2b_connect(hg_call *c) {
   c->e2b = true;
   c->xform = xform_error;
-  hg__api_call_error(c, -ENOTSUP, "connect and resume are not supported yet");
+  hg__api_call_inline(c, w_state, a_connect);
 }
 
 /* ---- list -------------------------------------------------------------------------- */

@@ -2,7 +2,8 @@
  * tools/e2b/install-sdk.sh) against one real hangard with a real VM,
  * through the E2B-compatible API (api/e2b.c, api/envd.c): create, a
  * command with its stdout callback and exit code, a file written and read
- * back, info, list, isRunning, kill. The SDK is installed into a cache dir
+ * back, info, list, isRunning, kill; pause (hangar's suspend) and
+ * connect (its resume). The SDK is installed into a cache dir
  * (HANGAR_E2B_SDK_DIR, default /var/cache/hangar/e2b-sdk) on first run. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -70,9 +71,23 @@ static void sdk_create_run_files_kill(void **state) {
   assert_non_null(strstr(out, "kill-again false\n"));
 }
 
+static void sdk_pause_connect(void **state) {
+  static char out[65536];
+  assert_int_equal(run_script("sdk_pause.cjs", out, sizeof out), 0);
+  assert_non_null(strstr(out, "paused true\n"));
+  assert_non_null(strstr(out, "paused-again false\n"));
+  assert_non_null(strstr(out, "info paused\n"));
+  assert_non_null(strstr(out, "connected true\n"));
+  assert_non_null(strstr(out, "after \"kept\\n\"\n"));
+  assert_non_null(strstr(out, "connect-running true\n"));
+  assert_non_null(strstr(out, "killed true\n"));
+  assert_non_null(strstr(out, "connect-gone SandboxNotFoundError\n"));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(sdk_create_run_files_kill),
+      cmocka_unit_test(sdk_pause_connect),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

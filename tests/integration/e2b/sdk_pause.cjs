@@ -1,0 +1,27 @@
+// E2B's pause and connect on hangar (pause is hangar's suspend): a file
+// written before the pause is there after the connect resumed it.
+const { Sandbox } = require('e2b');
+
+(async () => {
+  const sbx = await Sandbox.create({ timeoutMs: 600000, requestTimeoutMs: 300000 });
+  await sbx.commands.run('echo kept > /tmp/kept');
+  console.log('paused ' + await sbx.pause({ requestTimeoutMs: 300000 }));
+  console.log('paused-again ' + await sbx.pause({ requestTimeoutMs: 300000 }));
+  console.log('info ' + (await sbx.getInfo()).state);
+  const again = await Sandbox.connect(sbx.sandboxId, { requestTimeoutMs: 300000 });
+  console.log('connected ' + (again.sandboxId === sbx.sandboxId));
+  const r = await again.commands.run('cat /tmp/kept');
+  console.log('after ' + JSON.stringify(r.stdout));
+  const c2 = await Sandbox.connect(sbx.sandboxId, { requestTimeoutMs: 300000 });
+  console.log('connect-running ' + (c2.sandboxId === sbx.sandboxId));
+  console.log('killed ' + await again.kill());
+  try {
+    await Sandbox.connect(sbx.sandboxId);
+    console.log('connect-gone ok');
+  } catch (e) {
+    console.log('connect-gone ' + e.constructor.name);
+  }
+})().catch((e) => {
+  console.log('error ' + ((e && e.stack) || e));
+  process.exit(1);
+});
