@@ -1,0 +1,183 @@
+/* test_e2b_mapping: the E2B-compatible API's translation without VMs:
+ * E2B's request bodies into hangar's (create, process.Process/Start's
+ * Connect envelope), multipart uploads, list filtering and paging, and
+ * the shapes of errors (control API: {"code": <status>}, envd: Connect's
+ * {"code": "<name>"}) on the routes as the routing table finds them. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "api/api_internal.h"
+
+static char msg[HG_API_MSG];
+
+static void create_body_maps_e2b_fields(void **state) {
+  json_t *b = json_loads("{\"templateID\":\"base\",\"timeout\":300,\"metadata\":{\"a\":\"1\"},"
+                         "\"envVars\":{\"X\":\"y\"},\"autoPause\":false}", 0, NULL), *h = NULL;
+  assert_int_equal(hg__api_e2b_create_body(b, &h, msg), 0);
+  assert_null(json_object_get(h, "template")); /* "base": the node's default */
+  assert_int_equal(json_integer_value(json_object_get(h, "idle_suspend_s")), 300);
+  assert_string_equal(json_string_value(json_object_get(json_object_get(h, "env"), "X")), "y");
+  assert_string_equal(json_string_value(json_object_get(json_object_get(h, "metadata"), "a")), "1");
+  json_decref(h);
+  json_decref(b);
+  b = json_loads("{\"templateID\":\"py:1\"}", 0, NULL);
+  assert_int_equal(hg__api_e2b_create_body(b, &h, msg), 0);
+  assert_string_equal(json_string_value(json_object_get(h, "template")), "py:1");
+  assert_null(json_object_get(h, "idle_suspend_s"));
+  json_decref(h);
+  json_decref(b);
+  b = json_loads("{\"timeout\":\"soon\"}", 0, NULL);
+  assert_int_equal(hg__api_e2b_create_body(b, &h, msg), -EINVAL);
+  json_decref(b);
+}
+
+static size_t envelope(char *out, unsigned flags, const char *json) {
+  size_t n = strlen(json);
+  out[0] = (char)flags;
+  out[1] = (char)(n >> 24);
+  out[2] = (char)(n >> 16);
+  out[3] = (char)(n >> 8);
+  out[4] = (char)n;
+  memcpy(out + 5, json, n);
+  return n + 5;
+}
+
+static void start_envelope_becomes_a_command(void **state) {
+  char buf[512];
+  json_t *h = NULL;
+  size_t n = envelope(buf, 0, "{\"process\":{\"cmd\":\"/usr/bin/env\",\"args\":[\"-i\"],"
+                              "\"envs\":{\"A\":\"b\"},\"cwd\":\"/tmp\"},\"stdin\":false}");
+  assert_int_equal(hg__api_envd_start_body(buf, n, &h, msg), 0);
+  json_t *cmd = json_object_get(h, "cmd");
+  assert_int_equal(json_array_size(cmd), 2);
+  assert_string_equal(json_string_value(json_array_get(cmd, 0)), "/usr/bin/env");
+  assert_string_equal(json_string_value(json_array_get(cmd, 1)), "-i");
+  assert_string_equal(json_string_value(json_object_get(h, "cwd")), "/tmp");
+  assert_string_equal(json_string_value(json_object_get(json_object_get(h, "env"), "A")), "b");
+  json_decref(h);
+  /* the SDK's /bin/bash -l -c X: bash when the guest has it, else sh */
+  n = envelope(buf, 0, "{\"process\":{\"cmd\":\"/bin/bash\",\"args\":[\"-l\",\"-c\",\"echo hi\"]}}");
+  assert_int_equal(hg__api_envd_start_body(buf, n, &h, msg), 0);
+  cmd = json_object_get(h, "cmd");
+  assert_string_equal(json_string_value(json_array_get(cmd, 0)), "/bin/sh");
+  assert_string_equal(json_string_value(json_array_get(cmd, json_array_size(cmd) - 1)), "echo hi");
+  json_decref(h);
+  /* a length that is not the body's, compression, no cmd: 400s */
+  n = envelope(buf, 0, "{\"process\":{}}");
+  assert_int_equal(hg__api_envd_start_body(buf, n, &h, msg), -EINVAL);
+  assert_int_equal(hg__api_envd_start_body(buf, n - 1, &h, msg), -EINVAL);
+  n = envelope(buf, 1, "{\"process\":{\"cmd\":\"x\"}}");
+  assert_int_equal(hg__api_envd_start_body(buf, n, &h, msg), -EINVAL);
+  assert_int_equal(hg__api_envd_start_body(buf, 3, &h, msg), -EINVAL);
+}
+
+static void multipart_finds_the_file_part(void **state) {
+  const char *ct = "multipart/form-data; boundary=----formdata-undici-042";
+  const char body[] = "------formdata-undici-042\r\n"
+                      "Content-Disposition: form-data; name=\"other\"\r\n\r\nnope\r\n"
+                      "------formdata-undici-042\r\n"
+                      "Content-Disposition: form-data; name=\"file\"; filename=\"/tmp/a.txt\"\r\n"
+                      "Content-Type: application/octet-stream\r\n\r\n"
+                      "line\r\nwith crlf\r\n"
+                      "------formdata-undici-042--\r\n";
+  const char *d = NULL;
+  size_t dl = 0;
+  char name[64];
+  assert_int_equal(hg__api_multipart_file(ct, body, sizeof body - 1, &d, &dl, name, sizeof name), 0);
+  assert_int_equal(dl, strlen("line\r\nwith crlf"));
+  assert_memory_equal(d, "line\r\nwith crlf", dl);
+  assert_string_equal(name, "/tmp/a.txt");
+  /* no "file" part, no boundary, a part never closed */
+  const char none[] = "------formdata-undici-042\r\nContent-Disposition: form-data; "
+                      "name=\"x\"\r\n\r\nv\r\n------formdata-undici-042--\r\n";
+  assert_int_equal(hg__api_multipart_file(ct, none, sizeof none - 1, &d, &dl, name, sizeof name),
+                   -ENOENT);
+  assert_int_equal(hg__api_multipart_file("multipart/form-data", body, sizeof body - 1, &d, &dl,
+                                          name, sizeof name), -EINVAL);
+  assert_int_equal(hg__api_multipart_file(ct, body, 120, &d, &dl, name, sizeof name), -EINVAL);
+}
+
+static json_t *sb(const char *id, const char *state, const char *k, const char *v) {
+  return json_pack("{s:s,s:s,s:{s:s}}", "sandboxID", id, "state", state, "metadata", k, v);
+}
+
+static void list_filters_and_pages(void **state) {
+  json_t *all = json_array(), *page = NULL;
+  json_array_append_new(all, sb("sb-3", "running", "t", "a"));
+  json_array_append_new(all, sb("sb-1", "paused", "t", "a"));
+  json_array_append_new(all, sb("sb-2", "running", "t", "b"));
+  uint64_t next = 9;
+  assert_int_equal(hg__api_e2b_list_page(all, "", "", 2, 0, &page, &next), 0);
+  assert_int_equal(json_array_size(page), 2);
+  assert_string_equal(json_string_value(json_object_get(json_array_get(page, 0), "sandboxID")),
+                      "sb-1"); /* sorted: pages stay stable */
+  assert_int_equal(next, 2);
+  json_decref(page);
+  assert_int_equal(hg__api_e2b_list_page(all, "", "", 2, next, &page, &next), 0);
+  assert_int_equal(json_array_size(page), 1);
+  assert_int_equal(next, 0); /* the last page: no X-Next-Token */
+  json_decref(page);
+  assert_int_equal(hg__api_e2b_list_page(all, "running", "t=a", 100, 0, &page, &next), 0);
+  assert_int_equal(json_array_size(page), 1);
+  assert_string_equal(json_string_value(json_object_get(json_array_get(page, 0), "sandboxID")),
+                      "sb-3");
+  json_decref(page);
+  assert_int_equal(hg__api_e2b_list_page(all, "running,paused", "t=a&u=1", 100, 0, &page, &next), 0);
+  assert_int_equal(json_array_size(page), 0);
+  json_decref(page);
+  json_decref(all);
+}
+
+/* The xform the routing table gives a route, on hangar's error body. */
+static json_t *error_as(const char *method, const char *path, int status, int *out_status) {
+  hg_match m;
+  assert_int_equal(hg__api_route_find(method, path, &m), 0);
+  hg_xform_fn fn = hg__api_e2b_xform_of(m.rt);
+  assert_non_null(fn);
+  hg_call c;
+  memset(&c, 0, sizeof c);
+  c.rt = m.rt;
+  json_t *obj = hg__api_error_body(-ENOENT, "sb-0123456789abcdef: no such sandbox");
+  char hdrs[64] = "";
+  *out_status = status;
+  fn(&c, out_status, &obj, hdrs, sizeof hdrs);
+  return obj;
+}
+
+static void errors_have_e2b_shapes(void **state) {
+  int st;
+  json_t *e = error_as("GET", "/sandboxes/sb-0123456789abcdef", 404, &st);
+  assert_int_equal(st, 404);
+  assert_int_equal(json_integer_value(json_object_get(e, "code")), 404);
+  assert_string_equal(json_string_value(json_object_get(e, "message")),
+                      "sb-0123456789abcdef: no such sandbox");
+  json_decref(e);
+  e = error_as("DELETE", "/sandboxes/sb-0123456789abcdef", 401, &st);
+  assert_int_equal(json_integer_value(json_object_get(e, "code")), 401);
+  json_decref(e);
+  e = error_as("GET", "/files", 404, &st); /* envd: Connect's code names */
+  assert_string_equal(json_string_value(json_object_get(e, "code")), "not_found");
+  json_decref(e);
+  e = error_as("POST", "/process.Process/Start", 400, &st);
+  assert_string_equal(json_string_value(json_object_get(e, "code")), "invalid_argument");
+  json_decref(e);
+  /* hangar's own routes keep hangar's shape */
+  hg_match m;
+  assert_int_equal(hg__api_route_find("GET", "/v1/sandboxes/sb-0123456789abcdef", &m), 0);
+  assert_null(hg__api_e2b_xform_of(m.rt));
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(create_body_maps_e2b_fields),
+      cmocka_unit_test(start_envelope_becomes_a_command),
+      cmocka_unit_test(multipart_finds_the_file_part),
+      cmocka_unit_test(list_filters_and_pages),
+      cmocka_unit_test(errors_have_e2b_shapes),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
