@@ -379,6 +379,7 @@ int hg__api_q_u64(hg_call *c, const char *name, uint64_t max, uint64_t *out);
 int hg__api_q_bool(hg_call *c, const char *name, bool *out);
 int hg__api_q_wait(hg_call *c);
 int hg__api_q_path(hg_call *c, char *out);
+int hg__api_path_check(const char *what, const char *p, char *msg);
 
 /* ---- operations.c: operations --------------------------------------------- */
 
@@ -437,6 +438,7 @@ void hg__api_h_file_list(hg_call *c);
 void hg__api_h_file_stat(hg_call *c);
 void hg__api_h_file_mkdir(hg_call *c);
 void hg__api_h_file_put(hg_call *c);
+void hg__api_file_op(hg_call *c, const char *op, const char *path, bool flag);
 /* PUT …/files streamed (authenticated at its head): the query checked
  * before the body (else answered: -EINVAL), then each piece of the body
  * written where it belongs; the handler writes the rest and answers. */
@@ -475,6 +477,7 @@ void hg__api_h_envd_health(hg_call *c);
 void hg__api_h_envd_start(hg_call *c);
 void hg__api_h_envd_file_get(hg_call *c);
 void hg__api_h_envd_file_post(hg_call *c);
+void hg__api_h_envd_fs(hg_call *c); /* filesystem.Filesystem/Stat|ListDir|MakeDir|Remove */
 /* The E2B shape of an answer hangar made: {"code": status, "message"}. */
 typedef void (*hg_xform_fn)(hg_call *c, int *status, json_t **obj, char *hdrs, size_t cap);
 /* The E2B shape of the answers of rt (NULL for hangar's own routes). */

@@ -11,7 +11,7 @@ static const char *connect_code(int status) {
   case 401: return "unauthenticated";
   case 403: return "permission_denied";
   case 404: return "not_found";
-  case 409: return "failed_precondition";
+  case 409: return "already_exists"; /* EEXIST: MakeDir's "exists" */
   case 413: return "resource_exhausted";
   case 429: return "resource_exhausted";
   case 501: return "unimplemented";
@@ -35,7 +35,7 @@ static void xform_envd_error(hg_call *c, int *status, json_t **obj, char *hdrs, 
 bool hg__api_route_envd(const hg_route *rt) {
   hg_call_fn h = rt->handle;
   return h == hg__api_h_envd_start || h == hg__api_h_envd_file_get ||
-         h == hg__api_h_envd_file_post;
+         h == hg__api_h_envd_file_post || h == hg__api_h_envd_fs;
 }
 
 bool hg__api_route_upload(const hg_route *rt) {
@@ -214,4 +214,79 @@ void hg__api_h_envd_file_post(hg_call *c) {
     f->whole = true;
   }
   hg__api_h_file_put(c);
+}
+
+/* ---- filesystem.Filesystem/Stat|ListDir|MakeDir|Remove (Connect unary) ---------------- */
+
+static const char *fs_method(const hg_call *c) {
+  const char *m = strrchr(c->req->path, '/');
+  return m ? m + 1 : "";
+}
+
+/* hangar's stat {type, size, mode, mtime} -> envd's EntryInfo. */
+json_t *hg__api_envd_entry(const json_t *st, const char *path) {
+  const char *t = json_string_value(json_object_get(st, "type"));
+  const char *slash = strrchr(path, '/');
+  char at[32], perm[16];
+  hg_iso_time(json_integer_value(json_object_get(st, "mtime")) * 1000, at);
+  unsigned mode = (unsigned)json_integer_value(json_object_get(st, "mode"));
+  snprintf(perm, sizeof perm, "%c%c%c%c%c%c%c%c%c%c", t && !strcmp(t, "dir") ? 'd' : '-',
+           mode & 0400 ? 'r' : '-', mode & 0200 ? 'w' : '-', mode & 0100 ? 'x' : '-',
+           mode & 040 ? 'r' : '-', mode & 020 ? 'w' : '-', mode & 010 ? 'x' : '-',
+           mode & 04 ? 'r' : '-', mode & 02 ? 'w' : '-', mode & 01 ? 'x' : '-');
+  const char *type = !t ? "FILE_TYPE_UNSPECIFIED"
+                     : !strcmp(t, "file") ? "FILE_TYPE_FILE"
+                     : !strcmp(t, "dir") ? "FILE_TYPE_DIRECTORY"
+                     : !strcmp(t, "symlink") ? "FILE_TYPE_SYMLINK" : "FILE_TYPE_UNSPECIFIED";
+  return json_pack("{s:s,s:s,s:s,s:I,s:i,s:s,s:s,s:s,s:s}", "name",
+                   slash && slash[1] ? slash + 1 : path, "type", type, "path", path, "size",
+                   json_integer_value(json_object_get(st, "size")), "mode", (int)mode,
+                   "permissions", perm, "owner", "", "group", "", "modifiedTime", at);
+}
+
+static void xform_fs(hg_call *c, int *status, json_t **obj, char *hdrs, size_t cap) {
+  if (*status >= 400) {
+    xform_envd_error(c, status, obj, hdrs, cap);
+    return;
+  }
+  const char *m = fs_method(c), *path = c->u.fi.path;
+  json_t *o = NULL;
+  if (!strcmp(m, "Stat")) {
+    o = json_pack("{s:o}", "entry", hg__api_envd_entry(*obj, path));
+  } else if (!strcmp(m, "ListDir")) {
+    json_t *arr = json_array(), *e;
+    size_t i;
+    json_array_foreach(json_object_get(*obj, "entries"), i, e) {
+      char p[HG_API_MAX_PATH + 300];
+      const char *name = json_string_value(json_object_get(e, "name"));
+      snprintf(p, sizeof p, "%s%s%s", path, path[strlen(path) - 1] == '/' ? "" : "/",
+               name ? name : "");
+      json_array_append_new(arr, hg__api_envd_entry(e, p));
+    }
+    o = json_pack("{s:o}", "entries", arr);
+  } else if (!strcmp(m, "MakeDir")) {
+    json_t *st = json_pack("{s:s,s:i,s:i,s:i}", "type", "dir", "size", 0, "mode", 0755,
+                           "mtime", (int)(hg_wall_ns() / 1000000000));
+    o = json_pack("{s:o}", "entry", hg__api_envd_entry(st, path));
+    json_decref(st);
+  } else {
+    o = json_object();
+  }
+  json_decref(*obj);
+  *obj = o;
+  *status = 200;
+}
+
+void hg__api_h_envd_fs(hg_call *c) {
+  c->xform = xform_fs;
+  const char *m = fs_method(c);
+  const char *op = !strcmp(m, "Stat") ? "stat" : !strcmp(m, "ListDir") ? "list"
+                   : !strcmp(m, "MakeDir") ? "mkdir" : !strcmp(m, "Remove") ? "remove" : NULL;
+  if (!op) {
+    hg__api_call_error(c, -ENOTSUP, "%s: not supported yet", m);
+    return;
+  }
+  const char *path = json_string_value(json_object_get(c->body, "path"));
+  /* MakeDir makes the parents; Remove removes a directory with what is in it */
+  hg__api_file_op(c, op, path, !strcmp(op, "mkdir") || !strcmp(op, "remove"));
 }

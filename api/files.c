@@ -97,6 +97,27 @@ static void file_start(hg_call *c, int op, const char *flag, bool dflt) {
   hg__api_call_queue(c, w_file, a_file);
 }
 
+/* The same with the path given (envd's Filesystem RPCs carry it in the
+ * body): op one of "stat", "list", "mkdir", "remove". */
+void hg__api_file_op(hg_call *c, const char *op, const char *path, bool flag) {
+  hg_file *f = &c->u.fi;
+  c->cleanup = file_cleanup;
+  hg_buf_init(&f->data, 16);
+  f->flag = flag;
+  f->op = !strcmp(op, "stat") ? FOP_STAT : !strcmp(op, "list") ? FOP_LIST
+          : !strcmp(op, "mkdir") ? FOP_MKDIR : FOP_REMOVE;
+  int rc = path && strlen(path) <= HG_API_MAX_PATH
+               ? hg__api_path_check("field \"path\"", path, c->msg)
+               : hg__api_bad(c->msg, "field \"path\": required, at most %d bytes",
+                             HG_API_MAX_PATH);
+  if (rc < 0) {
+    hg__api_call_error(c, rc, "%s", c->msg);
+    return;
+  }
+  memcpy(f->path, path, strlen(path) + 1);
+  hg__api_call_queue(c, w_file, a_file);
+}
+
 void hg__api_h_file_get(hg_call *c) {
   file_start(c, FOP_READ, NULL, false);
 }

@@ -129,7 +129,7 @@ bool hg__api_name_valid(const char *s) {
 /* Guest paths: absolute, bounded; NUL cannot get here (hg_http_query_get
  * refuses %00).
  * They are only ever sent to the guest agent, never opened on the host. */
-static int path_check(const char *what, const char *p, char *msg) {
+int hg__api_path_check(const char *what, const char *p, char *msg) {
   size_t n = strlen(p);
   if (n == 0 || p[0] != '/')
     return hg__api_bad(msg, "%s: must be an absolute guest path", what);
@@ -208,7 +208,7 @@ int hg__api_exec_parse(const json_t *b, hg_exec *x, char *msg) {
       (rc = get_bool(b, "stdin_open", &open, msg)) < 0 ||
       (rc = get_seconds(b, "timeout_s", 7 * 86400, &timeout, msg)) < 0)
     return rc;
-  if (cwd && (rc = path_check("field \"cwd\"", cwd, msg)) < 0) return rc;
+  if (cwd && (rc = hg__api_path_check("field \"cwd\"", cwd, msg)) < 0) return rc;
   x->req.argv = x->argv;
   x->req.env = (const char *const *)x->env;
   x->req.cwd = cwd;
@@ -281,5 +281,5 @@ int hg__api_q_path(hg_call *c, char *out) {
   int rc = hg__api_q_get(c, "path", out, HG_API_MAX_PATH + 2);
   if (rc == -ENOENT) return hg__api_bad(c->msg, "query parameter \"path\": required");
   if (rc < 0) return rc;
-  return path_check("query parameter \"path\"", out, c->msg);
+  return hg__api_path_check("query parameter \"path\"", out, c->msg);
 }

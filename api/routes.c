@@ -123,6 +123,14 @@ const hg_route hg__api_routes[] = {
      "path,username", "envd: read a file (E2b-Sandbox-Id)"},
     {"POST", "/files", SCOPE_SANDBOX, hg__api_h_envd_file_post, BODY_RAW, HG_API_MAX_UPLOAD,
      200, "path,username,mode", "envd: write a file, application/octet-stream (E2b-Sandbox-Id)"},
+    {"POST", "/filesystem.Filesystem/Stat", SCOPE_SANDBOX, hg__api_h_envd_fs, BODY_JSON, 0,
+     200, "", "envd: stat a path (E2b-Sandbox-Id)"},
+    {"POST", "/filesystem.Filesystem/ListDir", SCOPE_SANDBOX, hg__api_h_envd_fs, BODY_JSON, 0,
+     200, "", "envd: list a directory, one level (E2b-Sandbox-Id)"},
+    {"POST", "/filesystem.Filesystem/MakeDir", SCOPE_SANDBOX, hg__api_h_envd_fs, BODY_JSON, 0,
+     200, "", "envd: make a directory and its parents (E2b-Sandbox-Id)"},
+    {"POST", "/filesystem.Filesystem/Remove", SCOPE_SANDBOX, hg__api_h_envd_fs, BODY_JSON, 0,
+     200, "", "envd: remove a path, recursively (E2b-Sandbox-Id)"},
 };
 #undef CMD
 #undef SB

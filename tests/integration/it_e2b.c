@@ -64,6 +64,11 @@ static void sdk_create_run_files_kill(void **state) {
   assert_non_null(strstr(out, "wrote /tmp/e2b.txt\n"));
   assert_non_null(strstr(out, "read \"hello from e2b\"\n"));
   assert_non_null(strstr(out, "missing FileNotFoundError\n"));
+  assert_non_null(strstr(out, "mkdir true\n"));
+  assert_non_null(strstr(out, "list f.txt:file:/tmp/d/e/f.txt\n"));
+  assert_non_null(strstr(out, "stat file 1\n"));
+  assert_non_null(strstr(out, "exists true\n"));
+  assert_non_null(strstr(out, "exists-after false\n"));
   assert_non_null(strstr(out, "info running it_e2b\n"));
   assert_non_null(strstr(out, "listed true\n"));
   assert_non_null(strstr(out, "running true\n"));

@@ -26,6 +26,15 @@ const { Sandbox } = require('e2b');
   } catch (e) {
     console.log('missing ' + e.constructor.name);
   }
+  console.log('mkdir ' + await sbx.files.makeDir('/tmp/d/e'));
+  await sbx.files.write('/tmp/d/e/f.txt', 'x');
+  const ls = await sbx.files.list('/tmp/d/e');
+  console.log('list ' + ls.map((e) => e.name + ':' + e.type + ':' + e.path).join(','));
+  const fi = await sbx.files.getInfo('/tmp/d/e/f.txt');
+  console.log('stat ' + fi.type + ' ' + fi.size);
+  console.log('exists ' + await sbx.files.exists('/tmp/d/e/f.txt'));
+  await sbx.files.remove('/tmp/d');
+  console.log('exists-after ' + await sbx.files.exists('/tmp/d/e/f.txt'));
   const info = await sbx.getInfo();
   console.log('info ' + info.state + ' ' + info.metadata.suite);
   const items = await Sandbox.list({ query: { metadata: { suite: 'it_e2b' } } }).nextItems();
