@@ -261,6 +261,18 @@ int hg_sandbox_suspend(hg_manager *m, const char *id, uint64_t *gen) {
   return fk_set(id, HG_SB_SUSPENDED);
 }
 
+int hg_sandbox_checkpoint(hg_manager *m, const char *id, uint64_t *gen, double *pause_ms) {
+  pthread_mutex_lock(&fk_mu);
+  fk_sb *s = fk_find(id);
+  int rc = !s ? -ENOENT : s->state != HG_SB_RUNNING ? -EBUSY : 0;
+  pthread_mutex_unlock(&fk_mu);
+  if (rc < 0) return rc;
+  *gen = 4;
+  *pause_ms = 20.0;
+  return 0;
+}
+int hg_sandbox_gen_publish(hg_manager *m, const char *id, uint64_t gen) { return 0; }
+
 int hg_sandbox_snapshot(hg_manager *m, const char *id, char name[64]) {
   strcpy(name, "snap-1");
   return fk_set(id, HG_SB_RUNNING);
