@@ -97,7 +97,7 @@ now_ms() { local t=${EPOCHREALTIME/[.,]/}; echo $((t / 1000)); }
 pct() { # p (0..1) of the numbers on stdin, nearest rank as bench_api
   sort -g | awk -v p="$1" '{ v[NR - 1] = $1 } END {
     if (NR == 0) { print "null"; exit }
-    i = int(p * (NR - 1) + 0.5); printf "%s\n", v[i] }'
+    i = int(p * (NR - 1) + 0.5); printf "%.1f\n", v[i] }'
 }
 arr() { printf '%s\n' "$@" | jq -cs .; }
 
@@ -227,9 +227,9 @@ echo
 echo "| measure | p50 | p90 | baseline (suspend, same run) |"
 echo "|---|---|---|---|"
 printf '| guest stood still, idle | %s ms | %s ms | suspend + resume: p50 %s ms, p90 %s ms (target <= 100 ms: %s) |\n' \
-  "$i50" "$i90" "$d50" "$d90" "$(awk -v a="$i50" 'BEGIN { print (a <= 100) ? "yes" : "no" }')"
+  "$i50" "$i90" "${d50%.0}" "${d90%.0}" "$(awk -v a="$i50" 'BEGIN { print (a <= 100) ? "yes" : "no" }')"
 printf '| guest stood still, working | %s ms | %s ms | suspend %s ms (of which save, before the copy, ~%s ms) + resume %s ms |\n' \
-  "$b50" "$b90" "$s50" "$v50" "$r50"
+  "$b50" "$b90" "${s50%.0}" "${v50%.0}" "${r50%.0}"
 printf '| increment after %s s of work, raw (send stream) | %s | | suspend after %s s: %s |\n' \
   "$work_s" "$(mib "$ir50")" "$work_s" "$(mib "$sr50")"
 printf '| increment after %s s of work, zstd (on the wire) | %s | | suspend after %s s: %s |\n' \
