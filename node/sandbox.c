@@ -1032,9 +1032,17 @@ int hg_sandbox_checkpoint(hg_manager *m, const char *id, uint64_t *gen, double *
     return -EBUSY;
   }
   agent_detach(sb);
+  /* recorded with the generation: a hangard that dies before the VM
+   * continues leaves it stopped, and recovery continues it (ckpt_continue) */
+  pthread_mutex_lock(&m->mu);
+  snprintf(sb->pending, sizeof sb->pending, "checkpoint");
+  pthread_mutex_unlock(&m->mu);
   int64_t t0 = hg_now_ns();
   rc = take_generation(m, sb, "checkpoint", false, gen);
   int rrc = m->cfg.vmm->resume(sb->vm);
+  pthread_mutex_lock(&m->mu);
+  sb->pending[0] = '\0';
+  pthread_mutex_unlock(&m->mu);
   double ms = (double)(hg_now_ns() - t0) / 1e6;
   ckpt_rearm(m, sb);
   if (rrc < 0) { /* stopped for good: as a failed suspend that cannot go back */
@@ -1046,9 +1054,9 @@ int hg_sandbox_checkpoint(hg_manager *m, const char *id, uint64_t *gen, double *
   if (agent_attach(m, sb) < 0)
     hg_log_warn("sandbox.checkpoint", "sandbox=%s msg=\"agent reattaches at next use\"",
                 sb->id);
+  if (rc == 0) gen_note_pause(m, sb, *gen, ms);
+  sb_persist(m, sb); /* the pause in the record, no step pending */
   if (rc == 0) {
-    gen_note_pause(m, sb, *gen, ms);
-    sb_persist(m, sb); /* the pause in the record; the generation is taken already */
     *pause_ms = ms;
     hg_log_info("sandbox.checkpoint", "sandbox=%s gen=%llu pause_ms=%.1f", sb->id,
                 (unsigned long long)*gen, ms);
@@ -1763,8 +1771,19 @@ int hg_sandbox_adopt(hg_manager *m, const char *id, const char *gen_rel, uint64_
 
 /* A VM adopted fenced (see recover) gets its agent at first use, once
  * its lease let it run again. */
+/* A checkpoint that hangard did not live to finish left its VM stopped
+ * (QMP stop): it continues. Caller holds sb's write lock; the VM is not
+ * fenced (a SIGSTOPped QEMU answers no QMP). */
+static void ckpt_continue(hg_manager *m, sandbox *sb) {
+  int rc = m->cfg.vmm->resume(sb->vm);
+  hg_log_info("sandbox.checkpoint_continued", "sandbox=%s rc=%d", sb->id, rc);
+  if (rc == 0) hg__sb_set_state(m, sb, HG_SB_RUNNING, NULL); /* clears pending */
+}
+
 static void agent_attach_late(hg_manager *m, sandbox *sb) {
   pthread_rwlock_wrlock(&sb->lock);
+  if (sb->state == HG_SB_RUNNING && sb->vm && !strcmp(sb->pending, "checkpoint"))
+    ckpt_continue(m, sb);
   if (sb->state == HG_SB_RUNNING && sb->vm && !sb->agent && agent_attach(m, sb) == 0)
     hg_log_info("sandbox.agent_attached", "sandbox=%s late=1", sb->id);
   pthread_rwlock_unlock(&sb->lock);
@@ -1947,6 +1966,7 @@ static void recover(hg_manager *m, sandbox *sb) {
                   "down; continues once it is granted again\"", sb->id);
       break;
     }
+    if (sb->vm && !strcmp(sb->pending, "checkpoint")) ckpt_continue(m, sb);
     if (sb->vm && agent_attach(m, sb) == 0) {
       if (st == HG_SB_RESUMING) hg_agent_restored(sb->agent, sb->hostname, sb->machine_id);
       hg__sb_set_state(m, sb, HG_SB_RUNNING, NULL);
