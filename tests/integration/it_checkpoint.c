@@ -5,7 +5,8 @@
  * counter (a shell loop: the count lives in its memory and is written to a
  * file). Without any call its timer takes checkpoints that its holders
  * acknowledge (the directory's gen moves up); one more is taken through the
- * API (POST …/checkpoint: gen, pause_ms, the peers). A peer holds that
+ * API, sent to another node (POST …/checkpoint, forwarded to the owner:
+ * gen, pause_ms, the peers); GET of the sandbox lists its checkpoints. A peer holds that
  * generation. Then n1's hangard is SIGKILLed: the VM runs on under its shim
  * until the lease runs out and the shim fences it; a resume through a
  * survivor (?node=, the manual move that exists today) starts the sandbox
@@ -164,13 +165,15 @@ static void running_sandbox_checkpoints_to_its_holders(void **state) {
   assert_non_null(json_object_get(c0, "at"));
   json_decref(j);
 
-  /* one through the API (a timer's may be under way: 409, then again) */
+  /* one through the API, sent to another node (forwarded to the owner; a
+   * timer's may be under way: 409, then again) */
+  int other = OWNER == 1 ? 2 : 1;
   AT_CHECKPOINT = counter(OWNER);
   snprintf(path, sizeof path, "/v1/sandboxes/%s/checkpoint?wait=" WAIT, SB);
   json_t *res = NULL;
   for (int64_t t0 = hg_now_ms(); !res; usleep(200 * 1000)) {
     long status = 0;
-    j = hg_itc_json(&C, OWNER, NULL, "POST", path, NULL, VM_TIMEOUT_MS, &status);
+    j = hg_itc_json(&C, other, NULL, "POST", path, NULL, VM_TIMEOUT_MS, &status);
     if (status == 200) res = json_incref(json_object_get(j, "result"));
     else assert_int_equal(status, 409);
     json_decref(j);
