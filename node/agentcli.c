@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "node/agentproto.h"
+#include "node/core/ident.h"
 #include "node/core/list.h"
 #include "node/core/log.h"
 #include "node/core/mp.h"
@@ -718,17 +719,24 @@ int hg_agent_thaw(hg_agent *a) {
   return bare_call(a, "thaw");
 }
 
-int hg_agent_restored(hg_agent *a, const char *hostname, const char *machine_id) {
+int hg_agent_restored(hg_agent *a, const hg_agent_restore *r) {
   uint8_t seed[SEED_LEN];
   int rc = hg_random_bytes(seed, sizeof seed);
   if (rc < 0) return rc;
-  if ((hostname && strlen(hostname) > 64) || (machine_id && strlen(machine_id) != 32))
+  if ((r->hostname && strlen(r->hostname) > 64) ||
+      (r->machine_id && strlen(r->machine_id) != 32) ||
+      (r->node && !hg_node_id_valid(r->node)))
     return -EINVAL;
-  req r;
-  req_begin(a, &r, "restored", 2 + (hostname != NULL) + (machine_id != NULL));
-  hg_mp_pack_kv_u64(&r.pk, "wall_ns", (uint64_t)hg_wall_ns());
-  hg_mp_pack_kv_bin(&r.pk, "seed", seed, sizeof seed);
-  if (hostname) hg_mp_pack_kv_str(&r.pk, "hostname", hostname);
-  if (machine_id) hg_mp_pack_kv_str(&r.pk, "machine_id", machine_id);
-  return rpc_simple(a, &r, CALL_MS);
+  req q;
+  req_begin(a, &q, "restored",
+            2 + (r->hostname != NULL) + (r->machine_id != NULL) + (r->gen > 0) +
+                (r->epoch > 0) + (r->node != NULL));
+  hg_mp_pack_kv_u64(&q.pk, "wall_ns", (uint64_t)hg_wall_ns());
+  hg_mp_pack_kv_bin(&q.pk, "seed", seed, sizeof seed);
+  if (r->hostname) hg_mp_pack_kv_str(&q.pk, "hostname", r->hostname);
+  if (r->machine_id) hg_mp_pack_kv_str(&q.pk, "machine_id", r->machine_id);
+  if (r->gen > 0) hg_mp_pack_kv_u64(&q.pk, "gen", r->gen);
+  if (r->epoch > 0) hg_mp_pack_kv_u64(&q.pk, "epoch", r->epoch);
+  if (r->node) hg_mp_pack_kv_str(&q.pk, "node", r->node);
+  return rpc_simple(a, &q, CALL_MS);
 }

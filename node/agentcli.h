@@ -96,8 +96,20 @@ int hg_agent_remove(hg_agent *a, const char *path, bool recursive);
 int hg_agent_rename(hg_agent *a, const char *from, const char *to);
 int hg_agent_freeze(hg_agent *a);
 int hg_agent_thaw(hg_agent *a);
-/* After a restore: set the clock, reseed the RNG, optionally a new identity. */
-int hg_agent_restored(hg_agent *a, const char *hostname, const char *machine_id);
+/* What a guest is told after its VM was restored (or booted from a
+ * snapshot): the host's clock and fresh entropy always, the rest when set.
+ * The agent steps its clock, reseeds, takes the identity and writes the
+ * generation, epoch and node to /run/hangar/restored for programs in the
+ * guest to read (a sandbox that moved to another node sees it there). */
+typedef struct hg_agent_restore {
+  const char *hostname;   /* NULL: unchanged */
+  const char *machine_id; /* NULL: unchanged; else 32 lowercase hex digits */
+  uint64_t gen;           /* the generation restored from; 0: not said */
+  uint64_t epoch;         /* the lease epoch it runs at; 0: not said */
+  const char *node;       /* the node it runs on; NULL: not said */
+} hg_agent_restore;
+/* -EINVAL: a hostname, machine id or node id that is not one. */
+int hg_agent_restored(hg_agent *a, const hg_agent_restore *r);
 
 /* Internal, for tests and the fuzzer: checks one reply map exactly as the
  * client does for op ("ping", "exec", "wait", "read", "stat", "list", ...):

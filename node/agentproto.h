@@ -31,7 +31,10 @@
  *   mkdir      {path, parents: bool}   remove {path, recursive: bool}
  *   rename     {from, to}
  *   freeze {}  thaw {}                  (FIFREEZE / FITHAW of /)
- *   restored   {wall_ns: uint, seed: bin, hostname: str, machine_id: str}
+ *   restored   {wall_ns: uint, seed: bin, hostname: str, machine_id: str,
+ *               gen: uint, epoch: uint, node: str}   (all but wall_ns and
+ *               seed optional; the agent writes gen, epoch, node and its
+ *               restore count to /run/hangar/restored)
  */
 #ifndef HG_NODE_AGENTPROTO_H
 #define HG_NODE_AGENTPROTO_H

@@ -466,6 +466,18 @@ static int lease_for_start(hg_manager *m, sandbox *sb, int64_t *deadline) {
   return 0;
 }
 
+/* Tells the guest it was restored: clock, entropy, and (identity) its
+ * hostname and machine id; always the generation, epoch and node it runs
+ * at now, which it writes where programs in it can read them. */
+static int tell_restored(hg_manager *m, sandbox *sb, bool identity) {
+  hg_agent_restore r = {.hostname = identity ? sb->hostname : NULL,
+                        .machine_id = identity ? sb->machine_id : NULL,
+                        .gen = sb->gen,
+                        .epoch = sb->epoch,
+                        .node = m->cfg.node_id};
+  return hg_agent_restored(sb->agent, &r);
+}
+
 /* Restores the VM from the subvolume's mem + vmstate, reattaches the agent
  * and tells the guest it was restored (clock, entropy, identity). */
 int hg__sb_vm_restore(hg_manager *m, sandbox *sb) {
@@ -494,7 +506,7 @@ int hg__sb_vm_restore(hg_manager *m, sandbox *sb) {
   int64_t t0 = hg_now_ns();
   rc = agent_attach(m, sb);
   int64_t t1 = hg_now_ns();
-  if (rc == 0) rc = hg_agent_restored(sb->agent, sb->hostname, sb->machine_id);
+  if (rc == 0) rc = tell_restored(m, sb, true);
   if (rc < 0) vm_release(m, sb, true);
   hg_log_debug("sandbox.restored", "sandbox=%s attach_ms=%.1f restored_ms=%.1f", sb->id,
                (double)(t1 - t0) / 1e6, (double)(hg_now_ns() - t1) / 1e6);
@@ -513,7 +525,7 @@ static int vm_boot(hg_manager *m, sandbox *sb) {
   if (rc == 0) rc = m->cfg.vmm->start(&cfg, &sb->vm);
   if (tap >= 0) close(tap);
   if (rc == 0) rc = agent_attach_within(m, sb, BOOT_TIMEOUT_MS);
-  if (rc == 0) rc = hg_agent_restored(sb->agent, sb->hostname, sb->machine_id);
+  if (rc == 0) rc = tell_restored(m, sb, true);
   if (rc < 0) {
     hg_log_error("sandbox.boot", "sandbox=%s err=\"%s\"", sb->id, hg_err_str(rc));
     vm_release(m, sb, true);
@@ -726,7 +738,7 @@ static int warm_claimed(hg_manager *m, sandbox *sb, int64_t *t, double *clock_ms
   int64_t deadline = 0;
   int rc = lease_for_start(m, sb, &deadline);
   if (rc == 0 && deadline > 0) rc = m->cfg.vmm->set_deadline(sb->vm, deadline);
-  if (rc == 0) rc = hg_agent_restored(sb->agent, NULL, NULL);
+  if (rc == 0) rc = tell_restored(m, sb, false);
   *clock_ms = step_ms(t);
   if (rc == 0) rc = sb_persist(m, sb);
   if (rc < 0) {
@@ -1968,7 +1980,7 @@ static void recover(hg_manager *m, sandbox *sb) {
     }
     if (sb->vm && !strcmp(sb->pending, "checkpoint")) ckpt_continue(m, sb);
     if (sb->vm && agent_attach(m, sb) == 0) {
-      if (st == HG_SB_RESUMING) hg_agent_restored(sb->agent, sb->hostname, sb->machine_id);
+      if (st == HG_SB_RESUMING) tell_restored(m, sb, true);
       hg__sb_set_state(m, sb, HG_SB_RUNNING, NULL);
     } else {
       fall_back(m, sb, "VM lost while hangard was down");

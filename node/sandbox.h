@@ -83,6 +83,7 @@ typedef struct hg_manager_config {
   const hg_vmm_ops *vmm;
   const char *shim_path;      /* NULL: next to the running binary */
   const char *accel;          /* "kvm" or "tcg" (NULL): proven at start (node/accel.h) */
+  const char *node_id;        /* told to guests on restore; NULL: not told */
   unsigned default_vcpus;     /* 1 */
   unsigned default_memory_mib;/* 256 */
   unsigned max_sandboxes;     /* 0: unlimited */

@@ -474,7 +474,7 @@ static void run(hg_guest *g) {
 static void usage(void) {
   fprintf(stderr,
           "usage: hangar-agent [--port DEV | --listen PATH | --fd N]\n"
-          "                    [--freeze-path DIR] [--debug]\n"
+          "                    [--freeze-path DIR] [--state-dir DIR] [--debug]\n"
           "  no option: serve the \"agent\" virtio-serial port (inside a VM)\n"
           "  --listen, --fd: test modes on a host (no mounts, clock, freeze)\n");
 }
@@ -497,6 +497,8 @@ static int parse_args(hg_guest *g, int argc, char **argv) {
     } else if (strcmp(a, "--port") == 0) {
       g->mode = HG_GUEST_PORT;
       g->port_path = v;
+    } else if (strcmp(a, "--state-dir") == 0) {
+      g->state_dir = v;
     } else if (strcmp(a, "--freeze-path") == 0) {
       g->freeze_path = v;
     } else {
@@ -539,6 +541,7 @@ int main(int argc, char **argv) {
   }
   g.sys_ok = g.mode == HG_GUEST_PORT;
   if (!g.freeze_path && g.sys_ok) g.freeze_path = "/";
+  if (!g.state_dir && g.sys_ok) g.state_dir = "/run/hangar";
   if (g.pid1)
     hg_guest_pid1_setup();
   else

@@ -58,6 +58,8 @@ typedef struct hg_guest {
   bool pid1;
   bool sys_ok; /* may set clock, hostname, RNG, freeze: only inside a guest */
   const char *freeze_path;
+  const char *state_dir; /* where "restored" is written; NULL: nowhere */
+  uint64_t restores;     /* "restored" calls this memory has seen */
   const char *listen_path;
   const char *port_path; /* from --port; else discovered */
   int fixed_fd;

@@ -4,6 +4,8 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
 #include <linux/fs.h>
 #include <linux/random.h>
 #include <stdio.h>
@@ -14,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "node/core/ident.h"
 #include "node/core/log.h"
 #include "node/core/mp.h"
 #include "node/core/util.h"
@@ -300,6 +303,8 @@ typedef struct restored_args {
   size_t seed_len;
   char hostname[65];
   char machine_id[33];
+  uint64_t gen, epoch; /* 0: not said */
+  char node[65];       /* "": not said */
 } restored_args;
 
 static bool hostname_ok(const char *s) {
@@ -323,6 +328,11 @@ static int restored_parse(const msgpack_object *req, restored_args *a) {
   if (rc == 0 &&
       (strlen(a->machine_id) != 32 || strspn(a->machine_id, "0123456789abcdef") != 32))
     return -EINVAL;
+  if (rc < 0 && rc != -ENOENT) return -EINVAL;
+  if ((rc = hg_mp_u64(req, "gen", &a->gen)) < 0 && rc != -ENOENT) return -EINVAL;
+  if ((rc = hg_mp_u64(req, "epoch", &a->epoch)) < 0 && rc != -ENOENT) return -EINVAL;
+  rc = hg_mp_strcpy(req, "node", a->node, sizeof a->node);
+  if (rc == 0 && !hg_node_id_valid(a->node)) return -EINVAL;
   if (rc < 0 && rc != -ENOENT) return -EINVAL;
   return 0;
 }
@@ -360,10 +370,9 @@ static int reseed(const char *seed, size_t len) {
  * freezes (flushes) the filesystem first; an fsync here cost a journal
  * commit on every create (hundreds of ms under TCG). Unchanged files are
  * left alone. */
-static int write_line(const char *path, const char *s) {
-  char buf[80], old[80] = "", tmp[64];
-  int rc = hg_path(buf, sizeof buf, "%s\n", s);
-  if (rc < 0) return rc;
+static int write_text(const char *path, const char *buf) {
+  char old[512] = "", tmp[PATH_MAX];
+  int rc;
   int fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd >= 0) {
     ssize_t n = read(fd, old, sizeof old - 1);
@@ -380,6 +389,31 @@ static int write_line(const char *path, const char *s) {
   if (rc == 0 && rename(tmp, path) < 0) rc = -errno;
   if (rc < 0) unlink(tmp);
   return rc;
+}
+
+static int write_line(const char *path, const char *s) {
+  char buf[80];
+  int rc = hg_path(buf, sizeof buf, "%s\n", s);
+  return rc < 0 ? rc : write_text(path, buf);
+}
+
+/* <state dir>/restored: how the guest was last restored, for programs in
+ * it to read (a sandbox moved to another node, or rolled back to a
+ * checkpoint, sees a new epoch, node or generation there). restores counts
+ * the restores this guest's memory has seen: a guest restored twice from
+ * one checkpoint reads the same count twice. */
+static int write_restored(hg_guest *g, const restored_args *a) {
+  char path[PATH_MAX], text[512];
+  if (!g->state_dir) return 0;
+  int rc = hg_mkdir_p(g->state_dir, 0755);
+  if (rc == 0) rc = hg_path(path, sizeof path, "%s/restored", g->state_dir);
+  if (rc == 0)
+    rc = hg_path(text, sizeof text,
+                 "restores=%" PRIu64 "\ngeneration=%" PRIu64 "\nepoch=%" PRIu64
+                 "\nnode=%s\nrestored_at_ns=%" PRIu64 "\n",
+                 g->restores, a->gen, a->epoch, a->node,
+                 a->has_wall ? a->wall_ns : (uint64_t)hg_wall_ns());
+  return rc < 0 ? rc : write_text(path, text);
 }
 
 static int restored_apply(const restored_args *a) {
@@ -406,11 +440,17 @@ int hg_guest_op_restored(hg_guest *g, uint64_t id, const msgpack_object *req) {
   if (rc < 0) return rc;
   if (g->frozen) return -EBUSY;
   if (!g->sys_ok) {
-    /* A test agent on a host must not set the host's clock or name. */
+    /* A test agent on a host must not set the host's clock or name; it
+     * writes the state file where --state-dir says. */
+    g->restores++;
     hg_log_info("agent.restored", "applied=0 why=test_mode");
-    return done(g, id, 0);
+    return done(g, id, write_restored(g, &a));
   }
   rc = restored_apply(&a);
-  hg_log_info("agent.restored", "err=%d hostname=%s", rc < 0 ? -rc : 0, a.hostname);
+  g->restores++;
+  int r = write_restored(g, &a);
+  if (r < 0 && !rc) rc = r;
+  hg_log_info("agent.restored", "err=%d hostname=%s gen=%" PRIu64 " epoch=%" PRIu64 " node=%s",
+              rc < 0 ? -rc : 0, a.hostname, a.gen, a.epoch, a.node);
   return done(g, id, rc);
 }

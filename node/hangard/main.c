@@ -641,6 +641,7 @@ static int node_open(hg_node *n) {
                             .vmm = &hg_vmm_qemu,
                             .shim_path = c->shim,
                             .accel = n->accel.name,
+                            .node_id = c->node_id,
                             .net = node_net(n),
                             .max_sandboxes = (unsigned)c->max_sandboxes,
                             .max_memory_mib = (uint64_t)c->max_memory_mib,

@@ -42,7 +42,9 @@ static pid_t spawn_agent(const char *mode, const char *arg, int keep_fd) {
     int fd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0644);
     if (fd >= 0) dup2(fd, 2);
     if (keep_fd >= 0) fcntl(keep_fd, F_SETFD, 0);
-    execl(bin, bin, mode, arg, (char *)NULL);
+    char state[96];
+    snprintf(state, sizeof state, "%s/state", T.dir);
+    execl(bin, bin, mode, arg, "--state-dir", state, (char *)NULL);
     _exit(127);
   }
   return pid;
@@ -558,16 +560,42 @@ static void list_of_a_huge_directory_is_truncated(void **state) {
   hg_rm_rf(d);
 }
 
+static char *state_file(void) {
+  char path[160], *text = NULL;
+  snprintf(path, sizeof path, "%s/state/restored", T.dir);
+  return hg_read_file(path, 4096, &text, NULL) == 0 ? text : NULL;
+}
+
 static void freeze_is_refused_on_a_host_and_restored_is_checked(void **state) {
   assert_int_equal(hg_agent_freeze(T.a), -EPERM);
   assert_int_equal(hg_agent_thaw(T.a), -EPERM);
   /* Test mode: checked, but the host's clock and name stay untouched. */
-  assert_int_equal(
-      hg_agent_restored(T.a, "sb-fork-1", "0123456789abcdef0123456789abcdef"), 0);
-  assert_int_equal(hg_agent_restored(T.a, NULL, NULL), 0);
-  assert_int_equal(hg_agent_restored(T.a, "bad name!", NULL), -EINVAL);
-  assert_int_equal(hg_agent_restored(T.a, NULL, "0123456789ABCDEF0123456789ABCDEF"),
-                   -EINVAL);
+  hg_agent_restore fork = {.hostname = "sb-fork-1",
+                           .machine_id = "0123456789abcdef0123456789abcdef"};
+  assert_int_equal(hg_agent_restored(T.a, &fork), 0);
+  assert_int_equal(hg_agent_restored(T.a, &(hg_agent_restore){0}), 0);
+  hg_agent_restore bad[] = {{.hostname = "bad name!"},
+                            {.machine_id = "0123456789ABCDEF0123456789ABCDEF"},
+                            {.node = "../n1"}};
+  for (size_t i = 0; i < HG_ARRAY_SIZE(bad); i++)
+    assert_int_equal(hg_agent_restored(T.a, &bad[i]), -EINVAL);
+}
+
+/* What the guest reads after a restore: the generation, epoch and node it
+ * runs at, and how many restores its memory has seen. */
+static void restored_tells_programs_in_the_guest_where_they_run(void **state) {
+  char *before = state_file();
+  unsigned long long n0 = 0;
+  if (before) sscanf(before, "restores=%llu", &n0);
+  free(before);
+  hg_agent_restore moved = {.gen = 7, .epoch = 4, .node = "n2"};
+  assert_int_equal(hg_agent_restored(T.a, &moved), 0);
+  char *text = state_file(), want[64];
+  assert_non_null(text);
+  snprintf(want, sizeof want, "restores=%llu\n", n0 + 1);
+  assert_non_null(strstr(text, want));
+  assert_non_null(strstr(text, "generation=7\nepoch=4\nnode=n2\n"));
+  free(text);
 }
 
 /* ---- concurrency ------------------------------------------------------- */
@@ -1128,6 +1156,7 @@ int main(void) {
       cmocka_unit_test(tree_operations),
       cmocka_unit_test(list_of_a_huge_directory_is_truncated),
       cmocka_unit_test(freeze_is_refused_on_a_host_and_restored_is_checked),
+      cmocka_unit_test(restored_tells_programs_in_the_guest_where_they_run),
       cmocka_unit_test(calls_from_many_threads_interleave),
       cmocka_unit_test(many_held_reads_wake_together),
       cmocka_unit_test(raw_requests_are_validated),
