@@ -6,7 +6,8 @@
  * file). Without any call its timer takes checkpoints that its holders
  * acknowledge (the directory's gen moves up); one more is taken through the
  * API, sent to another node (POST …/checkpoint, forwarded to the owner:
- * gen, pause_ms, the peers); GET of the sandbox lists its checkpoints. A peer holds that
+ * gen, pause_ms, the peers); GET of the sandbox lists its checkpoints, and
+ * with --checkpoint-keep 1 the owner's older ones go (listed and on disk). A peer holds that
  * generation. Then n1's hangard is SIGKILLed: the VM runs on under its shim
  * until the lease runs out and the shim fences it; a resume through a
  * survivor (?node=, the manual move that exists today) starts the sandbox
@@ -42,8 +43,12 @@ static hg_itc C;
 static char SB[32];
 static int OWNER;
 
+/* One checkpoint generation kept on the owner: retention shows at once. */
+static const char *const node_flags[] = {"--checkpoint-keep", "1", NULL};
+
 static int setup(void **state) {
-  hg_itc_opts o = {.with_template = true, .ready_timeout_s = 360, .deadline_s = 900};
+  hg_itc_opts o = {.with_template = true, .ready_timeout_s = 360, .deadline_s = 900,
+                   .extra = node_flags};
   return hg_itc_group_up(&C, NODES, &o) >= 0 ? 0 : -1;
 }
 
@@ -195,6 +200,23 @@ static void running_sandbox_checkpoints_to_its_holders(void **state) {
   assert_true(peer_has);
   /* and it still runs, counting */
   assert_true(counter(OWNER) >= AT_CHECKPOINT);
+
+  /* retention (--checkpoint-keep 1): the owner's older checkpoints go, as
+   * GET lists them and on its disk; the newest stays */
+  char *old = NULL;
+  assert_true(asprintf(&old, "%s/n%d/data/snapshots/%s/1", C.dir, OWNER, SB) > 0);
+  for (int64_t t0 = hg_now_ms(); access(old, F_OK) == 0; usleep(200 * 1000))
+    assert_true(hg_now_ms() - t0 < ACK_WAIT_MS);
+  free(old);
+  snprintf(path, sizeof path, "/v1/sandboxes/%s", SB);
+  j = call(OWNER, "GET", path, NULL, 200);
+  json_t *list = json_object_get(j, "checkpoints");
+  size_t n = json_array_size(list);
+  assert_true(n >= 1 && n <= 2); /* the newest, and the one its holders have */
+  assert_true((uint64_t)json_integer_value(json_object_get(json_array_get(list, n - 1), "gen")) >=
+              API_GEN);
+  assert_true(json_integer_value(json_object_get(json_array_get(list, 0), "gen")) > 1);
+  json_decref(j);
 }
 
 /* The owner's hangard dies; the shim fences the VM when the lease runs
