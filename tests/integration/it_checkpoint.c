@@ -193,11 +193,28 @@ static void running_sandbox_checkpoints_to_its_holders(void **state) {
   json_t *rep = json_object_get(res, "replication");
   assert_int_equal(json_integer_value(json_object_get(rep, "acked")), 2);
   assert_int_equal(json_array_size(json_object_get(rep, "peers")), 2);
-  json_decref(res);
 
   /* a peer holds it, and the directory names it (or a newer one) */
   assert_true(replicated_gen(OWNER, OWNER, API_GEN, &peer_has) >= API_GEN);
   assert_true(peer_has);
+  /* the peer's copy says it was taken running (what a restore there reads) */
+  const char *peer = hg_it_str(json_array_get(json_object_get(rep, "peers"), 0), "node");
+  char *rec = NULL, *text = NULL;
+  size_t len = 0;
+  assert_true(asprintf(&rec, "%s/%s/data/replicas/%s/%" PRIu64 "/sandbox.json", C.dir, peer, SB,
+                       API_GEN) > 0);
+  assert_int_equal(hg_read_file(rec, 1 << 20, &text, &len), 0);
+  free(rec);
+  json_t *gj = json_loadb(text, len, 0, NULL);
+  free(text);
+  assert_string_equal(hg_it_str(gj, "state"), "running");
+  json_t *last = json_array_get(json_object_get(gj, "generations"),
+                                json_array_size(json_object_get(gj, "generations")) - 1);
+  assert_int_equal(json_integer_value(json_object_get(last, "gen")), (json_int_t)API_GEN);
+  assert_string_equal(hg_it_str(last, "kind"), "checkpoint");
+  assert_true(json_is_true(json_object_get(last, "running")));
+  json_decref(gj);
+  json_decref(res);
   /* and it still runs, counting */
   assert_true(counter(OWNER) >= AT_CHECKPOINT);
 
