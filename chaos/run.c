@@ -83,8 +83,14 @@ static bool node_exited(const ch_run *run, int i) {
   return access(path, F_OK) == 0;
 }
 
+/* Until node i's hangard is gone (a crash kills the shell that would
+ * write its exit file, so the pid is what tells). */
 static void wait_exited(const ch_run *run, int i, int64_t ms) {
-  for (int64_t t = 0; t < ms && !node_exited(run, i); t += 100) sleep_ms(100);
+  int pid = node_pid(run, i);
+  for (int64_t t = 0; t < ms && !node_exited(run, i); t += 100) {
+    if (pid > 0 && kill(pid, 0) < 0 && errno == ESRCH) return;
+    sleep_ms(100);
+  }
 }
 
 /* A whole host going away: hangard, its shims and its VMs, all SIGKILL at
@@ -434,7 +440,7 @@ static void heal_all(ch_run *run) {
             "while read t; do nft delete table inet \\$t; done\"", run->tool, i, run->cluster_dir);
     int pid = node_pid(run, i);
     if (pid > 0) kill(pid, SIGCONT);
-    if (node_exited(run, i)) {
+    if (node_exited(run, i) || (pid > 0 && kill(pid, 0) < 0 && errno == ESRCH)) {
       char args[32];
       snprintf(args, sizeof args, "start %d", i);
       cluster(run, args);
