@@ -115,6 +115,33 @@ int ch_node_vmm_pids(const ch_run *run, int i, int *pids, int cap) {
   return n;
 }
 
+/* The live VMMs under one node's sandboxes/<id>/ or orphans/<id>/<epoch>/
+ * (a copy set aside after a move keeps its shim.json; its VMM should be
+ * gone, and the watcher looks rather than trusts that). */
+static void scan_dir(const char *d, const char *sb, int node, json_t *vms, int depth) {
+  DIR *dir = opendir(d);
+  if (!dir) return;
+  struct dirent *e;
+  while ((e = readdir(dir))) {
+    if (e->d_name[0] == '.' || strlen(e->d_name) > 63) continue;
+    char sub[1024];
+    snprintf(sub, sizeof sub, "%s/%s", d, e->d_name);
+    const char *id = sb ? sb : e->d_name;
+    if (!sb && strncmp(e->d_name, "sb-", 3) != 0) continue;
+    if (depth > 0) {
+      scan_dir(sub, id, node, vms, depth - 1);
+      continue;
+    }
+    int pid = shim_vmm_pid(sub);
+    if (pid <= 0) continue;
+    char st = proc_state(pid);
+    if (st == 0 || st == 'Z' || st == 'X') continue;
+    json_array_append_new(vms, json_pack("{s:i,s:s,s:i,s:s}", "node", node, "sb", id, "pid", pid,
+                                         "st", st == 'T' || st == 't' ? "stop" : "run"));
+  }
+  closedir(dir);
+}
+
 /* One sample: every node's sandboxes with a live VMM, running ('run') or
  * stopped by a signal ('stop', the shim's fence or our SIGSTOP). */
 static void watch_sample(const ch_run *run) {
@@ -122,21 +149,9 @@ static void watch_sample(const ch_run *run) {
   for (int i = 1; i <= run->nodes; i++) {
     char d[512];
     snprintf(d, sizeof d, "%s/n%d/data/sandboxes", run->cluster_dir, i);
-    DIR *dir = opendir(d);
-    if (!dir) continue;
-    struct dirent *e;
-    while ((e = readdir(dir))) {
-      if (strncmp(e->d_name, "sb-", 3) != 0 || strlen(e->d_name) > 63) continue;
-      char sbdir[1024];
-      snprintf(sbdir, sizeof sbdir, "%s/%s", d, e->d_name);
-      int pid = shim_vmm_pid(sbdir);
-      if (pid <= 0) continue;
-      char st = proc_state(pid);
-      if (st == 0 || st == 'Z' || st == 'X') continue;
-      json_array_append_new(vms, json_pack("{s:i,s:s,s:i,s:s}", "node", i, "sb", e->d_name,
-                                           "pid", pid, "st", st == 'T' || st == 't' ? "stop" : "run"));
-    }
-    closedir(dir);
+    scan_dir(d, NULL, i, vms, 0);
+    snprintf(d, sizeof d, "%s/n%d/data/orphans", run->cluster_dir, i);
+    scan_dir(d, NULL, i, vms, 1);
   }
   ch_hist(json_pack("{s:s,s:o}", "ev", "sample", "vms", vms));
 }
