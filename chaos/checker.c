@@ -188,9 +188,12 @@ static void check_lost_sandbox(hist *h) {
   for (size_t c = 0; c < h->nreq; c++) {
     const req *cp = &h->reqs[c];
     if (!op_is(cp, "create") || !is_ok(cp) || !cp->sb[0]) continue;
-    bool deleted = false;
-    for (size_t d = 0; d < h->nreq; d++)
-      deleted |= op_is(&h->reqs[d], "delete") && strcmp(h->reqs[d].sb, cp->sb) == 0;
+    bool deleted = false; /* a delete that may have happened: ok, unknown, unfinished */
+    for (size_t d = 0; d < h->nreq; d++) {
+      const req *dp = &h->reqs[d];
+      deleted |= op_is(dp, "delete") && strcmp(dp->sb, cp->sb) == 0 &&
+                 !(dp->outcome && strcmp(dp->outcome, "fail") == 0);
+    }
     if (deleted) continue;
     int answered = 0, found = 0;
     size_t i;
@@ -375,6 +378,23 @@ static void check_converged(hist *h) {
       if (!json_object_get(view, sb))
         violation(h, "not_converged", t, sb, node, "after the heal n%d lacks %s, which n%d has",
                   node, sb, refnode);
+    }
+  }
+  /* a node whose directory lists a live sandbox its API calls unknown */
+  json_array_foreach(h->events, i, e) {
+    if (!ev_is(e, "final_sb") || json_integer_value(json_object_get(e, "status")) != 404) continue;
+    const char *sb = ev_s(e, "sb");
+    json_t *node = json_object_get(e, "node"), *x;
+    size_t j;
+    json_array_foreach(h->events, j, x) {
+      if (!ev_is(x, "final_dir") || !json_equal(json_object_get(x, "node"), node)) continue;
+      json_t *entry = sb ? json_object_get(json_object_get(x, "sandboxes"), sb) : NULL;
+      if (entry)
+        violation(h, "not_converged", ev_t(e), sb, (int)json_integer_value(node),
+                  "after the heal n%lld's directory has %s (owner %s, %s, epoch %lld) but its API "
+                  "answers 404", json_integer_value(node), sb, ev_s(entry, "owner") ? ev_s(entry, "owner") : "?",
+                  ev_s(entry, "state") ? ev_s(entry, "state") : "?",
+                  json_integer_value(json_object_get(entry, "epoch")));
     }
   }
   /* what each node answered for each sandbox, forwarded or not */

@@ -150,6 +150,18 @@ static void a_delete_of_unknown_outcome_excuses_a_gone_sandbox(void **state) {
   json_decref(r);
 }
 
+static void a_delete_that_failed_does_not_excuse_a_gone_sandbox(void **state) {
+  (void)state;
+  expect_only(META CREATE
+              "{\"ev\":\"invoke\",\"t\":600,\"req\":2,\"lane\":0,\"op\":\"delete\",\"sb\":\"sb-a\",\"node\":2}\n"
+              "{\"ev\":\"fail\",\"t\":601,\"req\":2,\"status\":0,\"curl\":7}\n" HEALTHY
+              "{\"ev\":\"final_dir\",\"t\":9100,\"node\":1,\"answered\":true,\"alive\":2,\"sandboxes\":{}}\n"
+              "{\"ev\":\"final_dir\",\"t\":9100,\"node\":2,\"answered\":true,\"alive\":2,\"sandboxes\":{}}\n"
+              "{\"ev\":\"final_sb\",\"t\":9200,\"node\":1,\"sb\":\"sb-a\",\"status\":404}\n"
+              "{\"ev\":\"final_sb\",\"t\":9200,\"node\":2,\"sb\":\"sb-a\",\"status\":404}\n",
+              "lost_sandbox");
+}
+
 static void two_running_vms_at_one_sample_is_double_run(void **state) {
   (void)state;
   expect_only(META CREATE HEALTHY FINAL
@@ -227,6 +239,18 @@ static void nodes_disagreeing_after_heal_is_not_converged(void **state) {
               "not_converged");
 }
 
+static void a_directory_entry_the_api_calls_unknown_is_not_converged(void **state) {
+  (void)state;
+  expect_only(META HEALTHY
+              "{\"ev\":\"final_dir\",\"t\":3000,\"node\":1,\"answered\":true,\"alive\":2,\"sandboxes\":"
+              "{\"sb-a\":{\"owner\":\"n2\",\"state\":\"running\",\"epoch\":1}}}\n"
+              "{\"ev\":\"final_dir\",\"t\":3000,\"node\":2,\"answered\":true,\"alive\":2,\"sandboxes\":"
+              "{\"sb-a\":{\"owner\":\"n2\",\"state\":\"running\",\"epoch\":1}}}\n"
+              "{\"ev\":\"final_sb\",\"t\":3100,\"node\":1,\"sb\":\"sb-a\",\"status\":404}\n"
+              "{\"ev\":\"final_sb\",\"t\":3100,\"node\":2,\"sb\":\"sb-a\",\"status\":404}\n",
+              "not_converged");
+}
+
 static void a_malformed_history_is_refused(void **state) {
   (void)state;
   char path[] = "/tmp/test_chaos_check.XXXXXX";
@@ -271,6 +295,7 @@ int main(void) {
       cmocka_unit_test(append_missing_without_an_acknowledged_suspend_is_allowed),
       cmocka_unit_test(acknowledged_sandbox_404_everywhere_is_lost_sandbox),
       cmocka_unit_test(a_delete_of_unknown_outcome_excuses_a_gone_sandbox),
+      cmocka_unit_test(a_delete_that_failed_does_not_excuse_a_gone_sandbox),
       cmocka_unit_test(two_running_vms_at_one_sample_is_double_run),
       cmocka_unit_test(a_fenced_copy_beside_a_running_one_is_not_double_run),
       cmocka_unit_test(a_lower_epoch_after_a_higher_one_is_epoch_order),
@@ -278,6 +303,7 @@ int main(void) {
       cmocka_unit_test(a_silent_node_no_fault_touched_is_api_down),
       cmocka_unit_test(a_node_silent_during_its_own_kill_is_not_api_down),
       cmocka_unit_test(nodes_disagreeing_after_heal_is_not_converged),
+      cmocka_unit_test(a_directory_entry_the_api_calls_unknown_is_not_converged),
       cmocka_unit_test(a_malformed_history_is_refused),
       cmocka_unit_test(the_report_page_names_each_violation),
   };
