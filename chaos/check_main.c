@@ -29,6 +29,26 @@ int main(int argc, char **argv) {
   double wall;
   if (w && fscanf(w, "%lf", &wall) == 1) json_object_set_new(report, "wall_s", json_real(wall));
   if (w) fclose(w);
+  /* the commands that run this again, from the run's own settings */
+  snprintf(path, sizeof path, "%s/run.json", argv[1]);
+  json_t *run = json_load_file(path, 0, NULL);
+  if (run) {
+    char cmd[1024], nem[256] = "";
+    size_t i;
+    json_t *k;
+    json_array_foreach(json_object_get(run, "nemesis"), i, k) {
+      size_t len = strlen(nem);
+      snprintf(nem + len, sizeof nem - len, "%s%s", len ? "," : "", json_string_value(k));
+    }
+    snprintf(cmd, sizeof cmd, "chaos/run --seed %lld --nodes %lld --duration %lld --nemesis %s --sandboxes %lld",
+             json_integer_value(json_object_get(run, "seed")), json_integer_value(json_object_get(run, "nodes")),
+             json_integer_value(json_object_get(run, "duration")), nem,
+             json_integer_value(json_object_get(run, "sandboxes")));
+    json_object_set_new(report, "command", json_string(cmd));
+    snprintf(cmd, sizeof cmd, "chaos/run --replay %s", argv[1]);
+    json_object_set_new(report, "replay", json_string(cmd));
+    json_decref(run);
+  }
   snprintf(path, sizeof path, "%s/report.json", argv[1]);
   if (json_dump_file(report, path, JSON_INDENT(2)) < 0) {
     fprintf(stderr, "chaos/check: cannot write %s\n", path);

@@ -185,7 +185,11 @@ int hg_chaos_report_html(const json_t *report, const json_t *events, const char 
   esc(f, faults);
   fputs("; requests ", f);
   esc(f, reqs);
-  fprintf(f, "; replay: <code>chaos/run --replay DIR</code></p>\n");
+  fputs("</p>\n<p>run: <code>", f);
+  esc(f, ev_s(report, "command") ? ev_s(report, "command") : "chaos/run --seed S");
+  fputs("</code>; the same schedule again: <code>", f);
+  esc(f, ev_s(report, "replay") ? ev_s(report, "replay") : "chaos/run --replay DIR");
+  fputs("</code></p>\n", f);
   free(faults);
   free(reqs);
   fprintf(f, "<svg xmlns='http://www.w3.org/2000/svg' width='%.0f' height='%.0f' font-family='sans-serif'>\n", W, h);
