@@ -154,8 +154,23 @@ static bool ledger_has(const json_t *ledger, long long v) {
   return false;
 }
 
-/* An append is durable once a suspend invoked after its acknowledgement is
- * acknowledged: every read invoked after that must hold it. */
+/* True when a resume of sb that may have taken effect (not a fail) could
+ * have come between t0 and t1: the sandbox was then not running, so what
+ * it ran since its last generation may be gone (a crash) and a suspend
+ * after it saves another line of history. */
+static bool resumed_between(const hist *h, const char *sb, double t0, double t1) {
+  for (size_t r = 0; r < h->nreq; r++) {
+    const req *rp = &h->reqs[r];
+    if (!op_is(rp, "resume") || strcmp(rp->sb, sb) != 0) continue;
+    if (rp->outcome && strcmp(rp->outcome, "fail") == 0) continue;
+    if (rp->t_inv < t1 && (!rp->outcome || rp->t_done > t0)) return true;
+  }
+  return false;
+}
+
+/* An append is durable once a suspend invoked after its acknowledgement,
+ * with no resume in between, is acknowledged: every read invoked after
+ * that must hold it. */
 static void check_lost_state(hist *h) {
   for (size_t a = 0; a < h->nreq; a++) {
     const req *ap = &h->reqs[a];
@@ -164,7 +179,8 @@ static void check_lost_state(hist *h) {
     for (size_t s = 0; s < h->nreq; s++) {
       const req *sp = &h->reqs[s];
       if (op_is(sp, "suspend") && is_ok(sp) && strcmp(sp->sb, ap->sb) == 0 &&
-          sp->t_inv >= ap->t_done && (durable < 0 || sp->t_done < durable))
+          sp->t_inv >= ap->t_done && (durable < 0 || sp->t_done < durable) &&
+          !resumed_between(h, ap->sb, ap->t_done, sp->t_inv))
         durable = sp->t_done;
     }
     if (durable < 0) continue;

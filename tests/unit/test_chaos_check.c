@@ -125,6 +125,21 @@ static void append_missing_without_an_acknowledged_suspend_is_allowed(void **sta
   json_decref(r);
 }
 
+static void an_append_lost_to_a_failover_before_any_suspend_is_allowed(void **state) {
+  (void)state;
+  int n;
+  /* the owner died after the append; a resume elsewhere started from the
+   * generation before it; the suspend after that saved the other line */
+  json_t *r = check_text(META CREATE APPEND
+                         "{\"ev\":\"invoke\",\"t\":750,\"req\":9,\"lane\":0,\"op\":\"resume\",\"sb\":\"sb-a\",\"node\":2,\"target\":2}\n"
+                         "{\"ev\":\"ok\",\"t\":780,\"req\":9,\"status\":200}\n"
+                         SUSPEND SUSPEND_OK READ_INV
+                         "{\"ev\":\"ok\",\"t\":1700,\"req\":5,\"status\":200,\"ledger\":[]}\n"
+                         HEALTHY FINAL, &n);
+  assert_int_equal(n, 0);
+  json_decref(r);
+}
+
 static void acknowledged_sandbox_404_everywhere_is_lost_sandbox(void **state) {
   (void)state;
   expect_only(META CREATE HEALTHY
@@ -293,6 +308,7 @@ int main(void) {
       cmocka_unit_test(clean_history_passes),
       cmocka_unit_test(lost_append_after_a_suspend_is_lost_state),
       cmocka_unit_test(append_missing_without_an_acknowledged_suspend_is_allowed),
+      cmocka_unit_test(an_append_lost_to_a_failover_before_any_suspend_is_allowed),
       cmocka_unit_test(acknowledged_sandbox_404_everywhere_is_lost_sandbox),
       cmocka_unit_test(a_delete_of_unknown_outcome_excuses_a_gone_sandbox),
       cmocka_unit_test(a_delete_that_failed_does_not_excuse_a_gone_sandbox),
