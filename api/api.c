@@ -432,7 +432,7 @@ static int api_budget(hg_api *api, const hg_api_config *cfg) {
 static bool work_valid(const hg_api_config *cfg) {
   const hg_api_work *w = cfg->work;
   return w && w->create_begin && w->create_finish && w->pause && w->resume && w->resumable &&
-         w->suspend && w->snapshot && w->fork && w->remove && (!cfg->replicator || cfg->peers);
+         w->suspend && w->checkpoint && w->snapshot && w->fork && w->remove && (!cfg->replicator || cfg->peers);
 }
 
 static bool peers_valid(const hg_api_config *cfg) {

@@ -99,7 +99,8 @@ typedef struct hg_params {
 } hg_params;
 
 typedef enum hg_kind {
-  K_CREATE, K_PAUSE, K_RESUME, K_SUSPEND, K_SNAPSHOT, K_FORK, K_DELETE, K_TEMPLATE
+  K_CREATE, K_PAUSE, K_RESUME, K_SUSPEND, K_SNAPSHOT, K_FORK, K_DELETE, K_TEMPLATE,
+  K_CHECKPOINT
 } hg_kind;
 
 /* A lifecycle request (create, pause, …, template) while it is answered. */
@@ -389,6 +390,7 @@ void hg__api_on_lc_deadline(uv_timer_t *t);
 void hg__api_h_pause(hg_call *c);
 void hg__api_h_resume(hg_call *c);
 void hg__api_h_suspend(hg_call *c);
+void hg__api_h_checkpoint(hg_call *c);
 void hg__api_h_snapshot(hg_call *c);
 void hg__api_h_delete(hg_call *c);
 void hg__api_h_create(hg_call *c);

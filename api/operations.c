@@ -1,5 +1,5 @@
-/* Lifecycle requests (create, pause, resume, suspend, snapshot, fork,
- * delete, template) as tracked operations, and GET /v1/operations. */
+/* Lifecycle requests (create, pause, resume, suspend, checkpoint, snapshot,
+ * fork, delete, template) as tracked operations, and GET /v1/operations. */
 #include "api/api_internal.h"
 
 /* ---- operations -----------------------------------------------------------------
@@ -67,6 +67,27 @@ static int run_suspend(hg_opjob *j, json_t **res) {
   return rc;
 }
 
+/* {gen, pause_ms, replication: how the copy went}: done once the holders
+ * have it (the generation is advertised only then). */
+static int run_checkpoint(hg_opjob *j, json_t **res) {
+  hg_api_work *w = &j->api->work;
+  uint64_t gen = 0;
+  double pause_ms = 0;
+  json_t *report = NULL;
+  char msg[256] = "";
+  int rc = w->checkpoint(w->ud, j->id, &gen, &pause_ms, &report, msg);
+  if (rc < 0 && !gen) { /* taken nothing: only why */
+    json_decref(report);
+    if (msg[0]) *res = json_pack("{s:s}", "message", msg);
+    return rc;
+  }
+  *res = json_pack("{s:I,s:f}", "gen", (json_int_t)gen, "pause_ms", pause_ms);
+  if (report) json_object_set_new(*res, "replication", report);
+  if (rc < 0 && *res)
+    json_object_set_new(*res, "message", json_string(msg[0] ? msg : hg_err_str(rc)));
+  return rc;
+}
+
 static int run_snapshot(hg_opjob *j, json_t **res) {
   hg_api_work *w = &j->api->work;
   char name[64] = "";
@@ -96,6 +117,7 @@ static const hg_kind_def hg_kinds[] = {
   [K_RESUME] = {"resume", run_resume},       [K_SUSPEND] = {"suspend", run_suspend},
   [K_SNAPSHOT] = {"snapshot", run_snapshot}, [K_FORK] = {"fork", run_fork},
   [K_DELETE] = {"delete", run_delete},       [K_TEMPLATE] = {"template", run_template},
+  [K_CHECKPOINT] = {"checkpoint", run_checkpoint},
 };
 
 static void lc_job_done(hg_call *c, hg_opjob *j);
@@ -397,6 +419,9 @@ void hg__api_h_suspend(hg_call *c) {
     return;
   }
   lc_start(c, K_SUSPEND);
+}
+void hg__api_h_checkpoint(hg_call *c) {
+  lc_start(c, K_CHECKPOINT);
 }
 void hg__api_h_snapshot(hg_call *c) {
   lc_start(c, K_SNAPSHOT);

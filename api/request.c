@@ -1,6 +1,7 @@
 /* Request validation: JSON bodies, fields, query parameters, guest paths,
  * the create and exec bodies. */
 #include "api/api_internal.h"
+#include "node/checkpoint.h"
 
 /* ---- request validation ----------------------------------------------------
  * Known fields of the wrong type or out of range are 400 with a message
@@ -139,7 +140,7 @@ int hg__api_path_check(const char *what, const char *p, char *msg) {
 }
 
 int hg__api_create_parse(const json_t *b, hg_sandbox_spec *s, char *msg) {
-  int64_t vcpus = 0, mem = 0, idle = 0, replicas = 0;
+  int64_t vcpus = 0, mem = 0, idle = 0, replicas = 0, ckpt = 0;
   int rc;
   memset(s, 0, sizeof *s);
   if ((rc = hg__api_get_str(b, "template", 128, &s->template_ref, msg)) < 0 ||
@@ -148,6 +149,7 @@ int hg__api_create_parse(const json_t *b, hg_sandbox_spec *s, char *msg) {
       (rc = hg__api_get_int(b, "idle_suspend_s", -1, 10ll * 365 * 86400, &idle, msg)) <
           0 ||
       (rc = hg__api_get_int(b, "replicas", 1, 8, &replicas, msg)) < 0 ||
+      (rc = hg__api_get_int(b, "checkpoint_s", 0, HG_CKPT_MAX_S, &ckpt, msg)) < 0 ||
       (rc = get_str_map(b, "env", HG_API_MAX_ENV, true, &s->env, msg)) < 0 ||
       (rc = get_str_map(b, "metadata", HG_API_MAX_META, false, &s->metadata, msg)) < 0)
     return rc;
@@ -157,6 +159,10 @@ int hg__api_create_parse(const json_t *b, hg_sandbox_spec *s, char *msg) {
   s->memory_mib = (unsigned)mem;
   s->idle_suspend_s = idle;
   s->replicas = (unsigned)replicas;
+  char why[128];
+  if (hg_ckpt_interval_check(ckpt, why) < 0) return hg__api_bad(msg, "field \"checkpoint_s\": %s", why);
+  /* absent: the node's --checkpoint-s; 0: off */
+  s->checkpoint_s = json_is_integer(hg__api_field(b, "checkpoint_s")) && ckpt == 0 ? -1 : ckpt;
   return 0;
 }
 

@@ -35,6 +35,9 @@ const hg_route hg__api_routes[] = {
      "wait,durability",
      "Suspend to a new generation (replicated to the sandbox's holders, or "
      "?durability=local)"},
+    {"POST", SB "/checkpoint", SCOPE_SANDBOX, hg__api_h_checkpoint, BODY_NONE, 0, 202, "wait",
+     "Checkpoint a running sandbox: a new generation taken without stopping it, "
+     "copied to its holders"},
     {"GET", SB "/replicas", SCOPE_SANDBOX, hg__api_h_replicas, BODY_NONE, 0, 200, "",
      "Every holder's generations of the sandbox"},
     {"POST", SB "/snapshot", SCOPE_SANDBOX, hg__api_h_snapshot, BODY_NONE, 0, 202, "wait",

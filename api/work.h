@@ -45,6 +45,15 @@ typedef struct hg_api_work {
   int (*suspend)(void *ud, const char *id, const char *durability,
                  void (*progress)(void *pud, const char *text), void *pud, uint64_t *gen,
                  json_t **report, char msg[256]);
+  /* Checkpoints a running sandbox (DESIGN §9): a new generation (*gen)
+   * taken without stopping it (the guest stands still *pause_ms), copied
+   * to its holders under this node's lease, as a suspend's. *report as
+   * suspend's (may be set on failure too). -EBUSY: not running, or a
+   * checkpoint, suspend or delete of it is under way; -ENOLCK: this
+   * node's lease on it is not valid now; -EREMOTEIO: fewer holders
+   * acknowledged than wanted (msg says who). */
+  int (*checkpoint)(void *ud, const char *id, uint64_t *gen, double *pause_ms,
+                    json_t **report, char msg[256]);
   int (*snapshot)(void *ud, const char *id, char name[64]);
   /* A new sandbox from generation gen of id (0: a checkpoint now) or from
    * its disk snapshot; it starts with its parent's egress policy. */

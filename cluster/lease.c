@@ -512,12 +512,20 @@ void hg_lease_proposer_reply(hg_lease_proposer *p, const hg_lease_reply *rep,
     answer(p, e, rep, now_ms);
     return;
   }
-  /* Another node was promised a newer epoch: it holds or claims S, and
-   * we stop. A claim never retries higher on its own, so that two
-   * candidates do not take turns fencing each other. */
+  /* Another node was promised a newer epoch: it holds or claims S. A
+   * claim stops at once; it never retries higher on its own, so that two
+   * candidates do not take turns fencing each other. A held lease stops
+   * only once the members that promised higher leave the others no
+   * quorum: a rival's claim that reached a minority (a one-way cut kept
+   * our renewals from one member; the rival gave up) must not fence and
+   * orphan a VM that a majority still grants. Those members grant no
+   * renewal of ours and the rest no claim of the rival's while our lease
+   * lives, so the two never both hold a majority. */
   bool other = strcmp(pr->holder, p->self) != 0;
   if (other && pr->epoch > e->epoch) {
-    set_state(p, e, HG_LEASE_LOST, pr->holder);
+    bool held = e->state == HG_LEASE_HELD;
+    if (!held || (rep->round == e->round && refuse(e, rep->from)))
+      set_state(p, e, HG_LEASE_LOST, pr->holder);
     return;
   }
   /* A rival claim at our epoch: we lose once the members left cannot make

@@ -69,6 +69,7 @@ sandbox *hg__manager_pool_claim(hg_manager *m, const hg_template_info *tpl,
     json_object_update(got->metadata, fresh->metadata);
     got->idle_suspend_s = fresh->idle_suspend_s;
     got->replicas = fresh->replicas;
+    got->checkpoint_s = fresh->checkpoint_s;
     got->created_ms = got->updated_ms = hg_wall_ns() / 1000000;
     memcpy(got->token, fresh->token, sizeof got->token);
   }

@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "node/checkpoint.h"
 #include "node/core/err.h"
 #include "node/core/log.h"
 #include "node/orphan.h"
@@ -94,6 +95,23 @@ void hg__sb_free(sandbox *sb) {
   free(sb);
 }
 
+/* The generations a checkpoint took, as describe lists them: {gen, at,
+ * pause_ms}. */
+static json_t *checkpoints_json(json_t *generations) {
+  json_t *out = json_array(), *g;
+  size_t i;
+  json_array_foreach(generations, i, g) {
+    const char *kind = json_string_value(json_object_get(g, "kind"));
+    if (!kind || strcmp(kind, "checkpoint")) continue;
+    json_t *c = json_pack("{s:O, s:O}", "gen", json_object_get(g, "gen"), "at",
+                          json_object_get(g, "at"));
+    json_t *p = json_object_get(g, "pause_ms");
+    if (c && p) json_object_set(c, "pause_ms", p);
+    if (c) json_array_append_new(out, c);
+  }
+  return out;
+}
+
 /* Caller holds m->mu. */
 static json_t *sb_to_json(const sandbox *sb, bool with_secrets) {
   char created[32], updated[32];
@@ -115,6 +133,10 @@ static json_t *sb_to_json(const sandbox *sb, bool with_secrets) {
     json_object_set_new(j, "group", g);
   }
   json_object_set_new(j, "replicas", json_integer(sb->replicas));
+  json_object_set_new(j, "checkpoint_s", json_integer((json_int_t)sb->checkpoint_s));
+  if (sb->pub_gen != sb->gen)
+    json_object_set_new(j, "published_gen", json_integer((json_int_t)sb->pub_gen));
+  if (!with_secrets) json_object_set_new(j, "checkpoints", checkpoints_json(sb->generations));
   if (sb->error[0]) json_object_set_new(j, "error", json_string(sb->error));
   if (with_secrets) {
     json_object_set_new(j, "token", json_string(sb->token));
@@ -181,6 +203,14 @@ static int sb_from_json(sandbox *sb, json_t *j, unsigned default_replicas) {
                    json_integer_value(replicas) > MAX_REPLICAS))
     return -EPROTO;
   sb->epoch = epoch ? (uint64_t)json_integer_value(epoch) : 1;
+  /* absent: made before checkpoints, or everything it has is advertised */
+  json_t *pub = json_object_get(j, "published_gen"), *ck = json_object_get(j, "checkpoint_s");
+  sb->pub_gen = json_is_integer(pub) && (uint64_t)json_integer_value(pub) < sb->gen
+                    ? (uint64_t)json_integer_value(pub)
+                    : sb->gen;
+  char why[128];
+  sb->checkpoint_s = json_is_integer(ck) ? json_integer_value(ck) : 0;
+  if (hg_ckpt_interval_check(sb->checkpoint_s, why) < 0) return -EPROTO;
   sb->replicas = replicas ? (unsigned)json_integer_value(replicas) : default_replicas;
   json_t *arr;
   if ((arr = json_object_get(j, "group")) && group_from_json(sb, arr) < 0) return -EPROTO;
@@ -200,7 +230,7 @@ static int sb_from_json(sandbox *sb, json_t *j, unsigned default_replicas) {
 static hg_sb_change change_of(const sandbox *sb, const char *state) {
   return (hg_sb_change){.id = sb->id,
                         .state = state ? state : hg_sb_state_name(sb->state),
-                        .gen = sb->gen,
+                        .gen = sb->pub_gen,
                         .epoch = sb->epoch,
                         .template_ref = sb->tpl_name};
 }
@@ -504,8 +534,10 @@ static int vm_boot(hg_manager *m, sandbox *sb) {
 }
 
 /* Saves device state into the subvolume and records generation gen+1 as a
- * read-only snapshot. The VM is left stopped. */
-static int take_generation(hg_manager *m, sandbox *sb, const char *kind, uint64_t *gen) {
+ * read-only snapshot. The VM is left stopped. publish: advertised at once
+ * (else hg_sandbox_gen_publish does it once its holders have it). */
+static int take_generation(hg_manager *m, sandbox *sb, const char *kind, bool publish,
+                           uint64_t *gen) {
   char vmstate[4096], src[64], dst[96];
   int rc = sb_file(m, sb, "vmstate", vmstate);
   if (rc == 0) rc = m->cfg.vmm->save(sb->vm, vmstate);
@@ -519,10 +551,13 @@ static int take_generation(hg_manager *m, sandbox *sb, const char *kind, uint64_
   hg_path(dst, sizeof dst, "snapshots/%s/%llu", sb->id, (unsigned long long)g);
   /* Persist first so the generation's own sandbox.json names itself. */
   pthread_mutex_lock(&m->mu);
+  uint64_t pub = sb->pub_gen;
   sb->gen = g;
+  if (publish) sb->pub_gen = g;
+  /* running: a restore of it elsewhere (failover) starts it running */
   json_array_append_new(sb->generations,
-                        json_pack("{s:I, s:s, s:s}", "gen", (json_int_t)g, "at", at,
-                                  "kind", kind));
+                        json_pack("{s:I, s:s, s:s, s:b}", "gen", (json_int_t)g, "at", at,
+                                  "kind", kind, "running", sb->state == HG_SB_RUNNING));
   pthread_mutex_unlock(&m->mu);
   rc = sb_persist(m, sb);
   if (rc == 0) rc = hg_store_snapshot(m->cfg.store, src, dst, false);
@@ -531,6 +566,7 @@ static int take_generation(hg_manager *m, sandbox *sb, const char *kind, uint64_
   if (rc < 0) {
     pthread_mutex_lock(&m->mu);
     sb->gen = g - 1;
+    sb->pub_gen = pub;
     json_array_remove(sb->generations, json_array_size(sb->generations) - 1);
     pthread_mutex_unlock(&m->mu);
     sb_persist(m, sb);
@@ -634,6 +670,11 @@ int hg__sb_spec_apply(hg_manager *m, const hg_sandbox_spec *spec,
   sb->idle_suspend_s =
       spec->idle_suspend_s ? spec->idle_suspend_s : m->cfg.default_idle_suspend_s;
   sb->replicas = spec->replicas ? spec->replicas : m->cfg.default_replicas;
+  sb->checkpoint_s = spec->checkpoint_s > 0    ? spec->checkpoint_s
+                     : spec->checkpoint_s == 0 ? m->cfg.default_checkpoint_s
+                                               : 0;
+  char why[128];
+  if (hg_ckpt_interval_check(sb->checkpoint_s, why) < 0) return -EINVAL;
   sb->created_ms = sb->updated_ms = hg_wall_ns() / 1000000;
   sb->state = HG_SB_CREATING;
   return 0;
@@ -898,7 +939,7 @@ static int suspend_locked(hg_manager *m, sandbox *sb, uint64_t *gen) {
   if (rc < 0) return rc;
   /* Drop the channel first: no frame may be half-way when memory is saved. */
   agent_detach(sb);
-  rc = take_generation(m, sb, "suspend", gen);
+  rc = take_generation(m, sb, "suspend", true, gen);
   if (rc == 0) rc = hg__sb_set_state(m, sb, HG_SB_SUSPENDING, "saved");
   if (rc < 0) {
     hg_log_error("sandbox.suspend", "sandbox=%s err=\"%s\"", sb->id, hg_err_str(rc));
@@ -966,12 +1007,136 @@ static int checkpoint_locked(hg_manager *m, sandbox *sb, uint64_t *gen) {
     return sb->gen ? 0 : -ENOENT;
   }
   if (sb->state != HG_SB_RUNNING && sb->state != HG_SB_PAUSED) return -EBUSY;
-  int rc = take_generation(m, sb, "checkpoint", gen);
+  int rc = take_generation(m, sb, "checkpoint", true, gen);
   if (sb->state == HG_SB_RUNNING) {
     int rrc = m->cfg.vmm->resume(sb->vm);
     if (rc == 0) rc = rrc;
   }
   return rc;
+}
+
+/* The next checkpoint of sb is due checkpoint_s from now. */
+static void ckpt_rearm(hg_manager *m, sandbox *sb) {
+  pthread_mutex_lock(&m->mu);
+  sb->ckpt_due_ms = sb->checkpoint_s > 0 ? hg_now_ms() + sb->checkpoint_s * 1000 : 0;
+  pthread_mutex_unlock(&m->mu);
+}
+
+/* pause_ms goes with the generation's entry in the sandbox's own record
+ * (the generation's copy was written while the guest stood still). */
+static void gen_note_pause(hg_manager *m, sandbox *sb, uint64_t gen, double ms) {
+  pthread_mutex_lock(&m->mu);
+  json_t *g = json_array_get(sb->generations, json_array_size(sb->generations) - 1);
+  if (json_integer_value(json_object_get(g, "gen")) == (json_int_t)gen)
+    json_object_set_new(g, "pause_ms", json_real((double)(int64_t)(ms * 10) / 10));
+  pthread_mutex_unlock(&m->mu);
+}
+
+/* As a suspend saves (the agent channel dropped first, so no frame is
+ * half-way in the saved memory), but the VM goes on and the generation
+ * waits for hg_sandbox_gen_publish. */
+int hg_sandbox_checkpoint(hg_manager *m, const char *id, uint64_t *gen, double *pause_ms) {
+  sandbox *sb;
+  int rc = lifecycle_begin(m, id, &sb);
+  if (rc < 0) return rc;
+  if (sb->state != HG_SB_RUNNING || !sb->vm) {
+    hg__sb_lifecycle_end(m, sb);
+    return -EBUSY;
+  }
+  agent_detach(sb);
+  /* recorded with the generation: a hangard that dies before the VM
+   * continues leaves it stopped, and recovery continues it (ckpt_continue) */
+  pthread_mutex_lock(&m->mu);
+  snprintf(sb->pending, sizeof sb->pending, "checkpoint");
+  pthread_mutex_unlock(&m->mu);
+  int64_t t0 = hg_now_ns();
+  rc = take_generation(m, sb, "checkpoint", false, gen);
+  int rrc = m->cfg.vmm->resume(sb->vm);
+  pthread_mutex_lock(&m->mu);
+  sb->pending[0] = '\0';
+  pthread_mutex_unlock(&m->mu);
+  double ms = (double)(hg_now_ns() - t0) / 1e6;
+  ckpt_rearm(m, sb);
+  if (rrc < 0) { /* stopped for good: as a failed suspend that cannot go back */
+    set_failed(m, sb, rrc, "checkpoint");
+    hg__sb_lifecycle_end(m, sb);
+    return rrc;
+  }
+  /* A guest slow to answer gets its channel back at its next use. */
+  if (agent_attach(m, sb) < 0)
+    hg_log_warn("sandbox.checkpoint", "sandbox=%s msg=\"agent reattaches at next use\"",
+                sb->id);
+  if (rc == 0) gen_note_pause(m, sb, *gen, ms);
+  sb_persist(m, sb); /* the pause in the record, no step pending */
+  if (rc == 0) {
+    *pause_ms = ms;
+    hg_log_info("sandbox.checkpoint", "sandbox=%s gen=%llu pause_ms=%.1f", sb->id,
+                (unsigned long long)*gen, ms);
+  } else {
+    hg_log_error("sandbox.checkpoint", "sandbox=%s err=\"%s\"", sb->id, hg_err_str(rc));
+  }
+  hg__sb_lifecycle_end(m, sb);
+  return rc;
+}
+
+int hg_sandbox_gen_publish(hg_manager *m, const char *id, uint64_t gen) {
+  sandbox *sb;
+  int rc = lifecycle_begin(m, id, &sb);
+  if (rc < 0) return rc;
+  pthread_mutex_lock(&m->mu);
+  bool newer = gen > sb->pub_gen && gen <= sb->gen;
+  if (newer) sb->pub_gen = gen;
+  pthread_mutex_unlock(&m->mu);
+  if (newer) rc = sb_persist(m, sb);
+  hg__sb_lifecycle_end(m, sb);
+  return rc;
+}
+
+/* Drops gen from sb's list of generations (caller holds m->mu). */
+static void gen_unlist(sandbox *sb, uint64_t gen) {
+  for (size_t i = 0; i < json_array_size(sb->generations); i++)
+    if (json_integer_value(json_object_get(json_array_get(sb->generations, i), "gen")) ==
+        (json_int_t)gen) {
+      json_array_remove(sb->generations, i);
+      return;
+    }
+}
+
+int hg_sandbox_retain(hg_manager *m, const char *id) {
+  sandbox *sb;
+  int rc = lifecycle_begin(m, id, &sb);
+  if (rc < 0) return rc;
+  pthread_mutex_lock(&m->mu);
+  size_t n = json_array_size(sb->generations);
+  hg_gen_ref *refs = calloc(n ? n : 1, sizeof *refs);
+  uint64_t *drop = calloc(n ? n : 1, sizeof *drop), pinned[2] = {sb->gen, sb->pub_gen};
+  for (size_t i = 0; refs && i < n; i++) {
+    json_t *g = json_array_get(sb->generations, i);
+    const char *kind = json_string_value(json_object_get(g, "kind"));
+    refs[i].gen = (uint64_t)json_integer_value(json_object_get(g, "gen"));
+    refs[i].checkpoint = kind && !strcmp(kind, "checkpoint");
+  }
+  unsigned keep = m->cfg.checkpoint_keep ? m->cfg.checkpoint_keep : HG_CKPT_KEEP_DEFAULT;
+  size_t nd = refs && drop ? hg_gen_retain_plan(refs, n, keep, pinned, 2, drop, n) : 0;
+  pthread_mutex_unlock(&m->mu);
+  int done = 0;
+  for (size_t i = 0; i < nd; i++) {
+    char rel[96];
+    hg_path(rel, sizeof rel, "snapshots/%s/%llu", sb->id, (unsigned long long)drop[i]);
+    if (hg_store_is_subvol(m->cfg.store, rel) && hg_store_subvol_delete(m->cfg.store, rel) < 0)
+      continue;
+    pthread_mutex_lock(&m->mu);
+    gen_unlist(sb, drop[i]);
+    pthread_mutex_unlock(&m->mu);
+    done++;
+    hg_log_debug("sandbox.retention", "sandbox=%s gen=%llu keep=%u", sb->id,
+                 (unsigned long long)drop[i], keep);
+  }
+  rc = !refs || !drop ? -ENOMEM : done ? sb_persist(m, sb) : 0;
+  free(refs);
+  free(drop);
+  hg__sb_lifecycle_end(m, sb);
+  return rc < 0 ? rc : done;
 }
 
 /* Where generation gen of sandbox id is: one taken here
@@ -1003,6 +1168,7 @@ static int fork_record(hg_manager *m, sandbox *parent, sandbox *child) {
   child->nic = parent->nic;
   snprintf(child->accel, sizeof child->accel, "%s", parent->accel);
   child->idle_suspend_s = parent->idle_suspend_s;
+  child->checkpoint_s = parent->checkpoint_s;
   child->replicas = parent->replicas;
   json_object_update(child->env, parent->env);
   json_object_update(child->metadata, parent->metadata);
@@ -1149,6 +1315,7 @@ int hg_sandbox_info(hg_manager *m, const char *id, hg_sb_info *out) {
   if (sb) {
     info.state = sb->state;
     info.gen = sb->gen;
+    info.pub_gen = sb->pub_gen;
     info.epoch = sb->epoch;
     info.lease.epoch = sb->epoch;
     info.lease.ngroup = sb->ngroup;
@@ -1518,6 +1685,7 @@ static int adopt_stage(hg_manager *m, const char *id, const char *gen_rel, uint6
     sb->state = HG_SB_SUSPENDED;
     sb->pending[0] = sb->error[0] = '\0';
     sb->epoch = epoch;
+    sb->pub_gen = sb->gen; /* what it is adopted from is its newest, and held */
     sb->pooled = false;
     /* Disk snapshots stay on the node that took them. */
     json_array_clear(sb->snapshots);
@@ -1615,8 +1783,19 @@ int hg_sandbox_adopt(hg_manager *m, const char *id, const char *gen_rel, uint64_
 
 /* A VM adopted fenced (see recover) gets its agent at first use, once
  * its lease let it run again. */
+/* A checkpoint that hangard did not live to finish left its VM stopped
+ * (QMP stop): it continues. Caller holds sb's write lock; the VM is not
+ * fenced (a SIGSTOPped QEMU answers no QMP). */
+static void ckpt_continue(hg_manager *m, sandbox *sb) {
+  int rc = m->cfg.vmm->resume(sb->vm);
+  hg_log_info("sandbox.checkpoint_continued", "sandbox=%s rc=%d", sb->id, rc);
+  if (rc == 0) hg__sb_set_state(m, sb, HG_SB_RUNNING, NULL); /* clears pending */
+}
+
 static void agent_attach_late(hg_manager *m, sandbox *sb) {
   pthread_rwlock_wrlock(&sb->lock);
+  if (sb->state == HG_SB_RUNNING && sb->vm && !strcmp(sb->pending, "checkpoint"))
+    ckpt_continue(m, sb);
   if (sb->state == HG_SB_RUNNING && sb->vm && !sb->agent && agent_attach(m, sb) == 0)
     hg_log_info("sandbox.agent_attached", "sandbox=%s late=1", sb->id);
   pthread_rwlock_unlock(&sb->lock);
@@ -1799,6 +1978,7 @@ static void recover(hg_manager *m, sandbox *sb) {
                   "down; continues once it is granted again\"", sb->id);
       break;
     }
+    if (sb->vm && !strcmp(sb->pending, "checkpoint")) ckpt_continue(m, sb);
     if (sb->vm && agent_attach(m, sb) == 0) {
       if (st == HG_SB_RESUMING) tell_restored(m, sb, true);
       hg__sb_set_state(m, sb, HG_SB_RUNNING, NULL);
@@ -1927,6 +2107,25 @@ unsigned hg_manager_idle(hg_manager *m, char (*due)[HG_ID_MAX], unsigned max) {
       continue;
     if (now - sb->last_active_ms > sb->idle_suspend_s * 1000)
       memcpy(due[n++], sb->id, HG_ID_MAX);
+  }
+  pthread_mutex_unlock(&m->mu);
+  return n;
+}
+
+unsigned hg_manager_checkpoints_due(hg_manager *m, char (*due)[HG_ID_MAX], unsigned max) {
+  unsigned n = 0;
+  int64_t now = hg_now_ms();
+  pthread_mutex_lock(&m->mu);
+  for (unsigned i = 0; i < m->nsbs && n < max; i++) {
+    sandbox *sb = m->sbs[i];
+    if (sb->gone || sb->pooled || sb->state != HG_SB_RUNNING || sb->checkpoint_s <= 0) {
+      sb->ckpt_due_ms = 0; /* the first one comes checkpoint_s after it runs again */
+      continue;
+    }
+    if (sb->ckpt_due_ms == 0) sb->ckpt_due_ms = now + sb->checkpoint_s * 1000;
+    if (now < sb->ckpt_due_ms) continue;
+    sb->ckpt_due_ms = now + sb->checkpoint_s * 1000;
+    memcpy(due[n++], sb->id, HG_ID_MAX);
   }
   pthread_mutex_unlock(&m->mu);
   return n;

@@ -123,6 +123,11 @@ typedef struct hg_manager_config {
   int (*lease)(void *ud, const char *id, hg_sb_take how, const hg_sb_lease *have,
                hg_sb_lease *out, char msg[256]);
   void *lease_ud;
+  /* Checkpoints: the interval of a sandbox whose create named none (s;
+   * 0: off), and how many checkpoint generations each sandbox keeps here
+   * (0: HG_CKPT_KEEP_DEFAULT). */
+  int64_t default_checkpoint_s;
+  unsigned checkpoint_keep;
 } hg_manager_config;
 
 int hg_manager_open(const hg_manager_config *cfg, hg_manager **out);
@@ -142,6 +147,9 @@ typedef struct hg_sandbox_spec {
   json_t *metadata;           /* object of strings, may be NULL */
   int64_t idle_suspend_s;     /* 0: default; -1: never */
   unsigned replicas;          /* copies of each generation, 1..8; 0: default_replicas */
+  /* Checkpoints (node/checkpoint.h): a generation of the running sandbox
+   * every checkpoint_s seconds. 0: default_checkpoint_s; -1: off. */
+  int64_t checkpoint_s;
 } hg_sandbox_spec;
 
 /* Reserves an id and token and writes the sandbox as "creating"; the caller
@@ -166,6 +174,27 @@ int hg_sandbox_resume(hg_manager *m, const char *id);
 /* Saves memory + device state as a new read-only generation and stops the
  * VM; *gen gets its number. */
 int hg_sandbox_suspend(hg_manager *m, const char *id, uint64_t *gen);
+/* Checkpoint (DESIGN §9): a new read-only generation of a running
+ * sandbox, which keeps running: pause, save memory + device state as a
+ * suspend does, snapshot, continue. *gen gets its number, *pause_ms how
+ * long the guest stood still. The generation records that it was taken
+ * running (hg_sandbox_gen_running). It is not advertised (on_change
+ * reports the previous gen) until hg_sandbox_gen_publish: a directory
+ * must not name a generation its holders do not have yet. -EBUSY: not
+ * running. */
+int hg_sandbox_checkpoint(hg_manager *m, const char *id, uint64_t *gen, double *pause_ms);
+/* Generation gen of id is with its holders: it is advertised from now on
+ * (on_change). A gen at or below the advertised one changes nothing. */
+int hg_sandbox_gen_publish(hg_manager *m, const char *id, uint64_t gen);
+/* Retention of id's own generations (snapshots/<id>/): the checkpoint
+ * generations beyond the newest checkpoint_keep go, except its newest
+ * generation and its advertised one (hg_gen_retain_plan). Returns how many
+ * went, or a negative errno. */
+int hg_sandbox_retain(hg_manager *m, const char *id);
+/* The running sandboxes whose checkpoint_s passed since their last
+ * checkpoint (or start): up to max ids into due; returns how many. Each
+ * is due again checkpoint_s after this. Takes only the in-memory lock. */
+unsigned hg_manager_checkpoints_due(hg_manager *m, char (*due)[HG_ID_MAX], unsigned max);
 /* Disk-only point in time (freeze, btrfs snapshot, thaw); VM keeps running. */
 int hg_sandbox_snapshot(hg_manager *m, const char *id, char name[64]);
 /* New sandbox with a new identity (hostname, machine-id, RNG seed) from a
@@ -183,6 +212,7 @@ typedef struct hg_sb_info {
   hg_sb_state state;
   uint64_t gen, epoch;
   hg_sb_lease lease; /* epoch and group; until_ms 0 */
+  uint64_t pub_gen;   /* the newest generation advertised (<= gen) */
   unsigned replicas;
   char tpl_dir[HG_TEMPLATE_NAME_MAX + 20];
   char template_ref[HG_TEMPLATE_NAME_MAX + 8];

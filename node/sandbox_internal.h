@@ -31,6 +31,10 @@ typedef struct sandbox {
   int64_t idle_suspend_s;
   int64_t created_ms, updated_ms;
   uint64_t gen;       /* newest generation; 0: none */
+  uint64_t pub_gen;   /* newest generation advertised (on_change): a checkpoint's
+                       * only once its holders have it; <= gen */
+  int64_t checkpoint_s;   /* 0: no checkpoints */
+  int64_t ckpt_due_ms;    /* monotonic: the next checkpoint's time; 0: not set (under mu) */
   uint64_t epoch;     /* ownership epoch: the lease's (1 at create, raised by each move) */
   unsigned ngroup;    /* its lease's acceptor group, as last known here */
   char group[HG_SB_GROUP_MAX][HG_NODE_ID_MAX];

@@ -24,6 +24,7 @@
 #include "node/core/err.h"
 #include "node/core/log.h"
 #include "node/core/util.h"
+#include "node/checkpoint.h"
 #include "replication/repl_internal.h"
 
 /* ---- holdings -------------------------------------------------------------- */
@@ -227,20 +228,29 @@ int hg_repl_newest(hg_repl *r, const char *sandbox, uint64_t *gen, char *rel,
   return rc;
 }
 
-/* Keeps the newest r->keep generations in replicas/<sandbox>. keep >= 1,
- * so the newest is never deleted. */
+/* Keeps the newest r->keep generations in replicas/<sandbox>: the owner's
+ * retention of its checkpoints (hg_gen_retain_plan) with every replica
+ * counted. keep >= 1, so the newest is never deleted. */
 void hg__repl_retain(hg_repl *r, const char *sandbox) {
   gen_entry *g;
   size_t n;
   if (hg__repl_gens_list(r, sandbox, true, &g, &n) < 0) return;
-  for (size_t i = r->keep; i < n; i++) {
+  hg_gen_ref *refs = calloc(n ? n : 1, sizeof *refs);
+  uint64_t *drop = calloc(n ? n : 1, sizeof *drop);
+  for (size_t i = 0; refs && i < n; i++) refs[i] = (hg_gen_ref){.gen = g[i].gen, .checkpoint = true};
+  size_t nd = refs && drop ? hg_gen_retain_plan(refs, n, r->keep, NULL, 0, drop, n) : 0;
+  for (size_t i = 0; i < n; i++) {
+    bool go = false;
+    for (size_t k = 0; k < nd; k++) go |= drop[k] == g[i].gen;
     char rel[HG_REPL_REL_MAX];
-    if (hg__repl_gen_rel(sandbox, &g[i], rel, sizeof rel) < 0) continue;
+    if (!go || hg__repl_gen_rel(sandbox, &g[i], rel, sizeof rel) < 0) continue;
     int rc = hg_store_subvol_delete(r->store, rel);
     if (rc == 0)
       hg_log_info("repl.retention", "sandbox=%s gen=%" PRIu64 " keep=%u", sandbox,
                   g[i].gen, r->keep);
   }
+  free(refs);
+  free(drop);
   free(g);
 }
 

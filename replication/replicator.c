@@ -151,6 +151,7 @@ static void backoff_set(hg_replicator *rp, const char *key, int64_t until_ms) {
 typedef struct holders_add {
   const char *self;
   uint64_t epoch, gen;
+  bool publish; /* a checkpoint's: the entry moves up to gen, with exactly these holders */
   const char (*nodes)[HG_NODE_ID_MAX];
   size_t n;
 } holders_add;
@@ -158,9 +159,15 @@ typedef struct holders_add {
 /* Under the directory's lock (hg_cluster_dir_update). */
 static int holders_add_apply(void *arg, hg_dirent *e, bool exists) {
   const holders_add *h = arg;
+  bool changed = false;
+  if (exists && h->publish && !strcmp(e->owner, h->self) && e->epoch == h->epoch &&
+      e->gen < h->gen) {
+    e->gen = h->gen;
+    e->nholders = 0;
+    changed = true;
+  }
   if (!exists || strcmp(e->owner, h->self) || e->epoch != h->epoch || e->gen != h->gen)
     return 0;
-  bool changed = false;
   for (size_t i = 0; i < h->n; i++) {
     bool have = false;
     for (unsigned k = 0; k < e->nholders; k++) have |= !strcmp(e->holders[k], h->nodes[i]);
@@ -177,8 +184,9 @@ static int holders_add_apply(void *arg, hg_dirent *e, bool exists) {
  * still ours at that epoch and generation. One atomic update: a state
  * change the manager publishes meanwhile keeps them, and they keep it. */
 static void dir_add_holders(hg_replicator *rp, const char *id, uint64_t epoch, uint64_t gen,
-                            const char (*nodes)[HG_NODE_ID_MAX], size_t n) {
-  holders_add h = {.self = rp->node_id, .epoch = epoch, .gen = gen, .nodes = nodes, .n = n};
+                            bool publish, const char (*nodes)[HG_NODE_ID_MAX], size_t n) {
+  holders_add h = {.self = rp->node_id, .epoch = epoch, .gen = gen, .publish = publish,
+                   .nodes = nodes, .n = n};
   int rc = cl_dir_update(rp, id, holders_add_apply, &h);
   if (rc < 0 && rc != -ESHUTDOWN)
     hg_log_warn("repl.dir_put", "sandbox=%s err=\"%s\"", id, hg_err_str(rc));
@@ -267,11 +275,12 @@ static json_t *push_json(const push *p) {
   return o;
 }
 
-/* Sends gen to n targets and records who acknowledged it. */
+/* Sends gen to n targets and records who acknowledged it; publish (a
+ * checkpoint's gen): the entry moves up to gen with them, if any did. */
 static size_t replicate_to(hg_replicator *rp, const char *id, const hg_sb_info *info,
                            uint64_t gen, const hg_cluster_peer *targets, size_t n,
                            void (*progress)(void *, const char *), void *pud, json_t *peers_out,
-                           char msg[256]) {
+                           bool publish, char msg[256]) {
   push_group g = {.rp = rp, .id = id, .tpl = info->tpl_dir, .epoch = info->epoch, .gen = gen,
                   .n = n, .progress = progress, .pud = pud};
   g.p = calloc(n ? n : 1, sizeof *g.p);
@@ -288,7 +297,7 @@ static size_t replicate_to(hg_replicator *rp, const char *id, const hg_sb_info *
       snprintf(msg, 256, "%.63s: %.180s", g.p[i].t.node, r->message[0] ? r->message : hg_err_str(r->rc));
   }
   if (ok && nok)
-    dir_add_holders(rp, id, info->epoch, gen, (const char(*)[HG_NODE_ID_MAX])ok, nok);
+    dir_add_holders(rp, id, info->epoch, gen, publish, (const char(*)[HG_NODE_ID_MAX])ok, nok);
   free(ok);
   free(g.p);
   return acked;
@@ -310,10 +319,11 @@ void hg_replicator_keep_off(hg_replicator *rp, const char *id, bool on) {
   backoff_set(rp, id, on ? hg_now_ms() + RP_INFLIGHT_MS : 0);
 }
 
-int hg_replicator_after_suspend(hg_replicator *rp, const char *id, uint64_t gen,
-                                const char *durability,
-                                void (*progress)(void *pud, const char *text), void *pud,
-                                json_t **report, char msg[256]) {
+/* A new generation to the sandbox's holders; a checkpoint's is advertised
+ * (the directory entry moves up to it) only once a holder has it. */
+static int after_gen(hg_replicator *rp, const char *id, uint64_t gen, const char *durability,
+                     bool checkpoint, void (*progress)(void *pud, const char *text), void *pud,
+                     json_t **report, char msg[256]) {
   hg_sb_info info;
   int rc = hg_sandbox_info(rp->cfg.manager, id, &info);
   if (rc < 0) return rc;
@@ -333,19 +343,33 @@ int hg_replicator_after_suspend(hg_replicator *rp, const char *id, uint64_t gen,
     backoff_set(rp, id, 0); /* the keeper copies it in the background */
   } else {
     backoff_set(rp, id, hg_now_ms() + RP_INFLIGHT_MS); /* not the keeper too, at once */
-    acked = replicate_to(rp, id, &info, gen, targets, n, progress, pud, peers, msg);
+    /* wanted but none acked: a checkpoint stays unadvertised */
+    acked = replicate_to(rp, id, &info, gen, targets, n, progress, pud, peers, checkpoint, msg);
     backoff_set(rp, id, acked >= wanted ? 0 : hg_now_ms() + RP_RETRY_MS);
   }
   double ms = (double)(hg_now_ns() - t0) / 1e6;
   *report = json_pack("{s:s,s:I,s:I,s:f,s:o}", "durability", local ? "local" : "replicated",
                       "wanted", (json_int_t)(local ? 0 : wanted), "acked", (json_int_t)acked,
                       "ms", ms, "peers", peers);
+  if (checkpoint && local) dir_add_holders(rp, id, info.epoch, gen, true, NULL, 0);
   if (local || acked >= wanted) return 0;
   char why[256];
   snprintf(why, sizeof why, "%s", msg[0] ? msg : "no compatible live peer to hold a copy");
-  snprintf(msg, 256, "gen %" PRIu64 " is suspended here, but %zu of %zu peers acknowledged it (%.150s)",
-           gen, acked, wanted, why);
+  snprintf(msg, 256, "gen %" PRIu64 " is %s here, but %zu of %zu peers acknowledged it (%.150s)",
+           gen, checkpoint ? "checkpointed" : "suspended", acked, wanted, why);
   return -EREMOTEIO;
+}
+
+int hg_replicator_after_suspend(hg_replicator *rp, const char *id, uint64_t gen,
+                                const char *durability,
+                                void (*progress)(void *pud, const char *text), void *pud,
+                                json_t **report, char msg[256]) {
+  return after_gen(rp, id, gen, durability, false, progress, pud, report, msg);
+}
+
+int hg_replicator_after_checkpoint(hg_replicator *rp, const char *id, uint64_t gen,
+                                   json_t **report, char msg[256]) {
+  return after_gen(rp, id, gen, NULL, true, NULL, NULL, report, msg);
 }
 
 /* ---- moving a sandbox here ------------------------------------------------------------ */
@@ -624,7 +648,8 @@ static void keep_count(hg_replicator *rp, const char *id) {
   size_t n = cl_targets(rp, id, excl, nhave, wanted - nhave, targets);
   if (n == 0) return;
   char msg[256] = "";
-  size_t acked = replicate_to(rp, id, &info, info.gen, targets, n, NULL, NULL, NULL, msg);
+  size_t acked =
+      replicate_to(rp, id, &info, info.gen, targets, n, NULL, NULL, NULL, false, msg);
   backoff_set(rp, id, acked == n ? 0 : hg_now_ms() + RP_RETRY_MS);
 }
 

@@ -66,6 +66,14 @@ int hg_replicator_after_suspend(hg_replicator *rp, const char *id, uint64_t gen,
                                 const char *durability,
                                 void (*progress)(void *pud, const char *text), void *pud,
                                 json_t **report, char msg[256]);
+/* After a checkpoint took generation gen of a running sandbox: copies it
+ * to the sandbox's holders as after_suspend does (durability: the
+ * default). The directory entry's gen moves up to it only once a holder
+ * acknowledged it (or at once when the sandbox keeps no copies), with
+ * those holders: a failover never looks for a generation no live node
+ * has. -EREMOTEIO when fewer acknowledged than wanted. */
+int hg_replicator_after_checkpoint(hg_replicator *rp, const char *id, uint64_t gen,
+                                   json_t **report, char msg[256]);
 /* Moving a sandbox here (a resume sent to a node that does not own it),
  * in two steps around the lease (DESIGN §9):
  * move_view: 0 when it is ours already; 1 when it must move, with *view

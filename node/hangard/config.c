@@ -12,6 +12,7 @@
 #include "node/core/config.h"
 #include "node/core/err.h"
 #include "node/core/log.h"
+#include "node/checkpoint.h"
 #include "node/core/util.h"
 #include "node/hangard/hangard.h"
 
@@ -24,6 +25,7 @@ void hg_conf_defaults(hg_config *c) {
   strcpy(c->accel, "auto");
   c->idle_suspend_s = 6 * 3600;
   c->image_size_gib = 64;
+  c->checkpoint_keep = HG_CKPT_KEEP_DEFAULT;
   c->pool_size = 2;
   strcpy(c->cluster_name, "hangar");
   strcpy(c->gossip_profile, "lan");
@@ -67,6 +69,12 @@ int hg_conf_load(hg_config *c, int argc, char **argv) {
        "most guest memory of live sandboxes, MiB (0: no limit)"},
       {"idle-suspend-s", HG_OPT_INT, &c->idle_suspend_s, 0,
        "default idle time before a sandbox is suspended (21600)"},
+      {"checkpoint-s", HG_OPT_INT, &c->checkpoint_s, 0,
+       "default checkpoint interval of a running sandbox whose create names none, "
+       "2-86400 s: a generation taken without stopping it and copied to its holders "
+       "(0: off)"},
+      {"checkpoint-keep", HG_OPT_INT, &c->checkpoint_keep, 0,
+       "checkpoint generations each sandbox keeps on its owner, at least 1 (3)"},
       {"image-size-gib", HG_OPT_INT, &c->image_size_gib, 0,
        "size of the sparse btrfs image when one is made (64)"},
       {"pool-size", HG_OPT_INT, &c->pool_size, 0,
@@ -296,8 +304,17 @@ int hg_conf_labels(const char *labels, hg_node_meta *m) {
 
 /* Checks the cluster flags before anything is started, one clear line each. */
 int hg_conf_check(hg_config *c) {
-  char host[256];
+  char host[256], why[128];
   int port;
+  if (hg_ckpt_interval_check(c->checkpoint_s, why) < 0) {
+    fprintf(stderr, "hangard: --checkpoint-s: %s\n", why);
+    return -EINVAL;
+  }
+  if (c->checkpoint_keep < 1 || c->checkpoint_keep > 1000) {
+    fprintf(stderr, "hangard: --checkpoint-keep must be 1 to 1000, not %lld\n",
+            (long long)c->checkpoint_keep);
+    return -EINVAL;
+  }
   if (!c->tls_cert[0] != !c->tls_key[0] || (c->tls_ca[0] && !c->tls_cert[0])) {
     fprintf(stderr, "hangard: --tls-cert and --tls-key go together, and --tls-ca needs them\n");
     return -EINVAL;

@@ -27,6 +27,7 @@
 #include "replication/replicator.h"
 
 #define TICK_MS 10000
+#define CKPT_TICK_MS 1000 /* checkpoint intervals are whole seconds, from 2 */
 #define REPL_PORT 7947 /* replication's default port, beside gossip's */
 #define META_MS 1000   /* load and capacity to the cluster (it gossips at most 1/s) */
 #define THREADPOOL_SIZE "64"
@@ -57,6 +58,7 @@ typedef struct hg_config {
   int64_t max_sandboxes;
   int64_t max_memory_mib;
   int64_t idle_suspend_s;
+  int64_t checkpoint_s, checkpoint_keep; /* checkpoints (DESIGN §9) */
   int64_t image_size_gib;
   int64_t pool_size, pool_max;
   /* gateway (DESIGN §11) */
@@ -93,6 +95,9 @@ typedef struct hg_node {
   uv_timer_t tick;
   uv_work_t tick_work;
   bool ticking, stopping;
+  uv_timer_t ckpt_tick; /* checkpoints: a pass each CKPT_TICK_MS, one at a time */
+  uv_work_t ckpt_work;
+  bool ckpt_ticking;
   uv_work_t template_work;
   char template_op[HG_ID_MAX];
   int exit_code;

@@ -522,6 +522,14 @@ void hg_leasing_drop(hg_leasing *l, const char *id) {
   post_cmd(l, CMD_RELEASE, id, NULL, 0, false);
 }
 
+bool hg_leasing_valid(hg_leasing *l, const char *id, uint64_t epoch) {
+  pthread_mutex_lock(&l->mu);
+  entry *e = entry_get(l, id, false);
+  bool ok = e && e->info.epoch == epoch && usable(&e->info, 0);
+  pthread_mutex_unlock(&l->mu);
+  return ok;
+}
+
 void hg_leasing_get_stats(hg_leasing *l, hg_leasing_stats *out) {
   memset(out, 0, sizeof *out);
   int64_t now = hg_now_ms();

@@ -5,6 +5,8 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <pthread.h>
+#include <string.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -13,8 +15,16 @@
 #include "node/core/util.h"
 
 #define HG_LIFE_IDLE_MAX 64 /* idle suspends per pass; the rest wait for the next */
+#define HG_LIFE_CKPT_MAX 64 /* checkpoints per pass; the rest wait for the next */
+#define HG_LIFE_BUSY_MAX 256 /* sandboxes in a checkpoint, suspend or delete at once */
 
 struct hg_life {
+  /* Sandboxes in a checkpoint, suspend or delete now (under mu): one of
+   * them at a time per sandbox; busy_cv wakes a suspend or delete that
+   * waits for a checkpoint to end. */
+  pthread_mutex_t mu;
+  pthread_cond_t busy_cv;
+  char busy[HG_LIFE_BUSY_MAX][HG_ID_MAX];
   hg_manager *m;
   hg_gateway *gw;    /* NULL: no networking */
   hg_replicator *rp; /* NULL: no replication */
@@ -22,12 +32,43 @@ struct hg_life {
   hg_api_work work;  /* the API's view, ud = this */
 };
 
+/* --- one checkpoint, suspend or delete per sandbox at a time -------------------- */
+
+static int busy_find(hg_life *l, const char *id) {
+  for (int i = 0; i < HG_LIFE_BUSY_MAX; i++)
+    if (!strcmp(l->busy[i], id)) return i;
+  return -1;
+}
+
+/* Marks id busy; wait: until it is free (a suspend or delete waits for a
+ * checkpoint), else false at once (a checkpoint skips a busy sandbox). */
+static bool busy_enter(hg_life *l, const char *id, bool wait) {
+  pthread_mutex_lock(&l->mu);
+  int slot;
+  for (;;) {
+    slot = busy_find(l, id) < 0 ? busy_find(l, "") : -2;
+    if (slot != -2 || !wait) break;
+    pthread_cond_wait(&l->busy_cv, &l->mu);
+  }
+  /* no free slot (256 at once): go on unmarked rather than refuse */
+  if (slot >= 0) snprintf(l->busy[slot], HG_ID_MAX, "%s", id);
+  pthread_mutex_unlock(&l->mu);
+  return slot != -2;
+}
+
+static void busy_leave(hg_life *l, const char *id) {
+  pthread_mutex_lock(&l->mu);
+  int slot = busy_find(l, id);
+  if (slot >= 0) l->busy[slot][0] = '\0';
+  pthread_cond_broadcast(&l->busy_cv);
+  pthread_mutex_unlock(&l->mu);
+}
+
 /* Deletes through the sandbox's group first (a holder away for days then
  * learns of it and never brings it back), then here, then what the
  * gateway keeps of it (its policy and egress log): a sandbox that failed
  * to go keeps its policy. */
-static int life_delete(void *ud, const char *id) {
-  hg_life *l = ud;
+static int life_delete_one(hg_life *l, const char *id) {
   hg_sb_info info;
   if (l->leases.remove && hg_sandbox_info(l->m, id, &info) == 0) {
     char msg[256];
@@ -40,6 +81,14 @@ static int life_delete(void *ud, const char *id) {
   }
   int rc = hg_sandbox_delete(l->m, id);
   if (rc == 0 && l->gw) hg_gateway_forget(l->gw, id);
+  return rc;
+}
+
+static int life_delete(void *ud, const char *id) {
+  hg_life *l = ud;
+  busy_enter(l, id, true);
+  int rc = life_delete_one(l, id);
+  busy_leave(l, id);
   return rc;
 }
 
@@ -115,13 +164,77 @@ static int life_suspend(void *ud, const char *id, const char *durability,
   hg_life *l = ud;
   *report = NULL;
   msg[0] = '\0';
+  busy_enter(l, id, true);
   if (l->rp) hg_replicator_keep_off(l->rp, id, true);
   int rc = hg_sandbox_suspend(l->m, id, gen);
   if (rc == 0) life_drop(l, id);
   if (rc < 0 && l->rp) hg_replicator_keep_off(l->rp, id, false);
-  if (rc < 0 || !l->rp) return rc;
-  return hg_replicator_after_suspend(l->rp, id, *gen, durability, progress, pud, report,
+  if (rc == 0 && l->rp)
+    rc = hg_replicator_after_suspend(l->rp, id, *gen, durability, progress, pud, report,
                                      msg);
+  busy_leave(l, id);
+  return rc;
+}
+
+static bool lease_valid(hg_life *l, const char *id, uint64_t epoch) {
+  return !l->leases.valid || l->leases.valid(l->leases.ud, id, epoch);
+}
+
+/* Whether the replicator advertised the checkpoint (a holder has it, or
+ * the sandbox keeps no copies): then the manager does too. */
+static bool ckpt_published(const json_t *report) {
+  const char *dur = json_string_value(json_object_get(report, "durability"));
+  return !report || (dur && !strcmp(dur, "local")) ||
+         json_integer_value(json_object_get(report, "acked")) > 0;
+}
+
+/* A checkpoint: the manager takes the generation (the guest pauses only
+ * for that), then it goes to the holders as a suspend's does, under the
+ * lease: a node whose lease ran out meanwhile copies nothing (another
+ * node may own the sandbox by now). Retention follows. */
+static int life_checkpoint_one(hg_life *l, const char *id, uint64_t *gen, double *pause_ms,
+                               json_t **report, char msg[256]) {
+  hg_sb_info info;
+  int rc = hg_sandbox_info(l->m, id, &info);
+  if (rc == 0 && info.state != HG_SB_RUNNING) {
+    snprintf(msg, 256, "sandbox %s is %s: only a running sandbox is checkpointed", id,
+             hg_sb_state_name(info.state));
+    return -EBUSY;
+  }
+  if (rc == 0 && !lease_valid(l, id, info.epoch)) {
+    snprintf(msg, 256, "this node's lease on sandbox %s is not valid now", id);
+    return -ENOLCK;
+  }
+  if (rc == 0) rc = hg_sandbox_checkpoint(l->m, id, gen, pause_ms);
+  if (rc < 0) return rc;
+  if (l->rp && !lease_valid(l, id, info.epoch)) {
+    snprintf(msg, 256, "gen %" PRIu64 " taken, but this node's lease on sandbox %s ran out: "
+             "not copied", *gen, id);
+    rc = -ENOLCK;
+  } else if (l->rp) {
+    rc = hg_replicator_after_checkpoint(l->rp, id, *gen, report, msg);
+  }
+  if ((rc == 0 || rc == -EREMOTEIO) && ckpt_published(*report))
+    hg_sandbox_gen_publish(l->m, id, *gen);
+  hg_sandbox_retain(l->m, id);
+  return rc;
+}
+
+static int life_checkpoint(void *ud, const char *id, uint64_t *gen, double *pause_ms,
+                           json_t **report, char msg[256]) {
+  hg_life *l = ud;
+  *report = NULL;
+  msg[0] = '\0';
+  *gen = 0;
+  *pause_ms = 0;
+  if (!busy_enter(l, id, false)) {
+    snprintf(msg, 256, "a checkpoint, suspend or delete of sandbox %s is under way", id);
+    return -EBUSY;
+  }
+  int rc = life_checkpoint_one(l, id, gen, pause_ms, report, msg);
+  busy_leave(l, id);
+  if (rc < 0 && !msg[0]) snprintf(msg, 256, "%s", hg_err_str(rc));
+  return rc;
 }
 
 static int life_snapshot(void *ud, const char *id, char name[64]) {
@@ -169,10 +282,33 @@ void hg_life_idle(hg_life *l) {
   }
 }
 
+void hg_life_checkpoints(hg_life *l) {
+  char due[HG_LIFE_CKPT_MAX][HG_ID_MAX];
+  unsigned n = hg_manager_checkpoints_due(l->m, due, HG_LIFE_CKPT_MAX);
+  for (unsigned i = 0; i < n; i++) {
+    uint64_t gen = 0;
+    double pause_ms = 0;
+    json_t *report = NULL;
+    char msg[256];
+    int rc = life_checkpoint(l, due[i], &gen, &pause_ms, &report, msg);
+    json_int_t acked = json_integer_value(json_object_get(report, "acked"));
+    if (rc < 0)
+      hg_log_warn("sandbox.checkpoint_failed",
+                  "sandbox=%s gen=%" PRIu64 " err=\"%s\" msg=\"%s\"", due[i], gen,
+                  hg_err_str(rc), msg);
+    else
+      hg_log_info("sandbox.checkpointed", "sandbox=%s gen=%" PRIu64 " pause_ms=%.1f acked=%lld",
+                  due[i], gen, pause_ms, (long long)acked);
+    json_decref(report);
+  }
+}
+
 int hg_life_new(const hg_life_config *cfg, hg_life **out) {
   if (!cfg || !cfg->manager) return -EINVAL;
   hg_life *l = calloc(1, sizeof *l);
   if (!l) return -ENOMEM;
+  pthread_mutex_init(&l->mu, NULL);
+  pthread_cond_init(&l->busy_cv, NULL);
   l->m = cfg->manager;
   l->gw = cfg->gateway;
   l->rp = cfg->replicator;
@@ -184,6 +320,7 @@ int hg_life_new(const hg_life_config *cfg, hg_life **out) {
                           .resume = life_resume,
                           .resumable = life_resumable,
                           .suspend = life_suspend,
+                          .checkpoint = life_checkpoint,
                           .snapshot = life_snapshot,
                           .fork = life_fork,
                           .remove = life_delete,
@@ -193,6 +330,9 @@ int hg_life_new(const hg_life_config *cfg, hg_life **out) {
 }
 
 void hg_life_free(hg_life *l) {
+  if (!l) return;
+  pthread_cond_destroy(&l->busy_cv);
+  pthread_mutex_destroy(&l->mu);
   free(l);
 }
 

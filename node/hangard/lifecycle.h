@@ -1,9 +1,11 @@
 /* lifecycle: the one place each operation on a sandbox (create, pause,
- * resume, suspend, snapshot, fork, delete; checkpoint and failover next)
+ * resume, suspend, checkpoint, snapshot, fork, delete; failover next)
  * is sequenced across the sandbox manager (node/sandbox.h), the gateway
  * (gateway/gateway.h) and the replicator (replication/replicator.h),
  * whoever asks: the API through hg_api_work (api/work.h), the idle timer
- * through hg_life_idle. A resume takes the sandbox's lease (DESIGN §9)
+ * through hg_life_idle, the checkpoint timer through hg_life_checkpoints.
+ * A checkpoint, a suspend and a delete of one sandbox never overlap (a
+ * checkpoint's replication runs after the manager let go of it). A resume takes the sandbox's lease (DESIGN §9)
  * first, a suspend gives it back, a delete goes through its group; the
  * manager's own lease hook covers the VM starts inside create and fork.
  *
@@ -29,6 +31,9 @@ typedef struct hg_life_leases {
   int (*remove)(void *ud, const char *id, const hg_sb_lease *have, char msg[256]);
   void (*drop)(void *ud, const char *id);
   json_t *(*status)(void *ud); /* hg_api_work's leases */
+  /* True while this node's lease on id at epoch is valid (a checkpoint
+   * is taken and copied only then). NULL: always. */
+  bool (*valid)(void *ud, const char *id, uint64_t epoch);
   void *ud;
 } hg_life_leases;
 
@@ -49,5 +54,10 @@ const hg_api_work *hg_life_work(hg_life *l);
  * suspend does (a new generation, copied to its holders). A worker; call
  * periodically. */
 void hg_life_idle(hg_life *l);
+
+/* Checkpoints every running sandbox whose checkpoint_s has passed
+ * (hg_manager_checkpoints_due), one after the other, as the API's
+ * checkpoint does. A worker; call about every second, one pass at a time. */
+void hg_life_checkpoints(hg_life *l);
 
 #endif

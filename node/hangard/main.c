@@ -157,6 +157,26 @@ static void tick_done(uv_work_t *w, int status) {
   n->ticking = false;
 }
 
+/* Checkpoints have their own pass (intervals from 2 s; a pass may take
+ * as long as its copies): never two at once, so never two of a sandbox. */
+static void ckpt_work(uv_work_t *w) {
+  hg_node *n = w->data;
+  hg_life_checkpoints(n->life);
+}
+
+static void ckpt_done(uv_work_t *w, int status) {
+  hg_node *n = w->data;
+  n->ckpt_ticking = false;
+}
+
+static void on_ckpt_tick(uv_timer_t *t) {
+  hg_node *n = t->data;
+  if (n->ckpt_ticking) return;
+  n->ckpt_ticking = true;
+  n->ckpt_work.data = n;
+  uv_queue_work(n->loop, &n->ckpt_work, ckpt_work, ckpt_done);
+}
+
 static void on_tick(uv_timer_t *t) {
   hg_node *n = t->data;
   if (n->ticking) return;
@@ -173,6 +193,11 @@ static void on_tick(uv_timer_t *t) {
  * atomic update, so neither writer drops the other's change. */
 static int sandbox_change_apply(void *arg, hg_dirent *e, bool exists) {
   hg_dirent next = *(const hg_dirent *)arg;
+  /* A checkpoint's generation is advertised by the replicator, with its
+   * holders, a moment before the manager's record says so: a change in
+   * between must not take the entry back to the generation before. */
+  if (exists && e->epoch == next.epoch && e->gen > next.gen && !strcmp(e->owner, next.owner))
+    next.gen = e->gen;
   if (exists && e->gen == next.gen && e->epoch == next.epoch) {
     memcpy(next.holders, e->holders, sizeof next.holders);
     next.nholders = e->nholders;
@@ -339,6 +364,11 @@ static void life_drop(void *ud, const char *id) {
   hg_leasing_drop(n->leasing, id);
 }
 
+static bool life_valid(void *ud, const char *id, uint64_t epoch) {
+  hg_node *n = ud;
+  return hg_leasing_valid(n->leasing, id, epoch);
+}
+
 static json_t *life_status(void *ud) {
   hg_node *n = ud;
   hg_leasing_stats st;
@@ -412,6 +442,7 @@ static int leasing_open(hg_node *n) {
       .remove = life_remove,
       .drop = life_drop,
       .status = life_status,
+      .valid = life_valid,
       .ud = n};
   return 0;
 }
@@ -498,6 +529,7 @@ static void handles_close(void *ud) {
   uv_close((uv_handle_t *)&n->sigint, NULL);
   uv_close((uv_handle_t *)&n->sigterm, NULL);
   uv_close((uv_handle_t *)&n->tick, NULL);
+  uv_close((uv_handle_t *)&n->ckpt_tick, NULL);
   if (n->meta_timer.data)
     uv_close((uv_handle_t *)&n->meta_timer, NULL); /* cluster_start */
 }
@@ -534,6 +566,7 @@ static void on_signal(uv_signal_t *s, int signum) {
   n->stopping = true;
   hg_log_info("node.shutdown", "signal=%d", signum);
   uv_timer_stop(&n->tick);
+  uv_timer_stop(&n->ckpt_tick);
   if (n->cluster) uv_timer_stop(&n->meta_timer);
   hg_api_stop(n->api);
   hg_http_server_shutdown(n->http, 5000, http_closed, n);
@@ -619,6 +652,8 @@ static int node_open(hg_node *n) {
                             .on_change = n->cluster ? on_sandbox_change : NULL,
                             .on_change_ud = n,
                             .default_replicas = (unsigned)c->replicas,
+                            .default_checkpoint_s = c->checkpoint_s,
+                            .checkpoint_keep = (unsigned)c->checkpoint_keep,
                             .lease = n->leases_off ? NULL : lease_take,
                             .lease_ud = n};
   if ((rc = hg_manager_open(&mcfg, &n->manager)) < 0) return rc;
@@ -679,6 +714,9 @@ static void node_signals(hg_node *n) {
   uv_timer_init(n->loop, &n->tick);
   n->tick.data = n;
   uv_timer_start(&n->tick, on_tick, TICK_MS, TICK_MS);
+  uv_timer_init(n->loop, &n->ckpt_tick);
+  n->ckpt_tick.data = n;
+  uv_timer_start(&n->ckpt_tick, on_ckpt_tick, CKPT_TICK_MS, CKPT_TICK_MS);
 }
 
 int main(int argc, char **argv) {

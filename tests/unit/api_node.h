@@ -38,6 +38,14 @@ static int tw_suspend(void *ud, const char *id, const char *durability,
   msg[0] = '\0';
   return hg_sandbox_suspend(ud, id, gen);
 }
+static int tw_checkpoint(void *ud, const char *id, uint64_t *gen, double *pause_ms,
+                         json_t **report, char msg[256]) {
+  *report = NULL;
+  msg[0] = '\0';
+  int rc = hg_sandbox_checkpoint(ud, id, gen, pause_ms);
+  if (rc == 0) rc = hg_sandbox_gen_publish(ud, id, *gen);
+  return rc;
+}
 static int tw_snapshot(void *ud, const char *id, char name[64]) {
   return hg_sandbox_snapshot(ud, id, name);
 }
@@ -58,6 +66,7 @@ static inline hg_api_work test_work(hg_manager *m) {
                        .resume = tw_resume,
                        .resumable = tw_resumable,
                        .suspend = tw_suspend,
+                       .checkpoint = tw_checkpoint,
                        .snapshot = tw_snapshot,
                        .fork = tw_fork,
                        .remove = tw_delete};

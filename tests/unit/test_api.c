@@ -261,6 +261,18 @@ int hg_sandbox_suspend(hg_manager *m, const char *id, uint64_t *gen) {
   return fk_set(id, HG_SB_SUSPENDED);
 }
 
+int hg_sandbox_checkpoint(hg_manager *m, const char *id, uint64_t *gen, double *pause_ms) {
+  pthread_mutex_lock(&fk_mu);
+  fk_sb *s = fk_find(id);
+  int rc = !s ? -ENOENT : s->state != HG_SB_RUNNING ? -EBUSY : 0;
+  pthread_mutex_unlock(&fk_mu);
+  if (rc < 0) return rc;
+  *gen = 4;
+  *pause_ms = 20.0;
+  return 0;
+}
+int hg_sandbox_gen_publish(hg_manager *m, const char *id, uint64_t gen) { return 0; }
+
 int hg_sandbox_snapshot(hg_manager *m, const char *id, char name[64]) {
   strcpy(name, "snap-1");
   return fk_set(id, HG_SB_RUNNING);
@@ -1108,6 +1120,10 @@ static void create_validation_names_the_field(void **state) {
   want_400("POST", c, "{\"env\": []}", "env");
   want_400("POST", c, "{\"metadata\": \"x\"}", "metadata");
   want_400("POST", c, "{\"idle_suspend_s\": -2}", "idle_suspend_s");
+  want_400("POST", c, "{\"checkpoint_s\": 1}", "checkpoint_s");
+  want_400("POST", c, "{\"checkpoint_s\": -1}", "checkpoint_s");
+  want_400("POST", c, "{\"checkpoint_s\": 86401}", "checkpoint_s");
+  want_400("POST", c, "{\"checkpoint_s\": \"5\"}", "checkpoint_s");
   want_400("POST", c, "{\"vcpus\": 1, \"vcpus\": 2}", "duplicate");
   want_400("POST", c, "[1]", "object");
   want_400("POST", c, "{\"vcpus\": ", "invalid JSON");
@@ -1191,12 +1207,27 @@ static void lifecycle_answers_and_waits(void **state) {
   assert_string_equal(jstr(json_array_get(json_object_get(j, "sandboxes"), 0), "node"), "n-test");
   json_decref(j);
 
+  /* a checkpoint of the running sandbox: its gen and the pause */
+  target(t, sizeof t, "/v1/sandboxes/%s/checkpoint?wait=5", id);
+  r = send_req("POST", t, tok, NULL);
+  assert_int_equal(r->status, 200);
+  j = jbody(r);
+  json_t *res = json_object_get(j, "result");
+  assert_int_equal(json_integer_value(json_object_get(res, "gen")), 4);
+  assert_true(json_number_value(json_object_get(res, "pause_ms")) == 20.0);
+  json_decref(j);
+
   target(t, sizeof t, "/v1/sandboxes/%s/suspend?wait=5", id);
   r = send_req("POST", t, tok, NULL);
   assert_int_equal(r->status, 200);
   j = jbody(r);
   assert_int_equal(json_integer_value(json_object_get(json_object_get(j, "result"), "gen")), 3);
   json_decref(j);
+
+  /* only a running sandbox is checkpointed */
+  target(t, sizeof t, "/v1/sandboxes/%s/checkpoint?wait=5", id);
+  r = send_req("POST", t, tok, NULL);
+  assert_int_equal(r->status, 409);
 
   target(t, sizeof t, "/v1/sandboxes/%s/resume", id);
   r = send_req("POST", t, tok, NULL);

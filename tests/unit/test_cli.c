@@ -130,6 +130,29 @@ static void replication_options_belong_to_their_commands(void **state) {
   hg_cli_args_free(&a);
 }
 
+static void checkpoint_options_belong_to_their_commands(void **state) {
+  hg_cli_args a;
+  assert_int_equal(PARSE(&a, "create", "--checkpoint-s", "30"), 0);
+  assert_int_equal(a.checkpoint_s, 30);
+  hg_cli_args_free(&a);
+  assert_int_equal(PARSE(&a, "create", "--checkpoint-s=0"), 0);
+  assert_int_equal(a.checkpoint_s, 0); /* sent: off for this one */
+  hg_cli_args_free(&a);
+  assert_int_equal(PARSE(&a, "create"), 0);
+  assert_int_equal(a.checkpoint_s, -1); /* not sent: the node's --checkpoint-s */
+  hg_cli_args_free(&a);
+  assert_int_not_equal(PARSE(&a, "create", "--checkpoint-s", "86401"), 0);
+  hg_cli_args_free(&a);
+  assert_int_not_equal(PARSE(&a, "suspend", "sb-1", "--checkpoint-s", "5"), 0);
+  hg_cli_args_free(&a);
+
+  assert_int_equal(PARSE(&a, "checkpoint", "sb-1", "sb-2", "--no-wait"), 0);
+  assert_string_equal(a.cmd->name, "checkpoint");
+  assert_int_equal(a.n_args, 2);
+  assert_true(a.no_wait);
+  hg_cli_args_free(&a);
+}
+
 static void exec_splits_id_from_command_at_double_dash(void **state) {
   hg_cli_args a;
   assert_int_equal(PARSE(&a, "exec", "-i", "--cwd", "/w", "--timeout", "5m", "-e", "K=V",
@@ -1175,6 +1198,7 @@ int main(void) {
       cmocka_unit_test(global_options_go_before_or_after_the_command),
       cmocka_unit_test(options_may_follow_positionals),
       cmocka_unit_test(replication_options_belong_to_their_commands),
+      cmocka_unit_test(checkpoint_options_belong_to_their_commands),
       cmocka_unit_test(exec_splits_id_from_command_at_double_dash),
       cmocka_unit_test(exec_without_double_dash_keeps_the_commands_options),
       cmocka_unit_test(exec_without_a_command_is_a_usage_error),

@@ -67,6 +67,10 @@ int hg_sandbox_pause(hg_manager *m, const char *id) { return local_call(); }
 int hg_sandbox_resume(hg_manager *m, const char *id) { return local_call(); }
 int hg_sandbox_suspend(hg_manager *m, const char *id, uint64_t *gen) { return local_call(); }
 int hg_sandbox_snapshot(hg_manager *m, const char *id, char name[64]) { return local_call(); }
+int hg_sandbox_checkpoint(hg_manager *m, const char *id, uint64_t *gen, double *pause_ms) {
+  return local_call();
+}
+int hg_sandbox_gen_publish(hg_manager *m, const char *id, uint64_t gen) { return 0; }
 int hg_sandbox_fork(hg_manager *m, const char *id, uint64_t gen, const char *snapshot,
                     char new_id[HG_ID_MAX], char new_token[65]) {
   return local_call();

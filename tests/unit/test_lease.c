@@ -404,6 +404,32 @@ static void an_owner_cut_off_is_fenced_before_a_survivor_holds(void **state) {
   sim_free(s);
 }
 
+/* A one-way cut keeps the owner's renewals from one member, whose view of
+ * the lease runs out: it promises a higher epoch to a rival, whose claim
+ * the other two (still granted renewals) hold up. Once the cut heals, the
+ * owner's renewal meets that promise: one member of three, so the owner
+ * keeps its lease (it was fenced and orphaned for it: chaos seeds 31, 38). */
+static void a_minority_promise_to_a_rival_does_not_take_a_held_lease(void **state) {
+  (void)state;
+  sim *s = sim_new(3, 8);
+  assert_int_equal(claim(s, 0, 0, false), 0);
+  run_ms(s, 100);
+  assert_int_equal(state_at(s, 0, 0), HG_LEASE_HELD);
+  s->partitioned[0][2] = true; /* node-0's datagrams no longer reach node-2 */
+  run_ms(s, T_MS + MARGIN_MS + 100);
+  assert_int_equal(claim_above(s, 1, 0, 1, false), 0);
+  run_ms(s, 200);
+  /* node-2 promised the rival; node-0 and node-1 still see a live lease */
+  assert_int_equal(state_at(s, 1, 0), HG_LEASE_CLAIMING);
+  s->partitioned[0][2] = false;
+  run_ms(s, 3 * T_MS);
+  assert_int_equal(state_at(s, 0, 0), HG_LEASE_HELD);
+  assert_true(hg_lease_valid(s->nodes[0].prop, "sb-0", local(&s->nodes[0], s->now)));
+  assert_int_not_equal(state_at(s, 1, 0), HG_LEASE_HELD);
+  assert_int_equal(s->conflicts, 0);
+  sim_free(s);
+}
+
 static void the_minority_side_of_a_partition_claims_nothing(void **state) {
   (void)state;
   sim *s = sim_new(3, 4);
@@ -792,6 +818,7 @@ int main(void) {
       cmocka_unit_test(a_claim_on_a_quiet_group_is_held_at_once_and_renewed),
       cmocka_unit_test(a_second_claim_waits_while_the_owner_renews),
       cmocka_unit_test(the_promised_node_claims_higher_without_the_wait),
+      cmocka_unit_test(a_minority_promise_to_a_rival_does_not_take_a_held_lease),
       cmocka_unit_test(a_recovered_lease_renews_or_learns_it_was_lost),
       cmocka_unit_test(an_owner_cut_off_is_fenced_before_a_survivor_holds),
       cmocka_unit_test(the_minority_side_of_a_partition_claims_nothing),

@@ -23,6 +23,10 @@ static struct {
   int suspend_rc, delete_rc, adopt_rc, fork_rc, policy_rc, after_rc;
   int move_rc, take_rc; /* move_view: 1 moves; the lease's take */
   bool pooled; /* create_begin: the warm pool served it */
+  bool running, lease_lost; /* info says running; the lease is not valid */
+  const char *due[4];       /* what hg_manager_checkpoints_due reports */
+  int ckpt_rc, ckpt_after_rc;
+  long ckpt_acked;          /* holders that acknowledged the checkpoint */
 } fk;
 
 static void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -54,7 +58,8 @@ int hg_sandbox_create_begin(hg_manager *m, const hg_sandbox_spec *spec,
 }
 int hg_sandbox_info(hg_manager *m, const char *id, hg_sb_info *out) {
   memset(out, 0, sizeof *out);
-  out->state = fk.pooled ? HG_SB_RUNNING : HG_SB_CREATING;
+  out->state = fk.pooled || fk.running ? HG_SB_RUNNING : HG_SB_CREATING;
+  out->epoch = 3;
   return 0;
 }
 int hg_sandbox_create_finish(hg_manager *m, const char *id) {
@@ -130,8 +135,42 @@ static int fk_remove(void *ud, const char *id, const hg_sb_lease *have, char msg
 static void fk_drop(void *ud, const char *id) {
   note("drop(%s) ", id);
 }
+static bool fk_valid(void *ud, const char *id, uint64_t epoch) {
+  note("valid(%s,%llu) ", id, (unsigned long long)epoch);
+  return !fk.lease_lost;
+}
 static const hg_life_leases fk_leases = {
-    .take = fk_take, .remove = fk_remove, .drop = fk_drop};
+    .take = fk_take, .remove = fk_remove, .drop = fk_drop, .valid = fk_valid};
+const char *hg_sb_state_name(hg_sb_state st) {
+  return st == HG_SB_RUNNING ? "running" : "creating";
+}
+unsigned hg_manager_checkpoints_due(hg_manager *m, char (*due)[HG_ID_MAX], unsigned max) {
+  unsigned n = 0;
+  for (; n < max && n < 4 && fk.due[n]; n++) snprintf(due[n], HG_ID_MAX, "%s", fk.due[n]);
+  return n;
+}
+int hg_sandbox_checkpoint(hg_manager *m, const char *id, uint64_t *gen, double *pause_ms) {
+  note("checkpoint(%s) ", id);
+  if (fk.ckpt_rc) return fk.ckpt_rc;
+  *gen = 9;
+  *pause_ms = 12.5;
+  return 0;
+}
+int hg_sandbox_gen_publish(hg_manager *m, const char *id, uint64_t gen) {
+  note("publish(%s,gen=%llu) ", id, (unsigned long long)gen);
+  return 0;
+}
+int hg_sandbox_retain(hg_manager *m, const char *id) {
+  note("retain(%s) ", id);
+  return 0;
+}
+int hg_replicator_after_checkpoint(hg_replicator *rp, const char *id, uint64_t gen,
+                                   json_t **report, char msg[256]) {
+  note("replicate_ckpt(%s,gen=%llu) ", id, (unsigned long long)gen);
+  *report = json_pack("{s:s,s:i}", "durability", "replicated", "acked", (int)fk.ckpt_acked);
+  if (fk.ckpt_after_rc) snprintf(msg, 256, "0 of 1 holders");
+  return fk.ckpt_after_rc;
+}
 bool hg_replicator_holds(hg_replicator *rp, const char *id) {
   return !strcmp(id, "sb-held");
 }
@@ -336,6 +375,75 @@ static void alone_there_is_nothing_to_adopt_or_forget(void **state) {
   assert_string_equal(calls, "resume(sb-a) delete(sb-a) fork(sb-a) ");
 }
 
+/* The timer's checkpoint is the API's: taken under a valid lease, copied,
+ * advertised once a holder has it, then retention. */
+static void timer_checkpoint_copies_then_advertises(void **state) {
+  fk.due[0] = "sb-a";
+  fk.running = true;
+  fk.ckpt_acked = 1;
+  hg_life_checkpoints(life);
+  assert_string_equal(calls, "valid(sb-a,3) checkpoint(sb-a) valid(sb-a,3) "
+                             "replicate_ckpt(sb-a,gen=9) publish(sb-a,gen=9) retain(sb-a) ");
+}
+
+/* No holder acknowledged: the generation stays unadvertised (a failover
+ * must not look for it), and the API hears why. */
+static void checkpoint_no_holder_has_stays_unadvertised(void **state) {
+  const hg_api_work *w = hg_life_work(life);
+  uint64_t gen;
+  double ms;
+  json_t *report = NULL;
+  char msg[256];
+  fk.running = true;
+  fk.ckpt_after_rc = -EREMOTEIO;
+  assert_int_equal(w->checkpoint(w->ud, "sb-a", &gen, &ms, &report, msg), -EREMOTEIO);
+  assert_int_equal(gen, 9);
+  assert_string_equal(msg, "0 of 1 holders");
+  json_decref(report);
+  assert_string_equal(calls, "valid(sb-a,3) checkpoint(sb-a) valid(sb-a,3) "
+                             "replicate_ckpt(sb-a,gen=9) retain(sb-a) ");
+}
+
+/* Without a valid lease nothing is taken; one that ran out during the
+ * checkpoint copies nothing. */
+static void checkpoint_needs_a_valid_lease(void **state) {
+  const hg_api_work *w = hg_life_work(life);
+  uint64_t gen;
+  double ms;
+  json_t *report = NULL;
+  char msg[256];
+  fk.running = true;
+  fk.lease_lost = true;
+  assert_int_equal(w->checkpoint(w->ud, "sb-a", &gen, &ms, &report, msg), -ENOLCK);
+  assert_string_equal(calls, "valid(sb-a,3) ");
+  assert_non_null(strstr(msg, "lease"));
+}
+
+static void only_a_running_sandbox_is_checkpointed(void **state) {
+  const hg_api_work *w = hg_life_work(life);
+  uint64_t gen;
+  double ms;
+  json_t *report = NULL;
+  char msg[256];
+  assert_int_equal(w->checkpoint(w->ud, "sb-a", &gen, &ms, &report, msg), -EBUSY);
+  assert_string_equal(calls, "");
+  assert_non_null(strstr(msg, "only a running sandbox"));
+}
+
+/* Alone (no replicator): the generation is advertised at once. */
+static void checkpoint_alone_is_advertised_at_once(void **state) {
+  const hg_api_work *w = hg_life_work(life);
+  uint64_t gen;
+  double ms;
+  json_t *report = NULL;
+  char msg[256];
+  fk.running = true;
+  assert_int_equal(w->checkpoint(w->ud, "sb-a", &gen, &ms, &report, msg), 0);
+  assert_null(report);
+  assert_true(ms > 12 && ms < 13);
+  assert_string_equal(calls, "checkpoint(sb-a) publish(sb-a,gen=9) retain(sb-a) ");
+}
+
 static void a_life_needs_a_manager(void **state) {
   hg_life *l = NULL;
   hg_life_config cfg = {0};
@@ -361,6 +469,13 @@ int main(void) {
                                       setup_leased, teardown),
       T(fork_inherits_the_policy),
       TA(alone_there_is_nothing_to_adopt_or_forget),
+      cmocka_unit_test_setup_teardown(timer_checkpoint_copies_then_advertises, setup_leased,
+                                      teardown),
+      cmocka_unit_test_setup_teardown(checkpoint_no_holder_has_stays_unadvertised,
+                                      setup_leased, teardown),
+      cmocka_unit_test_setup_teardown(checkpoint_needs_a_valid_lease, setup_leased, teardown),
+      T(only_a_running_sandbox_is_checkpointed),
+      TA(checkpoint_alone_is_advertised_at_once),
       cmocka_unit_test(a_life_needs_a_manager),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -42,6 +42,7 @@ static const opt_spec opt_specs[HG_OPT_COUNT] = {
     [HG_OPT_REPLICAS] = {"replicas", 0, true},
     [HG_OPT_DURABILITY] = {"durability", 0, true},
     [HG_OPT_NODE] = {"node", 0, true},
+    [HG_OPT_CHECKPOINT_S] = {"checkpoint-s", 0, true},
 };
 
 #define GLOBAL_OPTS \
@@ -125,6 +126,9 @@ static int set_opt(hg_cli_args *a, int id, const char *v) {
     break;
   case HG_OPT_GEN:
     if ((rc = int_arg(a, name, v, 0, INT64_MAX, &n)) == 0) a->gen = n;
+    break;
+  case HG_OPT_CHECKPOINT_S: /* the server says which values it takes */
+    if ((rc = int_arg(a, name, v, 0, 86400, &n)) == 0) a->checkpoint_s = n;
     break;
   case HG_OPT_REPLICAS:
     if ((rc = int_arg(a, name, v, 1, HG_CLI_REPLICAS_MAX, &n)) == 0) a->replicas = (int)n;
@@ -212,6 +216,7 @@ int hg_cli_parse(const hg_cli_cmd *cmds, size_t ncmds, int argc, char **argv,
                  hg_cli_args *a) {
   memset(a, 0, sizeof *a);
   a->gen = -1;
+  a->checkpoint_s = -1;
   size_t slots = argc > 0 ? (size_t)argc : 1;
   a->env = calloc(slots, sizeof *a->env);
   a->labels = calloc(slots, sizeof *a->labels);

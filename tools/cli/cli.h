@@ -47,6 +47,7 @@ enum hg_cli_opt {
   HG_OPT_REPLICAS,
   HG_OPT_DURABILITY,
   HG_OPT_NODE,
+  HG_OPT_CHECKPOINT_S,
   HG_OPT_COUNT
 };
 #define HG_OPT(o) (1u << (o))
@@ -83,6 +84,7 @@ struct hg_cli_args {
   int memory_mib; /* 0: server default */
   int timeout_s;  /* 0: none */
   int64_t gen;    /* -1: not given */
+  int64_t checkpoint_s; /* create: -1 not given (the node's default), 0 off */
   const char **env; /* "K=V", pointing into argv */
   size_t n_env;
   const char **labels; /* "k=v" */

@@ -136,6 +136,8 @@ static json_t *create_body(const hg_cli_args *a) {
   if (a->vcpus) json_object_set_new(req, "vcpus", json_integer(a->vcpus));
   if (a->memory_mib) json_object_set_new(req, "memory_mib", json_integer(a->memory_mib));
   if (a->replicas) json_object_set_new(req, "replicas", json_integer(a->replicas));
+  if (a->checkpoint_s >= 0)
+    json_object_set_new(req, "checkpoint_s", json_integer(a->checkpoint_s));
   const struct {
     const char *name;
     const char *const *kvs;
@@ -296,10 +298,35 @@ static void snapshots_field(const json_t *snaps) {
   hg_buf_free(&b);
 }
 
+/* "every 2 s; gen 5 (3 s ago, paused 80 ms), gen 4 (…)": newest first. */
+static void checkpoints_field(const json_t *sb) {
+  int64_t every = hg_json_int(sb, "checkpoint_s", 0);
+  const json_t *list = json_object_get(sb, "checkpoints");
+  size_t n = json_array_size(list);
+  if (every <= 0 && n == 0) return;
+  hg_buf b;
+  hg_buf_init(&b, 4096);
+  if (every > 0) hg_buf_printf(&b, "every %lld s", (long long)every);
+  else hg_buf_printf(&b, "off");
+  for (size_t i = n; i-- > 0;) {
+    const json_t *c = json_array_get(list, i);
+    char age[32];
+    age_of(c, "at", age, sizeof age);
+    hg_buf_printf(&b, "%s gen %lld (%s ago", i == n - 1 ? ";" : ",",
+                  (long long)hg_json_int(c, "gen", -1), age);
+    const json_t *p = json_object_get(c, "pause_ms");
+    if (json_is_number(p)) hg_buf_printf(&b, ", paused %.0f ms", json_number_value(p));
+    hg_buf_printf(&b, ")");
+  }
+  field("checkpoints", "%s", b.data);
+  hg_buf_free(&b);
+}
+
 static void show_sandbox(const json_t *sb) {
   static const char *const known[] = {"id", "state", "template", "node", "vcpus",
                                       "memory_mib", "created_at", "updated_at", "metadata",
-                                      "generations", "snapshots"};
+                                      "generations", "snapshots", "checkpoint_s",
+                                      "checkpoints"};
   char mem[32];
   str_field("id", sb, "id");
   str_field("state", sb, "state");
@@ -314,6 +341,7 @@ static void show_sandbox(const json_t *sb) {
   kv_field("labels", json_object_get(sb, "metadata"));
   generations_field(json_object_get(sb, "generations"));
   snapshots_field(json_object_get(sb, "snapshots"));
+  checkpoints_field(sb);
   rest_fields(sb, known, HG_ARRAY_SIZE(known));
 }
 
@@ -397,9 +425,19 @@ static void replication_hint(const char *id, const json_t *op) {
           id, id);
 }
 
-/* What a person wants after the wait: a snapshot's name, a suspend's copies. */
+/* What a person wants after the wait: a snapshot's name, a suspend's copies,
+ * a checkpoint's gen and pause (then its copies). */
 static void print_result(const hg_cli_args *a, const char *verb, const char *id,
                          const json_t *op, int rc) {
+  const json_t *res = json_object_get(op, "result");
+  if (strcmp(verb, "checkpoint") == 0 && rc == 0 && json_is_number(json_object_get(res, "pause_ms")))
+    printf("%s%sgen %lld, paused %.1f ms\n", a->n_args > 1 ? id : "", a->n_args > 1 ? ": " : "",
+           (long long)hg_json_int(res, "gen", -1),
+           json_number_value(json_object_get(res, "pause_ms")));
+  if (strcmp(verb, "checkpoint") == 0 && op) {
+    print_replication(a, id, op, rc == 0 ? stdout : stderr);
+    return;
+  }
   if (strcmp(verb, "suspend") == 0 && op) {
     print_replication(a, id, op, rc == 0 ? stdout : stderr);
     if (rc < 0) replication_hint(id, op);
@@ -456,6 +494,9 @@ static int cmd_pause(hg_client *c, const hg_cli_args *a) { return lifecycle(c, a
 static int cmd_resume(hg_client *c, const hg_cli_args *a) { return lifecycle(c, a, "resume"); }
 static int cmd_suspend(hg_client *c, const hg_cli_args *a) { return lifecycle(c, a, "suspend"); }
 static int cmd_snapshot(hg_client *c, const hg_cli_args *a) { return lifecycle(c, a, "snapshot"); }
+static int cmd_checkpoint(hg_client *c, const hg_cli_args *a) {
+  return lifecycle(c, a, "checkpoint");
+}
 static int cmd_rm(hg_client *c, const hg_cli_args *a) { return lifecycle(c, a, "rm"); }
 
 /* ---- ops, op ------------------------------------------------------------------ */
@@ -795,10 +836,10 @@ static int cmd_help(hg_client *c, const hg_cli_args *a) {
 const hg_cli_cmd hg_cli_commands[] = {
     {"create", NULL, cmd_create,
      O(TEMPLATE) | O(VCPUS) | O(MEMORY) | O(ENV) | O(LABEL) | O(NETWORK) | O(REPLICAS) |
-         O(NO_WAIT),
+         O(CHECKPOINT_S) | O(NO_WAIT),
      0, 0, false,
      "create [--template T] [--vcpus N] [--memory MiB] [--env K=V]... [--label k=v]... "
-     "[--network JSON|@FILE] [--replicas N] [--no-wait]",
+     "[--network JSON|@FILE] [--replicas N] [--checkpoint-s N] [--no-wait]",
      "create a sandbox and print its id, once it runs",
      "  --template T       template (default: the server's `default`)\n"
      "  --vcpus N          virtual CPUs\n"
@@ -809,6 +850,8 @@ const hg_cli_cmd hg_cli_commands[] = {
 "                     (without it the sandbox reaches nothing)\n"
      "  --replicas N       copies of each generation kept in the cluster, its own\n"
      "                     node's included, 1-8 (default: the node's --replicas, 2)\n"
+     "  --checkpoint-s N   take a checkpoint of it every N s while it runs, 2-86400\n"
+     "                     (0: none; default: the node's --checkpoint-s)\n"
      "  --no-wait          print the id at once, without waiting until it runs\n"
      "  --json             print the sandbox as JSON, with its access token\n"},
     {"ls", "list", cmd_ls, O(STATE) | O(LABEL), 0, 0, false, "ls [--state S] [--label k=v]...",
@@ -848,6 +891,14 @@ const hg_cli_cmd hg_cli_commands[] = {
      "                     it is on this node's disk, the copies follow\n"
      "after the wait, one line per peer: what was sent, against which parent,\n"
      "how long it took, or why it failed.\n"},
+    {"checkpoint", NULL, cmd_checkpoint, O(NO_WAIT), 1, -1, false,
+     "checkpoint ID... [--no-wait]",
+     "take a generation of running sandboxes without stopping them",
+     "  the guest pauses while its memory and devices are saved, then runs on;\n"
+     "  the generation goes to the sandbox's holders as a suspend's does.\n"
+     "after the wait: its gen and the pause, then one line per peer.\n"
+     "  (create with \"checkpoint_s\": N, or hangard --checkpoint-s N, to take one\n"
+     "  every N s)\n"},
     {"snapshot", NULL, cmd_snapshot, O(NO_WAIT), 1, -1, false, "snapshot ID... [--no-wait]",
      "take a disk snapshot and print its name; the sandbox keeps running", NULL},
     {"fork", NULL, cmd_fork, O(GEN) | O(NO_WAIT), 1, 1, false, "fork ID [--gen N] [--no-wait]",

@@ -1,0 +1,518 @@
+/* chaos/checker.c: the invariants over a chaos history (checker.h). */
+#include "checker.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CH_LINE_MAX (4u << 20)
+
+static double ev_t(const json_t *e) { return json_number_value(json_object_get(e, "t")); }
+static const char *ev_s(const json_t *e, const char *k) {
+  return json_string_value(json_object_get(e, k));
+}
+static bool ev_is(const json_t *e, const char *kind) {
+  const char *v = ev_s(e, "ev");
+  return v && strcmp(v, kind) == 0;
+}
+
+static int by_t(const void *a, const void *b) {
+  double x = ev_t(*(json_t *const *)a), y = ev_t(*(json_t *const *)b);
+  return x < y ? -1 : x > y;
+}
+
+int hg_chaos_load(const char *path, json_t **events) {
+  FILE *f = fopen(path, "r");
+  if (!f) return -errno;
+  char *line = NULL;
+  size_t cap = 0;
+  ssize_t n;
+  int lineno = 0;
+  size_t count = 0, room = 1024;
+  json_t **v = malloc(room * sizeof *v);
+  int rc = v ? 0 : -ENOMEM;
+  while (rc == 0 && (n = getline(&line, &cap, f)) >= 0) {
+    lineno++;
+    if (n <= 1) continue;
+    if ((size_t)n > CH_LINE_MAX) {
+      fprintf(stderr, "chaos/check: %s:%d: line too long\n", path, lineno);
+      rc = -EINVAL;
+      break;
+    }
+    json_error_t e;
+    json_t *j = json_loadb(line, (size_t)n, 0, &e);
+    if (!j || !json_is_object(j) || !json_is_number(json_object_get(j, "t")) || !ev_s(j, "ev")) {
+      /* a run cut short leaves a half line at the end: that one is skipped */
+      json_decref(j);
+      if (line[n - 1] != '\n') break;
+      fprintf(stderr, "chaos/check: %s:%d: not an event (%s)\n", path, lineno, e.text);
+      rc = -EINVAL;
+      break;
+    }
+    if (count == room) {
+      json_t **nv = realloc(v, (room *= 2) * sizeof *v);
+      if (!nv) {
+        json_decref(j);
+        rc = -ENOMEM;
+        break;
+      }
+      v = nv;
+    }
+    v[count++] = j;
+  }
+  free(line);
+  fclose(f);
+  if (rc == 0) qsort(v, count, sizeof *v, by_t); /* stable enough: ties keep no meaning */
+  json_t *arr = rc == 0 ? json_array() : NULL;
+  for (size_t i = 0; i < count; i++) {
+    if (arr) json_array_append_new(arr, v[i]);
+    else json_decref(v[i]);
+  }
+  free(v);
+  if (rc == 0) *events = arr;
+  return rc;
+}
+
+/* ---- requests: invoke + completion joined --------------------------------- */
+
+typedef struct req {
+  int id;
+  const char *op, *sb, *outcome; /* outcome NULL: never completed */
+  double t_inv, t_done;
+  int node;
+  long long value;
+  const json_t *done; /* the completion event */
+} req;
+
+typedef struct hist {
+  json_t *events;
+  req *reqs;
+  size_t nreq;
+  json_t *violations;
+} hist;
+
+static req *find_req(hist *h, int id) {
+  for (size_t i = h->nreq; i-- > 0;)
+    if (h->reqs[i].id == id) return &h->reqs[i];
+  return NULL;
+}
+
+static int join_requests(hist *h) {
+  size_t n = json_array_size(h->events), i;
+  h->reqs = calloc(n + 1, sizeof *h->reqs);
+  if (!h->reqs) return -ENOMEM;
+  json_t *e;
+  json_array_foreach(h->events, i, e) {
+    int id = (int)json_integer_value(json_object_get(e, "req"));
+    if (ev_is(e, "invoke")) {
+      req *r = &h->reqs[h->nreq++];
+      *r = (req){.id = id, .op = ev_s(e, "op"), .sb = ev_s(e, "sb"), .t_inv = ev_t(e),
+                 .node = (int)json_integer_value(json_object_get(e, "node")),
+                 .value = json_integer_value(json_object_get(e, "value"))};
+      if (!r->op) r->op = "?";
+      if (!r->sb) r->sb = "";
+    } else if (ev_is(e, "ok") || ev_is(e, "fail") || ev_is(e, "unknown")) {
+      req *r = find_req(h, id);
+      if (!r || r->outcome) continue;
+      r->outcome = ev_s(e, "ev");
+      r->t_done = ev_t(e);
+      r->done = e;
+      const char *sb = ev_s(e, "sb"); /* a create learns its id in the answer */
+      if (sb && !r->sb[0]) r->sb = sb;
+    }
+  }
+  return 0;
+}
+
+static bool is_ok(const req *r) { return r->outcome && strcmp(r->outcome, "ok") == 0; }
+static bool op_is(const req *r, const char *op) { return strcmp(r->op, op) == 0; }
+
+static void violation(hist *h, const char *inv, double t, const char *sb, int node,
+                      const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+static void violation(hist *h, const char *inv, double t, const char *sb, int node,
+                      const char *fmt, ...) {
+  char detail[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(detail, sizeof detail, fmt, ap);
+  va_end(ap);
+  json_t *v = json_pack("{s:s,s:f,s:s}", "invariant", inv, "t", t, "detail", detail);
+  if (sb && sb[0]) json_object_set_new(v, "sb", json_string(sb));
+  if (node > 0) json_object_set_new(v, "node", json_integer(node));
+  json_array_append_new(h->violations, v);
+}
+
+/* ---- lost_state --------------------------------------------------------------- */
+
+static bool ledger_has(const json_t *ledger, long long v) {
+  size_t i;
+  json_t *x;
+  json_array_foreach(ledger, i, x) if (json_integer_value(x) == v) return true;
+  return false;
+}
+
+/* True when a resume of sb that may have taken effect (not a fail) could
+ * have come between t0 and t1: the sandbox was then not running, so what
+ * it ran since its last generation may be gone (a crash) and a suspend
+ * after it saves another line of history. */
+static bool resumed_between(const hist *h, const char *sb, double t0, double t1) {
+  for (size_t r = 0; r < h->nreq; r++) {
+    const req *rp = &h->reqs[r];
+    if (!op_is(rp, "resume") || strcmp(rp->sb, sb) != 0) continue;
+    if (rp->outcome && strcmp(rp->outcome, "fail") == 0) continue;
+    if (rp->t_inv < t1 && (!rp->outcome || rp->t_done > t0)) return true;
+  }
+  return false;
+}
+
+/* An append is durable once a suspend invoked after its acknowledgement,
+ * with no resume in between, is acknowledged: every read invoked after
+ * that must hold it. */
+static void check_lost_state(hist *h) {
+  for (size_t a = 0; a < h->nreq; a++) {
+    const req *ap = &h->reqs[a];
+    if (!op_is(ap, "exec") || !is_ok(ap)) continue;
+    double durable = -1;
+    for (size_t s = 0; s < h->nreq; s++) {
+      const req *sp = &h->reqs[s];
+      if (op_is(sp, "suspend") && is_ok(sp) && strcmp(sp->sb, ap->sb) == 0 &&
+          sp->t_inv >= ap->t_done && (durable < 0 || sp->t_done < durable) &&
+          !resumed_between(h, ap->sb, ap->t_done, sp->t_inv))
+        durable = sp->t_done;
+    }
+    if (durable < 0) continue;
+    for (size_t r = 0; r < h->nreq; r++) {
+      const req *rp = &h->reqs[r];
+      if (!is_ok(rp) || strcmp(rp->sb, ap->sb) != 0 || rp->t_inv <= durable) continue;
+      const json_t *ledger = json_object_get(rp->done, "ledger");
+      if (!json_is_array(ledger) || ledger_has(ledger, ap->value)) continue;
+      violation(h, "lost_state", rp->t_done, ap->sb, rp->node,
+                "append %lld (req %d, acknowledged at %.0f ms, suspended by %.0f ms) missing "
+                "from the ledger %s req %d read through n%d at %.0f ms",
+                ap->value, ap->id, ap->t_done, durable, rp->op, rp->id, rp->node, rp->t_inv);
+      break; /* one read is enough to show it */
+    }
+  }
+}
+
+/* ---- lost_sandbox --------------------------------------------------------------- */
+
+static void check_lost_sandbox(hist *h) {
+  for (size_t c = 0; c < h->nreq; c++) {
+    const req *cp = &h->reqs[c];
+    if (!op_is(cp, "create") || !is_ok(cp) || !cp->sb[0]) continue;
+    bool deleted = false; /* a delete that may have happened: ok, unknown, unfinished */
+    for (size_t d = 0; d < h->nreq; d++) {
+      const req *dp = &h->reqs[d];
+      deleted |= op_is(dp, "delete") && strcmp(dp->sb, cp->sb) == 0 &&
+                 !(dp->outcome && strcmp(dp->outcome, "fail") == 0);
+    }
+    if (deleted) continue;
+    int answered = 0, found = 0;
+    size_t i;
+    json_t *e;
+    json_array_foreach(h->events, i, e) {
+      if (!ev_is(e, "final_sb") || !ev_s(e, "sb") || strcmp(ev_s(e, "sb"), cp->sb) != 0) continue;
+      long st = (long)json_integer_value(json_object_get(e, "status"));
+      if (st == 0) continue;
+      answered++;
+      if (st != 404) found++;
+    }
+    if (answered > 0 && found == 0)
+      violation(h, "lost_sandbox", cp->t_done, cp->sb, 0,
+                "created (req %d, acknowledged at %.0f ms), never deleted, 404 on all %d "
+                "nodes that answered after the heal", cp->id, cp->t_done, answered);
+  }
+}
+
+/* ---- double_run ----------------------------------------------------------------- */
+
+static void check_double_run(hist *h) {
+  /* one violation per sandbox per episode of consecutive double samples */
+  json_t *open = json_object(); /* sb -> true while an episode lasts */
+  size_t i;
+  json_t *e;
+  json_array_foreach(h->events, i, e) {
+    if (!ev_is(e, "sample")) continue;
+    json_t *vms = json_object_get(e, "vms"), *seen = json_object();
+    size_t k, m;
+    json_t *a, *b;
+    json_array_foreach(vms, k, a) {
+      const char *sb = ev_s(a, "sb"), *st = ev_s(a, "st");
+      if (!sb || !st || strcmp(st, "run") != 0 || json_object_get(seen, sb)) continue;
+      json_array_foreach(vms, m, b) {
+        if (m <= k || !ev_s(b, "sb") || strcmp(ev_s(b, "sb"), sb) != 0 || !ev_s(b, "st") ||
+            strcmp(ev_s(b, "st"), "run") != 0)
+          continue;
+        json_object_set_new(seen, sb, json_true());
+        if (!json_object_get(open, sb)) {
+          int na = (int)json_integer_value(json_object_get(a, "node"));
+          int nb = (int)json_integer_value(json_object_get(b, "node"));
+          violation(h, "double_run", ev_t(e), sb, nb,
+                    "two running VMs of %s at one sample: n%d (pid %lld) and n%d (pid %lld)", sb,
+                    na, json_integer_value(json_object_get(a, "pid")), nb,
+                    json_integer_value(json_object_get(b, "pid")));
+        }
+        break;
+      }
+    }
+    json_object_clear(open);
+    json_object_update(open, seen);
+    json_decref(seen);
+  }
+  json_decref(open);
+}
+
+/* ---- epoch_order -------------------------------------------------------------------- */
+
+static void check_epoch_order(hist *h) {
+  for (size_t b = 0; b < h->nreq; b++) {
+    const req *rb = &h->reqs[b];
+    json_t *eb = is_ok(rb) ? json_object_get(rb->done, "epoch") : NULL;
+    if (!json_is_integer(eb)) continue;
+    const req *worst = NULL;
+    long long floor = 0;
+    for (size_t a = 0; a < h->nreq; a++) {
+      const req *ra = &h->reqs[a];
+      json_t *ea = is_ok(ra) ? json_object_get(ra->done, "epoch") : NULL;
+      if (!json_is_integer(ea) || strcmp(ra->sb, rb->sb) != 0 || ra->t_done >= rb->t_inv) continue;
+      if (json_integer_value(ea) > floor) floor = json_integer_value(ea), worst = ra;
+    }
+    if (worst && json_integer_value(eb) < floor)
+      violation(h, "epoch_order", rb->t_done, rb->sb, rb->node,
+                "req %d (%s through n%d) saw epoch %lld after req %d had seen epoch %lld",
+                rb->id, rb->op, rb->node, json_integer_value(eb), worst->id, floor);
+  }
+}
+
+/* ---- api_down ----------------------------------------------------------------------- */
+
+/* True when a fault on node i covers [t0, t1] (its own kill, crash, stop
+ * or restart, with the time it takes to come back). */
+static bool excused(hist *h, int node, double t0, double t1) {
+  size_t i;
+  json_t *e;
+  json_array_foreach(h->events, i, e) {
+    if (!ev_is(e, "fault") || strcmp(ev_s(e, "phase") ? ev_s(e, "phase") : "", "start") != 0)
+      continue;
+    const char *k = ev_s(e, "kind");
+    if (!k || (json_integer_value(json_object_get(e, "a")) != node)) continue;
+    if (strcmp(k, "kill") && strcmp(k, "crash") && strcmp(k, "stop") && strcmp(k, "restart")) continue;
+    double fs = ev_t(e), fe = fs + json_number_value(json_object_get(e, "dur")) + 60000;
+    /* the matching end, if recorded, bounds it better */
+    size_t j;
+    json_t *x;
+    json_array_foreach(h->events, j, x) {
+      if (j > i && ev_is(x, "fault") && json_equal(json_object_get(x, "id"), json_object_get(e, "id")) &&
+          ev_s(x, "phase") && strcmp(ev_s(x, "phase"), "end") == 0) {
+        fe = ev_t(x) + CH_FAULT_GRACE_MS;
+        break;
+      }
+    }
+    if (t0 <= fe && t1 >= fs) return true;
+  }
+  return false;
+}
+
+static void check_api_down(hist *h) {
+  int maxnode = 0;
+  size_t i;
+  json_t *e;
+  json_array_foreach(h->events, i, e) if (ev_is(e, "health")) {
+    int n = (int)json_integer_value(json_object_get(e, "node"));
+    if (n > maxnode) maxnode = n;
+  }
+  for (int node = 1; node <= maxnode; node++) {
+    double first = -1, last = -1;
+    int fails = 0;
+    json_array_foreach(h->events, i, e) {
+      if (!ev_is(e, "health") || json_integer_value(json_object_get(e, "node")) != node) continue;
+      bool ok = json_is_true(json_object_get(e, "ok"));
+      bool end = ok || i + 1 == json_array_size(h->events);
+      if (!ok) {
+        if (first < 0) first = ev_t(e);
+        last = ev_t(e) + json_number_value(json_object_get(e, "ms"));
+        fails++;
+      }
+      if (end && first >= 0) {
+        if (fails >= 3 && last - first >= CH_API_DOWN_MS && !excused(h, node, first, last))
+          violation(h, "api_down", first, NULL, node,
+                    "n%d, touched by no fault, did not answer /healthz from %.0f to %.0f ms "
+                    "(%d probes)", node, first, last, fails);
+        first = last = -1;
+        fails = 0;
+      }
+    }
+    if (first >= 0 && fails >= 3 && last - first >= CH_API_DOWN_MS && !excused(h, node, first, last))
+      violation(h, "api_down", first, NULL, node,
+                "n%d, touched by no fault, did not answer /healthz from %.0f ms to the end", node,
+                first);
+  }
+}
+
+/* ---- not_converged -------------------------------------------------------------------- */
+
+static void check_converged(hist *h) {
+  size_t i;
+  json_t *e, *ref = NULL;
+  int refnode = 0, nodes = 0;
+  double t = 0;
+  json_array_foreach(h->events, i, e) {
+    if (ev_is(e, "meta")) nodes = (int)json_integer_value(json_object_get(e, "nodes"));
+    if (!ev_is(e, "final_dir")) continue;
+    int node = (int)json_integer_value(json_object_get(e, "node"));
+    t = ev_t(e);
+    json_t *view = json_object_get(e, "sandboxes");
+    if (!json_is_true(json_object_get(e, "answered")) || !json_is_object(view)) {
+      violation(h, "not_converged", t, NULL, node, "n%d did not answer after the heal", node);
+      continue;
+    }
+    long long alive = json_integer_value(json_object_get(e, "alive"));
+    if (nodes > 0 && alive != nodes)
+      violation(h, "not_converged", t, NULL, node, "n%d sees %lld of %d nodes alive after the heal",
+                node, alive, nodes);
+    if (!ref) {
+      ref = view, refnode = node;
+      continue;
+    }
+    const char *sb;
+    json_t *v;
+    json_object_foreach(view, sb, v) {
+      json_t *r = json_object_get(ref, sb);
+      if (!json_equal(r, v)) {
+        char *a = json_dumps(v, JSON_COMPACT), *b = r ? json_dumps(r, JSON_COMPACT) : NULL;
+        violation(h, "not_converged", t, sb, node, "after the heal n%d has %s as %s, n%d as %s", node,
+                  sb, a ? a : "?", refnode, b ? b : "absent");
+        free(a);
+        free(b);
+      }
+    }
+    json_object_foreach(ref, sb, v) {
+      if (!json_object_get(view, sb))
+        violation(h, "not_converged", t, sb, node, "after the heal n%d lacks %s, which n%d has",
+                  node, sb, refnode);
+    }
+  }
+  /* a node whose directory lists a live sandbox its API calls unknown */
+  json_array_foreach(h->events, i, e) {
+    if (!ev_is(e, "final_sb") || json_integer_value(json_object_get(e, "status")) != 404) continue;
+    const char *sb = ev_s(e, "sb");
+    json_t *node = json_object_get(e, "node"), *x;
+    size_t j;
+    json_array_foreach(h->events, j, x) {
+      if (!ev_is(x, "final_dir") || !json_equal(json_object_get(x, "node"), node)) continue;
+      json_t *entry = sb ? json_object_get(json_object_get(x, "sandboxes"), sb) : NULL;
+      if (entry)
+        violation(h, "not_converged", ev_t(e), sb, (int)json_integer_value(node),
+                  "after the heal n%lld's directory has %s (owner %s, %s, epoch %lld) but its API "
+                  "answers 404", json_integer_value(node), sb, ev_s(entry, "owner") ? ev_s(entry, "owner") : "?",
+                  ev_s(entry, "state") ? ev_s(entry, "state") : "?",
+                  json_integer_value(json_object_get(entry, "epoch")));
+    }
+  }
+  /* what each node answered for each sandbox, forwarded or not */
+  json_t *seen = json_object();
+  json_array_foreach(h->events, i, e) {
+    if (!ev_is(e, "final_sb") || json_integer_value(json_object_get(e, "status")) == 0) continue;
+    const char *sb = ev_s(e, "sb");
+    if (!sb) continue;
+    json_t *mine = json_pack("{s:O?,s:O?,s:O?}", "status", json_object_get(e, "status"), "owner",
+                             json_object_get(e, "owner"), "state", json_object_get(e, "state"));
+    json_t *first = json_object_get(seen, sb);
+    if (!first) {
+      json_object_set_new(mine, "node", json_incref(json_object_get(e, "node")));
+      json_object_set_new(seen, sb, mine);
+      continue;
+    }
+    json_t *cmp = json_deep_copy(first);
+    json_object_del(cmp, "node");
+    if (!json_equal(cmp, mine)) {
+      char *a = json_dumps(mine, JSON_COMPACT), *b = json_dumps(cmp, JSON_COMPACT);
+      int node = (int)json_integer_value(json_object_get(e, "node"));
+      violation(h, "not_converged", ev_t(e), sb, node, "after the heal n%d answers %s with %s, n%lld with %s",
+                node, sb, a ? a : "?", json_integer_value(json_object_get(first, "node")), b ? b : "?");
+      free(a);
+      free(b);
+    }
+    json_decref(cmp);
+    json_decref(mine);
+  }
+  json_decref(seen);
+}
+
+/* ---- counts ---------------------------------------------------------------------------- */
+
+static json_t *counts(hist *h, json_t *report) {
+  json_t *faults = json_object(), *reqs = json_pack("{s:i,s:i,s:i,s:i}", "ok", 0, "fail", 0,
+                                                     "unknown", 0, "unfinished", 0);
+  json_t *ops = json_object(), *health = json_object();
+  size_t i;
+  json_t *e;
+  json_array_foreach(h->events, i, e) {
+    if (ev_is(e, "meta")) {
+      json_object_set(report, "seed", json_object_get(e, "seed"));
+      json_object_set(report, "nodes", json_object_get(e, "nodes"));
+      json_object_set(report, "duration", json_object_get(e, "duration"));
+      json_object_set(report, "schedule", json_object_get(e, "schedule"));
+    } else if (ev_is(e, "fault") && ev_s(e, "phase") && strcmp(ev_s(e, "phase"), "start") == 0 &&
+               ev_s(e, "kind")) {
+      const char *k = ev_s(e, "kind");
+      json_object_set_new(faults, k, json_integer(json_integer_value(json_object_get(faults, k)) + 1));
+    } else if (ev_is(e, "health")) {
+      char key[16];
+      snprintf(key, sizeof key, "n%lld", json_integer_value(json_object_get(e, "node")));
+      json_t *c = json_object_get(health, key);
+      if (!c) json_object_set_new(health, key, c = json_pack("{s:i,s:i}", "probes", 0, "ok", 0));
+      json_object_set_new(c, "probes", json_integer(json_integer_value(json_object_get(c, "probes")) + 1));
+      if (json_is_true(json_object_get(e, "ok")))
+        json_object_set_new(c, "ok", json_integer(json_integer_value(json_object_get(c, "ok")) + 1));
+    } else if (ev_is(e, "converge")) {
+      json_object_set(report, "converged", json_object_get(e, "ok"));
+      json_object_set(report, "converge_ms", json_object_get(e, "ms"));
+    }
+  }
+  for (size_t r = 0; r < h->nreq; r++) {
+    const char *oc = h->reqs[r].outcome ? h->reqs[r].outcome : "unfinished";
+    json_object_set_new(reqs, oc, json_integer(json_integer_value(json_object_get(reqs, oc)) + 1));
+    json_t *o = json_object_get(ops, h->reqs[r].op);
+    if (!o) json_object_set_new(ops, h->reqs[r].op, o = json_object());
+    json_object_set_new(o, oc, json_integer(json_integer_value(json_object_get(o, oc)) + 1));
+  }
+  const char *k;
+  json_t *c;
+  json_object_foreach(health, k, c) {
+    double p = (double)json_integer_value(json_object_get(c, "probes"));
+    json_object_set_new(c, "availability",
+                        json_real(p > 0 ? (double)json_integer_value(json_object_get(c, "ok")) / p : 0));
+  }
+  json_object_set_new(report, "faults", faults);
+  json_object_set_new(report, "requests", reqs);
+  json_object_set_new(report, "ops", ops);
+  json_object_set_new(report, "health", health);
+  return report;
+}
+
+int hg_chaos_check(json_t *events, json_t **report) {
+  hist h = {.events = events, .violations = json_array()};
+  int rc = join_requests(&h);
+  if (rc < 0) {
+    json_decref(h.violations);
+    return rc;
+  }
+  check_lost_state(&h);
+  check_lost_sandbox(&h);
+  check_double_run(&h);
+  check_epoch_order(&h);
+  check_api_down(&h);
+  check_converged(&h);
+  json_t *rep = json_object();
+  counts(&h, rep);
+  int n = (int)json_array_size(h.violations);
+  json_object_set_new(rep, "violations", h.violations);
+  free(h.reqs);
+  *report = rep;
+  return n;
+}

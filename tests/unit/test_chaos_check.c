@@ -1,0 +1,327 @@
+/* test_chaos_check: the chaos checker (chaos/checker.h) on hand-made
+ * histories: a clean one passes, each invariant violated once is caught
+ * and named, and unknown outcomes are never taken as done or as not done. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "checker.h"
+
+/* A clean run: two nodes, one sandbox created, appended to, suspended,
+ * resumed through the other node, read with the append in it; healthy
+ * probes; both nodes agree after the heal. */
+#define META "{\"ev\":\"meta\",\"t\":0,\"seed\":7,\"nodes\":2,\"duration\":10,\"schedule\":[]}\n"
+#define CREATE                                                                              \
+  "{\"ev\":\"invoke\",\"t\":10,\"req\":1,\"lane\":0,\"op\":\"create\",\"sb\":\"\",\"node\":1}\n" \
+  "{\"ev\":\"ok\",\"t\":500,\"req\":1,\"status\":201,\"sb\":\"sb-a\",\"epoch\":1,\"owner\":\"n1\"}\n"
+#define APPEND                                                                                  \
+  "{\"ev\":\"invoke\",\"t\":600,\"req\":2,\"lane\":0,\"op\":\"exec\",\"sb\":\"sb-a\",\"node\":2,\"value\":42}\n" \
+  "{\"ev\":\"ok\",\"t\":700,\"req\":2,\"status\":201,\"ledger\":[42]}\n"
+#define SUSPEND                                                                                 \
+  "{\"ev\":\"invoke\",\"t\":800,\"req\":3,\"lane\":0,\"op\":\"suspend\",\"sb\":\"sb-a\",\"node\":1}\n"
+#define SUSPEND_OK "{\"ev\":\"ok\",\"t\":900,\"req\":3,\"status\":200}\n"
+#define RESUME                                                                                  \
+  "{\"ev\":\"invoke\",\"t\":1000,\"req\":4,\"lane\":0,\"op\":\"resume\",\"sb\":\"sb-a\",\"node\":2,\"target\":2}\n" \
+  "{\"ev\":\"ok\",\"t\":1500,\"req\":4,\"status\":200}\n"
+#define READ_INV                                                                                \
+  "{\"ev\":\"invoke\",\"t\":1600,\"req\":5,\"lane\":0,\"op\":\"read\",\"sb\":\"sb-a\",\"node\":1}\n"
+#define GET_EPOCH2                                                                              \
+  "{\"ev\":\"invoke\",\"t\":1800,\"req\":6,\"lane\":0,\"op\":\"get\",\"sb\":\"sb-a\",\"node\":1}\n" \
+  "{\"ev\":\"ok\",\"t\":1850,\"req\":6,\"status\":200,\"epoch\":2,\"owner\":\"n2\",\"state\":\"running\"}\n"
+#define SAMPLES                                                                                 \
+  "{\"ev\":\"sample\",\"t\":550,\"vms\":[{\"node\":1,\"sb\":\"sb-a\",\"pid\":10,\"st\":\"run\"}]}\n" \
+  "{\"ev\":\"sample\",\"t\":1400,\"vms\":[{\"node\":1,\"sb\":\"sb-a\",\"pid\":10,\"st\":\"stop\"},"     \
+  "{\"node\":2,\"sb\":\"sb-a\",\"pid\":20,\"st\":\"run\"}]}\n"
+#define HEALTHY                                                                                 \
+  "{\"ev\":\"health\",\"t\":100,\"node\":1,\"ok\":true,\"ms\":2}\n"                               \
+  "{\"ev\":\"health\",\"t\":100,\"node\":2,\"ok\":true,\"ms\":2}\n"
+#define FINAL                                                                                   \
+  "{\"ev\":\"final_dir\",\"t\":3000,\"node\":1,\"answered\":true,\"alive\":2,\"sandboxes\":"      \
+  "{\"sb-a\":{\"owner\":\"n2\",\"state\":\"running\",\"epoch\":2}}}\n"                            \
+  "{\"ev\":\"final_dir\",\"t\":3000,\"node\":2,\"answered\":true,\"alive\":2,\"sandboxes\":"      \
+  "{\"sb-a\":{\"owner\":\"n2\",\"state\":\"running\",\"epoch\":2}}}\n"                            \
+  "{\"ev\":\"final_sb\",\"t\":3100,\"node\":1,\"sb\":\"sb-a\",\"status\":200,\"owner\":\"n2\",\"state\":\"running\"}\n" \
+  "{\"ev\":\"final_sb\",\"t\":3100,\"node\":2,\"sb\":\"sb-a\",\"status\":200,\"owner\":\"n2\",\"state\":\"running\"}\n"
+
+/* Writes text to a temporary history, loads and checks it. Returns the
+ * report; *n the number of violations. */
+static json_t *check_text(const char *text, int *n) {
+  char path[] = "/tmp/test_chaos_check.XXXXXX";
+  int fd = mkstemp(path);
+  assert_true(fd >= 0);
+  assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+  close(fd);
+  json_t *events = NULL, *report = NULL;
+  int rc = hg_chaos_load(path, &events);
+  unlink(path);
+  assert_int_equal(rc, 0);
+  *n = hg_chaos_check(events, &report);
+  assert_true(*n >= 0);
+  json_decref(events);
+  return report;
+}
+
+/* The one invariant every violation names, or NULL when they differ. */
+static const char *only_invariant(json_t *report) {
+  json_t *v = json_object_get(report, "violations"), *x;
+  const char *inv = NULL;
+  size_t i;
+  json_array_foreach(v, i, x) {
+    const char *s = json_string_value(json_object_get(x, "invariant"));
+    if (inv && strcmp(inv, s) != 0) return NULL;
+    inv = s;
+  }
+  return inv;
+}
+
+static void expect_only(const char *text, const char *invariant) {
+  int n;
+  json_t *r = check_text(text, &n);
+  if (n == 0 || !only_invariant(r) || strcmp(only_invariant(r), invariant) != 0) {
+    char *d = json_dumps(json_object_get(r, "violations"), JSON_INDENT(1));
+    fprintf(stderr, "wanted only %s, got %s\n", invariant, d);
+    free(d);
+    fail();
+  }
+  json_decref(r);
+}
+
+static void clean_history_passes(void **state) {
+  (void)state;
+  int n;
+  json_t *r = check_text(META CREATE APPEND SUSPEND SUSPEND_OK RESUME READ_INV
+                         "{\"ev\":\"ok\",\"t\":1700,\"req\":5,\"status\":200,\"ledger\":[42]}\n"
+                         GET_EPOCH2 SAMPLES HEALTHY FINAL, &n);
+  assert_int_equal(n, 0);
+  assert_int_equal(json_integer_value(json_object_get(r, "seed")), 7);
+  json_t *reqs = json_object_get(r, "requests");
+  assert_int_equal(json_integer_value(json_object_get(reqs, "ok")), 6);
+  json_decref(r);
+}
+
+static void lost_append_after_a_suspend_is_lost_state(void **state) {
+  (void)state;
+  expect_only(META CREATE APPEND SUSPEND SUSPEND_OK RESUME READ_INV
+              "{\"ev\":\"ok\",\"t\":1700,\"req\":5,\"status\":200,\"ledger\":[]}\n" HEALTHY FINAL,
+              "lost_state");
+}
+
+static void append_missing_without_an_acknowledged_suspend_is_allowed(void **state) {
+  (void)state;
+  int n;
+  /* the suspend's outcome is unknown: the append was never made durable */
+  json_t *r = check_text(META CREATE APPEND SUSPEND
+                         "{\"ev\":\"unknown\",\"t\":900,\"req\":3,\"status\":0}\n" RESUME READ_INV
+                         "{\"ev\":\"ok\",\"t\":1700,\"req\":5,\"status\":200,\"ledger\":[]}\n"
+                         HEALTHY FINAL, &n);
+  assert_int_equal(n, 0);
+  json_decref(r);
+}
+
+static void an_append_lost_to_a_failover_before_any_suspend_is_allowed(void **state) {
+  (void)state;
+  int n;
+  /* the owner died after the append; a resume elsewhere started from the
+   * generation before it; the suspend after that saved the other line */
+  json_t *r = check_text(META CREATE APPEND
+                         "{\"ev\":\"invoke\",\"t\":750,\"req\":9,\"lane\":0,\"op\":\"resume\",\"sb\":\"sb-a\",\"node\":2,\"target\":2}\n"
+                         "{\"ev\":\"ok\",\"t\":780,\"req\":9,\"status\":200}\n"
+                         SUSPEND SUSPEND_OK READ_INV
+                         "{\"ev\":\"ok\",\"t\":1700,\"req\":5,\"status\":200,\"ledger\":[]}\n"
+                         HEALTHY FINAL, &n);
+  assert_int_equal(n, 0);
+  json_decref(r);
+}
+
+static void acknowledged_sandbox_404_everywhere_is_lost_sandbox(void **state) {
+  (void)state;
+  expect_only(META CREATE HEALTHY
+              "{\"ev\":\"final_dir\",\"t\":3000,\"node\":1,\"answered\":true,\"alive\":2,\"sandboxes\":{}}\n"
+              "{\"ev\":\"final_dir\",\"t\":3000,\"node\":2,\"answered\":true,\"alive\":2,\"sandboxes\":{}}\n"
+              "{\"ev\":\"final_sb\",\"t\":3100,\"node\":1,\"sb\":\"sb-a\",\"status\":404}\n"
+              "{\"ev\":\"final_sb\",\"t\":3100,\"node\":2,\"sb\":\"sb-a\",\"status\":404}\n",
+              "lost_sandbox");
+}
+
+static void a_delete_of_unknown_outcome_excuses_a_gone_sandbox(void **state) {
+  (void)state;
+  int n;
+  json_t *r = check_text(META CREATE
+                         "{\"ev\":\"invoke\",\"t\":600,\"req\":2,\"lane\":0,\"op\":\"delete\",\"sb\":\"sb-a\",\"node\":2}\n"
+                         "{\"ev\":\"unknown\",\"t\":9000,\"req\":2,\"status\":0}\n" HEALTHY
+                         "{\"ev\":\"final_dir\",\"t\":9100,\"node\":1,\"answered\":true,\"alive\":2,\"sandboxes\":{}}\n"
+                         "{\"ev\":\"final_dir\",\"t\":9100,\"node\":2,\"answered\":true,\"alive\":2,\"sandboxes\":{}}\n"
+                         "{\"ev\":\"final_sb\",\"t\":9200,\"node\":1,\"sb\":\"sb-a\",\"status\":404}\n"
+                         "{\"ev\":\"final_sb\",\"t\":9200,\"node\":2,\"sb\":\"sb-a\",\"status\":404}\n",
+                         &n);
+  assert_int_equal(n, 0);
+  json_decref(r);
+}
+
+static void a_delete_that_failed_does_not_excuse_a_gone_sandbox(void **state) {
+  (void)state;
+  expect_only(META CREATE
+              "{\"ev\":\"invoke\",\"t\":600,\"req\":2,\"lane\":0,\"op\":\"delete\",\"sb\":\"sb-a\",\"node\":2}\n"
+              "{\"ev\":\"fail\",\"t\":601,\"req\":2,\"status\":0,\"curl\":7}\n" HEALTHY
+              "{\"ev\":\"final_dir\",\"t\":9100,\"node\":1,\"answered\":true,\"alive\":2,\"sandboxes\":{}}\n"
+              "{\"ev\":\"final_dir\",\"t\":9100,\"node\":2,\"answered\":true,\"alive\":2,\"sandboxes\":{}}\n"
+              "{\"ev\":\"final_sb\",\"t\":9200,\"node\":1,\"sb\":\"sb-a\",\"status\":404}\n"
+              "{\"ev\":\"final_sb\",\"t\":9200,\"node\":2,\"sb\":\"sb-a\",\"status\":404}\n",
+              "lost_sandbox");
+}
+
+static void two_running_vms_at_one_sample_is_double_run(void **state) {
+  (void)state;
+  expect_only(META CREATE HEALTHY FINAL
+              "{\"ev\":\"sample\",\"t\":1200,\"vms\":[{\"node\":1,\"sb\":\"sb-a\",\"pid\":10,\"st\":\"run\"},"
+              "{\"node\":2,\"sb\":\"sb-a\",\"pid\":20,\"st\":\"run\"}]}\n"
+              "{\"ev\":\"sample\",\"t\":1400,\"vms\":[{\"node\":1,\"sb\":\"sb-a\",\"pid\":10,\"st\":\"run\"},"
+              "{\"node\":2,\"sb\":\"sb-a\",\"pid\":20,\"st\":\"run\"}]}\n",
+              "double_run");
+  int n;
+  json_t *r = check_text(META CREATE HEALTHY FINAL
+                         "{\"ev\":\"sample\",\"t\":1200,\"vms\":[{\"node\":1,\"sb\":\"sb-a\",\"pid\":10,\"st\":\"run\"},"
+                         "{\"node\":2,\"sb\":\"sb-a\",\"pid\":20,\"st\":\"run\"}]}\n"
+                         "{\"ev\":\"sample\",\"t\":1400,\"vms\":[{\"node\":1,\"sb\":\"sb-a\",\"pid\":10,\"st\":\"run\"},"
+                         "{\"node\":2,\"sb\":\"sb-a\",\"pid\":20,\"st\":\"run\"}]}\n", &n);
+  assert_int_equal(n, 1); /* one episode, one violation */
+  json_decref(r);
+}
+
+static void a_fenced_copy_beside_a_running_one_is_not_double_run(void **state) {
+  (void)state;
+  int n;
+  json_t *r = check_text(META CREATE HEALTHY FINAL SAMPLES, &n);
+  assert_int_equal(n, 0);
+  json_decref(r);
+}
+
+static void a_lower_epoch_after_a_higher_one_is_epoch_order(void **state) {
+  (void)state;
+  expect_only(META CREATE GET_EPOCH2 HEALTHY FINAL
+              "{\"ev\":\"invoke\",\"t\":1900,\"req\":7,\"lane\":0,\"op\":\"get\",\"sb\":\"sb-a\",\"node\":2}\n"
+              "{\"ev\":\"ok\",\"t\":1950,\"req\":7,\"status\":200,\"epoch\":1,\"state\":\"running\"}\n",
+              "epoch_order");
+}
+
+static void concurrent_reads_may_see_either_epoch(void **state) {
+  (void)state;
+  int n; /* req 7 began before req 6 answered: either order is linearizable */
+  json_t *r = check_text(META CREATE GET_EPOCH2 HEALTHY FINAL
+                         "{\"ev\":\"invoke\",\"t\":1820,\"req\":7,\"lane\":1,\"op\":\"get\",\"sb\":\"sb-a\",\"node\":2}\n"
+                         "{\"ev\":\"ok\",\"t\":1950,\"req\":7,\"status\":200,\"epoch\":1}\n", &n);
+  assert_int_equal(n, 0);
+  json_decref(r);
+}
+
+#define DOWN_N2                                                                 \
+  "{\"ev\":\"health\",\"t\":1000,\"node\":2,\"ok\":false,\"ms\":2000}\n"          \
+  "{\"ev\":\"health\",\"t\":3000,\"node\":2,\"ok\":false,\"ms\":2000}\n"          \
+  "{\"ev\":\"health\",\"t\":5000,\"node\":2,\"ok\":false,\"ms\":2000}\n"          \
+  "{\"ev\":\"health\",\"t\":7000,\"node\":2,\"ok\":true,\"ms\":3}\n"
+
+static void a_silent_node_no_fault_touched_is_api_down(void **state) {
+  (void)state;
+  expect_only(META CREATE HEALTHY FINAL DOWN_N2, "api_down");
+}
+
+static void a_node_silent_during_its_own_kill_is_not_api_down(void **state) {
+  (void)state;
+  int n;
+  json_t *r = check_text(META CREATE HEALTHY FINAL DOWN_N2
+                         "{\"ev\":\"fault\",\"t\":900,\"id\":0,\"kind\":\"kill\",\"a\":2,\"dur\":3000,\"phase\":\"start\"}\n"
+                         "{\"ev\":\"fault\",\"t\":4000,\"id\":0,\"kind\":\"kill\",\"a\":2,\"dur\":3000,\"phase\":\"end\"}\n",
+                         &n);
+  assert_int_equal(n, 0);
+  assert_int_equal(json_integer_value(json_object_get(json_object_get(r, "faults"), "kill")), 1);
+  json_decref(r);
+}
+
+static void nodes_disagreeing_after_heal_is_not_converged(void **state) {
+  (void)state;
+  expect_only(META CREATE HEALTHY
+              "{\"ev\":\"final_dir\",\"t\":3000,\"node\":1,\"answered\":true,\"alive\":2,\"sandboxes\":"
+              "{\"sb-a\":{\"owner\":\"n1\",\"state\":\"running\",\"epoch\":1}}}\n"
+              "{\"ev\":\"final_dir\",\"t\":3000,\"node\":2,\"answered\":true,\"alive\":2,\"sandboxes\":"
+              "{\"sb-a\":{\"owner\":\"n2\",\"state\":\"running\",\"epoch\":2}}}\n",
+              "not_converged");
+}
+
+static void a_directory_entry_the_api_calls_unknown_is_not_converged(void **state) {
+  (void)state;
+  expect_only(META HEALTHY
+              "{\"ev\":\"final_dir\",\"t\":3000,\"node\":1,\"answered\":true,\"alive\":2,\"sandboxes\":"
+              "{\"sb-a\":{\"owner\":\"n2\",\"state\":\"running\",\"epoch\":1}}}\n"
+              "{\"ev\":\"final_dir\",\"t\":3000,\"node\":2,\"answered\":true,\"alive\":2,\"sandboxes\":"
+              "{\"sb-a\":{\"owner\":\"n2\",\"state\":\"running\",\"epoch\":1}}}\n"
+              "{\"ev\":\"final_sb\",\"t\":3100,\"node\":1,\"sb\":\"sb-a\",\"status\":404}\n"
+              "{\"ev\":\"final_sb\",\"t\":3100,\"node\":2,\"sb\":\"sb-a\",\"status\":404}\n",
+              "not_converged");
+}
+
+static void a_malformed_history_is_refused(void **state) {
+  (void)state;
+  char path[] = "/tmp/test_chaos_check.XXXXXX";
+  int fd = mkstemp(path);
+  assert_true(fd >= 0);
+  const char *text = META "not json\n" HEALTHY;
+  assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+  close(fd);
+  json_t *events = NULL;
+  assert_int_equal(hg_chaos_load(path, &events), -EINVAL);
+  unlink(path);
+  assert_null(events);
+}
+
+static void the_report_page_names_each_violation(void **state) {
+  (void)state;
+  int n;
+  json_t *r = check_text(META CREATE HEALTHY FINAL DOWN_N2, &n);
+  assert_int_equal(n, 1);
+  char path[] = "/tmp/test_chaos_report.XXXXXX";
+  int fd = mkstemp(path);
+  assert_true(fd >= 0);
+  close(fd);
+  json_t *events = json_array(); /* the page without events still lists */
+  assert_int_equal(hg_chaos_report_html(r, events, path), 0);
+  FILE *f = fopen(path, "r");
+  char buf[8192];
+  size_t len = fread(buf, 1, sizeof buf - 1, f);
+  buf[len] = '\0';
+  fclose(f);
+  unlink(path);
+  assert_non_null(strstr(buf, "<svg"));
+  assert_non_null(strstr(buf, "api_down"));
+  json_decref(events);
+  json_decref(r);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(clean_history_passes),
+      cmocka_unit_test(lost_append_after_a_suspend_is_lost_state),
+      cmocka_unit_test(append_missing_without_an_acknowledged_suspend_is_allowed),
+      cmocka_unit_test(an_append_lost_to_a_failover_before_any_suspend_is_allowed),
+      cmocka_unit_test(acknowledged_sandbox_404_everywhere_is_lost_sandbox),
+      cmocka_unit_test(a_delete_of_unknown_outcome_excuses_a_gone_sandbox),
+      cmocka_unit_test(a_delete_that_failed_does_not_excuse_a_gone_sandbox),
+      cmocka_unit_test(two_running_vms_at_one_sample_is_double_run),
+      cmocka_unit_test(a_fenced_copy_beside_a_running_one_is_not_double_run),
+      cmocka_unit_test(a_lower_epoch_after_a_higher_one_is_epoch_order),
+      cmocka_unit_test(concurrent_reads_may_see_either_epoch),
+      cmocka_unit_test(a_silent_node_no_fault_touched_is_api_down),
+      cmocka_unit_test(a_node_silent_during_its_own_kill_is_not_api_down),
+      cmocka_unit_test(nodes_disagreeing_after_heal_is_not_converged),
+      cmocka_unit_test(a_directory_entry_the_api_calls_unknown_is_not_converged),
+      cmocka_unit_test(a_malformed_history_is_refused),
+      cmocka_unit_test(the_report_page_names_each_violation),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
