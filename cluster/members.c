@@ -64,6 +64,7 @@ static void snap_fill(peer_snap *s, const char *id, hg_member_state st,
   hg__cluster_copy_str(s->p.repl_addr, sizeof s->p.repl_addr, m->repl_addr);
   hg__cluster_copy_str(s->p.zone, sizeof s->p.zone, m->zone);
   s->p.draining = m->draining;
+  s->p.memory_total_mib = m->memory_total_mib;
   s->p.memory_free_mib = m->memory_total_mib > m->memory_used_mib
                              ? m->memory_total_mib - m->memory_used_mib
                              : 0;
@@ -180,6 +181,8 @@ void hg__cluster_on_member(void *ud, const hg_swim_member *m, hg_member_state ol
                 "node=%s state=%s was=%s incarnation=%" PRIu64 " addr=%s", m->id,
                 hg_member_state_name(m->state),
                 is_new ? "new" : hg_member_state_name(old), m->incarnation, m->addr);
+  if ((is_new || old != m->state) && strcmp(m->id, c->id) != 0 && c->on_member_change)
+    c->on_member_change(c->on_member_change_ud, m->id, m->state);
 }
 
 /* ---- members ---- */
