@@ -16,7 +16,7 @@
 #   2. baseline: one plain exec (`true`, ?wait) through a survivor,
 #      forwarded to the owner;
 #   3. `tools/cluster crash` of the owner (hangard, shims, VMs SIGKILLed);
-#      the clock starts when it returns;
+#      the clock starts just before it;
 #   4. an exec through a survivor, tried every 100 ms (each try bounded by
 #      5 s), until one answers with exit code 0: time-to-answer;
 #   5. the owner starts again, the cluster converges, the sandbox is deleted.
@@ -133,8 +133,8 @@ for lease in "${lease_list[@]}"; do
     t0=$(now_ms)
     exec_ok "$via" "$sb" 60 || die "baseline exec: $(head -c 300 "$T/resp")"
     base+=($(($(now_ms) - t0)))
-    cluster crash "$owner" >&2
     t0=$(now_ms)
+    cluster crash "$owner" >&2
     until exec_ok "$via" "$sb" 5; do
       (($(now_ms) - t0 < ANSWER_WAIT_MS)) || die "no answer after the crash of n$owner"
       sleep 0.1
