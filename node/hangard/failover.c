@@ -21,6 +21,11 @@
 #define RETRY_MS 10000     /* a restore that failed is tried again after this */
 #define WORKERS_MAX 8
 #define STRANDED_MAX 1000  /* listed; the count goes on */
+#define SEEN_MAX 64        /* deaths remembered */
+/* A member swim lists as dead at our start may only be one it has not
+ * reached yet (the roster's, after our restart): before this long, only a
+ * death seen happen counts. */
+#define GRACE_MS 30000
 
 /* A sandbox this node is restoring, queued, or failed to restore lately. */
 typedef struct job {
@@ -52,6 +57,8 @@ struct hg_failover {
   job *head, **tail;   /* queued, in order */
   unsigned busy, workers;
   uint64_t restored, failed;
+  int64_t started_ms;
+  char seen_dead[SEEN_MAX][HG_NODE_ID_MAX]; /* deaths seen happen ("": free) */
   stranded *strand;    /* from the last scan */
   size_t nstrand, strand_total;
 };
@@ -197,6 +204,30 @@ static void strand_note(hg_failover *f, stranded *v, size_t *nv, const char *id,
               "it comes back with its owner, or a node holding it\"", id, owner, gen);
 }
 
+static bool seen_dead(const hg_failover *f, const char *id) {
+  for (unsigned i = 0; i < SEEN_MAX; i++)
+    if (!strcmp(f->seen_dead[i], id)) return true;
+  return false;
+}
+
+static void seen_set(hg_failover *f, const char *id, bool dead) {
+  char *free_slot = NULL;
+  for (unsigned i = 0; i < SEEN_MAX; i++) {
+    if (!strcmp(f->seen_dead[i], id)) {
+      if (!dead) f->seen_dead[i][0] = '\0';
+      return;
+    }
+    if (!f->seen_dead[i][0] && !free_slot) free_slot = f->seen_dead[i];
+  }
+  if (dead && free_slot) snprintf(free_slot, HG_NODE_ID_MAX, "%s", id);
+}
+
+/* Dead for failover: swim says so, and we saw it die or are past the grace. */
+static bool counts_dead(const hg_failover *f, const char *id, const char *state) {
+  return !strcmp(state, "dead") &&
+         (seen_dead(f, id) || hg_now_ms() - f->started_ms >= GRACE_MS);
+}
+
 static void scan(hg_failover *f) {
   json_t *mj = hg_cluster_members_json(f->cfg.cluster);
   json_t *dir = NULL;
@@ -213,6 +244,7 @@ static void scan(hg_failover *f) {
     json_int_t mem =
         json_integer_value(json_object_get(json_object_get(o, "capacity"), "memory_mib"));
     m->weight = mem > 0 ? (double)mem : 1.0;
+    if (!strcmp(m->state, "dead") && !counts_dead(f, m->id, m->state)) m->state = "unknown";
     any_dead |= !strcmp(m->state, "dead");
     nms++;
   }
@@ -257,6 +289,7 @@ static void on_timer(uv_timer_t *t) {
 /* A death is acted on at once; the periodic scan is the safety net. */
 static void on_member(void *ud, const char *node_id, hg_member_state state) {
   hg_failover *f = ud;
+  seen_set(f, node_id, state == HG_MEMBER_DEAD);
   if (state != HG_MEMBER_DEAD || f->closing) return;
   hg_log_info("failover.member_dead", "node=%s", node_id);
   scan(f);
@@ -277,6 +310,7 @@ int hg_failover_open(const hg_failover_config *cfg, hg_failover **out) {
   f->cfg.self = f->self;
   f->workers = cfg->workers ? cfg->workers : default_workers();
   f->tail = &f->head;
+  f->started_ms = hg_now_ms();
   int rc = uv_timer_init(cfg->loop, &f->timer);
   if (rc < 0) {
     free(f);

@@ -14,6 +14,10 @@
  * generation no alive node holds is stranded: logged once, counted, and
  * listed (hg_failover_status), never dropped.
  *
+ * For 30 s after start only deaths seen happen count: swim lists the
+ * roster's members as dead until it reaches them, and a node that just
+ * restarted must not take what live owners hold.
+ *
  * A node that left gracefully is not dead: its VMs run on (fenced when its
  * leases lapse) until it comes back. */
 #ifndef HG_HANGARD_FAILOVER_H
