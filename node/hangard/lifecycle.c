@@ -129,6 +129,9 @@ int hg_life_failover(hg_life *l, const char *id, bool run, char msg[256]) {
   int rc = life_take_here(l, id, &moved, msg);
   if (rc == 0 && run) rc = hg_sandbox_resume(l->m, id);
   else if (rc == 0) life_drop(l, id);
+  /* Adopted but not running (no room, say): ours and suspended, so it
+   * holds no lease, and the directory says so; a resume may follow. */
+  if (rc < 0 && run && moved) life_drop(l, id);
   if (rc < 0 && !msg[0]) snprintf(msg, 256, "%s", hg_err_str(rc));
   hg_log_info("sandbox.failover", "sandbox=%s run=%s moved=%s err=\"%s\" msg=\"%s\"", id,
               run ? "yes" : "no", moved ? "yes" : "no", rc < 0 ? hg_err_str(rc) : "none", msg);
