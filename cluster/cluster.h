@@ -87,7 +87,6 @@ typedef struct hg_cluster_peer {
   bool compatible; /* same vmm kind and cpu_class as our latest metadata */
   bool draining;
   uint64_t memory_free_mib; /* total - used, saturating at 0 */
-  uint64_t memory_total_mib; /* its capacity (does not change while it runs) */
 } hg_cluster_peer;
 
 /* Members other than us that have metadata and are alive or suspect,

@@ -64,7 +64,6 @@ static void snap_fill(peer_snap *s, const char *id, hg_member_state st,
   hg__cluster_copy_str(s->p.repl_addr, sizeof s->p.repl_addr, m->repl_addr);
   hg__cluster_copy_str(s->p.zone, sizeof s->p.zone, m->zone);
   s->p.draining = m->draining;
-  s->p.memory_total_mib = m->memory_total_mib;
   s->p.memory_free_mib = m->memory_total_mib > m->memory_used_mib
                              ? m->memory_total_mib - m->memory_used_mib
                              : 0;
