@@ -42,6 +42,19 @@ static void metrics_leases(hg_api *api, hg_buf *b) {
                 (long long)json_integer_value(json_object_get(l, "fenced")),
                 (long long)json_integer_value(json_object_get(l, "claiming")),
                 (long long)json_integer_value(json_object_get(l, "lost")));
+  json_t *fo = json_object_get(l, "failover");
+  if (json_is_true(json_object_get(fo, "on")))
+    hg_buf_printf(b,
+                  "# HELP hangar_sandboxes_stranded Sandboxes of dead nodes whose newest "
+                  "generation no alive node holds (they wait for a holder to come back).\n"
+                  "# TYPE hangar_sandboxes_stranded gauge\nhangar_sandboxes_stranded %lld\n"
+                  "# HELP hangar_failover_restores_total Failovers this node ran, by result.\n"
+                  "# TYPE hangar_failover_restores_total counter\n"
+                  "hangar_failover_restores_total{result=\"ok\"} %lld\n"
+                  "hangar_failover_restores_total{result=\"failed\"} %lld\n",
+                  (long long)json_integer_value(json_object_get(fo, "stranded_count")),
+                  (long long)json_integer_value(json_object_get(fo, "restored")),
+                  (long long)json_integer_value(json_object_get(fo, "failed")));
   json_decref(l);
 }
 

@@ -264,6 +264,11 @@ void hg_cluster_on_lease(hg_cluster *c, hg_cluster_lease_fn fn, void *ud) {
   c->on_lease_ud = ud;
 }
 
+void hg_cluster_on_member_change(hg_cluster *c, hg_cluster_member_fn fn, void *ud) {
+  c->on_member_change = fn;
+  c->on_member_change_ud = ud;
+}
+
 int hg_cluster_lease_send(hg_cluster *c, const char *node_id, const void *data,
                           size_t len) {
   if (!c->started || c->shutting) return -ESHUTDOWN;

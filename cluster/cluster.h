@@ -165,6 +165,15 @@ const char *hg_cluster_self_id(const hg_cluster *c);
 typedef void (*hg_cluster_lease_fn)(void *ud, const void *data, size_t len);
 /* Who gets the lease datagrams that arrive; NULL drops them. */
 void hg_cluster_on_lease(hg_cluster *c, hg_cluster_lease_fn fn, void *ud);
+/* A member other than us changed state (swim's view: alive, suspect,
+ * dead, left), or appeared: fn(ud, id, state) on the loop, after the
+ * peers copy was updated. NULL: nobody is told. Loop thread only. */
+typedef void (*hg_cluster_member_fn)(void *ud, const char *node_id, hg_member_state state);
+void hg_cluster_on_member_change(hg_cluster *c, hg_cluster_member_fn fn, void *ud);
+/* The rendezvous weight of node id for key (as replica_targets uses it):
+ * the first 8 bytes, big-endian, of SHA-256(key | 0x00 | id). Thread-safe. */
+uint64_t hg_cluster_rendezvous(const char *key, const char *id);
+
 /* One datagram to node_id's gossip address: -ENOENT for a node swim does
  * not know, -EMSGSIZE past HG_CLUSTER_LEASE_MAX - 1. */
 int hg_cluster_lease_send(hg_cluster *c, const char *node_id, const void *data, size_t len);

@@ -104,6 +104,8 @@ struct hg_cluster {
   uint8_t tx[HG_CLUSTER_LEASE_MAX + HG_SEAL_OVERHEAD + 1];
   hg_cluster_lease_fn on_lease;
   void *on_lease_ud;
+  hg_cluster_member_fn on_member_change;
+  void *on_member_change_ud;
   uint64_t lease_sent, lease_received;
   hg_buf enc;
 

@@ -180,6 +180,8 @@ void hg__cluster_on_member(void *ud, const hg_swim_member *m, hg_member_state ol
                 "node=%s state=%s was=%s incarnation=%" PRIu64 " addr=%s", m->id,
                 hg_member_state_name(m->state),
                 is_new ? "new" : hg_member_state_name(old), m->incarnation, m->addr);
+  if ((is_new || old != m->state) && strcmp(m->id, c->id) != 0 && c->on_member_change)
+    c->on_member_change(c->on_member_change_ud, m->id, m->state);
 }
 
 /* ---- members ---- */

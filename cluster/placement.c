@@ -35,6 +35,14 @@ static int rendezvous_weight(EVP_MD_CTX *md, const char *key, const char *id,
   return 0;
 }
 
+uint64_t hg_cluster_rendezvous(const char *key, const char *id) {
+  EVP_MD_CTX *md = EVP_MD_CTX_new();
+  uint64_t w = 0;
+  if (md && rendezvous_weight(md, key, id, &w) < 0) w = 0;
+  EVP_MD_CTX_free(md);
+  return w;
+}
+
 static int cand_cmp(const void *a, const void *b) {
   const target_cand *x = a, *y = b;
   if (x->w != y->w) return x->w > y->w ? -1 : 1;

@@ -135,6 +135,8 @@ int hg_conf_load(hg_config *c, int argc, char **argv) {
        "acceptor group of each new sandbox: 3 or 5 nodes (3)"},
       {"dead-member-s", HG_OPT_INT, &c->dead_member_s, 0,
        "a lease holder replaces a group member dead this long, in s (600)"},
+      {"no-failover", HG_OPT_FLAG, &c->no_failover, 0,
+       "never take over the sandboxes of a dead node (they wait for a resume by hand)"},
       {"tombstone-s", HG_OPT_INT, &c->tombstone_s, 0,
        "how long the directory keeps a deleted sandbox's entry, in s (600)"},
   };

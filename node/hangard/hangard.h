@@ -76,6 +76,7 @@ typedef struct hg_config {
   int64_t lease_ms, lease_margin_ms, acceptors;
   int64_t dead_member_s; /* a group member dead this long is replaced */
   int64_t tombstone_s;   /* the directory keeps deleted entries this long */
+  int no_failover;       /* failover.h off: a dead node's sandboxes wait for a resume */
 } hg_config;
 
 typedef struct hg_node {
@@ -112,6 +113,7 @@ typedef struct hg_node {
   hg_life *life; /* lifecycle: every operation's sequence (lifecycle.h) */
   hg_leasing *leasing; /* leases: every VM start under one (leasing.h) */
   hg_life_leases life_leases;
+  struct hg_failover *failover; /* NULL: no cluster, or --no-failover */
   bool leases_off; /* HANGAR_LEASES=off: tools/bench only */
   hg_node_meta meta_base; /* what does not change: ids, addresses, totals */
   hg_node_meta meta_last; /* the last full load sent, under cl */

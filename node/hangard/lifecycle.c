@@ -122,16 +122,15 @@ static int life_pause(void *ud, const char *id) {
   return hg_sandbox_pause(l->m, id);
 }
 
-/* A resume sent to a node that is not the owner makes it the owner first
- * (adopt, from its newest generation of the sandbox), under the lease it
- * claims from the group that generation records: of two such resumes
- * through two nodes, one claim wins and the other learns of it (-ESTALE)
- * before anything of the sandbox changed here. Our own sandbox takes its
- * lease up again; the VM then starts under it. */
-static int life_resume(void *ud, const char *id, char msg[256]) {
-  hg_life *l = ud;
+/* A sandbox that is not ours becomes ours (adopt, from our newest
+ * generation of it), under the lease claimed from the group that
+ * generation records: of two such moves through two nodes, one claim
+ * wins and the other learns of it (-ESTALE) before anything of the
+ * sandbox changed here. Our own sandbox takes its lease up again. *moved:
+ * it was adopted here just now. */
+static int life_take_here(hg_life *l, const char *id, bool *moved, char msg[256]) {
   hg_sb_lease view, got;
-  msg[0] = '\0';
+  *moved = false;
   int move = l->rp ? hg_replicator_move_view(l->rp, id, &view, msg) : 0;
   hg_sb_info info;
   if (move == 0 && hg_sandbox_info(l->m, id, &info) == 0) view = info.lease;
@@ -141,6 +140,17 @@ static int life_resume(void *ud, const char *id, char msg[256]) {
   if (rc == 0 && l->leases.take) rc = l->leases.take(l->leases.ud, id, how, &view, &got, msg);
   if (rc == 0 && move == 1)
     rc = hg_replicator_adopt(l->rp, id, l->leases.take ? got.epoch : view.epoch + 1, msg);
+  *moved = rc == 0 && move == 1;
+  return rc;
+}
+
+/* A resume sent to a node that is not the owner makes it the owner first
+ * (life_take_here); the VM then starts under the lease. */
+static int life_resume(void *ud, const char *id, char msg[256]) {
+  hg_life *l = ud;
+  bool moved;
+  msg[0] = '\0';
+  int rc = life_take_here(l, id, &moved, msg);
   if (rc == 0) rc = hg_sandbox_resume(l->m, id);
   if (rc < 0 && !msg[0]) snprintf(msg, 256, "%s", hg_err_str(rc));
   return rc;
@@ -149,6 +159,32 @@ static int life_resume(void *ud, const char *id, char msg[256]) {
 /* The VM stopped for good: its lease goes (another node may claim it). */
 static void life_drop(hg_life *l, const char *id) {
   if (l->leases.drop) l->leases.drop(l->leases.ud, id);
+}
+
+/* Failover (DESIGN §9): the sandbox of a dead owner becomes ours through
+ * the same move as a resume sent here. One that ran there runs again
+ * from the generation adopted; a suspended one stays suspended here, its
+ * lease given back as a suspend gives it back. One already ours (an
+ * earlier failover, a resume by hand) is left as it is. */
+int hg_life_failover(hg_life *l, const char *id, bool run, char msg[256]) {
+  bool moved;
+  msg[0] = '\0';
+  if (!l->rp) {
+    snprintf(msg, 256, "no replication: nothing to fail over from");
+    return -ENOTSUP;
+  }
+  hg_sb_info info;
+  if (hg_sandbox_info(l->m, id, &info) == 0 && info.state != HG_SB_SUSPENDED) return 0;
+  int rc = life_take_here(l, id, &moved, msg);
+  if (rc == 0 && run) rc = hg_sandbox_resume(l->m, id);
+  else if (rc == 0) life_drop(l, id);
+  /* Adopted but not running (no room, say): ours and suspended, so it
+   * holds no lease, and the directory says so; a resume may follow. */
+  if (rc < 0 && run && moved) life_drop(l, id);
+  if (rc < 0 && !msg[0]) snprintf(msg, 256, "%s", hg_err_str(rc));
+  hg_log_info("sandbox.failover", "sandbox=%s run=%s moved=%s err=\"%s\" msg=\"%s\"", id,
+              run ? "yes" : "no", moved ? "yes" : "no", rc < 0 ? hg_err_str(rc) : "none", msg);
+  return rc;
 }
 
 static bool life_resumable(void *ud, const char *id) {

@@ -1,5 +1,5 @@
 /* lifecycle: the one place each operation on a sandbox (create, pause,
- * resume, suspend, checkpoint, snapshot, fork, delete; failover next)
+ * resume, suspend, checkpoint, snapshot, fork, delete, failover)
  * is sequenced across the sandbox manager (node/sandbox.h), the gateway
  * (gateway/gateway.h) and the replicator (replication/replicator.h),
  * whoever asks: the API through hg_api_work (api/work.h), the idle timer
@@ -59,5 +59,15 @@ void hg_life_idle(hg_life *l);
  * (hg_manager_checkpoints_due), one after the other, as the API's
  * checkpoint does. A worker; call about every second, one pass at a time. */
 void hg_life_checkpoints(hg_life *l);
+
+/* Failover (DESIGN §9 "Failover"): id's owner is dead and this node was
+ * chosen to take it. Claims its lease (the claim waits out the dead
+ * owner's lease by itself), adopts our newest generation of it at the new
+ * epoch (the directory then names us) and, when run, resumes it; else it
+ * stays suspended here. 0 also when it is ours already. Blocks (seconds):
+ * a worker. Errors as a resume's (-ESTALE another node took it, -EBUSY
+ * its lease is live, -ENOLCK no majority, -ENODATA we do not hold its
+ * newest generation), msg says why. */
+int hg_life_failover(hg_life *l, const char *id, bool run, char msg[256]);
 
 #endif

@@ -19,6 +19,7 @@
 #include "node/core/log.h"
 #include "node/core/util.h"
 #include "node/hangard/hangard.h"
+#include "node/hangard/failover.h"
 #include "node/hangard/lifecycle.h"
 #include "node/template.h"
 
@@ -374,12 +375,19 @@ static json_t *life_status(void *ud) {
   hg_leasing_stats st;
   hg_leasing_get_stats(n->leasing, &st);
   bool fo = hg_leasing_can_fail_over(n->leasing);
-  return json_pack("{s:I,s:I,s:I,s:I,s:b,s:s}", "held", (json_int_t)st.held, "fenced",
-                   (json_int_t)st.fenced, "claiming", (json_int_t)st.claiming, "lost",
-                   (json_int_t)st.lost, "can_fail_over", fo, "why",
-                   fo ? "new sandboxes get groups of 3 or more live nodes"
-                      : "fewer than 3 live nodes: a sandbox's group cannot lose a member "
-                        "and still grant, so nothing fails over");
+  json_t *o = json_pack("{s:I,s:I,s:I,s:I,s:b,s:s}", "held", (json_int_t)st.held, "fenced",
+                        (json_int_t)st.fenced, "claiming", (json_int_t)st.claiming, "lost",
+                        (json_int_t)st.lost, "can_fail_over", fo, "why",
+                        fo ? "new sandboxes get groups of 3 or more live nodes"
+                           : "fewer than 3 live nodes: a sandbox's group cannot lose a "
+                             "member and still grant, so nothing fails over");
+  /* The API asks on the loop, where failover's state lives. */
+  if (o && n->failover) json_object_set_new(o, "failover", hg_failover_status(n->failover));
+  else if (o && n->cluster)
+    json_object_set_new(o, "failover", json_pack("{s:b,s:s}", "on", false, "why",
+                                                 "--no-failover: a dead node's sandboxes "
+                                                 "wait for a resume by hand"));
+  return o;
 }
 
 /* Another node was promised the sandbox at a higher epoch. A copy that
@@ -445,6 +453,21 @@ static int leasing_open(hg_node *n) {
       .valid = life_valid,
       .ud = n};
   return 0;
+}
+
+/* --- failover (DESIGN §9) ---------------------------------------------------------- */
+
+/* After the lifecycle: a dead member's sandboxes come here through it. */
+static int failover_open(hg_node *n) {
+  if (!n->cluster || !n->replicator || n->leases_off) return 0;
+  if (n->cfg.no_failover) {
+    hg_log_info("failover.off", "msg=\"--no-failover: a dead node's sandboxes wait for a "
+                "resume by hand\"");
+    return 0;
+  }
+  hg_failover_config fc = {
+      .loop = n->loop, .cluster = n->cluster, .life = n->life, .self = n->cfg.node_id};
+  return hg_failover_open(&fc, &n->failover);
 }
 
 /* --- cluster: life ------------------------------------------------------------------ */
@@ -568,6 +591,8 @@ static void on_signal(uv_signal_t *s, int signum) {
   uv_timer_stop(&n->tick);
   uv_timer_stop(&n->ckpt_tick);
   if (n->cluster) uv_timer_stop(&n->meta_timer);
+  hg_failover_close(n->failover); /* no restore starts after this */
+  n->failover = NULL;
   hg_api_stop(n->api);
   hg_http_server_shutdown(n->http, 5000, http_closed, n);
 }
@@ -663,7 +688,8 @@ static int node_open(hg_node *n) {
                          .gateway = n->gateway,
                          .replicator = n->replicator,
                          .leases = n->leases_off ? NULL : &n->life_leases};
-  return hg_life_new(&lcfg, &n->life);
+  if ((rc = hg_life_new(&lcfg, &n->life)) < 0) return rc;
+  return failover_open(n);
 }
 
 static int node_serve(hg_node *n) {

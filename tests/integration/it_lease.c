@@ -56,7 +56,10 @@ static char SB[32];
 static int OWNER; /* of SB, after test 1 */
 
 static int setup(void **state) {
-  hg_itc_opts o = {.with_template = true, .ready_timeout_s = 360, .deadline_s = 1200};
+  /* Owners are cut off on purpose and their sandboxes resumed by hand. */
+  static const char *const extra[] = {"--no-failover", NULL};
+  hg_itc_opts o = {.with_template = true, .ready_timeout_s = 360, .deadline_s = 1200,
+                   .extra = extra};
   return hg_itc_group_up(&C, NODES, &o) >= 0 ? 0 : -1;
 }
 

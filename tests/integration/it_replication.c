@@ -74,7 +74,10 @@ static char SB[32], TOKEN[80], CID[32], COUNTER_PID[32];
 static uint64_t first_zstd; /* the largest stream of the first suspend */
 
 static int setup(void **state) {
+  /* Owners are killed on purpose and their sandboxes resumed by hand. */
+  static const char *const extra[] = {"--no-failover", NULL};
   hg_itc_opts o = {
+      .extra = extra,
       .with_template = true,
       .pool_size = 0,
       .ready_timeout_s = 360, /* n1 builds the template, n2 and n3 receive it */

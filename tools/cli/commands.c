@@ -726,6 +726,30 @@ static int status_list(hg_client *c, const char *path, const char *member, long 
   return rc;
 }
 
+/* "on: 2 restored, 0 failed, 0 restoring, 0 queued" and the sandboxes of
+ * dead nodes that no live node holds (stranded), one line each. */
+static void print_failover(const json_t *f) {
+  if (!f) return;
+  if (!json_is_true(json_object_get(f, "on"))) {
+    field("failover", "off (%s)", hg_json_str(f, "why") ? hg_json_str(f, "why") : "");
+    return;
+  }
+  field("failover", "on: %lld restored, %lld failed, %lld restoring, %lld queued, %lld stranded",
+        (long long)json_integer_value(json_object_get(f, "restored")),
+        (long long)json_integer_value(json_object_get(f, "failed")),
+        (long long)json_integer_value(json_object_get(f, "restoring")),
+        (long long)json_integer_value(json_object_get(f, "queued")),
+        (long long)json_integer_value(json_object_get(f, "stranded_count")));
+  size_t i;
+  json_t *s;
+  json_array_foreach(json_object_get(f, "stranded"), i, s)
+    field("stranded", "%s (owner %s dead, gen %lld held by no live node, since %s)",
+          hg_json_str(s, "sandbox") ? hg_json_str(s, "sandbox") : "?",
+          hg_json_str(s, "owner") ? hg_json_str(s, "owner") : "?",
+          (long long)json_integer_value(json_object_get(s, "gen")),
+          hg_json_str(s, "since") ? hg_json_str(s, "since") : "?");
+}
+
 /* "3 held, 0 fenced, 1 orphan; fail-over: no (why)" */
 static void print_leases(const json_t *node) {
   const json_t *l = json_object_get(node, "leases");
@@ -737,6 +761,7 @@ static void print_leases(const json_t *node) {
         (long long)json_integer_value(json_object_get(l, "fenced")), orphans,
         orphans == 1 ? "" : "s");
   field("fail-over", "%s (%s)", fo ? "yes" : "no", hg_json_str(l, "why") ? hg_json_str(l, "why") : "");
+  print_failover(json_object_get(l, "failover"));
 }
 
 static void print_status(hg_client *c, const json_t *health, const json_t *node_info,

@@ -1,0 +1,365 @@
+/* failover: a dead node's sandboxes to the chosen survivors; see
+ * failover.h. Everything here is the loop's but the restores themselves,
+ * which run on workers (hg_life_failover blocks for the lease's wait and
+ * the VM's restore). */
+#include "node/hangard/failover.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "node/core/err.h"
+#include "node/core/log.h"
+#include "node/core/strmap.h"
+#include "node/core/util.h"
+
+#define SCAN_MS 2000       /* the directory is read again this often */
+#define RETRY_MS 10000     /* a restore that failed is tried again after this */
+#define WORKERS_MAX 8
+#define STRANDED_MAX 1000  /* listed; the count goes on */
+#define SEEN_MAX 64        /* deaths remembered */
+/* A member swim lists as dead at our start may only be one it has not
+ * reached yet (the roster's, after our restart): before this long, only a
+ * death seen happen counts. */
+#define GRACE_MS 30000
+
+/* A sandbox this node is restoring, queued, or failed to restore lately. */
+typedef struct job {
+  hg_strmap_node node;
+  char id[HG_ID_MAX];
+  bool run;
+  bool queued, busy;
+  int64_t retry_at_ms; /* failed: not before */
+  struct job *next;    /* the queue */
+  uv_work_t work;
+  hg_failover *f;
+  int rc;
+  char msg[256];
+} job;
+
+typedef struct stranded {
+  char id[HG_ID_MAX];
+  char owner[HG_NODE_ID_MAX];
+  uint64_t gen;
+  int64_t since_ms;
+} stranded;
+
+struct hg_failover {
+  hg_failover_config cfg;
+  char self[HG_NODE_ID_MAX];
+  uv_timer_t timer;
+  bool closing, timer_closed;
+  hg_strmap jobs;      /* job by sandbox id */
+  job *head, **tail;   /* queued, in order */
+  unsigned busy, workers;
+  uint64_t restored, failed;
+  int64_t started_ms;
+  char seen_dead[SEEN_MAX][HG_NODE_ID_MAX]; /* deaths seen happen ("": free) */
+  stranded *strand;    /* from the last scan */
+  size_t nstrand, strand_total;
+};
+
+bool hg_failover_was_running(const char *dir_state) {
+  /* A paused VM is memory on a dead host, like a running one, but the
+   * user stopped it: it stays suspended (a resume brings it back). */
+  return dir_state && (!strcmp(dir_state, "running") || !strcmp(dir_state, "resuming"));
+}
+
+/* ---- restores on workers -------------------------------------------------------- */
+
+static void pump(hg_failover *f);
+static void maybe_free(hg_failover *f);
+
+static void job_work(uv_work_t *w) {
+  job *j = w->data;
+  j->rc = hg_life_failover(j->f->cfg.life, j->id, j->run, j->msg);
+}
+
+static void job_free(hg_failover *f, job *j) {
+  hg_strmap_del(&f->jobs, &j->node);
+  free(j);
+}
+
+static void job_done(uv_work_t *w, int status) {
+  job *j = w->data;
+  hg_failover *f = j->f;
+  f->busy--;
+  j->busy = false;
+  if (status == 0 && j->rc == 0) {
+    f->restored++;
+    hg_log_info("failover.restored", "sandbox=%s run=%s", j->id, j->run ? "yes" : "no");
+    job_free(f, j);
+  } else {
+    /* Another survivor may have won the claim (-ESTALE): the next scan
+     * sees the new owner alive and leaves it. Anything else is tried
+     * again after a while, if the owner is still dead. */
+    f->failed++;
+    j->retry_at_ms = hg_now_ms() + RETRY_MS;
+    hg_log_warn("failover.failed", "sandbox=%s err=\"%s\" msg=\"%s\"", j->id,
+                hg_err_str(status < 0 ? status : j->rc), j->msg);
+  }
+  if (f->closing) maybe_free(f);
+  else pump(f);
+}
+
+static void pump(hg_failover *f) {
+  while (!f->closing && f->head && f->busy < f->workers) {
+    job *j = f->head;
+    f->head = j->next;
+    if (!f->head) f->tail = &f->head;
+    j->queued = false;
+    j->busy = true;
+    j->f = f;
+    j->work.data = j;
+    if (uv_queue_work(f->cfg.loop, &j->work, job_work, job_done) < 0) {
+      j->busy = false;
+      j->retry_at_ms = hg_now_ms() + RETRY_MS;
+      continue;
+    }
+    f->busy++;
+  }
+}
+
+static void enqueue(hg_failover *f, const char *id, bool run) {
+  hg_strmap_node *n = hg_strmap_get(&f->jobs, id);
+  job *j = n ? HG_CONTAINER_OF(n, job, node) : NULL;
+  if (j && (j->queued || j->busy || hg_now_ms() < j->retry_at_ms)) return;
+  if (!j) {
+    if (!(j = calloc(1, sizeof *j))) return; /* the next scan tries again */
+    snprintf(j->id, sizeof j->id, "%s", id);
+    j->node.key = j->id;
+    if (hg_strmap_put(&f->jobs, &j->node) < 0) {
+      free(j);
+      return;
+    }
+  }
+  j->run = run;
+  j->queued = true;
+  j->retry_at_ms = 0;
+  j->next = NULL;
+  *f->tail = j;
+  f->tail = &j->next;
+  hg_log_info("failover.queued", "sandbox=%s run=%s", id, run ? "yes" : "no");
+}
+
+/* ---- the choice -------------------------------------------------------------------- */
+
+/* A member as the scan sees it. */
+typedef struct member {
+  const char *id;
+  const char *state;
+  double weight; /* capacity: memory in MiB, at least 1 */
+} member;
+
+static const member *member_find(const member *ms, size_t n, const char *id) {
+  for (size_t i = 0; i < n; i++)
+    if (!strcmp(ms[i].id, id)) return &ms[i];
+  return NULL;
+}
+
+/* Weighted rendezvous (the highest w / -ln(h) wins, h the hash as a
+ * fraction in (0, 1)): each holder gets sandboxes in proportion to its
+ * capacity, and every survivor that sees the same members picks the same
+ * one. Ties by id. NULL: no alive holder. */
+static const char *choose(const char *sandbox, json_t *holders, const member *ms, size_t n) {
+  const char *best = NULL;
+  double best_score = -1;
+  size_t i;
+  json_t *h;
+  json_array_foreach(holders, i, h) {
+    const char *id = json_string_value(h);
+    const member *m = id ? member_find(ms, n, id) : NULL;
+    if (!m || strcmp(m->state, "alive")) continue;
+    uint64_t w = hg_cluster_rendezvous(sandbox, id);
+    double frac = ((double)(w >> 11) + 0.5) / 9007199254740992.0; /* (0, 1) */
+    double score = m->weight / -log(frac);
+    if (score > best_score || (score == best_score && best && strcmp(id, best) < 0)) {
+      best = id;
+      best_score = score;
+    }
+  }
+  return best;
+}
+
+static void strand_note(hg_failover *f, stranded *v, size_t *nv, const char *id,
+                        const char *owner, uint64_t gen) {
+  f->strand_total++;
+  if (*nv >= STRANDED_MAX) return;
+  stranded *s = &v[(*nv)++];
+  snprintf(s->id, sizeof s->id, "%s", id);
+  snprintf(s->owner, sizeof s->owner, "%s", owner);
+  s->gen = gen;
+  s->since_ms = hg_wall_ns() / 1000000;
+  for (size_t k = 0; k < f->nstrand; k++) /* known: keep its time, say nothing */
+    if (!strcmp(f->strand[k].id, id)) {
+      s->since_ms = f->strand[k].since_ms;
+      return;
+    }
+  hg_log_warn("failover.stranded", "sandbox=%s owner=%s gen=%" PRIu64
+              " msg=\"its owner is dead and no alive node holds its newest generation: "
+              "it comes back with its owner, or a node holding it\"", id, owner, gen);
+}
+
+static bool seen_dead(const hg_failover *f, const char *id) {
+  for (unsigned i = 0; i < SEEN_MAX; i++)
+    if (!strcmp(f->seen_dead[i], id)) return true;
+  return false;
+}
+
+static void seen_set(hg_failover *f, const char *id, bool dead) {
+  char *free_slot = NULL;
+  for (unsigned i = 0; i < SEEN_MAX; i++) {
+    if (!strcmp(f->seen_dead[i], id)) {
+      if (!dead) f->seen_dead[i][0] = '\0';
+      return;
+    }
+    if (!f->seen_dead[i][0] && !free_slot) free_slot = f->seen_dead[i];
+  }
+  if (dead && free_slot) snprintf(free_slot, HG_NODE_ID_MAX, "%s", id);
+}
+
+/* Dead for failover: swim says so, and we saw it die or are past the grace. */
+static bool counts_dead(const hg_failover *f, const char *id, const char *state) {
+  return !strcmp(state, "dead") &&
+         (seen_dead(f, id) || hg_now_ms() - f->started_ms >= GRACE_MS);
+}
+
+static void scan(hg_failover *f) {
+  json_t *mj = hg_cluster_members_json(f->cfg.cluster);
+  json_t *dir = NULL;
+  size_t nm = json_array_size(mj), nms = 0;
+  member *ms = calloc(nm ? nm : 1, sizeof *ms);
+  bool any_dead = false;
+  for (size_t i = 0; ms && i < nm; i++) {
+    json_t *o = json_array_get(mj, i);
+    member *m = &ms[nms];
+    m->id = json_string_value(json_object_get(o, "id"));
+    m->state = json_string_value(json_object_get(o, "state"));
+    if (!m->id || !m->state) continue;
+    if (json_is_true(json_object_get(o, "self"))) m->state = "alive";
+    json_int_t mem =
+        json_integer_value(json_object_get(json_object_get(o, "capacity"), "memory_mib"));
+    m->weight = mem > 0 ? (double)mem : 1.0;
+    if (!strcmp(m->state, "dead") && !counts_dead(f, m->id, m->state)) m->state = "unknown";
+    any_dead |= !strcmp(m->state, "dead");
+    nms++;
+  }
+  stranded *v = NULL;
+  size_t nv = 0;
+  f->strand_total = 0;
+  if (ms && any_dead) {
+    dir = hg_cluster_dir_json(f->cfg.cluster);
+    v = calloc(STRANDED_MAX, sizeof *v);
+  }
+  size_t i;
+  json_t *e;
+  json_array_foreach(dir, i, e) {
+    const char *id = json_string_value(json_object_get(e, "sandbox"));
+    const char *owner = json_string_value(json_object_get(e, "owner"));
+    const char *state = json_string_value(json_object_get(e, "state"));
+    if (!id || !owner || !state || !strcmp(state, "deleted") || !strcmp(owner, f->self))
+      continue;
+    const member *om = member_find(ms, nms, owner);
+    if (!om || strcmp(om->state, "dead")) continue; /* alive, suspect, left, unknown */
+    uint64_t gen = (uint64_t)json_integer_value(json_object_get(e, "gen"));
+    const char *to = gen ? choose(id, json_object_get(e, "holders"), ms, nms) : NULL;
+    if (!to) {
+      if (v) strand_note(f, v, &nv, id, owner, gen);
+      continue;
+    }
+    if (!strcmp(to, f->self)) enqueue(f, id, hg_failover_was_running(state));
+  }
+  free(f->strand);
+  f->strand = v;
+  f->nstrand = nv;
+  free(ms);
+  json_decref(dir);
+  json_decref(mj);
+  pump(f);
+}
+
+static void on_timer(uv_timer_t *t) {
+  scan(t->data);
+}
+
+/* A death is acted on at once; the periodic scan is the safety net. */
+static void on_member(void *ud, const char *node_id, hg_member_state state) {
+  hg_failover *f = ud;
+  seen_set(f, node_id, state == HG_MEMBER_DEAD);
+  if (state != HG_MEMBER_DEAD || f->closing) return;
+  hg_log_info("failover.member_dead", "node=%s", node_id);
+  scan(f);
+}
+
+static unsigned default_workers(void) {
+  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  if (cpus < 1) cpus = 1;
+  return cpus > WORKERS_MAX ? WORKERS_MAX : (unsigned)cpus;
+}
+
+int hg_failover_open(const hg_failover_config *cfg, hg_failover **out) {
+  if (!cfg->loop || !cfg->cluster || !cfg->life || !cfg->self) return -EINVAL;
+  hg_failover *f = calloc(1, sizeof *f);
+  if (!f) return -ENOMEM;
+  f->cfg = *cfg;
+  snprintf(f->self, sizeof f->self, "%s", cfg->self);
+  f->cfg.self = f->self;
+  f->workers = cfg->workers ? cfg->workers : default_workers();
+  f->tail = &f->head;
+  f->started_ms = hg_now_ms();
+  int rc = uv_timer_init(cfg->loop, &f->timer);
+  if (rc < 0) {
+    free(f);
+    return rc;
+  }
+  f->timer.data = f;
+  uv_timer_start(&f->timer, on_timer, SCAN_MS, SCAN_MS);
+  hg_cluster_on_member_change(cfg->cluster, on_member, f);
+  hg_log_info("failover.on", "workers=%u", f->workers);
+  *out = f;
+  return 0;
+}
+
+/* Jobs on workers still point at f: it goes with the last of them. */
+static void maybe_free(hg_failover *f) {
+  if (!f->timer_closed || f->busy > 0) return;
+  hg_strmap_free_all(&f->jobs, offsetof(job, node));
+  free(f->strand);
+  free(f);
+}
+
+static void on_closed(uv_handle_t *h) {
+  hg_failover *f = h->data;
+  f->timer_closed = true;
+  maybe_free(f);
+}
+
+void hg_failover_close(hg_failover *f) {
+  if (!f) return;
+  f->closing = true;
+  f->head = NULL;
+  f->tail = &f->head;
+  hg_cluster_on_member_change(f->cfg.cluster, NULL, NULL);
+  uv_close((uv_handle_t *)&f->timer, on_closed);
+}
+
+json_t *hg_failover_status(hg_failover *f) {
+  json_t *list = json_array();
+  for (size_t i = 0; i < f->nstrand; i++) {
+    char at[32];
+    hg_iso_time(f->strand[i].since_ms, at);
+    json_array_append_new(list, json_pack("{s:s,s:s,s:I,s:s}", "sandbox", f->strand[i].id,
+                                          "owner", f->strand[i].owner, "gen",
+                                          (json_int_t)f->strand[i].gen, "since", at));
+  }
+  unsigned queued = 0;
+  for (job *j = f->head; j; j = j->next) queued++;
+  return json_pack("{s:b,s:I,s:I,s:I,s:I,s:I,s:o}", "on", true, "queued", (json_int_t)queued,
+                   "restoring", (json_int_t)f->busy, "restored", (json_int_t)f->restored,
+                   "failed", (json_int_t)f->failed, "stranded_count",
+                   (json_int_t)f->strand_total, "stranded", list);
+}

@@ -1,0 +1,59 @@
+/* failover: this node's part in taking over a dead node's sandboxes
+ * (DESIGN §9 "Failover"). When gossip declares a member dead (and every
+ * few seconds after, so a failed or lost attempt is tried again), each
+ * survivor reads the directory: for every sandbox the dead node owned, the
+ * survivor chosen by rendezvous over the alive holders of its newest
+ * replicated generation (weighted by their memory, so load spreads by
+ * capacity; every survivor computes the same choice) takes it through
+ * hg_life_failover: a sandbox that ran there runs again, a suspended one
+ * stays suspended here. The lease decides if two survivors disagree (a
+ * view not yet converged): one claim wins.
+ *
+ * Restores run on the loop's workers, at most `workers` at a time; the
+ * loop only reads the directory and queues. A sandbox whose newest
+ * generation no alive node holds is stranded: logged once, counted, and
+ * listed (hg_failover_status), never dropped.
+ *
+ * For 30 s after start only deaths seen happen count: swim lists the
+ * roster's members as dead until it reaches them, and a node that just
+ * restarted must not take what live owners hold.
+ *
+ * A node that left gracefully is not dead: its VMs run on (fenced when its
+ * leases lapse) until it comes back. */
+#ifndef HG_HANGARD_FAILOVER_H
+#define HG_HANGARD_FAILOVER_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <uv.h>
+
+#include "cluster/cluster.h"
+#include "node/hangard/lifecycle.h"
+
+typedef struct hg_failover hg_failover;
+
+typedef struct hg_failover_config {
+  uv_loop_t *loop;
+  hg_cluster *cluster; /* the loop's handle */
+  hg_life *life;
+  const char *self;
+  unsigned workers;    /* restores at a time; 0: by this host's CPUs (1 to 8) */
+} hg_failover_config;
+
+/* On the loop, after the lifecycle exists and before gossip starts. */
+int hg_failover_open(const hg_failover_config *cfg, hg_failover **out);
+/* On the loop: no new restores start; those running finish on their
+ * workers (the loop runs until they did). Then frees. */
+void hg_failover_close(hg_failover *f);
+
+/* The "was it running" decision: what the dead owner last said of the
+ * sandbox (its directory state). A sandbox that ran runs again after its
+ * failover; any other stays suspended. */
+bool hg_failover_was_running(const char *dir_state);
+
+/* {"on": true, "queued", "restoring", "restored", "failed", "stranded":
+ * [{"sandbox", "owner", "gen", "since"}]} for GET /v1/node. Loop thread.
+ * New reference. */
+json_t *hg_failover_status(hg_failover *f);
+
+#endif

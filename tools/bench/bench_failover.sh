@@ -1,0 +1,160 @@
+#!/usr/bin/env bash
+# bench_failover: how soon a running sandbox answers again after its
+# owner's host dies (DESIGN §9 "Failover", issue 14), on real hangards and
+# real VMs, with no call from anyone but the exec that measures it.
+#
+#   tools/bench/bench_failover.sh [--rounds R] [--lease-ms LIST] [--json FILE]
+#                                 [--prefix P] [--subnet A.B.C]
+#   env: BUILD (build dir, default <repo>/build),
+#        HANGAR_TEMPLATE_DIR (mkimage output, default /var/cache/hangar/test-template)
+#
+# For each lease length T in LIST (default "1000,3000"; 3000 is hangard's
+# default; the margin is 500 ms, or T/4 when that is less: 250 ms at 1000): `tools/cluster up 3` (local gossip
+# profile, no warm pool), then R rounds (default 5):
+#   1. a sandbox with three copies, suspended and resumed once on its owner
+#      (its state in a replicated generation, its VM running);
+#   2. baseline: one plain exec (`true`, ?wait) through a survivor,
+#      forwarded to the owner;
+#   3. `tools/cluster crash` of the owner (hangard, shims, VMs SIGKILLed);
+#      the clock starts just before it;
+#   4. an exec through a survivor, tried every 100 ms (each try bounded by
+#      5 s), until one answers with exit code 0: time-to-answer;
+#   5. the owner starts again, the cluster converges, the sandbox is deleted.
+# Prints p50/p90/max of each per T, and JSON to FILE.
+#
+# Needs root (network namespaces, loop mounts, VMs), curl, jq. Whatever
+# happens, the cluster is brought down on exit.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+BUILD=${BUILD:-$repo/build}
+TEMPLATE_DIR=${HANGAR_TEMPLATE_DIR:-/var/cache/hangar/test-template}
+CLUSTER=$repo/tools/cluster
+json_out=$here/results/bench_failover.json
+rounds=5
+leases=1000,3000
+prefix=hgfail
+subnet=10.251.93
+ANSWER_WAIT_MS=120000
+
+usage() {
+  sed -n '6,9p' "$0" | sed 's/^# \{0,1\}//' >&2
+  exit 2
+}
+while (($#)); do
+  case $1 in
+  --rounds) rounds=${2:?}; shift 2 ;;
+  --lease-ms) leases=${2:?}; shift 2 ;;
+  --json) json_out=${2:?}; shift 2 ;;
+  --prefix) prefix=${2:?}; shift 2 ;;
+  --subnet) subnet=${2:?}; shift 2 ;;
+  -h | --help) usage ;;
+  *) echo "bench_failover: unknown argument $1" >&2; usage ;;
+  esac
+done
+[[ $rounds =~ ^[1-9][0-9]*$ ]] || usage
+[[ $leases =~ ^[1-9][0-9]*(,[1-9][0-9]*)*$ ]] || usage
+
+log() { printf 'bench_failover: %s\n' "$*" >&2; }
+die() { log "$*"; exit 1; }
+
+((EUID == 0)) || die "must run as root (network namespaces, loop mounts, VMs)"
+[[ -x $BUILD/node/hangard ]] || die "no hangard at $BUILD/node/hangard (build it, or set BUILD)"
+[[ -f $TEMPLATE_DIR/rootfs.img ]] || die "no template at $TEMPLATE_DIR (set HANGAR_TEMPLATE_DIR)"
+command -v curl >/dev/null || die "needs curl"
+command -v jq >/dev/null || die "needs jq"
+
+T=$(mktemp -d /tmp/hangar-bench-failover.XXXXXX)
+DIR=$T/c
+UP=0
+cleanup() {
+  local rc=$?
+  trap - EXIT INT TERM
+  if ((UP)); then "$CLUSTER" down --dir "$DIR" --prefix "$prefix" >&2 || log "down failed"; fi
+  rm -rf "$T"
+  exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+cluster() { "$CLUSTER" "$@" --dir "$DIR"; }
+now_ms() { local t=${EPOCHREALTIME/[.,]/}; echo $((t / 1000)); }
+
+KEY=''
+# api I METHOD PATH [BODY] [MAXTIME]: the body to $T/resp, prints the status.
+api() {
+  local args=(-sS -o "$T/resp" -w '%{http_code}' -X "$2" -H "Authorization: Bearer $KEY"
+              --max-time "${5:-330}")
+  [[ -n ${4:-} ]] && args+=(-H 'Content-Type: application/json' --data-binary "$4")
+  curl "${args[@]}" "http://$subnet.$1:7070$3" 2>/dev/null || echo 000
+}
+
+converged() {
+  local i
+  for ((i = 1; i <= 3; i++)); do
+    [[ $(api "$i" GET /v1/cluster/members) == 200 ]] || return 1
+    [[ $(grep -o '"state": *"alive"' "$T/resp" | wc -l) -ge 3 ]] || return 1
+  done
+}
+
+exec_ok() { # exec_ok I SB MAXTIME: 0 when `true` ran through node I
+  [[ $(api "$1" POST "/v1/sandboxes/$2/commands?wait=10" '{"cmd":["true"]}' "$3") == 20[01] ]] &&
+    [[ $(jq -r .exit_code "$T/resp" 2>/dev/null) == 0 ]]
+}
+
+pct() {
+  sort -g | awk -v p="$1" '{ v[NR - 1] = $1 } END {
+    if (NR == 0) { print "null"; exit }
+    i = int(p * (NR - 1) + 0.5); printf "%d\n", v[i] }'
+}
+
+results='[]'
+IFS=, read -r -a lease_list <<< "$leases"
+for lease in "${lease_list[@]}"; do
+  margin=$((lease / 4 < 500 ? lease / 4 : 500)) # hangard: at most a quarter of T
+  log "up 3 nodes, lease ${lease}/${margin} ms, local gossip profile"
+  "$CLUSTER" down --dir "$DIR" --prefix "$prefix" >/dev/null 2>&1 || true
+  UP=1
+  "$CLUSTER" up 3 --dir "$DIR" --prefix "$prefix" --subnet "$subnet" --profile local \
+    --template-dir "$TEMPLATE_DIR" --pool-size 0 --bin "$BUILD/node/hangard" \
+    -- --lease-ms "$lease" --lease-margin-ms "$margin" >&2 || die "tools/cluster up 3 failed"
+  KEY=$(. "$DIR/env" && echo "$HANGAR_KEY")
+  base=() fail=()
+  for ((r = 1; r <= rounds; r++)); do
+    [[ $(api 1 POST '/v1/sandboxes?wait=300' '{"replicas":3}') == 201 ]] ||
+      die "create: $(head -c 300 "$T/resp")"
+    sb=$(jq -r .id "$T/resp")
+    owner=$(jq -r .node "$T/resp" | tr -dc 0-9)
+    [[ $(api "$owner" POST "/v1/sandboxes/$sb/suspend?wait=300") == 200 ]] || die "suspend: $(head -c 300 "$T/resp")"
+    [[ $(api "$owner" POST "/v1/sandboxes/$sb/resume?wait=300&node=n$owner") == 200 ]] ||
+      die "resume: $(head -c 300 "$T/resp")"
+    via=$((owner % 3 + 1))
+    t0=$(now_ms)
+    exec_ok "$via" "$sb" 60 || die "baseline exec: $(head -c 300 "$T/resp")"
+    base+=($(($(now_ms) - t0)))
+    t0=$(now_ms)
+    cluster crash "$owner" >&2
+    until exec_ok "$via" "$sb" 5; do
+      (($(now_ms) - t0 < ANSWER_WAIT_MS)) || die "no answer after the crash of n$owner"
+      sleep 0.1
+    done
+    fail+=($(($(now_ms) - t0)))
+    log "lease $lease round $r: n$owner crashed; $sb answered through n$via after ${fail[-1]} ms (baseline ${base[-1]} ms)"
+    cluster start "$owner" >&2
+    for ((w = 0; w < 600; w++)); do converged && break; sleep 0.2; done
+    api "$via" DELETE "/v1/sandboxes/$sb?wait=300" > /dev/null
+  done
+  b50=$(printf '%s\n' "${base[@]}" | pct 0.5) b90=$(printf '%s\n' "${base[@]}" | pct 0.9)
+  f50=$(printf '%s\n' "${fail[@]}" | pct 0.5) f90=$(printf '%s\n' "${fail[@]}" | pct 0.9)
+  fmax=$(printf '%s\n' "${fail[@]}" | sort -g | tail -1)
+  printf 'lease %5d/%d ms: crash -> exec answers on a survivor p50 %6d ms p90 %6d ms max %6d ms | plain exec p50 %4d ms p90 %4d ms (%d runs)\n' \
+    "$lease" "$margin" "$f50" "$f90" "$fmax" "$b50" "$b90" "$rounds"
+  results=$(jq -c --argjson l "$lease" --argjson f "$(printf '%s\n' "${fail[@]}" | jq -s .)" \
+    --argjson b "$(printf '%s\n' "${base[@]}" | jq -s .)" \
+    --argjson m "$margin" '. + [{lease_ms: $l, margin_ms: $m, failover_ms: $f, exec_ms: $b}]' <<< "$results")
+  "$CLUSTER" down --dir "$DIR" --prefix "$prefix" >&2
+  UP=0
+done
+mkdir -p "$(dirname "$json_out")"
+jq . <<< "$results" > "$json_out"
