@@ -523,7 +523,9 @@ void hg_lease_proposer_reply(hg_lease_proposer *p, const hg_lease_reply *rep,
    * lives, so the two never both hold a majority. */
   bool other = strcmp(pr->holder, p->self) != 0;
   if (other && pr->epoch > e->epoch) {
-    bool held = e->state == HG_LEASE_HELD;
+    /* granted at least once: a recovery or own resume not yet granted
+     * stops at once, as a claim does */
+    bool held = e->state == HG_LEASE_HELD && e->lease_until_ms > 0;
     if (!held || (rep->round == e->round && refuse(e, rep->from)))
       set_state(p, e, HG_LEASE_LOST, pr->holder);
     return;

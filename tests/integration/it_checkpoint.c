@@ -43,8 +43,10 @@ static hg_itc C;
 static char SB[32];
 static int OWNER;
 
-/* One checkpoint generation kept on the owner: retention shows at once. */
-static const char *const node_flags[] = {"--checkpoint-keep", "1", NULL};
+/* One checkpoint generation kept on the owner: retention shows at once.
+ * --no-failover: the owner dies on purpose and the sandbox moves by hand
+ * (it_failover shows the automatic move of a checkpointed sandbox). */
+static const char *const node_flags[] = {"--checkpoint-keep", "1", "--no-failover", NULL};
 
 static int setup(void **state) {
   hg_itc_opts o = {.with_template = true, .ready_timeout_s = 360, .deadline_s = 900,
