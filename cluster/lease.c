@@ -301,7 +301,8 @@ static void info_of(const prop_entry *e, hg_lease_info *out) {
                          .lease_until_ms = e->lease_until_ms,
                          .waiting = e->state == HG_LEASE_CLAIMING && e->waiting,
                          .conf = e->conf,
-                         .seen_epoch = e->seen_epoch};
+                         .seen_epoch = e->seen_epoch,
+                         .deleted_elsewhere = e->state == HG_LEASE_GONE && !e->deleting};
   snprintf(out->holder, sizeof out->holder, "%s", e->holder);
 }
 

@@ -146,6 +146,7 @@ typedef struct hg_lease_info {
   hg_lease_conf conf;
   char holder[HG_NODE_ID_MAX]; /* LOST: who holds it now; waiting: whose lease */
   uint64_t seen_epoch;         /* the highest epoch any reply showed */
+  bool deleted_elsewhere;      /* GONE by another node's delete, not by ours */
 } hg_lease_info;
 
 typedef struct hg_lease_proposer_cb {

@@ -119,7 +119,8 @@ static void fence_queue(hg_leasing *l, const char *id, const hg_lease_info *info
       return;
     }
   }
-  j->lost = info->state == HG_LEASE_LOST;
+  j->lost = info->state == HG_LEASE_LOST ||
+            (info->state == HG_LEASE_GONE && info->deleted_elsewhere);
   j->regroup = regroup;
   if (regroup) lease_out(info, &j->group);
   /* Lost: fenced at once (1 is long past), the orphaning follows. */
@@ -208,7 +209,11 @@ static void on_changed(void *ud, const char *sandbox, const hg_lease_info *info)
     e->seq++;
   }
   if (info->state == HG_LEASE_LOST) l->lost++;
-  if ((moved || regroup) && (info->state == HG_LEASE_HELD || info->state == HG_LEASE_LOST))
+  /* Deleted by another node while we held or recovered it (we were away
+   * when it was deleted): our copy goes as a lost one does. */
+  bool gone = info->state == HG_LEASE_GONE && info->deleted_elsewhere;
+  if ((moved || regroup) &&
+      (info->state == HG_LEASE_HELD || info->state == HG_LEASE_LOST || gone))
     fence_queue(l, sandbox, info, regroup);
   pthread_cond_broadcast(&l->cv);
   pthread_mutex_unlock(&l->mu);

@@ -12,7 +12,9 @@
  *     resume through any node later brings it back with its file.
  * Then the crashed node starts again: nothing of it runs, and its copies
  * leave its sandboxes/ (rolled back to their newest generation at its
- * restart, then handed back to the new owners and kept as replicas). */
+ * restart, then handed back to the new owners and kept as replicas).
+ * Last, a sandbox with "checkpoint_s" running a counter in memory: its
+ * owner crashes, and it runs on from its newest acknowledged checkpoint. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -228,10 +230,100 @@ static void the_crashed_host_back_runs_nothing_and_keeps_its_copies_aside(void *
   json_decref(call(owner_of(1, SUS, NULL, NULL), "DELETE", dpath, NULL, 200));
 }
 
+/* --- a running sandbox with checkpoints ------------------------------------------ */
+
+static long counter_via(int i, const char *id) {
+  char *out = hg_itc_sh(&C, i, NULL, id, "cat /root/counter", 120000);
+  assert_non_null(out);
+  long v = atol(out);
+  free(out);
+  return v;
+}
+
+/* Issue 14's first acceptance: a sandbox made with "checkpoint_s" runs a
+ * counter that lives in its memory; its owner's host crashes. With no
+ * call, it runs on a survivor from its newest checkpoint: the counter is
+ * at least what it was when the last acknowledged checkpoint was taken and
+ * goes on counting; any node names the new owner at a higher epoch; the
+ * guest's clock is current and it can read where it runs now. */
+static void a_checkpointed_sandbox_runs_on_from_its_checkpoint(void **state) {
+  json_t *j = call(1, "POST", "/v1/sandboxes?wait=" WAIT,
+                   json_pack("{s:i,s:i}", "checkpoint_s", 2, "replicas", 3), 201);
+  char ck[32], path[160];
+  snprintf(ck, sizeof ck, "%s", hg_it_str(j, "id"));
+  json_decref(j);
+  int owner = owner_of(1, ck, NULL, NULL);
+  uint64_t epoch;
+  assert_true(owner >= 1);
+  snprintf(path, sizeof path, "/v1/sandboxes/%s/commands", ck);
+  json_decref(call(owner, "POST", path,
+                   json_pack("{s:[s,s,s]}", "cmd", "sh", "-c",
+                             "i=0; while :; do i=$((i+1)); echo $i > /root/counter.new; "
+                             "mv /root/counter.new /root/counter; sleep 0.1; done"),
+                   201));
+  usleep(500 * 1000);
+  /* The value before a checkpoint its holders acknowledged (a timer's may
+   * be under way: 409, then again). */
+  long before = 0;
+  snprintf(path, sizeof path, "/v1/sandboxes/%s/checkpoint?wait=" WAIT, ck);
+  for (int64_t t0 = hg_now_ms();; usleep(200 * 1000)) {
+    before = counter_via(owner, ck);
+    long status = 0;
+    j = hg_itc_json(&C, owner, NULL, "POST", path, NULL, VM_TIMEOUT_MS, &status);
+    json_t *rep = json_object_get(json_object_get(j, "result"), "replication");
+    long acked = (long)json_integer_value(json_object_get(rep, "acked"));
+    json_decref(j);
+    if (status == 200 && acked >= 1) break;
+    assert_true(status == 409 || status == 200);
+    assert_true(hg_now_ms() - t0 < 60000);
+  }
+  assert_int_equal(owner_of(1, ck, &epoch, NULL), owner);
+
+  int64_t t0 = hg_now_ms();
+  assert_int_equal(hg_itc_tool(&C, "crash", hg_itc_id(owner) + 1, NULL), 0);
+  C.killed[owner] = true;
+  int a = owner == 1 ? 2 : 1, b = owner == 3 ? 2 : 3, now = 0;
+  uint64_t e = 0;
+  char st[16];
+  for (;; usleep(200 * 1000)) {
+    assert_true(vmms_of(ck) <= 1);
+    now = owner_of(a, ck, &e, st);
+    if (now && now != owner && !strcmp(st, "running") && e > epoch) break;
+    assert_true(hg_now_ms() - t0 < FAILOVER_WAIT_MS);
+  }
+  long v1 = counter_via(b, ck);
+  fprintf(stderr, "checkpointed sandbox: n%d at epoch %" PRIu64 " %lld ms after the crash; "
+          "counter %ld (>= %ld at the checkpoint)\n", now, e, (long long)(hg_now_ms() - t0),
+          v1, before);
+  assert_true(v1 >= before);
+  usleep(1500 * 1000);
+  assert_true(counter_via(b, ck) > v1);
+  uint64_t eb;
+  assert_int_equal(owner_of(b, ck, &eb, NULL), now);
+  assert_int_equal(eb, e);
+  char *out = hg_itc_sh(&C, b, NULL, ck, "date +%s; cat /run/hangar/restored", 120000), want[64];
+  assert_non_null(out);
+  long guest_s = atol(out);
+  long host_s = (long)(hg_wall_ns() / 1000000000);
+  fprintf(stderr, "guest clock %ld, host %ld; %s", guest_s, host_s, strchr(out, '\n') + 1);
+  assert_true(labs(guest_s - host_s) <= 5);
+  snprintf(want, sizeof want, "epoch=%" PRIu64 "\nnode=n%d\n", e, now);
+  assert_non_null(strstr(out, want));
+  free(out);
+  assert_int_equal(vmms_of(ck), 1);
+
+  assert_int_equal(hg_itc_tool(&C, "start", hg_itc_id(owner) + 1, NULL), 0);
+  C.killed[owner] = false;
+  assert_true(hg_itc_wait_converged(&C, hg_itc_all(&C), 60000) >= 0);
+  snprintf(path, sizeof path, "/v1/sandboxes/%s?wait=" WAIT, ck);
+  json_decref(call(now, "DELETE", path, NULL, 200));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(a_crashed_owners_sandboxes_come_back_on_survivors),
       cmocka_unit_test(the_crashed_host_back_runs_nothing_and_keeps_its_copies_aside),
+      cmocka_unit_test(a_checkpointed_sandbox_runs_on_from_its_checkpoint),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

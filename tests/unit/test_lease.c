@@ -494,12 +494,25 @@ static void a_deleted_sandbox_stays_deleted(void **state) {
   assert_int_equal(claim(s, 0, 0, true), 0); /* the holder deletes at once */
   run_ms(s, 50);
   assert_int_equal(state_at(s, 0, 0), HG_LEASE_GONE);
+  hg_lease_info info;
+  assert_int_equal(hg_lease_info_get(s->nodes[0].prop, "sb-0", &info), 0);
+  assert_false(info.deleted_elsewhere); /* its own delete */
   /* A node that was away claims it days later: it learns of the delete. */
   run_ms(s, 2 * T_MS);
   assert_int_equal(claim(s, 2, 0, false), 0);
   run_ms(s, 2 * T_MS);
   assert_int_equal(state_at(s, 2, 0), HG_LEASE_GONE);
   assert_int_equal(running(s, 0), 0);
+  /* A node that held it before and recovers its lease after a restart
+   * learns that another deleted it (its copy must go: chaos seed 51). */
+  static const int first3[] = {0, 1, 2};
+  hg_lease_conf c = conf_of(s, first3, 3);
+  node *nd = &s->nodes[1];
+  assert_int_equal(hg_lease_recover(nd->prop, "sb-0", &c, 1, local(nd, s->now)), 0);
+  run_ms(s, 100);
+  assert_int_equal(state_at(s, 1, 0), HG_LEASE_GONE);
+  assert_int_equal(hg_lease_info_get(nd->prop, "sb-0", &info), 0);
+  assert_true(info.deleted_elsewhere);
   sim_free(s);
 }
 
