@@ -247,8 +247,9 @@ static long counter_via(int i, const char *id) {
  * goes on counting; any node names the new owner at a higher epoch; the
  * guest's clock is current and it can read where it runs now. */
 static void a_checkpointed_sandbox_runs_on_from_its_checkpoint(void **state) {
-  json_t *j = call(1, "POST", "/v1/sandboxes?wait=" WAIT,
-                   json_pack("{s:i,s:i}", "checkpoint_s", 2, "replicas", 3), 201);
+  json_t *body = json_pack("{s:i,s:i}", "checkpoint_s", 2, "replicas", 3);
+  json_t *j = call(1, "POST", "/v1/sandboxes?wait=" WAIT, body, 201);
+  json_decref(body);
   char ck[32], path[160];
   snprintf(ck, sizeof ck, "%s", hg_it_str(j, "id"));
   json_decref(j);
@@ -256,11 +257,11 @@ static void a_checkpointed_sandbox_runs_on_from_its_checkpoint(void **state) {
   uint64_t epoch;
   assert_true(owner >= 1);
   snprintf(path, sizeof path, "/v1/sandboxes/%s/commands", ck);
-  json_decref(call(owner, "POST", path,
-                   json_pack("{s:[s,s,s]}", "cmd", "sh", "-c",
-                             "i=0; while :; do i=$((i+1)); echo $i > /root/counter.new; "
-                             "mv /root/counter.new /root/counter; sleep 0.1; done"),
-                   201));
+  body = json_pack("{s:[s,s,s]}", "cmd", "sh", "-c",
+                   "i=0; while :; do i=$((i+1)); echo $i > /root/counter.new; "
+                   "mv /root/counter.new /root/counter; sleep 0.1; done");
+  json_decref(call(owner, "POST", path, body, 201));
+  json_decref(body);
   usleep(500 * 1000);
   /* The value before a checkpoint its holders acknowledged (a timer's may
    * be under way: 409, then again). */
