@@ -31,6 +31,7 @@
 
 #include "node/core/util.h"
 #include "tests/integration/cluster_harness.h"
+#include "tests/unit/proc_util.h"
 
 #define NODES 3
 #define VM_TIMEOUT_MS 330000
@@ -107,17 +108,6 @@ static int vmm_pid(int i) {
   json_decref(j);
   assert_true(pid > 0);
   return pid;
-}
-
-static char proc_state(int pid) {
-  char path[64], *text = NULL;
-  size_t len = 0;
-  snprintf(path, sizeof path, "/proc/%d/stat", pid);
-  if (hg_read_file(path, 4096, &text, &len) < 0) return 0;
-  const char *rp = strrchr(text, ')');
-  char st = rp && rp[1] == ' ' ? rp[2] : '?';
-  free(text);
-  return st;
 }
 
 /* --- the tests --------------------------------------------------------------------- */
