@@ -1456,9 +1456,10 @@ static int vm_kill(hg_manager *m, sandbox *sb) {
 
 /* Writes sandboxes/<id>/orphan.json: from here on the sandbox is an
  * orphan, and a restart finishes the move (load_all). */
-static int orphan_record(hg_manager *m, sandbox *sb, uint64_t epoch, const char *reason,
-                         hg_sb_state was) {
-  char path[4096] = "", at[32];
+/* Writes orphan.json into the subvolume rel (store-relative). */
+static int orphan_record_in(hg_manager *m, sandbox *sb, const char *rel, uint64_t epoch,
+                            const char *reason, hg_sb_state was) {
+  char dir[4096], path[4096] = "", at[32];
   hg_iso_time(hg_wall_ns() / 1000000, at);
   pthread_mutex_lock(&m->mu);
   json_t *j = json_pack("{s:s,s:I,s:I,s:s,s:s,s:s,s:I}", "id", sb->id, "epoch",
@@ -1471,13 +1472,21 @@ static int orphan_record(hg_manager *m, sandbox *sb, uint64_t epoch, const char 
   if (j) json_object_set_new(j, "reason", why ? why : json_string("(not UTF-8)"));
   char *text = j ? json_dumps(j, JSON_INDENT(2)) : NULL;
   json_decref(j);
-  int rc = text ? sb_file(m, sb, HG_ORPHAN_RECORD, path) : -ENOMEM;
+  int rc = text ? hg_store_abs(m->cfg.store, rel, dir, sizeof dir) : -ENOMEM;
+  if (rc == 0) rc = hg_path(path, sizeof path, "%s/%s", dir, HG_ORPHAN_RECORD);
   if (rc == 0) rc = hg_write_file_atomic(path, text, strlen(text));
   free(text);
   if (rc < 0)
     hg_log_error("sandbox.orphan", "sandbox=%s path=%s err=\"%s\"", sb->id, path,
                  hg_err_str(rc));
   return rc;
+}
+
+static int orphan_record(hg_manager *m, sandbox *sb, uint64_t epoch, const char *reason,
+                         hg_sb_state was) {
+  char rel[64];
+  int rc = sb_rel(sb, rel, sizeof rel);
+  return rc < 0 ? rc : orphan_record_in(m, sb, rel, epoch, reason, was);
 }
 
 /* Moves every subvolume in from/ (store-relative) to to/<same name>. */
@@ -1916,11 +1925,47 @@ static int rollback_to(hg_manager *m, sandbox *sb, uint64_t gen) {
   return rc;
 }
 
+/* What the VM wrote after generation g is in no generation: before the
+ * working copy goes back to g, its files as they were when the VM died
+ * go to orphans/<id>/<epoch> for an operator (a copy that ran is never
+ * deleted by itself, DESIGN §9). Writes after a generation were never
+ * promised to last, so a copy that cannot be kept (disk full) does not
+ * stop the sandbox from going back: it is logged. The copy is made in
+ * staging/ (emptied at open), so a crash midway leaves nothing behind. */
+static void keep_crashed_copy(hg_manager *m, sandbox *sb, hg_sb_state was, uint64_t g,
+                              const char *why) {
+  char src[64], tmp[96], reason[320], name[HG_ORPHAN_NAME_MAX] = "";
+  uint64_t epoch = sb->epoch ? sb->epoch : 1;
+  snprintf(reason, sizeof reason, "%s; the sandbox went back to generation %llu, these are "
+           "its files as they were then", why, (unsigned long long)g);
+  int rc = sb_rel(sb, src, sizeof src);
+  if (rc == 0) rc = hg_path(tmp, sizeof tmp, "staging/crashed-%s", sb->id);
+  if (rc == 0) rc = hg_store_snapshot(m->cfg.store, src, tmp, false);
+  if (rc == 0) rc = orphan_record_in(m, sb, tmp, epoch, reason, was);
+  if (rc == 0) {
+    pthread_mutex_lock(&m->orphan_mu);
+    rc = hg_orphan_place(m->cfg.store, tmp, sb->id, epoch, name);
+    pthread_mutex_unlock(&m->orphan_mu);
+  }
+  if (rc < 0) {
+    hg_log_error("sandbox.crashed_copy", "sandbox=%s err=\"%s\" msg=\"not kept: what it "
+                 "wrote after generation %llu is lost\"", sb->id, hg_err_str(rc),
+                 (unsigned long long)g);
+    hg_store_subvol_delete(m->cfg.store, tmp);
+    return;
+  }
+  hg_log_warn("sandbox.orphaned", "sandbox=%s own_epoch=%llu state=%s orphan=%s "
+              "reason=\"%.200s\"", sb->id, (unsigned long long)sb->epoch,
+              hg_sb_state_name(was), name, reason);
+}
+
 /* The VM is gone: the newest whole generation is what is left. */
 static void fall_back(hg_manager *m, sandbox *sb, const char *why) {
+  hg_sb_state was = sb->state;
   vm_release(m, sb, true);
   uint64_t g = sb->gen;
   while (g > 0 && !has_generation(m, sb, g)) g--;
+  if (g > 0) keep_crashed_copy(m, sb, was, g, why);
   if (g > 0 && rollback_to(m, sb, g) == 0) {
     hg_log_warn("sandbox.rollback", "sandbox=%s gen=%llu why=\"%s\"", sb->id,
                 (unsigned long long)g, why);

@@ -11,8 +11,10 @@
  *   - SUS has a new live owner at a higher epoch, still suspended, and a
  *     resume through any node later brings it back with its file.
  * Then the crashed node starts again: nothing of it runs, and its copies
- * leave its sandboxes/ (rolled back to their newest generation at its
- * restart, then handed back to the new owners and kept as replicas).
+ * leave its sandboxes/: RUN's files as they were at the crash go to
+ * orphans/ (it wrote after its generation), then both are rolled back to
+ * their newest generation, handed back to the new owners and kept as
+ * replicas.
  * Last, a sandbox with "checkpoint_s" running a counter in memory: its
  * owner crashes, and it runs on from its newest acknowledged checkpoint. */
 #include <setjmp.h>
@@ -195,9 +197,11 @@ static bool on_disk(int i, const char *dir, const char *id) {
   return access(path, F_OK) == 0;
 }
 
-/* Its copies leave its sandboxes/: a stale one the lease took from it goes
- * under orphans/; one it rolled back to its newest generation at restart
- * (its VM died with the host) is handed back and kept as a replica. */
+/* Its copies leave its sandboxes/. RUN ran after its generation: its files
+ * as they were at the crash go under orphans/ for the operator, and what
+ * is left (rolled back to its newest generation) is handed back and kept
+ * as a replica. SUS ran nothing since its generation: kept as a replica,
+ * no orphan. */
 static void the_crashed_host_back_runs_nothing_and_keeps_its_copies_aside(void **state) {
   assert_int_equal(hg_itc_tool(&C, "start", hg_itc_id(OWNER) + 1, NULL), 0);
   C.killed[OWNER] = false;
@@ -208,12 +212,14 @@ static void the_crashed_host_back_runs_nothing_and_keeps_its_copies_aside(void *
     if (!on_disk(OWNER, "sandboxes", RUN) && !on_disk(OWNER, "sandboxes", SUS)) break;
     assert_true(hg_now_ms() - t0 < 120000);
   }
-  fprintf(stderr, "n%d: RUN %s, SUS %s, %lld ms after its start\n", OWNER,
-          on_disk(OWNER, "orphans", RUN) ? "orphaned" : "kept as a replica",
-          on_disk(OWNER, "orphans", SUS) ? "orphaned" : "kept as a replica",
+  fprintf(stderr, "n%d: RUN orphan %d replica %d, SUS orphan %d replica %d, %lld ms after its "
+          "start\n", OWNER, on_disk(OWNER, "orphans", RUN), on_disk(OWNER, "replicas", RUN),
+          on_disk(OWNER, "orphans", SUS), on_disk(OWNER, "replicas", SUS),
           (long long)(hg_now_ms() - t0));
-  assert_true(on_disk(OWNER, "orphans", RUN) || on_disk(OWNER, "replicas", RUN));
-  assert_true(on_disk(OWNER, "orphans", SUS) || on_disk(OWNER, "replicas", SUS));
+  assert_true(on_disk(OWNER, "orphans", RUN));
+  assert_true(on_disk(OWNER, "replicas", RUN));
+  assert_false(on_disk(OWNER, "orphans", SUS));
+  assert_true(on_disk(OWNER, "replicas", SUS));
   /* Nothing of the old host runs: both sandboxes' VMs are the survivors'. */
   for (int k = 0; k < 10; k++, usleep(300 * 1000)) {
     assert_int_equal(vmms_of(RUN), 1);

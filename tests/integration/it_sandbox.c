@@ -376,7 +376,7 @@ static void daemon_kill9_guest_runs_through_the_outage_and_restart_adopts_it(
   free(out);
 }
 
-static void vm_lost_while_daemon_down_falls_back_to_last_generation(void **state) {
+static void vm_lost_in_an_outage_goes_back_a_generation_keeping_its_files_aside(void **state) {
   char id[32], st[32], *out;
   int code;
   assert_int_equal(hg_it_create(&node, id), 0);
@@ -391,6 +391,22 @@ static void vm_lost_while_daemon_down_falls_back_to_last_generation(void **state
   assert_int_equal(hg_it_node_restart(&node), 0);
   /* Only generation 1 was ever acknowledged as durable: it comes back. */
   assert_string_equal(state_of(id, st), "suspended");
+  /* What it wrote after generation 1 is kept aside for the operator:
+   * orphans/<id>/<epoch>, listed by the API as the copy that ran. */
+  long status = 0;
+  json_t *list = hg_it_json(&node, "GET", "/v1/orphans", NULL, &status);
+  assert_int_equal(status, 200);
+  size_t i, found = 0;
+  json_t *o;
+  json_array_foreach(json_object_get(list, "orphans"), i, o) {
+    if (strcmp(hg_it_str(o, "id"), id) != 0) continue;
+    found++;
+    assert_string_equal(hg_it_str(o, "state"), "running");
+    assert_int_equal(json_integer_value(json_object_get(o, "gen")), 1);
+    assert_non_null(strstr(hg_it_str(o, "reason"), "went back to generation 1"));
+  }
+  json_decref(list);
+  assert_int_equal(found, 1);
   lifecycle(id, "resume", 200);
   assert_int_equal(hg_it_run(&node, id, "cat /root/a; ls /root", NULL, &out, &code), 0);
   assert_string_equal(out, "a\na\n");
@@ -680,12 +696,13 @@ int main(void) {
       cmocka_unit_test(suspend_resume_keeps_memory_files_and_output),
       cmocka_unit_test(fork_gives_independent_sandboxes_with_fresh_rng),
       cmocka_unit_test(disk_snapshot_then_fork_boots_that_disk),
-      cmocka_unit_test(vm_lost_while_daemon_down_falls_back_to_last_generation),
+      cmocka_unit_test(vm_lost_in_an_outage_goes_back_a_generation_keeping_its_files_aside),
       cmocka_unit_test(bad_requests_get_clear_errors),
       cmocka_unit_test(corrupt_vmstate_fails_resume_cleanly),
       cmocka_unit_test(console_flood_is_capped_outside_the_subvolume),
       cmocka_unit_test(vmm_runs_jailed_and_sees_only_its_sandbox),
       cmocka_unit_test(daemon_kill9_guest_runs_through_the_outage_and_restart_adopts_it),
   };
+  if (getenv("HG_IT_FILTER")) cmocka_set_test_filter(getenv("HG_IT_FILTER"));
   return cmocka_run_group_tests(tests, setup, teardown);
 }
