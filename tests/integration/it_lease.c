@@ -89,13 +89,7 @@ static int running_total(void) {
 }
 
 static int owner_of(int via, uint64_t *epoch) {
-  char path[96];
-  snprintf(path, sizeof path, "/v1/sandboxes/%s", SB);
-  json_t *j = call(via, "GET", path, NULL, 200);
-  const char *node = hg_it_str(j, "node");
-  int owner = node && node[0] == 'n' ? atoi(node + 1) : 0;
-  if (epoch) *epoch = (uint64_t)json_integer_value(json_object_get(j, "epoch"));
-  json_decref(j);
+  int owner = hg_itc_owner(&C, via, SB, epoch, NULL);
   assert_true(owner >= 1 && owner <= NODES);
   return owner;
 }
@@ -108,14 +102,7 @@ static char *sandbox_file(int i, const char *name) {
 
 /* The VMM's pid from the shim's status in the sandbox's directory. */
 static int vmm_pid(int i) {
-  char *path = sandbox_file(i, "shim.json"), *text = NULL;
-  size_t len = 0;
-  assert_int_equal(hg_read_file(path, 1 << 16, &text, &len), 0);
-  free(path);
-  json_t *j = json_loadb(text, len, 0, NULL);
-  free(text);
-  int pid = (int)json_integer_value(json_object_get(j, "vmm_pid"));
-  json_decref(j);
+  int pid = hg_itc_vmm_pid(&C, i, SB);
   assert_true(pid > 0);
   return pid;
 }

@@ -5,6 +5,7 @@
 #
 #   tools/bench/bench_failover.sh [--rounds R] [--lease-ms LIST] [--json FILE]
 #                                 [--prefix P] [--subnet A.B.C]
+#                                 [--mass N] [--mass-running R2] [--mass-memory-mib M]
 #   env: BUILD (build dir, default <repo>/build),
 #        HANGAR_TEMPLATE_DIR (mkimage output, default /var/cache/hangar/test-template)
 #
@@ -22,6 +23,18 @@
 #   5. the owner starts again, the cluster converges, the sandbox is deleted.
 # Prints p50/p90/max of each per T, and JSON to FILE.
 #
+# --mass N (default 0: skipped): mass failover, once, at the first T of
+# LIST. Node 1 is made the owner of N suspended sandboxes and R2 (default
+# 20) running ones, each with three copies and its state in a replicated
+# generation (made through node 1, suspended, resumed there with ?node=n1,
+# the suspended ones suspended again; guests of M MiB, default 128; three
+# at a time); then its host crashes. Reported: time until the directory,
+# read through a survivor every 200 ms, names a survivor as the owner of
+# all N + R2 (target T + margin + 2 s after the death is seen), and until
+# the R2 run again (each then answers an exec). Disk: every generation
+# holds the guest's touched memory (about 60-120 MiB for this template),
+# on each of three holders; the nodes' images are 24 GiB (sparse).
+#
 # Needs root (network namespaces, loop mounts, VMs), curl, jq. Whatever
 # happens, the cluster is brought down on exit.
 set -euo pipefail
@@ -37,9 +50,12 @@ leases=1000,3000
 prefix=hgfail
 subnet=10.251.93
 ANSWER_WAIT_MS=120000
+mass=0
+mass_running=20
+mass_mem=128
 
 usage() {
-  sed -n '6,9p' "$0" | sed 's/^# \{0,1\}//' >&2
+  sed -n '6,10p' "$0" | sed 's/^# \{0,1\}//' >&2
   exit 2
 }
 while (($#)); do
@@ -49,12 +65,16 @@ while (($#)); do
   --json) json_out=${2:?}; shift 2 ;;
   --prefix) prefix=${2:?}; shift 2 ;;
   --subnet) subnet=${2:?}; shift 2 ;;
+  --mass) mass=${2:?}; shift 2 ;;
+  --mass-running) mass_running=${2:?}; shift 2 ;;
+  --mass-memory-mib) mass_mem=${2:?}; shift 2 ;;
   -h | --help) usage ;;
   *) echo "bench_failover: unknown argument $1" >&2; usage ;;
   esac
 done
-[[ $rounds =~ ^[1-9][0-9]*$ ]] || usage
+[[ $rounds =~ ^[0-9]+$ ]] || usage
 [[ $leases =~ ^[1-9][0-9]*(,[1-9][0-9]*)*$ ]] || usage
+[[ $mass =~ ^[0-9]+$ && $mass_running =~ ^[0-9]+$ && $mass_mem =~ ^[1-9][0-9]*$ ]] || usage
 
 log() { printf 'bench_failover: %s\n' "$*" >&2; }
 die() { log "$*"; exit 1; }
@@ -82,9 +102,10 @@ cluster() { "$CLUSTER" "$@" --dir "$DIR"; }
 now_ms() { local t=${EPOCHREALTIME/[.,]/}; echo $((t / 1000)); }
 
 KEY=''
-# api I METHOD PATH [BODY] [MAXTIME]: the body to $T/resp, prints the status.
+# api I METHOD PATH [BODY] [MAXTIME]: the body to $RESP (default $T/resp),
+# prints the status.
 api() {
-  local args=(-sS -o "$T/resp" -w '%{http_code}' -X "$2" -H "Authorization: Bearer $KEY"
+  local args=(-sS -o "${RESP:-$T/resp}" -w '%{http_code}' -X "$2" -H "Authorization: Bearer $KEY"
               --max-time "${5:-330}")
   [[ -n ${4:-} ]] && args+=(-H 'Content-Type: application/json' --data-binary "$4")
   curl "${args[@]}" "http://$subnet.$1:7070$3" 2>/dev/null || echo 000
@@ -112,6 +133,7 @@ pct() {
 results='[]'
 IFS=, read -r -a lease_list <<< "$leases"
 for lease in "${lease_list[@]}"; do
+  ((rounds > 0)) || break # --rounds 0: the mass round only
   margin=$((lease / 4 < 500 ? lease / 4 : 500)) # hangard: at most a quarter of T
   log "up 3 nodes, lease ${lease}/${margin} ms, local gossip profile"
   "$CLUSTER" down --dir "$DIR" --prefix "$prefix" >/dev/null 2>&1 || true
@@ -156,5 +178,83 @@ for lease in "${lease_list[@]}"; do
   "$CLUSTER" down --dir "$DIR" --prefix "$prefix" >&2
   UP=0
 done
+# mass_make K RUN: sandbox K of the mass round, owned by node 1 (see the
+# header); its id in $T/mass/K. Own response file: three run at once.
+mass_make() {
+  local k=$1 run=$2 sb
+  local RESP=$T/mass/resp.$k
+  [[ $(api 1 POST '/v1/sandboxes?wait=300' "{\"replicas\":3,\"memory_mib\":$mass_mem}") == 201 ]] ||
+    { log "mass create $k: $(head -c 300 "$RESP")"; return 1; }
+  sb=$(jq -r .id "$RESP")
+  [[ $(api 1 POST "/v1/sandboxes/$sb/suspend?wait=300") == 200 ]] || { log "mass suspend $k: $(head -c 300 "$RESP")"; return 1; }
+  [[ $(api 1 POST "/v1/sandboxes/$sb/resume?wait=300&node=n1") == 200 ]] || { log "mass resume $k: $(head -c 300 "$RESP")"; return 1; }
+  if ((!run)); then
+    [[ $(api 1 POST "/v1/sandboxes/$sb/suspend?wait=300") == 200 ]] || { log "mass suspend2 $k: $(head -c 300 "$RESP")"; return 1; }
+  fi
+  echo "$sb" > "$T/mass/$k"
+}
+
+# mass_count: "owned running" over the directory read through node 2: how
+# many of the round's sandboxes a survivor owns, and how many of the
+# running ones run there.
+mass_count() {
+  local RESP=$T/mass/dir
+  [[ $(api 2 GET /v1/cluster/sandboxes '' 5) == 200 ]] || { echo "0 0"; return; }
+  jq -r --slurpfile ids "$T/mass/ids.json" --slurpfile run "$T/mass/run.json" '
+    [.sandboxes[] | select(.sandbox as $s | $ids[0] | index($s))
+     | select(.owner != "n1" and .owner != null)] as $mine
+    | "\($mine | length) \([$mine[] | select(.sandbox as $s | $run[0] | index($s))
+                           | select(.state == "running")] | length)"' "$RESP"
+}
+
+mass_round() {
+  local lease=${lease_list[0]} margin k total=$((mass + mass_running)) t0 c owned=-1 ran=-1
+  margin=$((lease / 4 < 500 ? lease / 4 : 500))
+  log "mass: up 3 nodes, lease ${lease}/${margin} ms; $mass suspended + $mass_running running on n1"
+  "$CLUSTER" down --dir "$DIR" --prefix "$prefix" >/dev/null 2>&1 || true
+  UP=1
+  "$CLUSTER" up 3 --dir "$DIR" --prefix "$prefix" --subnet "$subnet" --profile local \
+    --template-dir "$TEMPLATE_DIR" --pool-size 2 --bin "$BUILD/node/hangard" \
+    -- --lease-ms "$lease" --lease-margin-ms "$margin" --image-size-gib 24 >&2 ||
+    die "tools/cluster up 3 failed"
+  KEY=$(. "$DIR/env" && echo "$HANGAR_KEY")
+  mkdir -p "$T/mass"
+  local t_make
+  t_make=$(now_ms)
+  for ((k = 0; k < total; k++)); do
+    while (($(jobs -rp | wc -l) >= 3)); do wait -n || die "mass: making a sandbox failed"; done
+    mass_make "$k" $((k < mass_running)) &
+    if ((k % 20 == 19)); then log "mass: $((k + 1)) of $total under way"; fi
+  done
+  while (($(jobs -rp | wc -l) > 0)); do wait -n || die "mass: making a sandbox failed"; done
+  for ((k = 0; k < total; k++)); do [[ -s $T/mass/$k ]] || die "mass: sandbox $k missing"; done
+  for ((k = 0; k < total; k++)); do cat "$T/mass/$k"; done | jq -R . | jq -s . > "$T/mass/ids.json"
+  for ((k = 0; k < mass_running; k++)); do cat "$T/mass/$k"; done | jq -R . | jq -s . > "$T/mass/run.json"
+  log "mass: $total sandboxes on n1 in $(($(now_ms) - t_make)) ms; crash n1"
+  t0=$(now_ms)
+  cluster crash 1 >&2
+  while :; do
+    read -r c r <<< "$(mass_count)"
+    if ((owned < 0 && c == total)); then owned=$(($(now_ms) - t0)); fi
+    if ((ran < 0 && r == mass_running)); then ran=$(($(now_ms) - t0)); fi
+    if ((owned >= 0 && ran >= 0)); then break; fi
+    (($(now_ms) - t0 < 600000)) || die "mass: after 600 s, $c of $total owned, $r of $mass_running running"
+    sleep 0.2
+  done
+  for ((k = 0; k < mass_running; k++)); do
+    exec_ok 2 "$(cat "$T/mass/$k")" 60 || die "mass: running sandbox $k does not answer"
+  done
+  printf 'mass failover, lease %d/%d ms: %d sandboxes (%d running, %d MiB guests) owned by survivors %d ms after the crash; the %d running ran again after %d ms; each answered an exec\n' \
+    "$lease" "$margin" "$total" "$mass_running" "$mass_mem" "$owned" "$mass_running" "$ran"
+  results=$(jq -c --argjson l "$lease" --argjson m "$margin" --argjson n "$total" \
+    --argjson r "$mass_running" --argjson o "$owned" --argjson x "$ran" --argjson mem "$mass_mem" \
+    '. + [{mass: {lease_ms: $l, margin_ms: $m, sandboxes: $n, running: $r, memory_mib: $mem,
+                 all_owned_ms: $o, running_again_ms: $x}}]' <<< "$results")
+  "$CLUSTER" down --dir "$DIR" --prefix "$prefix" >&2
+  UP=0
+}
+
+if ((mass > 0)); then mass_round; fi
+
 mkdir -p "$(dirname "$json_out")"
 jq . <<< "$results" > "$json_out"
