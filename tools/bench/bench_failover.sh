@@ -5,7 +5,7 @@
 #
 #   tools/bench/bench_failover.sh [--rounds R] [--lease-ms LIST] [--json FILE]
 #                                 [--prefix P] [--subnet A.B.C]
-#                                 [--mass N] [--mass-running R2] [--mass-memory-mib M]
+#                                 [--mass N] [--mass-running R2]
 #   env: BUILD (build dir, default <repo>/build),
 #        HANGAR_TEMPLATE_DIR (mkimage output, default /var/cache/hangar/test-template)
 #
@@ -27,8 +27,7 @@
 # LIST. Node 1 is made the owner of N suspended sandboxes and R2 (default
 # 20) running ones, each with three copies and its state in a replicated
 # generation (made through node 1, suspended, resumed there with ?node=n1,
-# the suspended ones suspended again; guests of M MiB, default 128; three
-# at a time); then its host crashes. Reported: time until the directory,
+# the suspended ones suspended again; three at a time); then its host crashes. Reported: time until the directory,
 # read through a survivor every 200 ms, names a survivor as the owner of
 # all N + R2 (target T + margin + 2 s after the death is seen), and until
 # the R2 run again (each then answers an exec). Disk: every generation
@@ -52,7 +51,6 @@ subnet=10.251.93
 ANSWER_WAIT_MS=120000
 mass=0
 mass_running=20
-mass_mem=128
 
 usage() {
   sed -n '6,10p' "$0" | sed 's/^# \{0,1\}//' >&2
@@ -67,14 +65,13 @@ while (($#)); do
   --subnet) subnet=${2:?}; shift 2 ;;
   --mass) mass=${2:?}; shift 2 ;;
   --mass-running) mass_running=${2:?}; shift 2 ;;
-  --mass-memory-mib) mass_mem=${2:?}; shift 2 ;;
   -h | --help) usage ;;
   *) echo "bench_failover: unknown argument $1" >&2; usage ;;
   esac
 done
 [[ $rounds =~ ^[0-9]+$ ]] || usage
 [[ $leases =~ ^[1-9][0-9]*(,[1-9][0-9]*)*$ ]] || usage
-[[ $mass =~ ^[0-9]+$ && $mass_running =~ ^[0-9]+$ && $mass_mem =~ ^[1-9][0-9]*$ ]] || usage
+[[ $mass =~ ^[0-9]+$ && $mass_running =~ ^[0-9]+$ ]] || usage
 
 log() { printf 'bench_failover: %s\n' "$*" >&2; }
 die() { log "$*"; exit 1; }
@@ -183,7 +180,7 @@ done
 mass_make() {
   local k=$1 run=$2 sb
   local RESP=$T/mass/resp.$k
-  [[ $(api 1 POST '/v1/sandboxes?wait=300' "{\"replicas\":3,\"memory_mib\":$mass_mem}") == 201 ]] ||
+  [[ $(api 1 POST '/v1/sandboxes?wait=300' '{"replicas":3}') == 201 ]] ||
     { log "mass create $k: $(head -c 300 "$RESP")"; return 1; }
   sb=$(jq -r .id "$RESP")
   [[ $(api 1 POST "/v1/sandboxes/$sb/suspend?wait=300") == 200 ]] || { log "mass suspend $k: $(head -c 300 "$RESP")"; return 1; }
@@ -244,11 +241,11 @@ mass_round() {
   for ((k = 0; k < mass_running; k++)); do
     exec_ok 2 "$(cat "$T/mass/$k")" 60 || die "mass: running sandbox $k does not answer"
   done
-  printf 'mass failover, lease %d/%d ms: %d sandboxes (%d running, %d MiB guests) owned by survivors %d ms after the crash; the %d running ran again after %d ms; each answered an exec\n' \
-    "$lease" "$margin" "$total" "$mass_running" "$mass_mem" "$owned" "$mass_running" "$ran"
+  printf 'mass failover, lease %d/%d ms: %d sandboxes (%d running) owned by survivors %d ms after the crash; the %d running ran again after %d ms; each answered an exec\n' \
+    "$lease" "$margin" "$total" "$mass_running" "$owned" "$mass_running" "$ran"
   results=$(jq -c --argjson l "$lease" --argjson m "$margin" --argjson n "$total" \
-    --argjson r "$mass_running" --argjson o "$owned" --argjson x "$ran" --argjson mem "$mass_mem" \
-    '. + [{mass: {lease_ms: $l, margin_ms: $m, sandboxes: $n, running: $r, memory_mib: $mem,
+    --argjson r "$mass_running" --argjson o "$owned" --argjson x "$ran" \
+    '. + [{mass: {lease_ms: $l, margin_ms: $m, sandboxes: $n, running: $r,
                  all_owned_ms: $o, running_again_ms: $x}}]' <<< "$results")
   "$CLUSTER" down --dir "$DIR" --prefix "$prefix" >&2
   UP=0
