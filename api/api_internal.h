@@ -227,6 +227,7 @@ struct hg_call {
     hg_policy *policy;      /* PUT …/network */
     hg_port port;
     char orphan[HG_ORPHAN_NAME_MAX]; /* DELETE /v1/orphans/{name*} */
+    int64_t idle_suspend_s; /* PATCH /v1/sandboxes/{id}, E2B's timeout */
   } u;
 };
 
@@ -404,6 +405,10 @@ void hg__api_h_op_list(hg_call *c);
 /* ---- sandboxes.c: sandboxes, templates ------------------------------------ */
 
 void hg__api_h_get(hg_call *c);
+void hg__api_h_patch(hg_call *c);
+/* Sets c->p.id's idle_suspend_s to c->u.idle_suspend_s on a worker, then
+ * answers 200 with the sandbox (as GET does). */
+void hg__api_set_idle(hg_call *c);
 void hg__api_w_list(hg_call *c);
 void hg__api_h_list(hg_call *c);
 void hg__api_h_tmpl_list(hg_call *c);
