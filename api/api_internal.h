@@ -359,7 +359,7 @@ int hg__api_auth_decide(const hg_api *api, hg_scope scope, const hg_params *p,
                         const char *qsb, const char *cred, bool *admin);
 void hg__api_cred_get(hg_call *c);
 /* The same for a request not yet in a call (the head, before its body). */
-void hg__api_cred_parse(const hg_http_req *req, hg_scope scope,
+void hg__api_cred_parse(const hg_http_req *req, const hg_route *rt,
                         char out[HG_API_TOKEN_MAX + 1]);
 
 /* ---- request.c: request validation, query parameters ---------------------- */
@@ -491,6 +491,8 @@ typedef void (*hg_xform_fn)(hg_call *c, int *status, json_t **obj, char *hdrs, s
 hg_xform_fn hg__api_e2b_xform_of(const hg_route *rt);
 /* envd routes name their sandbox in E2b-Sandbox-Id, not the path. */
 bool hg__api_route_envd(const hg_route *rt);
+/* E2B's control API routes (e2b.c). */
+bool hg__api_route_e2b(const hg_route *rt);
 void hg__api_envd_params(const hg_http_req *req, hg_match *m);
 /* Routes whose body streams to the guest in pieces (never held whole). */
 bool hg__api_route_upload(const hg_route *rt);

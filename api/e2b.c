@@ -330,11 +330,13 @@ void hg__api_h_e2b_list(hg_call *c) {
 
 /* ---- which routes are E2B's ----------------------------------------------------------- */
 
+bool hg__api_route_e2b(const hg_route *rt) {
+  hg_call_fn h = rt ? rt->handle : NULL;
+  return h == hg__api_h_e2b_create || h == hg__api_h_e2b_get || h == hg__api_h_e2b_list ||
+         h == hg__api_h_e2b_delete || h == hg__api_h_e2b_pause || h == hg__api_h_e2b_connect ||
+         h == hg__api_h_e2b_timeout;
+}
+
 hg_xform_fn hg__api_e2b_xform_of(const hg_route *rt) {
-  hg_call_fn h = rt->handle;
-  if (h == hg__api_h_e2b_create || h == hg__api_h_e2b_get || h == hg__api_h_e2b_list ||
-      h == hg__api_h_e2b_delete || h == hg__api_h_e2b_pause || h == hg__api_h_e2b_connect ||
-      h == hg__api_h_e2b_timeout)
-    return xform_error;
-  return hg__api_envd_xform_of(rt);
+  return hg__api_route_e2b(rt) ? xform_error : hg__api_envd_xform_of(rt);
 }

@@ -1020,6 +1020,34 @@ static void tokens_ring_forgets_the_oldest(void **state) {
   assert_non_null(hg__api_tok_find(api, t));
 }
 
+/* A request whose one credential is the header hdr (lower case) = v. */
+static fk_req *send_with(const char *method, const char *target, const char *hdr,
+                         const char *v) {
+  fk_req *r = mkreq(method, target, NULL, NULL);
+  r->pub.headers[0] = (hg_http_header){hdr, v};
+  r->pub.nheaders = 1;
+  hg_api_handler(NULL, &r->pub, api);
+  run_until(r, 5000);
+  assert_true(r->answered);
+  return r;
+}
+
+/* E2B's credential headers count where E2B's clients send them, and
+ * nowhere else: X-API-KEY on its control API, X-Access-Token on envd;
+ * hangar's own routes take Authorization only. */
+static void e2b_credential_headers_only_on_e2b_routes(void **state) {
+  char id[HG_ID_MAX], tok[65], t[256];
+  create(id, tok);
+  target(t, sizeof t, "/sandboxes/%s", id);
+  assert_int_equal(send_with("GET", t, "x-api-key", admin)->status, 200);
+  assert_int_equal(send_with("GET", t, "x-access-token", admin)->status, 401);
+  target(t, sizeof t, "/v1/sandboxes/%s", id);
+  assert_int_equal(send_with("GET", t, "x-api-key", admin)->status, 401);
+  assert_int_equal(send_with("GET", t, "x-access-token", tok)->status, 401);
+  assert_int_equal(send_with("GET", "/v1/sandboxes", "x-api-key", admin)->status, 401);
+  assert_int_equal(send_req("GET", t, tok, NULL)->status, 200);
+}
+
 static void auth_over_http(void **state) {
   char id[HG_ID_MAX], tok[65], id2[HG_ID_MAX], tok2[65], t[256];
   create(id, tok);
@@ -2244,6 +2272,7 @@ int main(void) {
       T(auth_decisions),
       T(tokens_ring_forgets_the_oldest),
       T(auth_over_http),
+      T(e2b_credential_headers_only_on_e2b_routes),
       T(create_validation_names_the_field),
       T(network_routes_without_a_gateway),
       T(command_and_file_validation),
