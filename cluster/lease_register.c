@@ -42,6 +42,7 @@ struct hg_lease_register {
   uint64_t staged, durable; /* tickets */
   size_t log_bytes, live_bytes;
   bool broken;
+  bool full; /* the last flush found the disk full (logged once) */
 };
 
 /* ---- records --------------------------------------------------------------- */
@@ -287,6 +288,25 @@ static int compact(hg_lease_register *r) {
   return rc;
 }
 
+/* A write that found the disk full acknowledged nothing (replies wait for
+ * the flush) and fdatasync never ran: the log goes back to its last whole
+ * record, and what was to be written waits, first in line, for a flush
+ * with room. false: the log could not be put back (then it is broken). */
+static bool hold_back(hg_lease_register *r, hg_buf *out) {
+  if (ftruncate(r->fd, (off_t)r->log_bytes) < 0 ||
+      lseek(r->fd, (off_t)r->log_bytes, SEEK_SET) < 0)
+    return false;
+  pthread_mutex_lock(&r->mu);
+  bool ok = hg_buf_append(out, r->pending.data, r->pending.len) == 0;
+  if (ok) {
+    hg_buf_free(&r->pending);
+    r->pending = *out;
+    hg_buf_init(out, SIZE_MAX);
+  }
+  pthread_mutex_unlock(&r->mu);
+  return ok;
+}
+
 int hg_lease_register_flush(hg_lease_register *r, uint64_t *durable) {
   pthread_mutex_lock(&r->flush_mu);
   pthread_mutex_lock(&r->mu);
@@ -297,10 +317,25 @@ int hg_lease_register_flush(hg_lease_register *r, uint64_t *durable) {
   size_t live = r->live_bytes;
   pthread_mutex_unlock(&r->mu);
   int rc = broken ? -EIO : 0;
+  bool full = false;
   if (rc == 0 && out.len) {
     rc = write_all(r->fd, out.data, out.len);
+    full = rc == -ENOSPC && hold_back(r, &out);
     if (rc == 0 && fdatasync(r->fd) < 0) rc = -errno;
     if (rc == 0) r->log_bytes += out.len;
+  }
+  if (full) {
+    hg_buf_free(&out);
+    pthread_mutex_lock(&r->mu);
+    *durable = r->durable;
+    bool was = r->full;
+    r->full = true;
+    pthread_mutex_unlock(&r->mu);
+    pthread_mutex_unlock(&r->flush_mu);
+    if (!was)
+      hg_log_warn("lease.register_full", "path=%s msg=\"no room: promises wait, unanswered, "
+                  "for a flush with room\"", r->path);
+    return -ENOSPC;
   }
   if (rc == 0 && r->log_bytes > COMPACT_MIN_BYTES && r->log_bytes > COMPACT_RATIO * live)
     rc = compact(r);
@@ -313,6 +348,10 @@ int hg_lease_register_flush(hg_lease_register *r, uint64_t *durable) {
                  strerror(-rc));
   }
   if (rc == 0) r->durable = upto;
+  if (rc == 0 && r->full) {
+    r->full = false;
+    hg_log_info("lease.register_room", "path=%s msg=\"written again\"", r->path);
+  }
   *durable = r->durable;
   pthread_mutex_unlock(&r->mu);
   pthread_mutex_unlock(&r->flush_mu);

@@ -15,8 +15,12 @@
  * record, is a write a crash interrupted: never acknowledged, so it is cut
  * off. A damaged record before the end is -EIO, its offset logged: a lost
  * promise could let through a claim the acceptor refused, so it does not
- * start on a guess. After a failed write or fdatasync the register refuses
- * everything (-EIO): what the kernel kept of the failed pages is unknown.
+ * start on a guess. After a failed fdatasync, or a write that failed for
+ * another reason than a full disk, the register refuses everything (-EIO):
+ * what the kernel kept of the failed pages is unknown. A write that found
+ * the disk full (-ENOSPC) is cut back to the last whole record and what it
+ * held is written by the next flush with room: until then nothing staged
+ * since is durable, so no reply that depends on it leaves.
  *
  * stage and flush are thread-safe (the loop stages, a worker flushes;
  * flushes run one at a time, in ticket order). */
@@ -45,7 +49,8 @@ int hg_lease_register_foreach(hg_lease_register *r,
 int hg_lease_register_stage(hg_lease_register *r, const char *sandbox,
                             const hg_lease_promise *p, uint64_t *ticket);
 /* Writes and fdatasyncs what is staged. On return every ticket up to
- * *durable is on disk. */
+ * *durable is on disk. -ENOSPC: the disk is full, nothing new is durable,
+ * call again later; any other error: broken for good. */
 int hg_lease_register_flush(hg_lease_register *r, uint64_t *durable);
 
 #endif

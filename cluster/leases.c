@@ -164,7 +164,13 @@ static void flush_after(uv_work_t *w, int status) {
   hg_leases *l = w->data;
   l->flushing = false;
   l->stats.flushes++;
-  if (status < 0 || l->flush_rc < 0) {
+  if (status == 0 && l->flush_rc == -ENOSPC) {
+    /* The disk is full: the replies wait with their promises; the next
+     * requests try the flush again (lease_register.h). */
+    l->durable = l->flush_durable;
+    release_held(l);
+    l->stats.full++;
+  } else if (status < 0 || l->flush_rc < 0) {
     l->broken = true;
     l->nheld = 0;
     hg_log_error("lease.acceptor_stopped", "why=\"register flush failed\" err=\"%s\"",
@@ -177,7 +183,8 @@ static void flush_after(uv_work_t *w, int status) {
     maybe_done(l);
     return;
   }
-  if (!l->broken && l->staged > l->durable) start_flush(l);
+  /* After a full disk the next requests try again, not this at once. */
+  if (!l->broken && l->flush_rc != -ENOSPC && l->staged > l->durable) start_flush(l);
   pump(l);
 }
 

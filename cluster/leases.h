@@ -45,6 +45,7 @@ typedef struct hg_leases_stats {
   uint64_t batches_sent, bytes_sent, batches_received, bytes_received;
   uint64_t dropped_malformed; /* batches that did not decode */
   uint64_t flushes, promises; /* register flushes, promises staged */
+  uint64_t full;              /* flushes that found the disk full */
 } hg_leases_stats;
 
 /* Opens the register (replaying it: the acceptor's restart rule starts

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -35,6 +36,9 @@ static int setup(void **state) {
 
 static int teardown(void **state) {
   fixture *f = *state;
+  char mnt[96];
+  snprintf(mnt, sizeof mnt, "%s/mnt", f->dir);
+  umount2(mnt, MNT_DETACH); /* a_full_disk_…'s, if it stopped midway */
   hg_rm_rf(f->dir);
   free(f);
   return 0;
@@ -197,6 +201,55 @@ static void a_failed_write_refuses_every_promise_after_it(void **state) {
   hg_lease_register_close(r);
 }
 
+/* Fills the filesystem of dir with one file; its path in out. */
+static void fill(const char *dir, char out[160]) {
+  snprintf(out, 160, "%s/filler", dir);
+  int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  assert_true(fd >= 0);
+  static const char block[4096];
+  while (write(fd, block, sizeof block) > 0) {}
+  assert_int_equal(errno, ENOSPC);
+  close(fd);
+}
+
+/* A full disk (a small tmpfs) holds promises back, unanswered: the write
+ * that found it full, torn in the middle of a record, is cut back, nothing
+ * new is durable and staging goes on; once there is room the next flush
+ * writes them all, and a restart reads every one (no torn record left in
+ * the middle of the log to refuse the open). */
+static void a_full_disk_holds_promises_until_there_is_room(void **state) {
+  fixture *f = *state;
+  char mnt[96], filler[160];
+  snprintf(mnt, sizeof mnt, "%s/mnt", f->dir);
+  assert_int_equal(mkdir(mnt, 0700), 0);
+  assert_int_equal(mount("tmpfs", mnt, "tmpfs", 0, "size=64k"), 0);
+  snprintf(f->path, sizeof f->path, "%s/leases.log", mnt);
+  hg_lease_register *r;
+  assert_int_equal(hg_lease_register_open(f->path, &r), 0);
+  stage(r, "sb-a", 1, "node-1");
+  flush(r); /* the log's page is partly used: the next write tears there */
+  off_t whole = size_of(f->path);
+  fill(mnt, filler);
+  static const char *const sbs[] = {"sb-a", "sb-b", "sb-c", "sb-d"};
+  for (uint64_t e = 2; e < 200; e++) stage(r, sbs[e % 4], e, "node-2");
+  uint64_t durable = 0;
+  assert_int_equal(hg_lease_register_flush(r, &durable), -ENOSPC);
+  assert_int_equal(durable, 1);
+  assert_int_equal(size_of(f->path), whole); /* the torn write cut back */
+  stage(r, "sb-e", 7, "node-3"); /* not broken: staging goes on */
+  assert_int_equal(hg_lease_register_flush(r, &durable), -ENOSPC);
+  assert_int_equal(unlink(filler), 0);
+  assert_int_equal(hg_lease_register_flush(r, &durable), 0);
+  assert_int_equal(durable, 200);
+  hg_lease_register_close(r);
+  seen s = reopen(f);
+  assert_int_equal(s.n, 5);
+  assert_int_equal(find(&s, "sb-a")->epoch, 196);
+  assert_int_equal(find(&s, "sb-d")->epoch, 199);
+  assert_int_equal(find(&s, "sb-e")->epoch, 7);
+  assert_int_equal(umount(mnt), 0);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(flushed_promises_survive_a_restart_newest_first,
@@ -207,6 +260,8 @@ int main(void) {
       cmocka_unit_test_setup_teardown(the_log_is_compacted_to_its_newest_promises, setup,
                                       teardown),
       cmocka_unit_test_setup_teardown(a_failed_write_refuses_every_promise_after_it,
+                                      setup, teardown),
+      cmocka_unit_test_setup_teardown(a_full_disk_holds_promises_until_there_is_room,
                                       setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
