@@ -95,7 +95,7 @@ static void auth_start(hg_call *c) {
 /* Is the sandbox of m owned by another node (the request would be
  * forwarded)? As hg__api_route_remote decides, without its side effects. */
 static bool head_remote(hg_api *api, const hg_match *m) {
-  if (!api->have_peers || !strstr(m->rt->pattern, "{id}")) return false;
+  if (!api->have_peers || !hg__api_route_names_sandbox(m->rt, &m->p)) return false;
   char owner[HG_NODE_ID_MAX] = "", addr[HG_ADDR_MAX] = "";
   if (api->peers.locate(api->peers.ud, m->p.id, owner, addr) != 1) return false;
   owner[sizeof owner - 1] = '\0';

@@ -491,6 +491,9 @@ typedef void (*hg_xform_fn)(hg_call *c, int *status, json_t **obj, char *hdrs, s
 hg_xform_fn hg__api_e2b_xform_of(const hg_route *rt);
 /* envd routes name their sandbox in E2b-Sandbox-Id, not the path. */
 bool hg__api_route_envd(const hg_route *rt);
+/* Whether a request on rt names one sandbox (p->id): in its path, or in
+ * envd's E2b-Sandbox-Id; such a request goes to the sandbox's owner. */
+bool hg__api_route_names_sandbox(const hg_route *rt, const hg_params *p);
 /* E2B's control API routes (e2b.c). */
 bool hg__api_route_e2b(const hg_route *rt);
 void hg__api_envd_params(const hg_http_req *req, hg_match *m);

@@ -125,9 +125,14 @@ static void fwd_begin(hg_call *c, hg_fwd_why why, const char *owner, const char 
  * its 421 here; false: serve it locally. */
 static bool route_resume(hg_call *c);
 
+bool hg__api_route_names_sandbox(const hg_route *rt, const hg_params *p) {
+  /* envd's routes name it in E2b-Sandbox-Id (hg__api_envd_params) */
+  return strstr(rt->pattern, "{id}") || (hg__api_route_envd(rt) && p->id[0]);
+}
+
 bool hg__api_route_remote(hg_call *c) {
   hg_api *api = c->api;
-  if (!api->have_peers || !strstr(c->rt->pattern, "{id}")) return false;
+  if (!api->have_peers || !hg__api_route_names_sandbox(c->rt, &c->p)) return false;
   if (c->rt->handle == hg__api_h_replicas) return false; /* any node asks the holders */
   if (c->rt->handle == hg__api_h_resume && api->rp) return route_resume(c);
   char owner[HG_NODE_ID_MAX] = "", addr[HG_ADDR_MAX] = "";

@@ -243,6 +243,8 @@ static int fwd_headers(hg_fwd *w, const char *self) {
   } pass[] = {
       {"content-type", "Content-Type"},
       {"accept", "Accept"},
+      {"e2b-sandbox-id", "E2b-Sandbox-Id"}, /* envd's routes name the sandbox so */
+      {"connect-protocol-version", "Connect-Protocol-Version"},
   };
   const hg_http_req *req = w->req;
   hg_buf h;

@@ -7,7 +7,8 @@
  * so nothing blocks and keep-alive connections to peers are reused.
  *
  * A forward (hg_fwd) sends the method, the target as received, the body
- * and the headers that matter (content-type, accept), plus
+ * and the headers that matter (content-type, accept, and envd's
+ * e2b-sandbox-id and connect-protocol-version), plus
  * "X-Hangar-Forwarded: <our node id>" (the receiver never forwards it
  * again), the client's address in X-Forwarded-For, and in place of the
  * client's Authorization (never sent on) the identity the caller decided
