@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -341,6 +342,18 @@ int hg_itc_down(hg_itc *c) {
   if (down != 0) fprintf(stderr, "cluster_harness: down exited %d\n", down);
   hg_rm_rf(c->dir);
   return rc;
+}
+
+int hg_itc_vmm_pid(hg_itc *c, int i, const char *id) {
+  char path[512], *text = NULL;
+  size_t len = 0;
+  snprintf(path, sizeof path, "%s/n%d/data/sandboxes/%s/shim.json", c->dir, i, id);
+  if (hg_read_file(path, 1 << 16, &text, &len) < 0) return 0;
+  json_t *j = json_loadb(text, len, 0, NULL);
+  free(text);
+  json_int_t pid = json_integer_value(json_object_get(j, "vmm_pid"));
+  json_decref(j);
+  return pid > 0 && pid <= INT32_MAX ? (int)pid : 0;
 }
 
 pid_t hg_itc_pid(hg_itc *c, int i) {

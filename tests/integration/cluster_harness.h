@@ -82,6 +82,11 @@ pid_t hg_itc_pid(hg_itc *c, int i);
  * the node's exit status from hg_itc_down's check until `start` (through
  * hg_itc_tool) runs it again. */
 int hg_itc_signal(hg_itc *c, int i, int sig);
+/* The VMM's pid of sandbox id on node i, from the shim's status file
+ * (DIR/n<i>/data/sandboxes/<id>/shim.json); 0 when there is none (no such
+ * copy, no VM, unreadable). Whether it still runs: proc_state
+ * (tests/unit/proc_util.h). */
+int hg_itc_vmm_pid(hg_itc *c, int i, const char *id);
 
 /* Node i's gossip address, "A.B.C.i" and its port. */
 void hg_itc_gossip_addr(const hg_itc *c, int i, char host[32], int *port);

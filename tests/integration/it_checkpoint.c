@@ -97,15 +97,7 @@ static uint64_t replicated_gen(int i, int skip, uint64_t gen_min, bool *peer_has
 }
 
 static int vmm_pid(int i) {
-  char *path = NULL, *text = NULL;
-  size_t len = 0;
-  assert_true(asprintf(&path, "%s/n%d/data/sandboxes/%s/shim.json", C.dir, i, SB) > 0);
-  assert_int_equal(hg_read_file(path, 1 << 16, &text, &len), 0);
-  free(path);
-  json_t *j = json_loadb(text, len, 0, NULL);
-  free(text);
-  int pid = (int)json_integer_value(json_object_get(j, "vmm_pid"));
-  json_decref(j);
+  int pid = hg_itc_vmm_pid(&C, i, SB);
   assert_true(pid > 0);
   return pid;
 }

@@ -33,6 +33,7 @@
 
 #include "node/core/util.h"
 #include "tests/integration/cluster_harness.h"
+#include "tests/unit/proc_util.h"
 
 #define NODES 3
 #define VM_TIMEOUT_MS 330000
@@ -91,17 +92,8 @@ static void sb_post(int via, const char *id, const char *what, const char *query
 static int vmms_of(const char *id) {
   int n = 0;
   for (int i = 1; i <= NODES; i++) {
-    char path[512], *text = NULL;
-    size_t len = 0;
-    snprintf(path, sizeof path, "%s/n%d/data/sandboxes/%s/shim.json", C.dir, i, id);
-    if (hg_read_file(path, 1 << 16, &text, &len) < 0) continue;
-    json_t *j = json_loadb(text, len, 0, NULL);
-    free(text);
-    int pid = (int)json_integer_value(json_object_get(j, "vmm_pid"));
-    json_decref(j);
-    char proc[64];
-    snprintf(proc, sizeof proc, "/proc/%d/stat", pid);
-    if (pid > 0 && access(proc, F_OK) == 0 && kill(pid, 0) == 0) n++;
+    int pid = hg_itc_vmm_pid(&C, i, id);
+    if (pid > 0 && proc_state(pid) != 0 && kill(pid, 0) == 0) n++;
   }
   return n;
 }
