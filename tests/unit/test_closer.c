@@ -64,31 +64,42 @@ static void owner_close(owner *o, seen *s) {
   uv_close((uv_handle_t *)&o->b, on_closed);
 }
 
+static int loop_up(void **state) {
+  uv_loop_t *loop = malloc(sizeof *loop);
+  assert_non_null(loop);
+  assert_int_equal(uv_loop_init(loop), 0);
+  *state = loop;
+  return 0;
+}
+
+/* Nothing left on the loop: every handle's close callback ran. */
+static int loop_down(void **state) {
+  uv_loop_t *loop = *state;
+  assert_int_equal(uv_loop_close(loop), 0);
+  free(loop);
+  return 0;
+}
+
 static void freed_after_the_last_close_callback_then_done(void **state) {
-  (void)state;
-  uv_loop_t loop;
-  assert_int_equal(uv_loop_init(&loop), 0);
+  uv_loop_t *loop = *state;
   seen s = {0};
-  owner *o = owner_new(&loop, &s);
+  owner *o = owner_new(loop, &s);
   assert_false(hg_closer_check(&o->closer)); /* both open: nothing happens */
   owner_close(o, &s);
   assert_int_equal(s.freed, 0); /* the callbacks have not run yet */
-  uv_run(&loop, UV_RUN_DEFAULT);
+  uv_run(loop, UV_RUN_DEFAULT);
   assert_int_equal(s.freed, 1);
   assert_int_equal(s.done, 1);
   assert_int_equal(s.freed_at_done, 1);
-  assert_int_equal(uv_loop_close(&loop), 0);
 }
 
 static void waits_for_the_owners_condition(void **state) {
-  (void)state;
-  uv_loop_t loop;
-  assert_int_equal(uv_loop_init(&loop), 0);
+  uv_loop_t *loop = *state;
   seen s = {0};
-  owner *o = owner_new(&loop, &s);
+  owner *o = owner_new(loop, &s);
   o->busy = true;
   owner_close(o, &s);
-  uv_run(&loop, UV_RUN_DEFAULT);
+  uv_run(loop, UV_RUN_DEFAULT);
   assert_true(hg_closer_none(&o->closer));
   assert_int_equal(s.freed, 0); /* handles closed, but still busy */
   assert_false(hg_closer_check(&o->closer));
@@ -96,32 +107,30 @@ static void waits_for_the_owners_condition(void **state) {
   assert_true(hg_closer_check(&o->closer));
   assert_int_equal(s.freed, 1);
   assert_int_equal(s.done, 1);
-  assert_int_equal(uv_loop_close(&loop), 0);
 }
 
 static void one_close_of_two_keeps_the_owner(void **state) {
-  (void)state;
-  uv_loop_t loop;
-  assert_int_equal(uv_loop_init(&loop), 0);
+  uv_loop_t *loop = *state;
   seen s = {0};
-  owner *o = owner_new(&loop, &s);
+  owner *o = owner_new(loop, &s);
   uv_close((uv_handle_t *)&o->a, on_closed); /* e.g. one connection of many */
-  uv_run(&loop, UV_RUN_DEFAULT);
+  uv_run(loop, UV_RUN_DEFAULT);
   assert_int_equal(s.freed, 0);
   assert_false(hg_closer_none(&o->closer));
   hg_closer_then(&o->closer, on_done, &s);
   uv_close((uv_handle_t *)&o->b, on_closed);
-  uv_run(&loop, UV_RUN_DEFAULT);
+  uv_run(loop, UV_RUN_DEFAULT);
   assert_int_equal(s.freed, 1);
   assert_int_equal(s.done, 1);
-  assert_int_equal(uv_loop_close(&loop), 0);
 }
+
+#define T(f) cmocka_unit_test_setup_teardown(f, loop_up, loop_down)
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(freed_after_the_last_close_callback_then_done),
-      cmocka_unit_test(waits_for_the_owners_condition),
-      cmocka_unit_test(one_close_of_two_keeps_the_owner),
+      T(freed_after_the_last_close_callback_then_done),
+      T(waits_for_the_owners_condition),
+      T(one_close_of_two_keeps_the_owner),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
