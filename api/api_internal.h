@@ -227,6 +227,7 @@ struct hg_call {
     hg_policy *policy;      /* PUT …/network */
     hg_port port;
     char orphan[HG_ORPHAN_NAME_MAX]; /* DELETE /v1/orphans/{name*} */
+    int64_t idle_suspend_s; /* PATCH /v1/sandboxes/{id}, E2B's timeout */
   } u;
 };
 
@@ -358,7 +359,7 @@ int hg__api_auth_decide(const hg_api *api, hg_scope scope, const hg_params *p,
                         const char *qsb, const char *cred, bool *admin);
 void hg__api_cred_get(hg_call *c);
 /* The same for a request not yet in a call (the head, before its body). */
-void hg__api_cred_parse(const hg_http_req *req, hg_scope scope,
+void hg__api_cred_parse(const hg_http_req *req, const hg_route *rt,
                         char out[HG_API_TOKEN_MAX + 1]);
 
 /* ---- request.c: request validation, query parameters ---------------------- */
@@ -404,6 +405,10 @@ void hg__api_h_op_list(hg_call *c);
 /* ---- sandboxes.c: sandboxes, templates ------------------------------------ */
 
 void hg__api_h_get(hg_call *c);
+void hg__api_h_patch(hg_call *c);
+/* Sets c->p.id's idle_suspend_s to c->u.idle_suspend_s on a worker, then
+ * answers 200 with the sandbox (as GET does). */
+void hg__api_set_idle(hg_call *c);
 void hg__api_w_list(hg_call *c);
 void hg__api_h_list(hg_call *c);
 void hg__api_h_tmpl_list(hg_call *c);
@@ -486,6 +491,8 @@ typedef void (*hg_xform_fn)(hg_call *c, int *status, json_t **obj, char *hdrs, s
 hg_xform_fn hg__api_e2b_xform_of(const hg_route *rt);
 /* envd routes name their sandbox in E2b-Sandbox-Id, not the path. */
 bool hg__api_route_envd(const hg_route *rt);
+/* E2B's control API routes (e2b.c). */
+bool hg__api_route_e2b(const hg_route *rt);
 void hg__api_envd_params(const hg_http_req *req, hg_match *m);
 /* Routes whose body streams to the guest in pieces (never held whole). */
 bool hg__api_route_upload(const hg_route *rt);

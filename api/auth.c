@@ -112,7 +112,7 @@ int hg__api_auth_decide(const hg_api *api, hg_scope scope, const hg_params *p,
 }
 
 /* The Bearer credential, or on the output route also ?token=. */
-void hg__api_cred_parse(const hg_http_req *req, hg_scope scope,
+void hg__api_cred_parse(const hg_http_req *req, const hg_route *rt,
                         char out[HG_API_TOKEN_MAX + 1]) {
   const char *h = hg_http_header_get(req, "authorization");
   out[0] = '\0';
@@ -128,14 +128,17 @@ void hg__api_cred_parse(const hg_http_req *req, hg_scope scope,
     }
     return;
   }
-  /* E2B's clients: X-API-KEY on the control API, X-Access-Token on envd */
-  const char *k = hg_http_header_get(req, "x-api-key");
-  if (!k) k = hg_http_header_get(req, "x-access-token");
+  /* E2B's clients: X-API-KEY on its control API, X-Access-Token on envd,
+   * and on those routes only: hangar's own take Authorization alone, so a
+   * proxy that strips Authorization in front of /v1 is not bypassed. */
+  const char *k = NULL;
+  if (hg__api_route_e2b(rt)) k = hg_http_header_get(req, "x-api-key");
+  else if (hg__api_route_envd(rt)) k = hg_http_header_get(req, "x-access-token");
   if (k && strlen(k) <= HG_API_TOKEN_MAX) {
     memcpy(out, k, strlen(k) + 1);
     return;
   }
-  if (scope == SCOPE_OUTPUT &&
+  if (rt->scope == SCOPE_OUTPUT &&
       hg_http_query_get(req, "token", out, HG_API_TOKEN_MAX + 1) < 0)
     out[0] = '\0';
 }
@@ -145,7 +148,7 @@ void hg__api_cred_parse(const hg_http_req *req, hg_scope scope,
  * "admin" stands for the admin key it checked. */
 void hg__api_cred_get(hg_call *c) {
   if (!c->peer) {
-    hg__api_cred_parse(c->req, c->rt->scope, c->cred);
+    hg__api_cred_parse(c->req, c->rt, c->cred);
   } else if (c->peer_admin) {
     snprintf(c->cred, sizeof c->cred, "%s", c->api->admin_key);
   } else if (!c->cred[0] && c->rt->scope == SCOPE_OUTPUT &&

@@ -37,7 +37,7 @@ static void call_misdirected(hg_call *c, const char *owner, const char *addr) {
  * "" with none. Only Authorization: ?token= travels in the target. */
 static bool fwd_identity(const hg_call *c, char out[HG_FWDSIGN_IDENT_MAX]) {
   char cred[HG_API_TOKEN_MAX + 1];
-  hg__api_cred_parse(c->req, SCOPE_SANDBOX, cred);
+  hg__api_cred_parse(c->req, c->rt, cred);
   out[0] = '\0';
   if (!cred[0]) return false;
   if (hg_secret_equal(cred, c->api->admin_key)) {

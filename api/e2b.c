@@ -89,7 +89,7 @@ int hg__api_e2b_create_body(const json_t *b, json_t **out, char *msg) {
   int rc;
   if (!h) return -ENOMEM;
   if ((rc = hg__api_get_str(b, "templateID", 128, &tid, msg)) < 0 ||
-      (rc = hg__api_get_int(b, "timeout", 0, 10ll * 365 * 86400, &timeout, msg)) < 0) {
+      (rc = hg__api_get_int(b, "timeout", 0, HG_SB_IDLE_MAX_S, &timeout, msg)) < 0) {
     json_decref(h);
     return rc;
   }
@@ -176,10 +176,20 @@ void hg__api_h_e2b_pause(hg_call *c) {
   hg__api_call_inline(c, w_state, a_pause);
 }
 
+/* setTimeout: "timeout" seconds from now, as at create: hangar's idle
+ * suspend, counted from now. */
 void hg__api_h_e2b_timeout(hg_call *c) {
   c->e2b = true;
-  c->xform = xform_error;
-  hg__api_call_error(c, -ENOTSUP, "changing a sandbox's timeout is not supported yet");
+  c->xform = xform_empty;
+  int64_t t = 0;
+  int rc = hg__api_get_int(c->body, "timeout", 1, HG_SB_IDLE_MAX_S, &t, c->msg);
+  if (rc == 0 && !t) rc = hg__api_bad(c->msg, "field \"timeout\": required (seconds)");
+  if (rc < 0) {
+    hg__api_call_error(c, rc, "%s", c->msg);
+    return;
+  }
+  c->u.idle_suspend_s = t;
+  hg__api_set_idle(c);
 }
 
 /* ---- connect, resume ---------------------------------------------------------------
@@ -320,11 +330,13 @@ void hg__api_h_e2b_list(hg_call *c) {
 
 /* ---- which routes are E2B's ----------------------------------------------------------- */
 
+bool hg__api_route_e2b(const hg_route *rt) {
+  hg_call_fn h = rt ? rt->handle : NULL;
+  return h == hg__api_h_e2b_create || h == hg__api_h_e2b_get || h == hg__api_h_e2b_list ||
+         h == hg__api_h_e2b_delete || h == hg__api_h_e2b_pause || h == hg__api_h_e2b_connect ||
+         h == hg__api_h_e2b_timeout;
+}
+
 hg_xform_fn hg__api_e2b_xform_of(const hg_route *rt) {
-  hg_call_fn h = rt->handle;
-  if (h == hg__api_h_e2b_create || h == hg__api_h_e2b_get || h == hg__api_h_e2b_list ||
-      h == hg__api_h_e2b_delete || h == hg__api_h_e2b_pause || h == hg__api_h_e2b_connect ||
-      h == hg__api_h_e2b_timeout)
-    return xform_error;
-  return hg__api_envd_xform_of(rt);
+  return hg__api_route_e2b(rt) ? xform_error : hg__api_envd_xform_of(rt);
 }

@@ -33,7 +33,7 @@ static void xform_envd_error(hg_call *c, int *status, json_t **obj, char *hdrs, 
 /* ---- routing by header ------------------------------------------------------------- */
 
 bool hg__api_route_envd(const hg_route *rt) {
-  hg_call_fn h = rt->handle;
+  hg_call_fn h = rt ? rt->handle : NULL;
   return h == hg__api_h_envd_start || h == hg__api_h_envd_file_get ||
          h == hg__api_h_envd_file_post || h == hg__api_h_envd_fs;
 }

@@ -146,7 +146,7 @@ int hg__api_create_parse(const json_t *b, hg_sandbox_spec *s, char *msg) {
   if ((rc = hg__api_get_str(b, "template", 128, &s->template_ref, msg)) < 0 ||
       (rc = hg__api_get_int(b, "vcpus", 1, 64, &vcpus, msg)) < 0 ||
       (rc = hg__api_get_int(b, "memory_mib", 64, 1024 * 1024, &mem, msg)) < 0 ||
-      (rc = hg__api_get_int(b, "idle_suspend_s", -1, 10ll * 365 * 86400, &idle, msg)) <
+      (rc = hg__api_get_int(b, "idle_suspend_s", -1, HG_SB_IDLE_MAX_S, &idle, msg)) <
           0 ||
       (rc = hg__api_get_int(b, "replicas", 1, 8, &replicas, msg)) < 0 ||
       (rc = hg__api_get_int(b, "checkpoint_s", 0, HG_CKPT_MAX_S, &ckpt, msg)) < 0 ||

@@ -25,6 +25,31 @@ void hg__api_h_get(hg_call *c) {
   hg__api_call_inline(c, w_get, a_get);
 }
 
+/* ---- PATCH: what may change after the create (its idle suspend) ----------------- */
+
+static void w_set_idle(hg_call *c) {
+  c->rc = hg_sandbox_set_idle(c->api->m, c->p.id, c->u.idle_suspend_s);
+  if (c->rc == 0) c->rc = hg_sandbox_describe(c->api->m, c->p.id, &c->out);
+}
+
+void hg__api_set_idle(hg_call *c) {
+  hg__api_call_queue(c, w_set_idle, a_get);
+}
+
+void hg__api_h_patch(hg_call *c) {
+  int64_t idle = 0;
+  int rc = hg__api_get_int(c->body, "idle_suspend_s", -1, HG_SB_IDLE_MAX_S, &idle, c->msg);
+  if (rc == 0 && json_object_size(c->body) != 1)
+    rc = hg__api_bad(c->msg, "body: exactly {\"idle_suspend_s\": N} (-1 never, 0 the "
+                             "node's default, else seconds)");
+  if (rc < 0) {
+    hg__api_call_error(c, rc, "%s", c->msg);
+    return;
+  }
+  c->u.idle_suspend_s = idle;
+  hg__api_set_idle(c);
+}
+
 void hg__api_w_list(hg_call *c) {
   hg_list_q *q = &c->u.lq;
   c->out = hg_sandbox_list(c->api->m, q->state[0] ? q->state : NULL,

@@ -72,7 +72,13 @@ int main(int argc, char **argv) {
     printf("  VIOLATION %s: %s\n", json_string_value(json_object_get(v, "invariant")),
            json_string_value(json_object_get(v, "detail")));
   printf("  report: %s/report.html\n", argv[1]);
+  /* A run in which nothing succeeded checked nothing: no invariant could
+   * fail, so it must not pass (no template, a cluster that never served). */
+  json_int_t ok = json_integer_value(json_object_get(json_object_get(report, "requests"), "ok"));
+  if (ok == 0)
+    fprintf(stderr, "chaos/check %s: no request succeeded, so nothing was checked (a "
+            "template? see cluster.log and logs/)\n", argv[1]);
   json_decref(report);
   json_decref(events);
-  return n > 0 ? 1 : 0;
+  return n > 0 ? 1 : ok == 0 ? 3 : 0;
 }

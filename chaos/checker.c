@@ -443,6 +443,62 @@ static void check_converged(hist *h) {
   json_decref(seen);
 }
 
+/* ---- recovery after a crash (a number, not an invariant) -------------------------------- */
+
+/* Node n's running sandboxes in sample e, as an object sb -> true. */
+static json_t *running_on(const json_t *e, int n) {
+  json_t *out = json_object();
+  size_t k;
+  json_t *v;
+  json_array_foreach(json_object_get(e, "vms"), k, v) {
+    const char *sb = ev_s(v, "sb"), *st = ev_s(v, "st");
+    if (sb && st && !strcmp(st, "run") && json_integer_value(json_object_get(v, "node")) == n)
+      json_object_set_new(out, sb, json_true());
+  }
+  return out;
+}
+
+/* For each crash of a node: each sandbox the watcher last saw running
+ * there, and the first sample after the crash that sees it running again
+ * on any node (a survivor's failover, or the node back): {"sb", "crashed",
+ * "on", "ms"}; "ms" null when it never ran again within the run. From the
+ * watcher's samples only, not from hangard's answers. */
+static json_t *recoveries(hist *h) {
+  json_t *out = json_array(), *before = NULL;
+  size_t i, j, k;
+  json_t *e, *x, *v;
+  json_array_foreach(h->events, i, e) {
+    if (ev_is(e, "sample")) before = e;
+    if (!before || !ev_is(e, "fault") || !ev_s(e, "kind") || strcmp(ev_s(e, "kind"), "crash") ||
+        !ev_s(e, "phase") || strcmp(ev_s(e, "phase"), "start"))
+      continue;
+    int node = (int)json_integer_value(json_object_get(e, "a"));
+    json_t *was = running_on(before, node);
+    const char *sb;
+    json_t *val;
+    json_object_foreach(was, sb, val) {
+      json_t *r = json_pack("{s:s,s:i,s:n,s:n}", "sb", sb, "crashed", node, "on", "ms");
+      json_array_foreach(h->events, j, x) {
+        if (j <= i || !ev_is(x, "sample")) continue;
+        bool found = false;
+        json_array_foreach(json_object_get(x, "vms"), k, v) {
+          if (!ev_s(v, "sb") || strcmp(ev_s(v, "sb"), sb) || !ev_s(v, "st") ||
+              strcmp(ev_s(v, "st"), "run"))
+            continue;
+          json_object_set(r, "on", json_object_get(v, "node"));
+          json_object_set_new(r, "ms", json_real(ev_t(x) - ev_t(e)));
+          found = true;
+          break;
+        }
+        if (found) break;
+      }
+      json_array_append_new(out, r);
+    }
+    json_decref(was);
+  }
+  return out;
+}
+
 /* ---- counts ---------------------------------------------------------------------------- */
 
 static json_t *counts(hist *h, json_t *report) {
@@ -510,6 +566,7 @@ int hg_chaos_check(json_t *events, json_t **report) {
   check_converged(&h);
   json_t *rep = json_object();
   counts(&h, rep);
+  json_object_set_new(rep, "recoveries", recoveries(&h));
   int n = (int)json_array_size(h.violations);
   json_object_set_new(rep, "violations", h.violations);
   free(h.reqs);

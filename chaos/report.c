@@ -51,6 +51,8 @@ static const char *fault_colour(const char *k) {
   if (!strcmp(k, "partition")) return "#9467bd";
   if (!strcmp(k, "oneway")) return "#c5b0d5";
   if (!strcmp(k, "loss")) return "#bcbd22";
+  if (!strcmp(k, "bridge")) return "#17becf";
+  if (!strcmp(k, "diskfull")) return "#8c564b";
   return "#e377c2";
 }
 

@@ -23,6 +23,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -34,8 +35,9 @@
 #define CH_CONVERGE_MS 45000
 #define CH_LEASE_MS 3000 /* hangard's default --lease-ms: stop goes past it */
 
-const char *const ch_kind_names[F_KINDS] = {"kill", "crash", "stop", "partition",
-                                             "oneway", "loss", "restart"};
+const char *const ch_kind_names[F_KINDS] = {"kill",    "crash",   "stop",
+                                             "partition", "oneway", "loss",
+                                             "restart", "bridge",  "diskfull"};
 
 static volatile sig_atomic_t interrupted;
 static void on_signal(int sig) { (void)sig; interrupted = 1; }
@@ -93,35 +95,61 @@ static void wait_exited(const ch_run *run, int i, int64_t ms) {
   }
 }
 
-/* A whole host going away: hangard, its shims and its VMs, all SIGKILL at
- * once (tools/cluster has no crash command on this branch). Processes are
- * the node's when their command line names its directory, or when its
- * sandboxes' shim.json names them. */
-static void crash_node(const ch_run *run, int i) {
-  int pids[256], n = 0;
-  int hp = node_pid(run, i);
-  if (hp > 0) pids[n++] = hp;
-  n += ch_node_vmm_pids(run, i, pids + n, 64);
-  char pat[600];
-  snprintf(pat, sizeof pat, "%s/n%d/", run->cluster_dir, i);
-  FILE *p = popen("ls /proc", "r");
-  char line[64];
-  while (p && fgets(line, sizeof line, p) && n < 256) {
-    int pid = atoi(line);
-    if (pid <= 1 || pid == getpid()) continue;
-    char path[64], cl[8192];
-    snprintf(path, sizeof path, "/proc/%d/cmdline", pid);
-    FILE *f = fopen(path, "r");
-    if (!f) continue;
-    size_t len = fread(cl, 1, sizeof cl - 1, f);
-    fclose(f);
-    for (size_t k = 0; k < len; k++)
-      if (cl[k] == '\0') cl[k] = ' ';
-    cl[len] = '\0';
-    if (strstr(cl, pat) && !strstr(cl, "hg-chaos-run")) pids[n++] = pid;
+/* bridge: node a hears everyone; the others, in order, alternate between
+ * two halves, and no two in different halves hear each other (with three
+ * nodes: the two others cut from each other, both still hearing a). */
+static void bridge(const ch_run *run, int a, bool heal) {
+  int side[CH_MAX_NODES + 1] = {0}, n = 0;
+  char args[64];
+  for (int i = 1; i <= run->nodes; i++)
+    if (i != a) side[i] = n++ % 2;
+  for (int x = 1; x <= run->nodes; x++)
+    for (int y = x + 1; y <= run->nodes; y++) {
+      if (x == a || y == a || side[x] == side[y]) continue;
+      snprintf(args, sizeof args, "%s %d %d", heal ? "heal" : "partition", x, y);
+      cluster(run, args);
+    }
+}
+
+#define FILL_FILES 64
+
+static void fill_path(const ch_run *run, int a, int k, char path[700]) {
+  snprintf(path, 700, "%s/n%d/data/chaos-fill-%d", run->cluster_dir, a, k);
+}
+
+/* diskfull: node a's btrfs (its data dir is the image's mount) filled with
+ * preallocated files until what is left is under 1 MiB or a file no
+ * longer fits (btrfs keeps some for metadata). Removed at the heal. The
+ * bytes taken go to the history. */
+static void disk_fill(const ch_run *run, int id, int a) {
+  char dir[600], path[700];
+  snprintf(dir, sizeof dir, "%s/n%d/data", run->cluster_dir, a);
+  int64_t taken = 0;
+  for (int k = 0; k < FILL_FILES; k++) {
+    struct statvfs sv;
+    if (statvfs(dir, &sv) < 0) break;
+    int64_t want = (int64_t)sv.f_bavail * (int64_t)sv.f_frsize;
+    if (want < (1 << 20)) break;
+    fill_path(run, a, k, path);
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (fd < 0) break;
+    int rc = -1;
+    while (want >= (1 << 20) && (rc = fallocate(fd, 0, 0, want)) < 0 && errno == ENOSPC)
+      want /= 2;
+    close(fd);
+    if (rc < 0) break;
+    taken += want;
   }
-  if (p) pclose(p);
-  for (int k = 0; k < n; k++) kill(pids[k], SIGKILL);
+  ch_hist(json_pack("{s:s,s:i,s:i,s:I}", "ev", "diskfull", "id", id, "node", a, "bytes",
+                    (json_int_t)taken));
+}
+
+static void disk_free(const ch_run *run, int a) {
+  char path[700];
+  for (int k = 0; k < FILL_FILES; k++) {
+    fill_path(run, a, k, path);
+    unlink(path);
+  }
 }
 
 /* One fault's nft table in node a's namespace. */
@@ -150,7 +178,10 @@ static void fault_begin(const ch_run *run, int id, const ch_fault *f) {
     snprintf(args, sizeof args, "kill %d", f->a);
     cluster(run, args);
     break;
-  case F_CRASH: crash_node(run, f->a); break;
+  case F_CRASH: /* the whole host: hangard, its shims and VMs at once */
+    snprintf(args, sizeof args, "crash %d", f->a);
+    cluster(run, args);
+    break;
   case F_STOP:
     snprintf(args, sizeof args, "stop %d", f->a);
     cluster(run, args);
@@ -174,6 +205,8 @@ static void fault_begin(const ch_run *run, int id, const ch_fault *f) {
     cluster(run, args);
     wait_exited(run, f->a, 20000);
     break;
+  case F_BRIDGE: bridge(run, f->a, false); break;
+  case F_DISKFULL: disk_fill(run, id, f->a); break;
   default: break;
   }
 }
@@ -198,6 +231,8 @@ static void fault_end(const ch_run *run, int id, const ch_fault *f) {
     break;
   case F_ONEWAY:
   case F_LOSS: nft_drop_table(run, id, f->a); break;
+  case F_BRIDGE: bridge(run, f->a, true); break;
+  case F_DISKFULL: disk_free(run, f->a); break;
   default: break;
   }
 }
@@ -285,7 +320,8 @@ static int parse_nemesis(const char *list, unsigned *mask) {
     int k;
     for (k = 0; k < F_KINDS && strcmp(tok, ch_kind_names[k]) != 0; k++) {}
     if (k == F_KINDS) {
-      fprintf(stderr, "chaos/run: unknown nemesis '%s' (kill,crash,stop,partition,oneway,loss,restart)\n", tok);
+      fprintf(stderr, "chaos/run: unknown nemesis '%s' (kill,crash,stop,partition,oneway,"
+              "loss,restart,bridge,diskfull)\n", tok);
       return -EINVAL;
     }
     *mask |= 1u << k;
@@ -366,7 +402,8 @@ static int parse_args(ch_run *run, int argc, char **argv) {
       {"nemesis", 1, 0, 'm'},   {"sandboxes", 1, 0, 'k'}, {"out", 1, 0, 'o'},
       {"replay", 1, 0, 'r'},    {"bin", 1, 0, 'b'},    {"template-dir", 1, 0, 't'},
       {"help", 0, 0, 'h'},      {0, 0, 0, 0}};
-  const char *replay = NULL, *nemesis = "kill,crash,stop,partition,oneway,loss,restart";
+  const char *replay = NULL,
+             *nemesis = "kill,crash,stop,partition,oneway,loss,restart,bridge,diskfull";
   bool have_seed = false;
   int c;
   while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {

@@ -14,7 +14,18 @@
 #define CH_MAX_LANES 16
 #define CH_MAX_FAULTS 256
 
-typedef enum { F_KILL, F_CRASH, F_STOP, F_PARTITION, F_ONEWAY, F_LOSS, F_RESTART, F_KINDS } ch_kind;
+typedef enum {
+  F_KILL,
+  F_CRASH,
+  F_STOP,
+  F_PARTITION,
+  F_ONEWAY,
+  F_LOSS,
+  F_RESTART,
+  F_BRIDGE,   /* a: sees every node; the others split in two halves */
+  F_DISKFULL, /* a: its btrfs full until the heal */
+  F_KINDS
+} ch_kind;
 
 typedef struct ch_fault {
   int64_t at_ms;  /* start, from the run's start */

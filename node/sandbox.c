@@ -827,6 +827,20 @@ int hg_sandbox_create_finish(hg_manager *m, const char *id) {
 
 /* --- queries ------------------------------------------------------------------- */
 
+int hg_sandbox_set_idle(hg_manager *m, const char *id, int64_t idle_suspend_s) {
+  if (idle_suspend_s < -1 || idle_suspend_s > HG_SB_IDLE_MAX_S) return -EINVAL;
+  sandbox *sb;
+  int rc = lifecycle_begin(m, id, &sb);
+  if (rc < 0) return rc;
+  pthread_mutex_lock(&m->mu);
+  sb->idle_suspend_s = idle_suspend_s ? idle_suspend_s : m->cfg.default_idle_suspend_s;
+  sb->last_active_ms = hg_now_ms();
+  pthread_mutex_unlock(&m->mu);
+  rc = sb_persist(m, sb);
+  hg__sb_lifecycle_end(m, sb);
+  return rc;
+}
+
 int hg_sandbox_describe(hg_manager *m, const char *id, json_t **out) {
   sandbox *sb;
   int rc = sb_get(m, id, &sb);

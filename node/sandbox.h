@@ -139,6 +139,8 @@ void hg_manager_close(hg_manager *m);
  * Takes only the in-memory lock. */
 unsigned hg_manager_idle(hg_manager *m, char (*due)[HG_ID_MAX], unsigned max);
 
+#define HG_SB_IDLE_MAX_S (10ll * 365 * 86400) /* idle_suspend_s at most: 10 years */
+
 typedef struct hg_sandbox_spec {
   const char *template_ref;   /* "name", "name:tag" or NULL for "default" */
   unsigned vcpus;             /* 0: default */
@@ -159,6 +161,12 @@ typedef struct hg_sandbox_spec {
 int hg_sandbox_create_begin(hg_manager *m, const hg_sandbox_spec *spec,
                             char id[HG_ID_MAX], char token[65]);
 int hg_sandbox_create_finish(hg_manager *m, const char *id);
+
+/* Changes a sandbox's idle_suspend_s (-1 never, 1.. seconds; 0 the node's
+ * default) and counts its idleness from now: "suspend it N s from now
+ * unless it is used". Persisted (sandbox.json). -EINVAL out of range,
+ * -ENOENT unknown. */
+int hg_sandbox_set_idle(hg_manager *m, const char *id, int64_t idle_suspend_s);
 
 /* JSON description: id, state, template, vcpus, memory_mib, created_at,
  * metadata, generations, snapshots, ... New reference for the caller. */

@@ -1,7 +1,7 @@
 /* failover: a dead node's sandboxes to the chosen survivors; see
- * failover.h. Everything here is the loop's but the restores themselves,
- * which run on workers (hg_life_failover blocks for the lease's wait and
- * the VM's restore). */
+ * failover.h. Everything here is the loop's but the two steps of a
+ * restore, which run on workers: the take (the lease's claim and wait,
+ * the adoption) and, for a sandbox that ran, the VM's restore. */
 #include "node/hangard/failover.h"
 
 #include <errno.h>
@@ -20,6 +20,9 @@
 #define SCAN_MS 2000       /* the directory is read again this often */
 #define RETRY_MS 10000     /* a restore that failed is tried again after this */
 #define WORKERS_MAX 8
+/* Takes at a time: a take mostly waits (claims, fsyncs), and those in
+ * flight together share the lease service's batches. */
+#define TAKERS 16
 #define STRANDED_MAX 1000  /* listed; the count goes on */
 #define SEEN_MAX 64        /* deaths remembered */
 /* A member swim lists as dead at our start may only be one it has not
@@ -27,11 +30,14 @@
  * death seen happen counts. */
 #define GRACE_MS 30000
 
+enum { STEP_TAKE, STEP_RUN };
+
 /* A sandbox this node is restoring, queued, or failed to restore lately. */
 typedef struct job {
   hg_strmap_node node;
   char id[HG_ID_MAX];
   bool run;
+  int step;      /* the queue it is in or the step it runs */
   bool queued, busy;
   int64_t retry_at_ms; /* failed: not before */
   struct job *next;    /* the queue */
@@ -48,14 +54,20 @@ typedef struct stranded {
   int64_t since_ms;
 } stranded;
 
+/* Jobs waiting for one step, in order, and how many run it now. */
+typedef struct queue {
+  job *head, **tail;
+  unsigned busy, max;
+} queue;
+
 struct hg_failover {
   hg_failover_config cfg;
   char self[HG_NODE_ID_MAX];
   uv_timer_t timer;
   bool closing, timer_closed;
   hg_strmap jobs;      /* job by sandbox id */
-  job *head, **tail;   /* queued, in order */
-  unsigned busy, workers;
+  queue q[2];          /* [STEP_TAKE], [STEP_RUN] */
+  unsigned busy;       /* both steps */
   uint64_t restored, failed;
   int64_t started_ms;
   char seen_dead[SEEN_MAX][HG_NODE_ID_MAX]; /* deaths seen happen ("": free) */
@@ -76,7 +88,9 @@ static void maybe_free(hg_failover *f);
 
 static void job_work(uv_work_t *w) {
   job *j = w->data;
-  j->rc = hg_life_failover(j->f->cfg.life, j->id, j->run, j->msg);
+  hg_life *life = j->f->cfg.life;
+  j->rc = j->step == STEP_TAKE ? hg_life_failover_take(life, j->id, j->run, j->msg)
+                               : hg_life_failover_run(life, j->id, j->msg);
 }
 
 static void job_free(hg_failover *f, job *j) {
@@ -84,12 +98,24 @@ static void job_free(hg_failover *f, job *j) {
   free(j);
 }
 
+static void queue_push(hg_failover *f, job *j, int step) {
+  queue *q = &f->q[step];
+  j->step = step;
+  j->queued = true;
+  j->next = NULL;
+  *q->tail = j;
+  q->tail = &j->next;
+}
+
 static void job_done(uv_work_t *w, int status) {
   job *j = w->data;
   hg_failover *f = j->f;
   f->busy--;
+  f->q[j->step].busy--;
   j->busy = false;
-  if (status == 0 && j->rc == 0) {
+  if (status == 0 && j->rc == 0 && j->step == STEP_TAKE && j->run) {
+    queue_push(f, j, STEP_RUN); /* ours now, its lease held: the VM next */
+  } else if (status == 0 && j->rc >= 0) {
     f->restored++;
     hg_log_info("failover.restored", "sandbox=%s run=%s", j->id, j->run ? "yes" : "no");
     job_free(f, j);
@@ -99,18 +125,19 @@ static void job_done(uv_work_t *w, int status) {
      * again after a while, if the owner is still dead. */
     f->failed++;
     j->retry_at_ms = hg_now_ms() + RETRY_MS;
-    hg_log_warn("failover.failed", "sandbox=%s err=\"%s\" msg=\"%s\"", j->id,
+    hg_log_warn("failover.failed", "sandbox=%s step=%s err=\"%s\" msg=\"%s\"", j->id,
+                j->step == STEP_TAKE ? "take" : "run",
                 hg_err_str(status < 0 ? status : j->rc), j->msg);
   }
   if (f->closing) maybe_free(f);
   else pump(f);
 }
 
-static void pump(hg_failover *f) {
-  while (!f->closing && f->head && f->busy < f->workers) {
-    job *j = f->head;
-    f->head = j->next;
-    if (!f->head) f->tail = &f->head;
+static void pump_queue(hg_failover *f, queue *q) {
+  while (!f->closing && q->head && q->busy < q->max) {
+    job *j = q->head;
+    q->head = j->next;
+    if (!q->head) q->tail = &q->head;
     j->queued = false;
     j->busy = true;
     j->f = f;
@@ -120,8 +147,15 @@ static void pump(hg_failover *f) {
       j->retry_at_ms = hg_now_ms() + RETRY_MS;
       continue;
     }
+    q->busy++;
     f->busy++;
   }
+}
+
+/* VM restores first: they hold leases taken for them. */
+static void pump(hg_failover *f) {
+  pump_queue(f, &f->q[STEP_RUN]);
+  pump_queue(f, &f->q[STEP_TAKE]);
 }
 
 static void enqueue(hg_failover *f, const char *id, bool run) {
@@ -138,11 +172,8 @@ static void enqueue(hg_failover *f, const char *id, bool run) {
     }
   }
   j->run = run;
-  j->queued = true;
   j->retry_at_ms = 0;
-  j->next = NULL;
-  *f->tail = j;
-  f->tail = &j->next;
+  queue_push(f, j, STEP_TAKE);
   hg_log_info("failover.queued", "sandbox=%s run=%s", id, run ? "yes" : "no");
 }
 
@@ -308,8 +339,9 @@ int hg_failover_open(const hg_failover_config *cfg, hg_failover **out) {
   f->cfg = *cfg;
   snprintf(f->self, sizeof f->self, "%s", cfg->self);
   f->cfg.self = f->self;
-  f->workers = cfg->workers ? cfg->workers : default_workers();
-  f->tail = &f->head;
+  f->q[STEP_TAKE].max = TAKERS;
+  f->q[STEP_RUN].max = cfg->workers ? cfg->workers : default_workers();
+  for (int k = 0; k < 2; k++) f->q[k].tail = &f->q[k].head;
   f->started_ms = hg_now_ms();
   int rc = uv_timer_init(cfg->loop, &f->timer);
   if (rc < 0) {
@@ -319,7 +351,7 @@ int hg_failover_open(const hg_failover_config *cfg, hg_failover **out) {
   f->timer.data = f;
   uv_timer_start(&f->timer, on_timer, SCAN_MS, SCAN_MS);
   hg_cluster_on_member_change(cfg->cluster, on_member, f);
-  hg_log_info("failover.on", "workers=%u", f->workers);
+  hg_log_info("failover.on", "takers=%u workers=%u", f->q[STEP_TAKE].max, f->q[STEP_RUN].max);
   *out = f;
   return 0;
 }
@@ -341,8 +373,10 @@ static void on_closed(uv_handle_t *h) {
 void hg_failover_close(hg_failover *f) {
   if (!f) return;
   f->closing = true;
-  f->head = NULL;
-  f->tail = &f->head;
+  for (int k = 0; k < 2; k++) {
+    f->q[k].head = NULL;
+    f->q[k].tail = &f->q[k].head;
+  }
   hg_cluster_on_member_change(f->cfg.cluster, NULL, NULL);
   uv_close((uv_handle_t *)&f->timer, on_closed);
 }
@@ -357,7 +391,8 @@ json_t *hg_failover_status(hg_failover *f) {
                                           (json_int_t)f->strand[i].gen, "since", at));
   }
   unsigned queued = 0;
-  for (job *j = f->head; j; j = j->next) queued++;
+  for (int k = 0; k < 2; k++)
+    for (job *j = f->q[k].head; j; j = j->next) queued++;
   return json_pack("{s:b,s:I,s:I,s:I,s:I,s:I,s:o}", "on", true, "queued", (json_int_t)queued,
                    "restoring", (json_int_t)f->busy, "restored", (json_int_t)f->restored,
                    "failed", (json_int_t)f->failed, "stranded_count",

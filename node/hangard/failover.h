@@ -5,12 +5,14 @@
  * survivor chosen by rendezvous over the alive holders of its newest
  * replicated generation (weighted by their memory, so load spreads by
  * capacity; every survivor computes the same choice) takes it through
- * hg_life_failover: a sandbox that ran there runs again, a suspended one
- * stays suspended here. The lease decides if two survivors disagree (a
+ * hg_life_failover_take, and a sandbox that ran there runs again
+ * (hg_life_failover_run); a suspended one stays suspended here. The lease decides if two survivors disagree (a
  * view not yet converged): one claim wins.
  *
- * Restores run on the loop's workers, at most `workers` at a time; the
- * loop only reads the directory and queues. A sandbox whose newest
+ * Both steps run on the loop's workers: up to 16 takes at a time (they
+ * mostly wait on the lease group, and claims in flight together go out
+ * in the same batches), and at most `workers` VM restores; the loop only
+ * reads the directory and queues. A sandbox whose newest
  * generation no alive node holds is stranded: logged once, counted, and
  * listed (hg_failover_status), never dropped.
  *
@@ -37,7 +39,7 @@ typedef struct hg_failover_config {
   hg_cluster *cluster; /* the loop's handle */
   hg_life *life;
   const char *self;
-  unsigned workers;    /* restores at a time; 0: by this host's CPUs (1 to 8) */
+  unsigned workers;    /* VM restores at a time; 0: by this host's CPUs (1 to 8) */
 } hg_failover_config;
 
 /* On the loop, after the lifecycle exists and before gossip starts. */

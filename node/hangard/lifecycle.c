@@ -163,10 +163,11 @@ static void life_drop(hg_life *l, const char *id) {
 
 /* Failover (DESIGN §9): the sandbox of a dead owner becomes ours through
  * the same move as a resume sent here. One that ran there runs again
- * from the generation adopted; a suspended one stays suspended here, its
- * lease given back as a suspend gives it back. One already ours (an
- * earlier failover, a resume by hand) is left as it is. */
-int hg_life_failover(hg_life *l, const char *id, bool run, char msg[256]) {
+ * (hg_life_failover_run) from the generation adopted; a suspended one
+ * stays suspended here, its lease given back as a suspend gives it back.
+ * One already ours (an earlier failover, a resume by hand) is left as it
+ * is. */
+int hg_life_failover_take(hg_life *l, const char *id, bool run, char msg[256]) {
   bool moved;
   msg[0] = '\0';
   if (!l->rp) {
@@ -174,16 +175,27 @@ int hg_life_failover(hg_life *l, const char *id, bool run, char msg[256]) {
     return -ENOTSUP;
   }
   hg_sb_info info;
-  if (hg_sandbox_info(l->m, id, &info) == 0 && info.state != HG_SB_SUSPENDED) return 0;
+  if (hg_sandbox_info(l->m, id, &info) == 0 && info.state != HG_SB_SUSPENDED) return 1;
   int rc = life_take_here(l, id, &moved, msg);
-  if (rc == 0 && run) rc = hg_sandbox_resume(l->m, id);
-  else if (rc == 0) life_drop(l, id);
+  if (rc == 0 && !run) life_drop(l, id);
+  if (rc < 0 && !msg[0]) snprintf(msg, 256, "%s", hg_err_str(rc));
+  hg_log_info("sandbox.failover", "sandbox=%s step=take run=%s moved=%s err=\"%s\" "
+              "msg=\"%s\"", id, run ? "yes" : "no", moved ? "yes" : "no",
+              rc < 0 ? hg_err_str(rc) : "none", msg);
+  return rc;
+}
+
+int hg_life_failover_run(hg_life *l, const char *id, char msg[256]) {
+  msg[0] = '\0';
+  int rc = hg_sandbox_resume(l->m, id);
   /* Adopted but not running (no room, say): ours and suspended, so it
    * holds no lease, and the directory says so; a resume may follow. */
-  if (rc < 0 && run && moved) life_drop(l, id);
-  if (rc < 0 && !msg[0]) snprintf(msg, 256, "%s", hg_err_str(rc));
-  hg_log_info("sandbox.failover", "sandbox=%s run=%s moved=%s err=\"%s\" msg=\"%s\"", id,
-              run ? "yes" : "no", moved ? "yes" : "no", rc < 0 ? hg_err_str(rc) : "none", msg);
+  if (rc < 0) {
+    life_drop(l, id);
+    snprintf(msg, 256, "%s", hg_err_str(rc));
+  }
+  hg_log_info("sandbox.failover", "sandbox=%s step=run err=\"%s\"", id,
+              rc < 0 ? hg_err_str(rc) : "none");
   return rc;
 }
 

@@ -60,14 +60,23 @@ void hg_life_idle(hg_life *l);
  * checkpoint does. A worker; call about every second, one pass at a time. */
 void hg_life_checkpoints(hg_life *l);
 
-/* Failover (DESIGN §9 "Failover"): id's owner is dead and this node was
- * chosen to take it. Claims its lease (the claim waits out the dead
- * owner's lease by itself), adopts our newest generation of it at the new
- * epoch (the directory then names us) and, when run, resumes it; else it
- * stays suspended here. 0 also when it is ours already. Blocks (seconds):
- * a worker. Errors as a resume's (-ESTALE another node took it, -EBUSY
- * its lease is live, -ENOLCK no majority, -ENODATA we do not hold its
- * newest generation), msg says why. */
-int hg_life_failover(hg_life *l, const char *id, bool run, char msg[256]);
+/* Failover (DESIGN §9 "Failover") in two steps, so that a dead node's
+ * many claims go out together while its VMs start a few at a time.
+ *
+ * hg_life_failover_take: id's owner is dead and this node was chosen to
+ * take it. Claims its lease (the claim waits out the dead owner's lease by
+ * itself) and adopts our newest generation of it at the new epoch (the
+ * directory then names us). When run, the lease stays held for
+ * hg_life_failover_run; else it is given back as a suspend gives it back
+ * and the sandbox stays suspended here. 1 when it is ours already and not
+ * suspended (nothing to do), 0 taken. Blocks (seconds): a worker. Errors
+ * as a resume's (-ESTALE another node took it, -EBUSY its lease is live,
+ * -ENOLCK no majority, -ENODATA we do not hold its newest generation), msg
+ * says why.
+ *
+ * hg_life_failover_run: resumes what hg_life_failover_take(run) took; on
+ * failure the lease goes (ours and suspended: a resume may follow). */
+int hg_life_failover_take(hg_life *l, const char *id, bool run, char msg[256]);
+int hg_life_failover_run(hg_life *l, const char *id, char msg[256]);
 
 #endif

@@ -5,7 +5,6 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -344,18 +343,6 @@ int hg_itc_down(hg_itc *c) {
   return rc;
 }
 
-int hg_itc_vmm_pid(hg_itc *c, int i, const char *id) {
-  char path[512], *text = NULL;
-  size_t len = 0;
-  snprintf(path, sizeof path, "%s/n%d/data/sandboxes/%s/shim.json", c->dir, i, id);
-  if (hg_read_file(path, 1 << 16, &text, &len) < 0) return 0;
-  json_t *j = json_loadb(text, len, 0, NULL);
-  free(text);
-  json_int_t pid = json_integer_value(json_object_get(j, "vmm_pid"));
-  json_decref(j);
-  return pid > 0 && pid <= INT32_MAX ? (int)pid : 0;
-}
-
 pid_t hg_itc_pid(hg_itc *c, int i) {
   char path[320], *text = NULL;
   snprintf(path, sizeof path, "%s/n%d/pid", c->dir, i);
@@ -497,6 +484,41 @@ char *hg_itc_metrics(hg_itc *c, int i) {
     text = strndup(r.body.data ? r.body.data : "", r.body.len);
   hg_it_resp_free(&r);
   return text;
+}
+
+int hg_itc_owner(hg_itc *c, int via, const char *id, uint64_t *epoch, char state[16]) {
+  char path[96];
+  snprintf(path, sizeof path, "/v1/sandboxes/%s", id);
+  long st = 0;
+  json_t *j = hg_itc_json(c, via, NULL, "GET", path, NULL, 10000, &st);
+  const char *node = st == 200 ? hg_it_str(j, "node") : NULL;
+  const char *s = st == 200 ? hg_it_str(j, "state") : NULL;
+  int owner = node && node[0] == 'n' ? atoi(node + 1) : 0;
+  if (epoch) *epoch = st == 200 ? (uint64_t)json_integer_value(json_object_get(j, "epoch")) : 0;
+  if (state) snprintf(state, 16, "%s", s ? s : "");
+  json_decref(j);
+  return owner;
+}
+
+int hg_itc_vmm_pid(hg_itc *c, int i, const char *id) {
+  char path[512], *text = NULL;
+  size_t len = 0;
+  snprintf(path, sizeof path, "%s/n%d/data/sandboxes/%s/shim.json", c->dir, i, id);
+  if (hg_read_file(path, 1 << 16, &text, &len) < 0) return 0;
+  json_t *j = json_loadb(text, len, 0, NULL);
+  free(text);
+  json_int_t pid = json_integer_value(json_object_get(j, "vmm_pid"));
+  json_decref(j);
+  return pid > 0 && pid < INT32_MAX ? (int)pid : 0;
+}
+
+int hg_itc_vmms(hg_itc *c, const char *id) {
+  int n = 0;
+  for (int i = 1; i <= c->n; i++) {
+    int pid = hg_itc_vmm_pid(c, i, id);
+    if (pid > 0 && kill(pid, 0) == 0) n++;
+  }
+  return n;
 }
 
 /* --- what the nodes say about each other ------------------------------------------ */

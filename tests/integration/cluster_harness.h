@@ -82,11 +82,6 @@ pid_t hg_itc_pid(hg_itc *c, int i);
  * the node's exit status from hg_itc_down's check until `start` (through
  * hg_itc_tool) runs it again. */
 int hg_itc_signal(hg_itc *c, int i, int sig);
-/* The VMM's pid of sandbox id on node i, from the shim's status file
- * (DIR/n<i>/data/sandboxes/<id>/shim.json); 0 when there is none (no such
- * copy, no VM, unreadable). Whether it still runs: proc_state
- * (tests/unit/proc_util.h). */
-int hg_itc_vmm_pid(hg_itc *c, int i, const char *id);
 
 /* Node i's gossip address, "A.B.C.i" and its port. */
 void hg_itc_gossip_addr(const hg_itc *c, int i, char host[32], int *port);
@@ -111,6 +106,17 @@ char *hg_itc_sh(hg_itc *c, int i, const char *token, const char *id, const char 
                 int timeout_ms);
 /* GET /metrics of node i (text to free, or NULL). */
 char *hg_itc_metrics(hg_itc *c, int i);
+/* GET /v1/sandboxes/{id} through node via: the owner's number (node "n<k>"
+ * -> k), or 0 when via did not answer 200 or names no owner; epoch and
+ * state (may be NULL) get the answer's, or 0 and "". */
+int hg_itc_owner(hg_itc *c, int via, const char *id, uint64_t *epoch, char state[16]);
+/* The pid of sandbox id's VMM on node i, from its shim's status file
+ * (<dir>/n<i>/data/sandboxes/<id>/shim.json), alive or not; 0 when there
+ * is no such file or pid. */
+int hg_itc_vmm_pid(hg_itc *c, int i, const char *id);
+/* VMM processes of sandbox id alive now, over every node: what "never two
+ * copies run" is checked against, beside the API's word. */
+int hg_itc_vmms(hg_itc *c, const char *id);
 
 /* What node `viewer` says about member `id`. */
 typedef struct hg_itc_view {

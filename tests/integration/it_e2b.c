@@ -72,6 +72,7 @@ static void sdk_create_run_files_kill(void **state) {
   assert_non_null(strstr(out, "info running it_e2b\n"));
   assert_non_null(strstr(out, "listed true\n"));
   assert_non_null(strstr(out, "running true\n"));
+  assert_non_null(strstr(out, "timeout paused\n")); /* setTimeout(2000): suspended idle */
   assert_non_null(strstr(out, "killed true\n"));
   assert_non_null(strstr(out, "kill-again false\n"));
 }

@@ -33,7 +33,6 @@
 
 #include "node/core/util.h"
 #include "tests/integration/cluster_harness.h"
-#include "tests/unit/proc_util.h"
 
 #define NODES 3
 #define VM_TIMEOUT_MS 330000
@@ -58,21 +57,6 @@ static json_t *call(int i, const char *method, const char *path, json_t *body, l
   return j;
 }
 
-/* GET through node via: the owner's number (0: none yet), epoch, state. */
-static int owner_of(int via, const char *id, uint64_t *epoch, char state[16]) {
-  char path[96];
-  snprintf(path, sizeof path, "/v1/sandboxes/%s", id);
-  long st = 0;
-  json_t *j = hg_itc_json(&C, via, NULL, "GET", path, NULL, 10000, &st);
-  const char *node = st == 200 ? hg_it_str(j, "node") : NULL;
-  const char *s = st == 200 ? hg_it_str(j, "state") : NULL;
-  int owner = node && node[0] == 'n' ? atoi(node + 1) : 0;
-  if (epoch) *epoch = (uint64_t)json_integer_value(json_object_get(j, "epoch"));
-  if (state) snprintf(state, 16, "%s", s ? s : "");
-  json_decref(j);
-  return owner;
-}
-
 static char *make(int replicas_on) {
   json_t *body = json_pack("{s:i}", "replicas", 3);
   json_t *j = call(replicas_on, "POST", "/v1/sandboxes?wait=" WAIT, body, 201);
@@ -86,16 +70,6 @@ static void sb_post(int via, const char *id, const char *what, const char *query
   char path[160];
   snprintf(path, sizeof path, "/v1/sandboxes/%s/%s?wait=" WAIT "%s", id, what, query);
   json_decref(call(via, "POST", path, NULL, 200));
-}
-
-/* VMM processes alive for id, over every node's sandbox dir. */
-static int vmms_of(const char *id) {
-  int n = 0;
-  for (int i = 1; i <= NODES; i++) {
-    int pid = hg_itc_vmm_pid(&C, i, id);
-    if (pid > 0 && proc_state(pid) != 0 && kill(pid, 0) == 0) n++;
-  }
-  return n;
 }
 
 static int survivor(int k) { /* the k-th (0, 1) node that is not OWNER */
@@ -113,7 +87,7 @@ static void a_crashed_owners_sandboxes_come_back_on_survivors(void **state) {
   snprintf(RUN, sizeof RUN, "%s", run);
   free(sus);
   free(run);
-  OWNER = owner_of(1, SUS, NULL, NULL);
+  OWNER = hg_itc_owner(&C, 1, SUS, NULL, NULL);
   assert_true(OWNER >= 1);
   char q[32];
   snprintf(q, sizeof q, "&node=n%d", OWNER);
@@ -126,9 +100,9 @@ static void a_crashed_owners_sandboxes_come_back_on_survivors(void **state) {
   sb_post(1, SUS, "suspend", "");
   sb_post(1, RUN, "suspend", "");
   sb_post(OWNER, RUN, "resume", q); /* RUN runs on OWNER, its state in gen 1 */
-  assert_int_equal(owner_of(1, RUN, &RUN_EPOCH, NULL), OWNER);
-  assert_int_equal(owner_of(1, SUS, &SUS_EPOCH, NULL), OWNER);
-  assert_int_equal(vmms_of(RUN), 1);
+  assert_int_equal(hg_itc_owner(&C, 1, RUN, &RUN_EPOCH, NULL), OWNER);
+  assert_int_equal(hg_itc_owner(&C, 1, SUS, &SUS_EPOCH, NULL), OWNER);
+  assert_int_equal(hg_itc_vmms(&C, RUN), 1);
 
   int64_t t0 = hg_now_ms();
   assert_int_equal(hg_itc_tool(&C, "crash", hg_itc_id(OWNER) + 1, NULL), 0);
@@ -140,8 +114,8 @@ static void a_crashed_owners_sandboxes_come_back_on_survivors(void **state) {
   uint64_t e = 0, se = 0;
   char st[16], sst[16];
   for (;; usleep(200 * 1000)) {
-    assert_true(vmms_of(RUN) <= 1);
-    run_owner = owner_of(a, RUN, &e, st);
+    assert_true(hg_itc_vmms(&C, RUN) <= 1);
+    run_owner = hg_itc_owner(&C, a, RUN, &e, st);
     if (run_owner && run_owner != OWNER && !strcmp(st, "running") && e > RUN_EPOCH) break;
     assert_true(hg_now_ms() - t0 < FAILOVER_WAIT_MS);
   }
@@ -151,20 +125,20 @@ static void a_crashed_owners_sandboxes_come_back_on_survivors(void **state) {
   assert_non_null(out);
   assert_string_equal(out, "41\n");
   free(out);
-  assert_int_equal(vmms_of(RUN), 1);
+  assert_int_equal(hg_itc_vmms(&C, RUN), 1);
   uint64_t e_b;
-  assert_int_equal(owner_of(b, RUN, &e_b, NULL), run_owner);
+  assert_int_equal(hg_itc_owner(&C, b, RUN, &e_b, NULL), run_owner);
   assert_int_equal(e_b, e);
 
   /* SUS: a new live owner, still suspended. */
   for (;; usleep(200 * 1000)) {
-    sus_owner = owner_of(b, SUS, &se, sst);
+    sus_owner = hg_itc_owner(&C, b, SUS, &se, sst);
     if (sus_owner && sus_owner != OWNER && se > SUS_EPOCH) break;
     assert_true(hg_now_ms() - t0 < FAILOVER_WAIT_MS);
   }
   fprintf(stderr, "SUS: owner n%d epoch %" PRIu64 " state %s\n", sus_owner, se, sst);
   assert_string_equal(sst, "suspended");
-  assert_int_equal(vmms_of(SUS), 0);
+  assert_int_equal(hg_itc_vmms(&C, SUS), 0);
   /* GET /v1/node: nothing stranded. */
   json_t *node = call(a, "GET", "/v1/node", NULL, 200);
   json_t *fo = json_object_get(json_object_get(node, "leases"), "failover");
@@ -178,7 +152,7 @@ static void a_crashed_owners_sandboxes_come_back_on_survivors(void **state) {
   assert_non_null(out);
   assert_string_equal(out, "kept\n");
   free(out);
-  assert_int_equal(vmms_of(SUS), 1);
+  assert_int_equal(hg_itc_vmms(&C, SUS), 1);
 }
 
 /* --- the crashed host comes back ---------------------------------------------------- */
@@ -199,8 +173,8 @@ static void the_crashed_host_back_runs_nothing_and_keeps_its_copies_aside(void *
   C.killed[OWNER] = false;
   int64_t t0 = hg_now_ms();
   for (;; usleep(500 * 1000)) {
-    assert_true(vmms_of(RUN) <= 1);
-    assert_true(vmms_of(SUS) <= 1);
+    assert_true(hg_itc_vmms(&C, RUN) <= 1);
+    assert_true(hg_itc_vmms(&C, SUS) <= 1);
     if (!on_disk(OWNER, "sandboxes", RUN) && !on_disk(OWNER, "sandboxes", SUS)) break;
     assert_true(hg_now_ms() - t0 < 120000);
   }
@@ -214,18 +188,18 @@ static void the_crashed_host_back_runs_nothing_and_keeps_its_copies_aside(void *
   assert_true(on_disk(OWNER, "replicas", SUS));
   /* Nothing of the old host runs: both sandboxes' VMs are the survivors'. */
   for (int k = 0; k < 10; k++, usleep(300 * 1000)) {
-    assert_int_equal(vmms_of(RUN), 1);
-    assert_int_equal(vmms_of(SUS), 1);
+    assert_int_equal(hg_itc_vmms(&C, RUN), 1);
+    assert_int_equal(hg_itc_vmms(&C, SUS), 1);
   }
   uint64_t e;
-  int owner = owner_of(OWNER, RUN, &e, NULL);
+  int owner = hg_itc_owner(&C, OWNER, RUN, &e, NULL);
   assert_int_not_equal(owner, OWNER);
   assert_true(e > RUN_EPOCH);
   char dpath[96];
   snprintf(dpath, sizeof dpath, "/v1/sandboxes/%s?wait=" WAIT, RUN);
   json_decref(call(owner, "DELETE", dpath, NULL, 200));
   snprintf(dpath, sizeof dpath, "/v1/sandboxes/%s?wait=" WAIT, SUS);
-  json_decref(call(owner_of(1, SUS, NULL, NULL), "DELETE", dpath, NULL, 200));
+  json_decref(call(hg_itc_owner(&C, 1, SUS, NULL, NULL), "DELETE", dpath, NULL, 200));
 }
 
 /* --- a running sandbox with checkpoints ------------------------------------------ */
@@ -251,7 +225,7 @@ static void a_checkpointed_sandbox_runs_on_from_its_checkpoint(void **state) {
   char ck[32], path[160];
   snprintf(ck, sizeof ck, "%s", hg_it_str(j, "id"));
   json_decref(j);
-  int owner = owner_of(1, ck, NULL, NULL);
+  int owner = hg_itc_owner(&C, 1, ck, NULL, NULL);
   uint64_t epoch;
   assert_true(owner >= 1);
   snprintf(path, sizeof path, "/v1/sandboxes/%s/commands", ck);
@@ -276,7 +250,7 @@ static void a_checkpointed_sandbox_runs_on_from_its_checkpoint(void **state) {
     assert_true(status == 409 || status == 200);
     assert_true(hg_now_ms() - t0 < 60000);
   }
-  assert_int_equal(owner_of(1, ck, &epoch, NULL), owner);
+  assert_int_equal(hg_itc_owner(&C, 1, ck, &epoch, NULL), owner);
 
   int64_t t0 = hg_now_ms();
   assert_int_equal(hg_itc_tool(&C, "crash", hg_itc_id(owner) + 1, NULL), 0);
@@ -285,8 +259,8 @@ static void a_checkpointed_sandbox_runs_on_from_its_checkpoint(void **state) {
   uint64_t e = 0;
   char st[16];
   for (;; usleep(200 * 1000)) {
-    assert_true(vmms_of(ck) <= 1);
-    now = owner_of(a, ck, &e, st);
+    assert_true(hg_itc_vmms(&C, ck) <= 1);
+    now = hg_itc_owner(&C, a, ck, &e, st);
     if (now && now != owner && !strcmp(st, "running") && e > epoch) break;
     assert_true(hg_now_ms() - t0 < FAILOVER_WAIT_MS);
   }
@@ -298,7 +272,7 @@ static void a_checkpointed_sandbox_runs_on_from_its_checkpoint(void **state) {
   usleep(1500 * 1000);
   assert_true(counter_via(b, ck) > v1);
   uint64_t eb;
-  assert_int_equal(owner_of(b, ck, &eb, NULL), now);
+  assert_int_equal(hg_itc_owner(&C, b, ck, &eb, NULL), now);
   assert_int_equal(eb, e);
   char *out = hg_itc_sh(&C, b, NULL, ck, "date +%s; cat /run/hangar/restored", 120000), want[64];
   assert_non_null(out);
@@ -309,7 +283,7 @@ static void a_checkpointed_sandbox_runs_on_from_its_checkpoint(void **state) {
   snprintf(want, sizeof want, "epoch=%" PRIu64 "\nnode=n%d\n", e, now);
   assert_non_null(strstr(out, want));
   free(out);
-  assert_int_equal(vmms_of(ck), 1);
+  assert_int_equal(hg_itc_vmms(&C, ck), 1);
 
   assert_int_equal(hg_itc_tool(&C, "start", hg_itc_id(owner) + 1, NULL), 0);
   C.killed[owner] = false;

@@ -90,13 +90,7 @@ static int running_total(void) {
 }
 
 static int owner_of(int via, uint64_t *epoch) {
-  char path[96];
-  snprintf(path, sizeof path, "/v1/sandboxes/%s", SB);
-  json_t *j = call(via, "GET", path, NULL, 200);
-  const char *node = hg_it_str(j, "node");
-  int owner = node && node[0] == 'n' ? atoi(node + 1) : 0;
-  if (epoch) *epoch = (uint64_t)json_integer_value(json_object_get(j, "epoch"));
-  json_decref(j);
+  int owner = hg_itc_owner(&C, via, SB, epoch, NULL);
   assert_true(owner >= 1 && owner <= NODES);
   return owner;
 }

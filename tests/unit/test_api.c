@@ -165,6 +165,7 @@ typedef struct fk_sb {
   bool used;
   char id[HG_ID_MAX], token[65];
   hg_sb_state state;
+  int64_t idle_suspend_s;
 } fk_sb;
 
 typedef struct fk_op {
@@ -302,6 +303,14 @@ int hg_sandbox_describe(hg_manager *m, const char *id, json_t **out) {
   pthread_mutex_lock(&fk_mu);
   fk_sb *s = fk_find(id);
   if (s) *out = json_pack("{s:s,s:s}", "id", s->id, "state", fk_states[s->state]);
+  pthread_mutex_unlock(&fk_mu);
+  return s ? 0 : -ENOENT;
+}
+
+int hg_sandbox_set_idle(hg_manager *m, const char *id, int64_t idle_suspend_s) {
+  pthread_mutex_lock(&fk_mu);
+  fk_sb *s = fk_find(id);
+  if (s) s->idle_suspend_s = idle_suspend_s;
   pthread_mutex_unlock(&fk_mu);
   return s ? 0 : -ENOENT;
 }
@@ -1011,6 +1020,34 @@ static void tokens_ring_forgets_the_oldest(void **state) {
   assert_non_null(hg__api_tok_find(api, t));
 }
 
+/* A request whose one credential is the header hdr (lower case) = v. */
+static fk_req *send_with(const char *method, const char *target, const char *hdr,
+                         const char *v) {
+  fk_req *r = mkreq(method, target, NULL, NULL);
+  r->pub.headers[0] = (hg_http_header){hdr, v};
+  r->pub.nheaders = 1;
+  hg_api_handler(NULL, &r->pub, api);
+  run_until(r, 5000);
+  assert_true(r->answered);
+  return r;
+}
+
+/* E2B's credential headers count where E2B's clients send them, and
+ * nowhere else: X-API-KEY on its control API, X-Access-Token on envd;
+ * hangar's own routes take Authorization only. */
+static void e2b_credential_headers_only_on_e2b_routes(void **state) {
+  char id[HG_ID_MAX], tok[65], t[256];
+  create(id, tok);
+  target(t, sizeof t, "/sandboxes/%s", id);
+  assert_int_equal(send_with("GET", t, "x-api-key", admin)->status, 200);
+  assert_int_equal(send_with("GET", t, "x-access-token", admin)->status, 401);
+  target(t, sizeof t, "/v1/sandboxes/%s", id);
+  assert_int_equal(send_with("GET", t, "x-api-key", admin)->status, 401);
+  assert_int_equal(send_with("GET", t, "x-access-token", tok)->status, 401);
+  assert_int_equal(send_with("GET", "/v1/sandboxes", "x-api-key", admin)->status, 401);
+  assert_int_equal(send_req("GET", t, tok, NULL)->status, 200);
+}
+
 static void auth_over_http(void **state) {
   char id[HG_ID_MAX], tok[65], id2[HG_ID_MAX], tok2[65], t[256];
   create(id, tok);
@@ -1544,6 +1581,32 @@ static void stdin_and_signal(void **state) {
 }
 
 /* ---- files ------------------------------------------------------------------------------ */
+
+/* PATCH /v1/sandboxes/{id} and E2B's POST /sandboxes/{id}/timeout both set
+ * the idle suspend; anything else in the body, or out of range, is 400. */
+static void idle_suspend_changes_after_create(void **state) {
+  char id[HG_ID_MAX], tok[65], t[300];
+  create(id, tok);
+  target(t, sizeof t, "/v1/sandboxes/%s", id);
+  fk_req *r = send_req("PATCH", t, tok, "{\"idle_suspend_s\": 90}");
+  assert_int_equal(r->status, 200);
+  json_t *j = jbody(r);
+  assert_string_equal(jstr(j, "id"), id);
+  json_decref(j);
+  assert_int_equal(fk_find(id)->idle_suspend_s, 90);
+  assert_int_equal(send_req("PATCH", t, tok, "{\"idle_suspend_s\": -1}")->status, 200);
+  assert_int_equal(fk_find(id)->idle_suspend_s, -1);
+  want_400("PATCH", t, "{\"idle_suspend_s\": -2}", "idle_suspend_s");
+  want_400("PATCH", t, "{\"idle_suspend_s\": 5, \"vcpus\": 2}", "idle_suspend_s");
+  want_400("PATCH", t, "{}", "idle_suspend_s");
+  target(t, sizeof t, "/sandboxes/%s/timeout", id);
+  assert_int_equal(send_req("POST", t, tok, "{\"timeout\": 300}")->status, 204);
+  assert_int_equal(fk_find(id)->idle_suspend_s, 300);
+  assert_int_equal(send_req("POST", t, tok, "{\"timeout\": 0}")->status, 400);
+  assert_int_equal(send_req("POST", t, tok, "{}")->status, 400);
+  assert_int_equal(send_req("POST", "/sandboxes/sb-0000000000000000/timeout", admin,
+                            "{\"timeout\": 5}")->status, 404);
+}
 
 static void files_round_trip(void **state) {
   char id[HG_ID_MAX], tok[65], t[300];
@@ -2209,6 +2272,7 @@ int main(void) {
       T(auth_decisions),
       T(tokens_ring_forgets_the_oldest),
       T(auth_over_http),
+      T(e2b_credential_headers_only_on_e2b_routes),
       T(create_validation_names_the_field),
       T(network_routes_without_a_gateway),
       T(command_and_file_validation),
@@ -2222,6 +2286,7 @@ int main(void) {
       T(follow_stops_when_the_client_leaves),
       T(quiet_follow_stops_within_a_read_when_the_client_leaves),
       T(stdin_and_signal),
+      T(idle_suspend_changes_after_create),
       T(files_round_trip),
       T(utf8_is_cleaned),
       T(base64_encodes),

@@ -195,6 +195,38 @@ static void two_running_vms_at_one_sample_is_double_run(void **state) {
   json_decref(r);
 }
 
+/* Not an invariant: how long after a crash of its node the watcher sees
+ * each sandbox running again, and where; null when it never did. */
+static void a_crash_is_timed_until_each_of_its_sandboxes_runs_again(void **state) {
+  (void)state;
+  int n;
+  json_t *r = check_text(
+      META CREATE HEALTHY FINAL
+      "{\"ev\":\"sample\",\"t\":550,\"vms\":[{\"node\":1,\"sb\":\"sb-a\",\"pid\":10,\"st\":\"run\"},"
+      "{\"node\":1,\"sb\":\"sb-b\",\"pid\":11,\"st\":\"run\"},"
+      "{\"node\":2,\"sb\":\"sb-c\",\"pid\":12,\"st\":\"run\"}]}\n"
+      "{\"ev\":\"fault\",\"t\":1000,\"id\":0,\"phase\":\"start\",\"kind\":\"crash\",\"a\":1,"
+      "\"at\":1000,\"dur\":3000}\n"
+      "{\"ev\":\"sample\",\"t\":1200,\"vms\":[{\"node\":2,\"sb\":\"sb-c\",\"pid\":12,\"st\":\"run\"}]}\n"
+      "{\"ev\":\"sample\",\"t\":3400,\"vms\":[{\"node\":2,\"sb\":\"sb-a\",\"pid\":20,\"st\":\"run\"},"
+      "{\"node\":2,\"sb\":\"sb-c\",\"pid\":12,\"st\":\"run\"}]}\n",
+      &n);
+  json_t *rec = json_object_get(r, "recoveries"), *a = NULL, *b = NULL, *x;
+  size_t i;
+  assert_int_equal(json_array_size(rec), 2); /* sb-c ran elsewhere: not the crash's */
+  json_array_foreach(rec, i, x) {
+    if (!strcmp(json_string_value(json_object_get(x, "sb")), "sb-a")) a = x;
+    if (!strcmp(json_string_value(json_object_get(x, "sb")), "sb-b")) b = x;
+  }
+  assert_non_null(a);
+  assert_non_null(b);
+  assert_int_equal(json_integer_value(json_object_get(a, "crashed")), 1);
+  assert_int_equal(json_integer_value(json_object_get(a, "on")), 2);
+  assert_true(json_number_value(json_object_get(a, "ms")) == 2400.0);
+  assert_true(json_is_null(json_object_get(b, "ms")));
+  json_decref(r);
+}
+
 static void a_fenced_copy_beside_a_running_one_is_not_double_run(void **state) {
   (void)state;
   int n;
@@ -313,6 +345,7 @@ int main(void) {
       cmocka_unit_test(a_delete_of_unknown_outcome_excuses_a_gone_sandbox),
       cmocka_unit_test(a_delete_that_failed_does_not_excuse_a_gone_sandbox),
       cmocka_unit_test(two_running_vms_at_one_sample_is_double_run),
+      cmocka_unit_test(a_crash_is_timed_until_each_of_its_sandboxes_runs_again),
       cmocka_unit_test(a_fenced_copy_beside_a_running_one_is_not_double_run),
       cmocka_unit_test(a_lower_epoch_after_a_higher_one_is_epoch_order),
       cmocka_unit_test(concurrent_reads_may_see_either_epoch),

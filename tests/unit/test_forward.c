@@ -65,6 +65,7 @@ static int local_call(void) {
 }
 int hg_sandbox_pause(hg_manager *m, const char *id) { return local_call(); }
 int hg_sandbox_resume(hg_manager *m, const char *id) { return local_call(); }
+int hg_sandbox_set_idle(hg_manager *m, const char *id, int64_t s) { return local_call(); }
 int hg_sandbox_suspend(hg_manager *m, const char *id, uint64_t *gen) { return local_call(); }
 int hg_sandbox_snapshot(hg_manager *m, const char *id, char name[64]) { return local_call(); }
 int hg_sandbox_checkpoint(hg_manager *m, const char *id, uint64_t *gen, double *pause_ms) {

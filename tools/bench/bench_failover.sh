@@ -5,6 +5,7 @@
 #
 #   tools/bench/bench_failover.sh [--rounds R] [--lease-ms LIST] [--json FILE]
 #                                 [--prefix P] [--subnet A.B.C]
+#                                 [--mass N] [--mass-running R2]
 #   env: BUILD (build dir, default <repo>/build),
 #        HANGAR_TEMPLATE_DIR (mkimage output, default /var/cache/hangar/test-template)
 #
@@ -22,6 +23,17 @@
 #   5. the owner starts again, the cluster converges, the sandbox is deleted.
 # Prints p50/p90/max of each per T, and JSON to FILE.
 #
+# --mass N (default 0: skipped): mass failover, once, at the first T of
+# LIST. Node 1 is made the owner of N suspended sandboxes and R2 (default
+# 20) running ones, each with three copies and its state in a replicated
+# generation (made through node 1, suspended, resumed there with ?node=n1,
+# the suspended ones suspended again; three at a time); then its host crashes. Reported: time until the directory,
+# read through a survivor every 200 ms, names a survivor as the owner of
+# all N + R2 (target T + margin + 2 s after the death is seen), and until
+# the R2 run again (each then answers an exec). Disk: every generation
+# holds the guest's touched memory (about 60-120 MiB for this template),
+# on each of three holders; the nodes' images are 24 GiB (sparse).
+#
 # Needs root (network namespaces, loop mounts, VMs), curl, jq. Whatever
 # happens, the cluster is brought down on exit.
 set -euo pipefail
@@ -35,9 +47,11 @@ leases=1000,3000
 prefix=hgfail
 subnet=10.251.93
 ANSWER_WAIT_MS=120000
+mass=0
+mass_running=20
 
 usage() {
-  sed -n '6,9p' "$0" | sed 's/^# \{0,1\}//' >&2
+  sed -n '6,10p' "$0" | sed 's/^# \{0,1\}//' >&2
   exit 2
 }
 while (($#)); do
@@ -47,12 +61,15 @@ while (($#)); do
   --json) json_out=${2:?}; shift 2 ;;
   --prefix) prefix=${2:?}; shift 2 ;;
   --subnet) subnet=${2:?}; shift 2 ;;
+  --mass) mass=${2:?}; shift 2 ;;
+  --mass-running) mass_running=${2:?}; shift 2 ;;
   -h | --help) usage ;;
   *) echo "bench_failover: unknown argument $1" >&2; usage ;;
   esac
 done
-[[ $rounds =~ ^[1-9][0-9]*$ ]] || usage
+[[ $rounds =~ ^[0-9]+$ ]] || usage
 [[ $leases =~ ^[1-9][0-9]*(,[1-9][0-9]*)*$ ]] || usage
+[[ $mass =~ ^[0-9]+$ && $mass_running =~ ^[0-9]+$ ]] || usage
 
 bench_need root cluster hangard template curl jq
 bench_cluster_tmp failover
@@ -67,6 +84,7 @@ exec_ok() { # exec_ok I SB MAXTIME: 0 when `true` ran through node I
 results='[]'
 IFS=, read -r -a lease_list <<< "$leases"
 for lease in "${lease_list[@]}"; do
+  ((rounds > 0)) || break # --rounds 0: the mass round only
   margin=$((lease / 4 < 500 ? lease / 4 : 500)) # hangard: at most a quarter of T
   log "up 3 nodes, lease ${lease}/${margin} ms, local gossip profile"
   bench_up 3 -- --lease-ms "$lease" --lease-margin-ms "$margin"
@@ -106,5 +124,90 @@ for lease in "${lease_list[@]}"; do
   "$CLUSTER" down --dir "$DIR" --prefix "$prefix" >&2
   UP=0
 done
+# mass_call K WANT METHOD PATH [BODY]: api through node 1, again after a
+# 503 (no_quorum: a lease round that timed out on a loaded host) up to 3
+# times; 1 with the answer logged when it never got WANT.
+mass_call() {
+  local k=$1 want=$2 try st
+  shift 2
+  for try in 1 2 3; do
+    st=$(api 1 "$@")
+    [[ $st == "$want" ]] && return 0
+    [[ $st == 503 ]] || break
+    sleep 1
+  done
+  log "mass $k: $1 $2 -> $st $(head -c 300 "$RESP")"
+  return 1
+}
+
+# mass_make K RUN: sandbox K of the mass round, owned by node 1 (see the
+# header); its id in $T/mass/K. Own response file: three run at once.
+mass_make() {
+  local k=$1 run=$2 sb
+  local RESP=$T/mass/resp.$k
+  mass_call "$k" 201 POST '/v1/sandboxes?wait=300' '{"replicas":3}' || return 1
+  sb=$(jq -r .id "$RESP")
+  mass_call "$k" 200 POST "/v1/sandboxes/$sb/suspend?wait=300" || return 1
+  mass_call "$k" 200 POST "/v1/sandboxes/$sb/resume?wait=300&node=n1" || return 1
+  if ((!run)); then mass_call "$k" 200 POST "/v1/sandboxes/$sb/suspend?wait=300" || return 1; fi
+  echo "$sb" > "$T/mass/$k"
+}
+
+# mass_count: "owned running" over the directory read through node 2: how
+# many of the round's sandboxes a survivor owns, and how many of the
+# running ones run there.
+mass_count() {
+  local RESP=$T/mass/dir
+  [[ $(api 2 GET /v1/cluster/sandboxes '' 5) == 200 ]] || { echo "0 0"; return; }
+  jq -r --slurpfile ids "$T/mass/ids.json" --slurpfile run "$T/mass/run.json" '
+    [.sandboxes[] | select(.sandbox as $s | $ids[0] | index($s))
+     | select(.owner != "n1" and .owner != null)] as $mine
+    | "\($mine | length) \([$mine[] | select(.sandbox as $s | $run[0] | index($s))
+                           | select(.state == "running")] | length)"' "$RESP"
+}
+
+mass_round() {
+  local lease=${lease_list[0]} margin k total=$((mass + mass_running)) t0 c owned=-1 ran=-1
+  margin=$((lease / 4 < 500 ? lease / 4 : 500))
+  log "mass: up 3 nodes, lease ${lease}/${margin} ms; $mass suspended + $mass_running running on n1"
+  POOL_SIZE=2 bench_up 3 -- --lease-ms "$lease" --lease-margin-ms "$margin" --image-size-gib 24
+  mkdir -p "$T/mass"
+  local t_make
+  t_make=$(now_ms)
+  for ((k = 0; k < total; k++)); do
+    while (($(jobs -rp | wc -l) >= 3)); do wait -n || die "mass: making a sandbox failed"; done
+    mass_make "$k" $((k >= mass)) & # the running ones last: they load the host
+    if ((k % 20 == 19)); then log "mass: $((k + 1)) of $total under way"; fi
+  done
+  while (($(jobs -rp | wc -l) > 0)); do wait -n || die "mass: making a sandbox failed"; done
+  for ((k = 0; k < total; k++)); do [[ -s $T/mass/$k ]] || die "mass: sandbox $k missing"; done
+  for ((k = 0; k < total; k++)); do cat "$T/mass/$k"; done | jq -R . | jq -s . > "$T/mass/ids.json"
+  for ((k = mass; k < total; k++)); do cat "$T/mass/$k"; done | jq -R . | jq -s . > "$T/mass/run.json"
+  log "mass: $total sandboxes on n1 in $(($(now_ms) - t_make)) ms; crash n1"
+  t0=$(now_ms)
+  cluster crash 1 >&2
+  while :; do
+    read -r c r <<< "$(mass_count)"
+    if ((owned < 0 && c == total)); then owned=$(($(now_ms) - t0)); fi
+    if ((ran < 0 && r == mass_running)); then ran=$(($(now_ms) - t0)); fi
+    if ((owned >= 0 && ran >= 0)); then break; fi
+    (($(now_ms) - t0 < 600000)) || die "mass: after 600 s, $c of $total owned, $r of $mass_running running"
+    sleep 0.2
+  done
+  for ((k = mass; k < total; k++)); do
+    exec_ok 2 "$(cat "$T/mass/$k")" 60 || die "mass: running sandbox $k does not answer"
+  done
+  printf 'mass failover, lease %d/%d ms: %d sandboxes (%d running) owned by survivors %d ms after the crash; the %d running ran again after %d ms; each answered an exec\n' \
+    "$lease" "$margin" "$total" "$mass_running" "$owned" "$mass_running" "$ran"
+  results=$(jq -c --argjson l "$lease" --argjson m "$margin" --argjson n "$total" \
+    --argjson r "$mass_running" --argjson o "$owned" --argjson x "$ran" \
+    '. + [{mass: {lease_ms: $l, margin_ms: $m, sandboxes: $n, running: $r,
+                 all_owned_ms: $o, running_again_ms: $x}}]' <<< "$results")
+  "$CLUSTER" down --dir "$DIR" --prefix "$prefix" >&2
+  UP=0
+}
+
+if ((mass > 0)); then mass_round; fi
+
 mkdir -p "$(dirname "$json_out")"
 jq . <<< "$results" > "$json_out"

@@ -84,7 +84,8 @@ bench_cluster_cleanup() {
 cluster() { "$CLUSTER" "$@" --dir "$DIR"; } # the rest comes from DIR/cluster.conf
 
 # bench_up N [-- HANGARD ARGS...]: N nodes in DIR under $prefix and
-# $subnet.0/24, the local gossip profile, no warm pool; KEY, the API key.
+# $subnet.0/24, the local gossip profile, a warm pool of $POOL_SIZE (none
+# unless set); KEY, the API key.
 # Whatever an interrupted run left under the prefix goes first.
 bench_up() {
   local n=$1
@@ -92,15 +93,16 @@ bench_up() {
   "$CLUSTER" down --dir "$DIR" --prefix "$prefix" >/dev/null 2>&1 || true
   UP=1
   "$CLUSTER" up "$n" --dir "$DIR" --prefix "$prefix" --subnet "$subnet" --profile local \
-    --template-dir "$TEMPLATE_DIR" --pool-size 0 --bin "$BUILD/node/hangard" "$@" >&2 ||
+    --template-dir "$TEMPLATE_DIR" --pool-size "${POOL_SIZE:-0}" --bin "$BUILD/node/hangard" "$@" >&2 ||
     die "tools/cluster up $n failed"
   KEY=$(. "$DIR/env" && echo "$HANGAR_KEY")
 }
 
-# api I METHOD PATH [BODY] [MAXTIME]: node I's answer body to $T/resp,
-# prints the HTTP status (000 when there was none). KEY: from bench_up.
+# api I METHOD PATH [BODY] [MAXTIME]: node I's answer body to $RESP
+# (default $T/resp: callers running at once each set their own), prints
+# the HTTP status (000 when there was none). KEY: from bench_up.
 api() {
-  local args=(-sS -o "$T/resp" -w '%{http_code}' -X "$2" -H "Authorization: Bearer $KEY"
+  local args=(-sS -o "${RESP:-$T/resp}" -w '%{http_code}' -X "$2" -H "Authorization: Bearer $KEY"
               --max-time "${5:-330}")
   [[ -n ${4:-} ]] && args+=(-H 'Content-Type: application/json' --data-binary "$4")
   curl "${args[@]}" "http://$subnet.$1:7070$3" 2>/dev/null || echo 000

@@ -40,6 +40,14 @@ const { Sandbox } = require('e2b');
   const items = await Sandbox.list({ query: { metadata: { suite: 'it_e2b' } } }).nextItems();
   console.log('listed ' + items.some((s) => s.sandboxId === sbx.sandboxId));
   console.log('running ' + await sbx.isRunning());
+  // setTimeout: hangar's idle suspend, from now: paused once 2 s pass idle.
+  await sbx.setTimeout(2000);
+  let st = '';
+  for (let i = 0; i < 120 && st !== 'paused'; i++) {
+    await new Promise((r) => setTimeout(r, 500));
+    st = (await sbx.getInfo()).state;
+  }
+  console.log('timeout ' + st);
   console.log('killed ' + await sbx.kill());
   console.log('kill-again ' + await Sandbox.kill(sbx.sandboxId));
 })().catch((e) => {
