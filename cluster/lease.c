@@ -235,6 +235,7 @@ typedef struct prop_entry {
   uint64_t seen_epoch;  /* the highest any reply showed */
   bool deleting;
   bool waiting; /* a claim that an acceptor told to wait (a live lease) */
+  bool vm;      /* a recovery of a VM that ran here (hg_lease_recover) */
   hg_lease_conf conf; /* the highest known */
   int64_t lease_until_ms;
   char holder[HG_NODE_ID_MAX];
@@ -366,7 +367,7 @@ int hg_lease_claim(hg_lease_proposer *p, const char *sandbox, const hg_lease_con
 }
 
 int hg_lease_recover(hg_lease_proposer *p, const char *sandbox, const hg_lease_conf *conf,
-                     uint64_t epoch, int64_t now_ms) {
+                     uint64_t epoch, bool vm, int64_t now_ms) {
   if (!id_ok(sandbox, HG_ID_MAX) || hg_lease_conf_check(conf) < 0 || epoch == 0)
     return -EINVAL;
   if (prop_find(p, sandbox)) return -EALREADY;
@@ -376,6 +377,7 @@ int hg_lease_recover(hg_lease_proposer *p, const char *sandbox, const hg_lease_c
   e->epoch = e->first_epoch = e->seen_epoch = epoch;
   /* Held, but until a majority grants this round, valid for no time. */
   e->state = HG_LEASE_HELD;
+  e->vm = vm;
   start_round(p, e, now_ms);
   return 0;
 }
@@ -524,9 +526,9 @@ void hg_lease_proposer_reply(hg_lease_proposer *p, const hg_lease_reply *rep,
    * lives, so the two never both hold a majority. */
   bool other = strcmp(pr->holder, p->self) != 0;
   if (other && pr->epoch > e->epoch) {
-    /* granted at least once: a recovery or own resume not yet granted
-     * stops at once, as a claim does */
-    bool held = e->state == HG_LEASE_HELD && e->lease_until_ms > 0;
+    /* granted at least once, or the recovery of a VM that ran here; an
+     * own resume not yet granted stops at once, as a claim does */
+    bool held = e->state == HG_LEASE_HELD && (e->lease_until_ms > 0 || e->vm);
     if (!held || (rep->round == e->round && refuse(e, rep->from)))
       set_state(p, e, HG_LEASE_LOST, pr->holder);
     return;

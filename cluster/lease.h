@@ -170,9 +170,14 @@ int hg_lease_claim(hg_lease_proposer *p, const char *sandbox, const hg_lease_con
  * held it at, from the configuration conf. Held but not valid until a
  * majority grants; acceptors grant only if they still promise (epoch, us),
  * so a node that was replaced learns it (LOST) and one that was not keeps
- * its sandbox without a claim's wait. -EALREADY when known here. */
+ * its sandbox without a claim's wait. vm: a VM of it ran here and may hold
+ * what no generation does (a restart found it): a rival's higher promise
+ * ends the recovery only once the members that gave one leave no quorum,
+ * as for a held lease, since a rival's claim that reached a minority (and
+ * failed) holds nothing; without vm (an own resume) the first one ends it,
+ * as for a claim. -EALREADY when known here. */
 int hg_lease_recover(hg_lease_proposer *p, const char *sandbox, const hg_lease_conf *conf,
-                     uint64_t epoch, int64_t now_ms);
+                     uint64_t epoch, bool vm, int64_t now_ms);
 /* Asks sandbox's group (from conf; replies raise it) whether it was
  * deleted: GONE when an acceptor recorded the delete, LIVE once a quorum
  * answered without one (a committed delete is at a majority, and any two

@@ -364,8 +364,8 @@ int hg_leases_claim(hg_leases *l, const char *sandbox, const hg_lease_conf *conf
 }
 
 int hg_leases_recover(hg_leases *l, const char *sandbox, const hg_lease_conf *conf,
-                      uint64_t epoch) {
-  int rc = hg_lease_recover(l->prop, sandbox, conf, epoch, hg_now_ms());
+                      uint64_t epoch, bool vm) {
+  int rc = hg_lease_recover(l->prop, sandbox, conf, epoch, vm, hg_now_ms());
   pump(l);
   rearm(l);
   return rc;

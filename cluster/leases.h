@@ -58,10 +58,10 @@ void hg_leases_receive(hg_leases *l, const void *data, size_t len);
 /* The proposer's calls (lease.h), sending what they start at once. */
 int hg_leases_claim(hg_leases *l, const char *sandbox, const hg_lease_conf *conf,
                     uint64_t min_epoch, bool deleting);
-/* After a restart: renews sandbox at the epoch this node held it at
- * (lease.h, hg_lease_recover). */
+/* Renews sandbox at the epoch this node held it at (lease.h,
+ * hg_lease_recover; vm: a VM of it ran here). */
 int hg_leases_recover(hg_leases *l, const char *sandbox, const hg_lease_conf *conf,
-                      uint64_t epoch);
+                      uint64_t epoch, bool vm);
 int hg_leases_query(hg_leases *l, const char *sandbox, const hg_lease_conf *conf,
                     uint64_t epoch);
 int hg_leases_change_group(hg_leases *l, const char *sandbox, const hg_lease_group *next);

@@ -28,7 +28,8 @@
 #define DEAD_MAX 64       /* dead nodes remembered, with since when */
 #define DEAD_MEMBER_MS_DEFAULT (600 * 1000)
 
-typedef enum cmd_kind { CMD_CLAIM, CMD_RECOVER, CMD_QUERY, CMD_RELEASE } cmd_kind;
+/* CMD_RESTART: the recovery of a VM found at start (hg_lease_recover's vm) */
+typedef enum cmd_kind { CMD_CLAIM, CMD_RECOVER, CMD_RESTART, CMD_QUERY, CMD_RELEASE } cmd_kind;
 
 typedef struct cmd {
   struct cmd *next;
@@ -239,7 +240,8 @@ static void run_cmd(hg_leasing *l, const cmd *c) {
     rc = hg_leases_claim(l->svc, c->id, &c->conf, c->epoch, c->deleting);
     break;
   case CMD_RECOVER:
-    rc = hg_leases_recover(l->svc, c->id, &c->conf, c->epoch);
+  case CMD_RESTART:
+    rc = hg_leases_recover(l->svc, c->id, &c->conf, c->epoch, c->kind == CMD_RESTART);
     break;
   case CMD_QUERY:
     rc = hg_leases_query(l->svc, c->id, &c->conf, c->epoch);
@@ -733,7 +735,7 @@ static void recover_all(hg_leasing *l) {
       continue;
     hg_lease_conf conf;
     conf_of(l, &info.lease, &conf);
-    if (post_cmd(l, CMD_RECOVER, id, &conf, info.epoch, false) == 0) n++;
+    if (post_cmd(l, CMD_RESTART, id, &conf, info.epoch, false) == 0) n++;
   }
   json_decref(list);
   if (n) hg_log_info("lease.recover", "sandboxes=%u", n);
