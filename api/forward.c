@@ -16,7 +16,7 @@
 #include <strings.h>
 
 #include "api/fwdsign.h"
-#include "node/core/handles.h"
+#include "node/core/closer.h"
 #include "node/core/buf.h"
 #include "node/core/curluv.h"
 #include "node/core/list.h"
@@ -38,10 +38,8 @@ struct hg_forward {
   char ca[4096]; /* "" with https: the system's CA store */
   hg_fwd *fwds;    /* in flight */
   hg_forward_stats st;
-  hg_handles handles; /* not closed yet: cu and the drain timers */
+  hg_closer closer; /* cu and the drain timers; frees f */
   bool closing;
-  void (*done)(void *ud);
-  void *done_ud;
 };
 
 struct hg_fwd {
@@ -96,14 +94,11 @@ static int target_path(const char *t, char **out) {
 
 /* ---- life of one forward --------------------------------------------------- */
 
-static void forward_maybe_free(hg_forward *f);
-
 static void on_drain_closed(uv_handle_t *h) {
   hg_fwd *w = h->data;
   hg_forward *f = w->f;
   free(w);
-  hg_handles_closed(&f->handles);
-  forward_maybe_free(f);
+  hg_closer_closed(&f->closer);
 }
 
 /* Reports how w ended and lets it go. */
@@ -124,8 +119,7 @@ static void fwd_finish(hg_fwd *w, int rc, const char *msg) {
   if (w->drain_open) {
     uv_close((uv_handle_t *)&w->drain, on_drain_closed);
   } else {
-    free(w);
-    forward_maybe_free(f);
+    free(w); /* f stays: cu, counted, closes only in hg_forward_close */
   }
 }
 
@@ -573,7 +567,7 @@ static void drain_start(hg_fwd *w, uint64_t ms) {
     uv_timer_init(w->f->loop, &w->drain);
     w->drain.data = w;
     w->drain_open = true;
-    hg_handles_add(&w->f->handles, 1);
+    hg_closer_add(&w->f->closer, 1);
   }
   uv_timer_start(&w->drain, on_drain, ms, ms ? ms : HG_FWD_DRAIN_MS);
 }
@@ -588,6 +582,9 @@ static void on_transfer_done(CURL *e, CURLcode result, void *ud) {
 
 /* ---- the forwarder ------------------------------------------------------------- */
 
+/* cu closes only in hg_forward_close: none open means closing. */
+static void forward_free(void *f) { free(f); }
+
 int hg_forward_new(uv_loop_t *loop, const char *node_id, const hg_fwdsign *signer,
                    hg_forward **out) {
   if (!node_id || !*node_id || strlen(node_id) >= HG_NODE_ID_MAX || !signer) return -EINVAL;
@@ -601,7 +598,8 @@ int hg_forward_new(uv_loop_t *loop, const char *node_id, const hg_fwdsign *signe
   f->loop = loop;
   f->signer = signer;
   snprintf(f->node_id, sizeof f->node_id, "%s", node_id);
-  hg_handles_add(&f->handles, 1);
+  hg_closer_init(&f->closer, f, NULL, forward_free);
+  hg_closer_add(&f->closer, 1); /* cu */
   *out = f;
   return 0;
 }
@@ -613,25 +611,15 @@ int hg_forward_tls(hg_forward *f, const char *ca_file) {
   return 0;
 }
 
-static void forward_maybe_free(hg_forward *f) {
-  if (!f->closing || !hg_handles_none(&f->handles)) return;
-  void (*done)(void *) = f->done;
-  void *ud = f->done_ud;
-  free(f);
-  if (done) done(ud);
-}
-
 static void on_curluv_closed(void *ud) {
   hg_forward *f = ud;
-  hg_handles_closed(&f->handles);
-  forward_maybe_free(f);
+  hg_closer_closed(&f->closer);
 }
 
 void hg_forward_close(hg_forward *f, void (*done)(void *ud), void *ud) {
   if (!f || f->closing) return;
   f->closing = true;
-  f->done = done;
-  f->done_ud = ud;
+  hg_closer_then(&f->closer, done, ud);
   while (f->fwds) {
     hg_fwd *w = f->fwds;
     w->cancelled = true;

@@ -26,8 +26,8 @@
 #include <time.h>
 
 #include "api/tls.h"
-#include "node/core/handles.h"
 #include "node/core/buf.h"
+#include "node/core/closer.h"
 #include "node/core/list.h"
 #include "node/core/log.h"
 
@@ -87,7 +87,7 @@ struct http_conn {
   size_t lingered;     /* bytes dropped while lingering */
   uint64_t head_deadline;
   unsigned nreqs;
-  hg_handles handles;  /* uv handles not yet closed */
+  hg_closer closer;    /* tcp and timer; frees c (conn_free) */
   int fail_status;     /* set by a parser callback that refuses the request */
   const char *fail_code, *fail_msg;
   bool reading, closing, dead, eof, shut_done, in_process, kick, exec_again;
@@ -104,10 +104,8 @@ struct hg_http_server {
   unsigned header_ms, body_ms, idle_ms;
   http_conn *conns;
   unsigned nconns, nrejecting;
-  hg_handles handles;
+  hg_closer closer; /* listener and grace; frees srv */
   bool shutting_down, grace_closing;
-  void (*done)(void *);
-  void *done_ud;
   time_t date_sec;
   char date[40];
 };
@@ -385,9 +383,8 @@ static void conn_arm_timer(http_conn *c) {
 
 /* ---- closing ---- */
 
-static void on_conn_closed(uv_handle_t *h) {
-  http_conn *c = h->data;
-  if (!hg_handles_closed(&c->handles)) return;
+static void conn_free(void *cv) {
+  http_conn *c = cv;
   hg_http_server *srv = c->srv;
   srv_unlink(srv, c);
   if (c->rejecting) srv->nrejecting--;
@@ -396,6 +393,11 @@ static void on_conn_closed(uv_handle_t *h) {
   free(c->in);
   free(c);
   srv_maybe_finish(srv);
+}
+
+static void on_conn_closed(uv_handle_t *h) {
+  http_conn *c = h->data;
+  hg_closer_closed(&c->closer);
 }
 
 /* Lets go of the current request: one the handler side owns (dispatched,
@@ -1046,7 +1048,8 @@ static http_conn *conn_new(hg_http_server *srv) {
   uv_tcp_init(srv->loop, &c->tcp);
   uv_timer_init(srv->loop, &c->timer);
   c->tcp.data = c->timer.data = c;
-  hg_handles_add(&c->handles, 2);
+  hg_closer_init(&c->closer, c, NULL, conn_free);
+  hg_closer_add(&c->closer, 2);
   llhttp_init(&c->parser, HTTP_REQUEST, &parser_settings);
   c->parser.data = c;
   c->state = C_IDLE;
@@ -1117,11 +1120,7 @@ int hg_http_server_adopt(hg_http_server *srv, uv_os_sock_t fd) {
 
 static void on_srv_handle_closed(uv_handle_t *h) {
   hg_http_server *srv = h->data;
-  if (!hg_handles_closed(&srv->handles)) return;
-  void (*done)(void *) = srv->done;
-  void *ud = srv->done_ud;
-  free(srv);
-  if (done) done(ud);
+  hg_closer_closed(&srv->closer);
 }
 
 static void srv_maybe_finish(hg_http_server *srv) {
@@ -1145,7 +1144,8 @@ int hg_http_server_start(uv_loop_t *loop, const hg_http_options *opt, hg_http_se
   uv_tcp_init(loop, &srv->listener);
   uv_timer_init(loop, &srv->grace);
   srv->listener.data = srv->grace.data = srv;
-  hg_handles_add(&srv->handles, 2);
+  hg_closer_init(&srv->closer, srv, NULL, free); /* grace closes after the last conn */
+  hg_closer_add(&srv->closer, 2);
 
   const char *host = opt->host ? opt->host : "127.0.0.1";
   struct sockaddr_storage ss;
@@ -1185,8 +1185,7 @@ void hg_http_server_shutdown(hg_http_server *srv, int grace_ms, void (*done)(voi
                              void *ud) {
   if (srv->shutting_down) return;
   srv->shutting_down = true;
-  srv->done = done;
-  srv->done_ud = ud;
+  hg_closer_then(&srv->closer, done, ud);
   uv_close((uv_handle_t *)&srv->listener, on_srv_handle_closed);
   /* Idle connections go now; the others close after their response. */
   for (http_conn *c = srv->conns; c; c = c->next)

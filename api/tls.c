@@ -16,7 +16,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "node/core/handles.h"
+#include "node/core/closer.h"
 #include "node/core/list.h"
 #include "node/core/log.h"
 
@@ -36,7 +36,7 @@ struct relay {
   uv_tcp_t net;
   uv_pipe_t plain;
   uv_timer_t timer;
-  hg_handles handles;
+  hg_closer closer; /* net, plain, timer; frees r (relay_free) */
   bool closing, net_paused, plain_paused, plain_eof_sent, net_eof, plain_eof;
   bool handshaken;
   char buf[HG_TLS_READ_BUF]; /* reads from either side land here, one at a time */
@@ -105,14 +105,18 @@ void hg_tls_get_stats(const hg_tls *t, hg_tls_stats *out) { *out = t->st; }
 
 /* ---- one relay ------------------------------------------------------------------ */
 
-static void relay_closed(uv_handle_t *h) {
-  relay *r = h->data;
-  if (!hg_handles_closed(&r->handles)) return;
+static void relay_free(void *rv) {
+  relay *r = rv;
   hg_tls *t = r->t;
   SSL_free(r->ssl);
   free(r);
   t->st.active--;
   tls_maybe_free(t);
+}
+
+static void relay_closed(uv_handle_t *h) {
+  relay *r = h->data;
+  hg_closer_closed(&r->closer);
 }
 
 static void relay_close(relay *r) {
@@ -298,7 +302,8 @@ static int relay_open(relay *r, uv_stream_t *listener, int (*adopt)(void *, int)
   uv_pipe_init(loop, &r->plain, 0);
   uv_timer_init(loop, &r->timer);
   r->net.data = r->plain.data = r->timer.data = r;
-  hg_handles_add(&r->handles, 3);
+  hg_closer_init(&r->closer, r, NULL, relay_free);
+  hg_closer_add(&r->closer, 3);
   r->net_paused = r->plain_paused = true;
   int rc = uv_accept(listener, (uv_stream_t *)&r->net);
   if (rc < 0) return rc;

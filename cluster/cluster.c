@@ -394,6 +394,23 @@ static int swim_setup(hg_cluster *c, const hg_cluster_config *cfg) {
   return hg_swim_new(s, &io, stored ? stored + 1 : 0, &c->swim);
 }
 
+/* Besides its handles, the cluster waits for its push-pulls and a persist
+ * still on the thread pool. */
+static bool cluster_may_finish(void *cl) {
+  hg_cluster *c = cl;
+  return c->shutting && !c->pps && !c->persist_busy;
+}
+
+static void cluster_free(hg_cluster *c);
+
+static void cluster_finish(void *cl) {
+  hg_cluster *c = cl;
+  hg__cluster_persist_flush(c);
+  drop_log(c, true);
+  hg_log_info("cluster.closed", "node=%s", c->id);
+  cluster_free(c);
+}
+
 static void cluster_free(hg_cluster *c) {
   hg_swim_free(c->swim);
   hg_keyring_free(c->kr);
@@ -481,7 +498,8 @@ int hg_cluster_new(uv_loop_t *loop, const hg_cluster_config *cfg, hg_cluster **o
   uv_async_init(loop, &c->async, hg__cluster_dir_on_async);
   c->udp.data = c->listener.data = c->swim_timer.data = c->house_timer.data = c;
   c->leave_timer.data = c->async.data = c;
-  hg_handles_add(&c->handles, 6);
+  hg_closer_init(&c->closer, c, cluster_may_finish, cluster_finish);
+  hg_closer_add(&c->closer, 6);
   *out = c;
   return 0;
 }
@@ -566,19 +584,7 @@ int hg_cluster_start(hg_cluster *c) {
 
 static void on_cluster_closed(uv_handle_t *h) {
   hg_cluster *c = h->data;
-  hg_handles_closed(&c->handles);
-  hg__cluster_maybe_finish(c);
-}
-
-void hg__cluster_maybe_finish(hg_cluster *c) {
-  if (!c->shutting || !hg_handles_none(&c->handles) || c->pps || c->persist_busy) return;
-  hg__cluster_persist_flush(c);
-  drop_log(c, true);
-  hg_log_info("cluster.closed", "node=%s", c->id);
-  void (*done)(void *) = c->done;
-  void *ud = c->done_ud;
-  cluster_free(c);
-  if (done) done(ud);
+  hg_closer_closed(&c->closer);
 }
 
 static void close_handles(hg_cluster *c) {
@@ -595,7 +601,7 @@ static void close_handles(hg_cluster *c) {
   uv_close((uv_handle_t *)&c->async, on_cluster_closed);
   hg__cluster_pp_close_all(c);
   if (c->persist_busy) uv_cancel((uv_req_t *)&c->persist);
-  hg__cluster_maybe_finish(c);
+  hg_closer_check(&c->closer);
 }
 
 static void on_leave_timer(uv_timer_t *t) {
@@ -605,8 +611,7 @@ static void on_leave_timer(uv_timer_t *t) {
 static void cluster_close(hg_cluster *c, bool leave, void (*done)(void *), void *ud) {
   if (c->closing) return;
   c->closing = true;
-  c->done = done;
-  c->done_ud = ud;
+  hg_closer_then(&c->closer, done, ud);
   if (!leave || !c->started) {
     c->crashed = !leave;
     close_handles(c);

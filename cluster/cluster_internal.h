@@ -11,8 +11,8 @@
 #include "cluster/cluster.h"
 #include "cluster/seal.h"
 #include "cluster/wire.h"
-#include "node/core/handles.h"
 #include "node/core/buf.h"
+#include "node/core/closer.h"
 #include "node/core/util.h"
 
 /* Like hg_cluster_close but as a crash looks from outside: no leave, no
@@ -91,11 +91,9 @@ struct hg_cluster {
   uv_tcp_t listener;
   uv_timer_t swim_timer, house_timer, leave_timer;
   uv_async_t async;
-  hg_handles handles;
+  hg_closer closer; /* the six handles above; frees c once shut down */
   bool started, closing, shutting, crashed;
   int64_t tombstone_ms;
-  void (*done)(void *);
-  void *done_ud;
 
   /* Datagrams: swim's up to HG_WIRE_UDP_MAX, leases' up to
    * HG_CLUSTER_LEASE_MAX; one more byte shows a bigger one as such. */
@@ -183,8 +181,6 @@ void hg__cluster_drop(hg_cluster *c, enum hg__cluster_drop_kind k, const char *f
 void hg__cluster_stamp(hg_cluster *c, hg_wire_msg *m);
 /* After anything that fed swim: rearm its timer, persist what changed. */
 void hg__cluster_after_swim(hg_cluster *c);
-/* Frees the cluster once closing and nothing is left in flight. */
-void hg__cluster_maybe_finish(hg_cluster *c);
 
 /* ---- pushpull.c ---- */
 

@@ -9,6 +9,7 @@
 #include "cluster/lease_register.h"
 #include "cluster/lease_wire.h"
 #include "node/core/buf.h"
+#include "node/core/closer.h"
 #include "node/core/log.h"
 #include "node/core/util.h"
 
@@ -50,10 +51,12 @@ struct hg_leases {
   outbox boxes[OUTBOX_MAX];
   size_t nboxes;
   bool pumping, closing;
-  void (*done)(void *ud);
-  void *done_ud;
+  hg_closer closer; /* tick; frees l once no flush is out */
   hg_leases_stats stats;
 };
+
+static bool no_flush_out(void *l);
+static void leases_free(void *l);
 
 /* ---- outboxes ------------------------------------------------------------- */
 
@@ -146,7 +149,6 @@ static void flush_work(uv_work_t *w) {
 }
 
 static void pump(hg_leases *l);
-static void maybe_done(hg_leases *l);
 
 /* Replies the flush made safe leave; later ones wait for the next. */
 static void release_held(hg_leases *l) {
@@ -180,7 +182,7 @@ static void flush_after(uv_work_t *w, int status) {
     release_held(l);
   }
   if (l->closing) {
-    maybe_done(l);
+    hg_closer_check(&l->closer);
     return;
   }
   /* After a full disk the next requests try again, not this at once. */
@@ -297,12 +299,18 @@ int hg_leases_open(uv_loop_t *loop, const hg_leases_config *cfg, hg_leases **out
     return rc;
   }
   l->tick.data = l;
+  hg_closer_init(&l->closer, l, no_flush_out, leases_free);
+  hg_closer_add(&l->closer, 1);
   uv_timer_start(&l->tick, on_tick, (uint64_t)t / 3, 0);
   hg_log_info("lease.open", "self=%s lease_ms=%lld margin_ms=%lld", l->self, (long long)t,
               (long long)margin);
   *out = l;
   return 0;
 }
+
+/* Freed once the timer is closed (it closes only in hg_leases_close) and no
+ * flush is out on the thread pool. */
+static bool no_flush_out(void *l) { return !((hg_leases *)l)->flushing; }
 
 static void free_all(hg_leases *l) {
   for (size_t i = 0; i < l->nboxes; i++) {
@@ -315,27 +323,20 @@ static void free_all(hg_leases *l) {
   hg_lease_register_close(l->reg);
 }
 
-/* Done once the timer is closed and no flush is out. */
-static void maybe_done(hg_leases *l) {
-  if (l->flushing || !uv_is_closing((uv_handle_t *)&l->tick) || l->tick.data) return;
-  void (*done)(void *) = l->done;
-  void *ud = l->done_ud;
+static void leases_free(void *l) {
   free_all(l);
   free(l);
-  if (done) done(ud);
 }
 
 static void on_tick_closed(uv_handle_t *h) {
   hg_leases *l = h->data;
-  l->tick.data = NULL; /* marks the close callback as run */
-  maybe_done(l);
+  hg_closer_closed(&l->closer);
 }
 
 void hg_leases_close(hg_leases *l, void (*done)(void *ud), void *ud) {
   if (!l) return;
   l->closing = true;
-  l->done = done;
-  l->done_ud = ud;
+  hg_closer_then(&l->closer, done, ud);
   uv_timer_stop(&l->tick);
   uv_close((uv_handle_t *)&l->tick, on_tick_closed);
 }

@@ -28,7 +28,7 @@ struct pp {
   uv_connect_t connect;
   uv_write_t write;
   uv_work_t work;
-  hg_handles handles;
+  hg_closer closer; /* tcp and timer; frees p once no work item uses it */
   bool initiator, join, closing, working;
   char addr[HG_ADDR_MAX]; /* initiator: the peer; responder: for logs */
   int64_t started_ms;
@@ -54,9 +54,10 @@ static void pp_close(pp *p);
 
 /* ---- push-pull ---- */
 
-/* Freed once both handles closed and no work item still uses it. */
-static void pp_maybe_free(pp *p) {
-  if (!hg_handles_none(&p->handles) || p->working) return;
+static bool pp_no_work(void *p) { return !((pp *)p)->working; }
+
+static void pp_free(void *pv) {
+  pp *p = pv;
   hg_cluster *c = p->c;
   HG_LIST_UNLINK(c->pps, p);
   if (p->initiator)
@@ -68,13 +69,12 @@ static void pp_maybe_free(pp *p) {
   free(p->in);
   free(p->out);
   free(p);
-  hg__cluster_maybe_finish(c);
+  hg_closer_check(&c->closer); /* the cluster may wait for its last pp */
 }
 
 static void on_pp_closed(uv_handle_t *h) {
   pp *p = h->data;
-  hg_handles_closed(&p->handles);
-  pp_maybe_free(p);
+  hg_closer_closed(&p->closer);
 }
 
 static void pp_close(pp *p) {
@@ -88,7 +88,7 @@ static void pp_close(pp *p) {
 static bool pp_work_back(pp *p, int status) {
   p->working = false;
   if (p->closing) {
-    pp_maybe_free(p);
+    hg_closer_check(&p->closer);
     return false;
   }
   if (status < 0) {
@@ -120,7 +120,8 @@ static pp *pp_new(hg_cluster *c, bool initiator) {
   uv_tcp_init(c->loop, &p->tcp);
   uv_timer_init(c->loop, &p->timer);
   p->tcp.data = p->timer.data = p->connect.data = p->write.data = p->work.data = p;
-  hg_handles_add(&p->handles, 2);
+  hg_closer_init(&p->closer, p, pp_no_work, pp_free);
+  hg_closer_add(&p->closer, 2);
   HG_LIST_PUSH(c->pps, p);
   if (initiator)
     c->pp_out++;

@@ -196,7 +196,7 @@ static void persist_after(uv_work_t *w, int status) {
   free(c->persist_roster);
   c->persist_roster = NULL;
   if (c->shutting)
-    hg__cluster_maybe_finish(c);
+    hg_closer_check(&c->closer);
   else
     hg__cluster_persist_schedule(c);
 }

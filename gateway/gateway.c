@@ -161,8 +161,7 @@ static void listener_closed(uv_handle_t *h) {
   listener *l = h->data;
   hg_gw_sandbox *sb = l->sb;
   free(l);
-  hg_handles_closed(&sb->handles);
-  hg__gateway_sb_check(sb);
+  hg_closer_closed(&sb->closer);
 }
 
 static void listeners_close(hg_gw_sandbox *sb) {
@@ -191,7 +190,7 @@ static int listener_start(hg_gw_sandbox *sb, lkind kind, int fd) {
     uv_tcp_init(loop, &l->u.tcp);
   l->u.h.data = l;
   sb->ls[kind] = l;
-  hg_handles_add(&sb->handles, 1);
+  hg_closer_add(&sb->closer, 1);
   if (kind == L_DNS_UDP) {
     rc = uv_udp_open(&l->u.udp, fd);
     if (rc < 0)
@@ -246,6 +245,9 @@ static hg_gw_sandbox *sb_find(hg_gateway *gw, const char *name) {
   return NULL;
 }
 
+static bool sb_proxies_closed(void *sb);
+static void sb_settle(void *sb);
+
 static hg_gw_sandbox *sb_get(hg_gateway *gw, const char *name) {
   hg_gw_sandbox *sb = sb_find(gw, name);
   if (sb) {
@@ -255,6 +257,7 @@ static hg_gw_sandbox *sb_get(hg_gateway *gw, const char *name) {
   if (!(sb = calloc(1, sizeof *sb))) return NULL;
   sb->gw = gw;
   snprintf(sb->name, sizeof sb->name, "%s", name);
+  hg_closer_init(&sb->closer, sb, sb_proxies_closed, sb_settle);
   hg_dns_limiter_init(&sb->limiter, gw->dns_rate, gw->dns_rate * 2,
                       (uint64_t)hg_now_ms());
   sb->next = gw->sandboxes;
@@ -348,10 +351,10 @@ static void proxies_closed(void *ud) {
   hg_proxy_set_free(sb->proxies);
   sb->proxies = NULL;
   sb->proxies_closing = false;
-  hg__gateway_sb_check(sb);
+  hg_closer_check(&sb->closer);
 }
 
-/* Closes every socket of the sandbox (asynchronously: hg__gateway_sb_check sees the
+/* Closes every socket of the sandbox (asynchronously: sb_settle sees the
  * end). The namespace handle stays. */
 static void sb_close_all(hg_gw_sandbox *sb) {
   while (sb->upqs) hg__gateway_upq_close(sb->upqs);
@@ -365,10 +368,14 @@ static void sb_close_all(hg_gw_sandbox *sb) {
 
 static void req_done(hg_gateway *gw, gw_req *r, int rc);
 
-/* Called whenever something of sb finished closing. */
-void hg__gateway_sb_check(hg_gw_sandbox *sb) {
+/* A sandbox is not freed at once but settled each time its closes are all
+ * done (sb->closer: no handle open, no proxy set closing): a detach waiting
+ * for them completes, and a forgotten sandbox goes. */
+static bool sb_proxies_closed(void *sb) { return !((hg_gw_sandbox *)sb)->proxies_closing; }
+
+static void sb_settle(void *sbv) {
+  hg_gw_sandbox *sb = sbv;
   hg_gateway *gw = sb->gw;
-  if (!hg_handles_none(&sb->handles) || sb->proxies_closing) return;
   gw_req *r = sb->detaching;
   if (r) {
     sb->detaching = NULL;
@@ -468,7 +475,7 @@ static int op_recover(hg_gateway *gw) {
   return rc;
 }
 
-/* Returns 1 when the request completes later (hg__gateway_sb_check). */
+/* Returns 1 when the request completes later (sb_settle). */
 static int op_detach(hg_gateway *gw, gw_req *r) {
   hg_gw_sandbox *sb = sb_find(gw, r->name);
   if (!sb || !sb->ns) {
@@ -480,7 +487,7 @@ static int op_detach(hg_gateway *gw, gw_req *r) {
   memset(&sb->nft_last, 0, sizeof sb->nft_last); /* counted in retired now */
   sb->detaching = r;
   sb_close_all(sb);
-  hg__gateway_sb_check(sb);
+  hg_closer_check(&sb->closer);
   return 1;
 }
 
@@ -531,7 +538,7 @@ static int op_forget(hg_gateway *gw, gw_req *r) {
   sb->log_cap = sb->log_head = sb->log_len = 0;
   hg__gateway_cache_clear(&sb->cache);
   sb->forgotten = true;
-  hg__gateway_sb_check(sb);
+  hg_closer_check(&sb->closer);
   return 0;
 }
 

@@ -11,8 +11,8 @@
 
 #include "gateway/dns.h"
 #include "gateway/gw.h"
-#include "node/core/handles.h"
 #include "node/core/buf.h"
+#include "node/core/closer.h"
 
 #define GW_LOG_MAX_DEFAULT 1000
 #define GW_DNS_RATE_DEFAULT 50
@@ -113,7 +113,7 @@ struct dns_conn {
   hg_gw_sandbox *sb;
   dns_conn *prev, *next;
   upq *pending; /* the upstream query its current question waits for */
-  hg_handles handles; /* not yet closed */
+  hg_closer closer; /* tcp and idle; frees the conn */
   bool reading, writing, closing;
   size_t len;
   uint8_t in[2 + GW_DNS_TCP_MAX];
@@ -128,7 +128,7 @@ struct upq {
   uv_timer_t timer;
   hg_gw_sandbox *sb;
   upq *prev, *next;
-  hg_handles handles; /* its socket and timer, not yet closed */
+  hg_closer closer; /* its socket and timer; frees the query */
   int tries;
   uint16_t ids[GW_UPSTREAM_TRIES];
   dns_target to;
@@ -148,7 +148,7 @@ struct hg_gw_sandbox {
   hg_proxy_set *proxies;
   bool proxies_closing;
   gw_req *detaching; /* the detach request waiting for the closes */
-  hg_handles handles; /* uv handles of this sandbox not yet closed */
+  hg_closer closer; /* every uv handle of this sandbox; settles it (sb_settle) */
   dns_conn *conns;
   size_t nconns;
   upq *upqs;
@@ -226,9 +226,6 @@ struct hg_gateway {
 };
 
 /* ---- gateway.c ---- */
-
-/* Called whenever something of sb finished closing. */
-void hg__gateway_sb_check(hg_gw_sandbox *sb);
 
 /* ---- policy.c ---- */
 

@@ -382,7 +382,8 @@ void hg__proxy_upgrade_free(conn *c) {
   hg_buf_free(&u->rbody);
 }
 
-static void conn_free(conn *c) {
+static void conn_free(void *cv) {
+  conn *c = cv;
   hg_proxy_set *ps = c->ps;
   if (ps) {
     HG_LIST_UNLINK(ps->conns, c);
@@ -399,7 +400,7 @@ static void conn_free(conn *c) {
 
 static void on_close(uv_handle_t *h) {
   conn *c = h->data;
-  if (hg_handles_closed(&c->handles)) conn_free(c);
+  hg_closer_closed(&c->closer);
 }
 
 static void close_side(conn *c, side *s) {
@@ -512,7 +513,7 @@ int hg__proxy_dial(conn *c, uint16_t port) {
   if (rc < 0) return rc;
   c->up.init = true;
   c->up.tcp.data = c;
-  hg_handles_add(&c->handles, 1);
+  hg_closer_add(&c->closer, 1);
   struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons(port)};
   sa.sin_addr.s_addr = htonl(c->ip);
   c->creq.data = c;
@@ -801,10 +802,11 @@ void hg_proxy_accept(hg_gw_sandbox *sb, uv_stream_t *listener, hg_proxy_kind kin
   }
   c->guest.init = true;
   c->guest.tcp.data = c;
-  hg_handles_add(&c->handles, 1);
+  hg_closer_init(&c->closer, c, NULL, conn_free);
+  hg_closer_add(&c->closer, 1);
   if (uv_timer_init(loop, &c->timer) == 0) {
     c->timer.data = c;
-    hg_handles_add(&c->handles, 1);
+    hg_closer_add(&c->closer, 1);
   } else {
     c->timer_closed = true;
   }

@@ -11,8 +11,8 @@
 #include "gateway/mask.h"
 #include "gateway/proxy.h"
 #include "gateway/sni.h"
-#include "node/core/handles.h"
 #include "node/core/buf.h"
+#include "node/core/closer.h"
 #include "node/core/curluv.h"
 
 #define READ_CHUNK (64u * 1024)
@@ -92,7 +92,7 @@ typedef struct conn {
   timer_use tuse;
   uv_connect_t creq;
   uv_shutdown_t sreq[2]; /* [0] guest, [1] upstream */
-  hg_handles handles;
+  hg_closer closer; /* guest, upstream, timer; frees c (conn_free) */
   bool timer_closed, closing, finishing, allowed, logged, reset, up_connected;
   uint32_t ip; /* the original destination, host byte order */
   uint16_t port;

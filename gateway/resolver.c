@@ -177,9 +177,8 @@ static void dns_log(hg_gw_sandbox *sb, const char *name, uint32_t ip, bool allow
 static void upq_handle_closed(uv_handle_t *h) {
   upq *u = h->data;
   hg_gw_sandbox *sb = u->sb;
-  hg_handles_closed(&sb->handles);
-  if (hg_handles_closed(&u->handles)) free(u);
-  hg__gateway_sb_check(sb);
+  hg_closer_closed(&u->closer); /* may free u */
+  hg_closer_closed(&sb->closer);
 }
 
 void hg__gateway_upq_close(upq *u) {
@@ -308,8 +307,9 @@ static void upq_start(hg_gw_sandbox *sb, const hg_dns_query *q, const dns_target
   uv_udp_init(&gw->loop, &u->udp);
   uv_timer_init(&gw->loop, &u->timer);
   u->udp.data = u->timer.data = u;
-  hg_handles_add(&u->handles, 2);
-  hg_handles_add(&sb->handles, 2);
+  hg_closer_init(&u->closer, u, NULL, free);
+  hg_closer_add(&u->closer, 2);
+  hg_closer_add(&sb->closer, 2);
   HG_LIST_PUSH(sb->upqs, u);
   sb->nupq++;
   if (to->conn) to->conn->pending = u;
@@ -423,9 +423,8 @@ void hg__gateway_dns_udp_recv(uv_udp_t *h, ssize_t nread, const uv_buf_t *buf,
 static void conn_handle_closed(uv_handle_t *h) {
   dns_conn *c = h->data;
   hg_gw_sandbox *sb = c->sb;
-  hg_handles_closed(&sb->handles);
-  if (hg_handles_closed(&c->handles)) free(c);
-  hg__gateway_sb_check(sb);
+  hg_closer_closed(&c->closer); /* may free c */
+  hg_closer_closed(&sb->closer);
 }
 
 void hg__gateway_conn_close(dns_conn *c) {
@@ -539,8 +538,9 @@ void hg__gateway_conn_accept(hg_gw_sandbox *sb, uv_stream_t *server) {
   uv_tcp_init(server->loop, &c->tcp);
   uv_timer_init(server->loop, &c->idle);
   c->tcp.data = c->idle.data = c;
-  hg_handles_add(&c->handles, 2);
-  hg_handles_add(&sb->handles, 2);
+  hg_closer_init(&c->closer, c, NULL, free);
+  hg_closer_add(&c->closer, 2);
+  hg_closer_add(&sb->closer, 2);
   HG_LIST_PUSH(sb->conns, c);
   sb->nconns++;
   if (uv_accept(server, (uv_stream_t *)&c->tcp) < 0 ||

@@ -55,39 +55,44 @@ struct hg_replicator {
 
 /* ---- the cluster, while attached ---------------------------------------------- */
 
+/* r = call, made with cl the attached cluster, between the guard's enter
+ * and leave; gone once the cluster is detached. One guard dance for every
+ * call below. */
+#define CL_GUARDED(rp, r, gone, call)            \
+  do {                                           \
+    hg_cluster *cl = hg_guard_enter(&(rp)->cl); \
+    (r) = cl ? (call) : (gone);                  \
+    hg_guard_leave(&(rp)->cl);                   \
+  } while (0)
+
 static int cl_dir_get(hg_replicator *rp, const char *id, hg_dirent *e) {
-  hg_cluster *cl = hg_guard_enter(&rp->cl);
-  int rc = cl ? hg_cluster_dir_get(cl, id, e) : -ESHUTDOWN;
-  hg_guard_leave(&rp->cl);
+  int rc;
+  CL_GUARDED(rp, rc, -ESHUTDOWN, hg_cluster_dir_get(cl, id, e));
   return rc;
 }
 
 static int cl_dir_update(hg_replicator *rp, const char *id, hg_cluster_dir_fn fn, void *arg) {
-  hg_cluster *cl = hg_guard_enter(&rp->cl);
-  int rc = cl ? hg_cluster_dir_update(cl, id, fn, arg) : -ESHUTDOWN;
-  hg_guard_leave(&rp->cl);
+  int rc;
+  CL_GUARDED(rp, rc, -ESHUTDOWN, hg_cluster_dir_update(cl, id, fn, arg));
   return rc;
 }
 
 static int cl_peer_get(hg_replicator *rp, const char *node, hg_cluster_peer *p) {
-  hg_cluster *cl = hg_guard_enter(&rp->cl);
-  int rc = cl ? hg_cluster_peer_get(cl, node, p) : -ESHUTDOWN;
-  hg_guard_leave(&rp->cl);
+  int rc;
+  CL_GUARDED(rp, rc, -ESHUTDOWN, hg_cluster_peer_get(cl, node, p));
   return rc;
 }
 
 static size_t cl_peers(hg_replicator *rp, hg_cluster_peer *out, size_t cap) {
-  hg_cluster *cl = hg_guard_enter(&rp->cl);
-  size_t n = cl ? hg_cluster_peers(cl, out, cap) : 0;
-  hg_guard_leave(&rp->cl);
+  size_t n;
+  CL_GUARDED(rp, n, 0, hg_cluster_peers(cl, out, cap));
   return n;
 }
 
 static size_t cl_targets(hg_replicator *rp, const char *id, const char *const *excl, size_t nexcl,
                          size_t n, hg_cluster_peer *out) {
-  hg_cluster *cl = hg_guard_enter(&rp->cl);
-  size_t k = cl ? hg_cluster_replica_targets(cl, id, excl, nexcl, n, out) : 0;
-  hg_guard_leave(&rp->cl);
+  size_t k;
+  CL_GUARDED(rp, k, 0, hg_cluster_replica_targets(cl, id, excl, nexcl, n, out));
   return k;
 }
 

@@ -1,10 +1,10 @@
-#include "node/core/handles.h"
 #include "node/core/curluv.h"
 
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 
+#include "node/core/closer.h"
 #include "node/core/list.h"
 #include "node/core/log.h"
 
@@ -15,13 +15,11 @@ struct hg_curluv {
   CURLM *multi;
   uv_timer_t timer;
   cu_sock *socks; /* watched for curl */
-  hg_handles handles; /* not closed yet: the timer and the polls */
+  hg_closer closer; /* the timer and the polls; frees cu */
   int in_curl;    /* > 0 inside a curl call that may run callbacks */
   bool closing;
   hg_curluv_done_cb done;
   void *ud;
-  void (*closed)(void *ud);
-  void *closed_ud;
 };
 
 struct cu_sock {
@@ -76,13 +74,8 @@ static void on_timer(uv_timer_t *t) {
   action(t->data, CURL_SOCKET_TIMEOUT, 0);
 }
 
-static void maybe_free(hg_curluv *cu) {
-  if (!cu->closing || !hg_handles_none(&cu->handles)) return;
-  void (*closed)(void *) = cu->closed;
-  void *ud = cu->closed_ud;
-  free(cu);
-  if (closed) closed(ud);
-}
+/* The timer closes only in hg_curluv_close: none open means closing. */
+static void cu_free(void *cu) { free(cu); }
 
 static void on_handle_closed(uv_handle_t *h) {
   hg_curluv *cu;
@@ -93,8 +86,7 @@ static void on_handle_closed(uv_handle_t *h) {
   } else {
     cu = h->data;
   }
-  hg_handles_closed(&cu->handles);
-  maybe_free(cu);
+  hg_closer_closed(&cu->closer);
 }
 
 static void sock_close(cu_sock *k) {
@@ -127,7 +119,7 @@ static int socket_cb(CURL *e, curl_socket_t fd, int what, void *ud, void *sockp)
     k->cu = cu;
     k->poll.data = k;
     HG_LIST_PUSH(cu->socks, k);
-    hg_handles_add(&cu->handles, 1);
+    hg_closer_add(&cu->closer, 1);
     curl_multi_assign(cu->multi, fd, k);
   }
   int ev = ((what & CURL_POLL_IN) ? UV_READABLE : 0) |
@@ -158,7 +150,8 @@ int hg_curluv_new(uv_loop_t *loop, hg_curluv_done_cb done, void *ud, hg_curluv *
   cu->ud = ud;
   uv_timer_init(loop, &cu->timer);
   cu->timer.data = cu;
-  hg_handles_add(&cu->handles, 1);
+  hg_closer_init(&cu->closer, cu, NULL, cu_free);
+  hg_closer_add(&cu->closer, 1);
   curl_multi_setopt(cu->multi, CURLMOPT_SOCKETFUNCTION, socket_cb);
   curl_multi_setopt(cu->multi, CURLMOPT_SOCKETDATA, cu);
   curl_multi_setopt(cu->multi, CURLMOPT_TIMERFUNCTION, timer_cb);
@@ -196,8 +189,7 @@ bool hg_curluv_in_curl(const hg_curluv *cu) {
 void hg_curluv_close(hg_curluv *cu, void (*closed)(void *ud), void *ud) {
   if (!cu || cu->closing) return;
   cu->closing = true;
-  cu->closed = closed;
-  cu->closed_ud = ud;
+  hg_closer_then(&cu->closer, closed, ud);
   cu->in_curl++; /* cleanup closes cached connections: socket_cb REMOVE */
   curl_multi_cleanup(cu->multi);
   cu->in_curl--;

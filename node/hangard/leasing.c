@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "cluster/leases.h"
-#include "node/core/handles.h"
+#include "node/core/closer.h"
 #include "node/core/err.h"
 #include "node/core/log.h"
 #include "node/core/strmap.h"
@@ -82,7 +82,7 @@ struct hg_leasing {
   hg_leases *svc; /* loop only */
   uv_async_t async;
   uv_timer_t regroup; /* groups grow as nodes join, replace dead members */
-  hg_handles handles; /* async, regroup */
+  hg_closer closer; /* async, regroup; then the lease service closes */
   dead_node dead[DEAD_MAX]; /* loop only */
   hg_manager *manager;
 
@@ -673,6 +673,8 @@ bool hg_leasing_can_fail_over(hg_leasing *l) {
 
 /* ---- life -------------------------------------------------------------------------- */
 
+static void svc_close(void *l);
+
 int hg_leasing_open(const hg_leasing_config *cfg, hg_leasing **out) {
   hg_leasing *l = calloc(1, sizeof *l);
   if (!l) return -ENOMEM;
@@ -695,7 +697,8 @@ int hg_leasing_open(const hg_leasing_config *cfg, hg_leasing **out) {
   int rc = hg_leases_open(cfg->loop, &lc, &l->svc);
   if (rc == 0) rc = uv_async_init(cfg->loop, &l->async, on_async);
   if (rc == 0) {
-    hg_handles_add(&l->handles, 1);
+    hg_closer_init(&l->closer, l, NULL, svc_close);
+    hg_closer_add(&l->closer, 1);
     rc = uv_timer_init(cfg->loop, &l->regroup);
   }
   if (rc < 0) {
@@ -707,7 +710,7 @@ int hg_leasing_open(const hg_leasing_config *cfg, hg_leasing **out) {
     return rc;
   }
   l->async.data = l->regroup.data = l;
-  hg_handles_add(&l->handles, 1);
+  hg_closer_add(&l->closer, 1);
   uv_timer_start(&l->regroup, on_regroup, REGROUP_MS, REGROUP_MS);
   if (cfg->cluster) hg_cluster_on_lease(cfg->cluster, on_datagram, l);
   if (pthread_create(&l->fencer, NULL, fencer_main, l) == 0) l->fencer_on = true;
@@ -751,9 +754,15 @@ static void on_svc_closed(void *ud) {
   if (l->done) l->done(l->done_ud);
 }
 
+/* Its handles closed: the lease service goes last (it may still be sending). */
+static void svc_close(void *lv) {
+  hg_leasing *l = lv;
+  hg_leases_close(l->svc, on_svc_closed, l);
+}
+
 static void on_handle_closed(uv_handle_t *h) {
   hg_leasing *l = h->data;
-  if (hg_handles_closed(&l->handles)) hg_leases_close(l->svc, on_svc_closed, l);
+  hg_closer_closed(&l->closer);
 }
 
 void hg_leasing_close(hg_leasing *l, void (*done)(void *ud), void *ud) {

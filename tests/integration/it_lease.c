@@ -43,6 +43,7 @@
 
 #include "node/core/util.h"
 #include "tests/integration/cluster_harness.h"
+#include "tests/unit/proc_util.h"
 
 #define NODES 3
 #define VM_TIMEOUT_MS 330000
@@ -100,24 +101,11 @@ static char *sandbox_file(int i, const char *name) {
   return p;
 }
 
-/* The VMM's pid from the shim's status in the sandbox's directory. */
+/* SB's VMM pid on node i (proc_state 'T': stopped, the shim's fence). */
 static int vmm_pid(int i) {
   int pid = hg_itc_vmm_pid(&C, i, SB);
   assert_true(pid > 0);
   return pid;
-}
-
-/* The state letter of /proc/<pid>/stat ('T': stopped, the shim's fence),
- * or 0 when the process is gone. */
-static char proc_state(int pid) {
-  char path[64], *text = NULL;
-  size_t len = 0;
-  snprintf(path, sizeof path, "/proc/%d/stat", pid);
-  if (hg_read_file(path, 4096, &text, &len) < 0) return 0;
-  const char *rp = strrchr(text, ')');
-  char st = rp && rp[1] == ' ' ? rp[2] : '?';
-  free(text);
-  return st;
 }
 
 /* The last value of key=<int> on a line of file that holds every needle. */

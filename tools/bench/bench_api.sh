@@ -39,10 +39,9 @@
 # QEMU, nginx), the data dir's mount and image, the temp dir.
 set -euo pipefail
 
-here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-repo=$(cd "$here/../.." && pwd)
-BUILD=${BUILD:-$repo/build}
-TEMPLATE_DIR=${HANGAR_TEMPLATE_DIR:-/var/cache/hangar/test-template}
+BENCH=bench_api
+# shellcheck source=tools/bench/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 json_out=$here/results/bench_api.json
 duration=10
 rounds=3
@@ -67,23 +66,16 @@ while (($#)); do
   *) echo "bench_api: unknown argument $1" >&2; usage ;;
   esac
 done
-for v in "$duration" "$rounds" "$conns" "$iterations"; do
-  [[ $v =~ ^[1-9][0-9]*$ ]] || { echo "bench_api: not a positive number: $v" >&2; usage; }
-done
+bench_positive "$duration" "$rounds" "$conns" "$iterations"
 if ! [[ $nice =~ ^-?[0-9]+$ ]] || ((nice < -20 || nice > 19)); then
   echo "bench_api: --nice wants -20..19" >&2
   usage
 fi
 
-log() { printf 'bench_api: %s\n' "$*" >&2; }
-die() { log "$*"; exit 1; }
-
 # ---- tools ------------------------------------------------------------------
 
-((EUID == 0)) || die "must run as root (hangard loop-mounts its data image)"
+bench_need root hangard template
 HANGARD=$BUILD/node/hangard
-[[ -x $HANGARD ]] || die "no hangard at $HANGARD (build it, or set BUILD)"
-[[ -f $TEMPLATE_DIR/rootfs.img ]] || die "no template at $TEMPLATE_DIR (set HANGAR_TEMPLATE_DIR)"
 (($(nproc) >= 2)) || die "needs two cores (wrk on 0, the server on 1)"
 
 apt_install() { # first of the packages apt can install
@@ -117,31 +109,6 @@ DATA=$T/data
 HPID='' NPID=''
 AG_RESTORE=() # "pid nice" of autogroups whose nice we changed
 
-# Kills (SIGKILL) every process but us whose command line mentions $1.
-kill_mentioning() {
-  local needle=$1 n=0 d pid cmd
-  for d in /proc/[0-9]*; do
-    pid=${d#/proc/}
-    [[ $pid == "$$" || $pid == "$BASHPID" ]] && continue
-    cmd=$({ tr '\0' ' ' <"$d/cmdline"; } 2>/dev/null) || continue
-    [[ $cmd == *"$needle"* ]] || continue
-    kill -KILL "$pid" 2>/dev/null && n=$((n + 1))
-  done
-  echo "$n"
-}
-
-stop_pid() { # pid, seconds to wait after SIGTERM
-  local pid=$1 i
-  [[ -n $pid ]] && kill -0 "$pid" 2>/dev/null || return 0
-  kill -TERM "$pid" 2>/dev/null || true
-  for ((i = 0; i < $2 * 10; i++)); do
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.1
-  done
-  kill -KILL "$pid" 2>/dev/null || true
-  wait "$pid" 2>/dev/null || true
-}
-
 cleanup() {
   local rc=$? i
   trap - EXIT INT TERM
@@ -153,18 +120,7 @@ cleanup() {
     [[ $(kill_mentioning "$T") == 0 ]] && break
     sleep 0.3
   done
-  # The gateway bind-mounts each sandbox's network namespace under
-  # <data>/netns (a mount of its own): those go first, deepest first, or
-  # <data> stays busy.
-  awk -v d="$DATA/" 'index($2, d) == 1 { print $2 }' /proc/mounts | sort -r |
-    while read -r mnt; do umount "$mnt" 2>/dev/null || umount -l "$mnt" 2>/dev/null || true; done
-  # hangard loop-mounts <data>.img on <data> (when /tmp is not btrfs);
-  # peel every layer before anything under it is removed.
-  for ((i = 0; i < 8; i++)); do
-    mountpoint -q "$DATA" 2>/dev/null || break
-    umount "$DATA" 2>/dev/null || { sleep 0.5; umount "$DATA" 2>/dev/null; } || true
-  done
-  if mountpoint -q "$DATA" 2>/dev/null; then
+  if ! unmount_data "$DATA"; then
     log "could not unmount $DATA; left $T in place"
   else
     rm -f "$DATA.img"
@@ -177,21 +133,7 @@ trap 'exit 130' INT TERM
 
 # ---- helpers -----------------------------------------------------------------
 
-free_port() {
-  local p
-  for ((;;)); do
-    p=$((20000 + RANDOM % 20000))
-    (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null || { echo "$p"; return; }
-  done
-}
-
-# Percentile p (0..1) of the numbers on stdin: index round(p * (n - 1)) of
-# the sorted list, as bench_runtime computes it.
-pct() {
-  sort -g | awk -v p="$1" '{ v[NR - 1] = $1 } END {
-    if (NR == 0) { print "null"; exit }
-    i = int(p * (NR - 1) + 0.5); printf "%.3f\n", v[i] }'
-}
+PCT_FORMAT=%.3f # pct (lib.sh)
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b + 0 == 0) print "null"; else printf "%.3f\n", a / b }'; }
 json_array() { jq -cs . ; } # numbers on stdin, one a line -> [..]
 

@@ -30,11 +30,9 @@
 # happens, the cluster is brought down on exit.
 set -euo pipefail
 
-here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-repo=$(cd "$here/../.." && pwd)
-BUILD=${BUILD:-$repo/build}
-TEMPLATE_DIR=${HANGAR_TEMPLATE_DIR:-/var/cache/hangar/test-template}
-CLUSTER=$repo/tools/cluster
+BENCH=bench_checkpoint
+# shellcheck source=tools/bench/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 json_out=$here/results/bench_checkpoint.json
 rounds=10
 work_s=5
@@ -56,61 +54,20 @@ while (($#)); do
   *) echo "bench_checkpoint: unknown argument $1" >&2; usage ;;
   esac
 done
-for v in "$rounds" "$work_s"; do
-  [[ $v =~ ^[1-9][0-9]*$ ]] || { echo "bench_checkpoint: not a positive number: $v" >&2; usage; }
-done
+bench_positive "$rounds" "$work_s"
 
-log() { printf 'bench_checkpoint: %s\n' "$*" >&2; }
-die() { log "$*"; exit 1; }
+bench_need root cluster hangard template curl jq
+bench_cluster_tmp ckpt
 
-((EUID == 0)) || die "must run as root (network namespaces, loop mounts, VMs)"
-[[ -x $CLUSTER ]] || die "no launcher at $CLUSTER"
-[[ -x $BUILD/node/hangard ]] || die "no hangard at $BUILD/node/hangard (build it, or set BUILD)"
-[[ -f $TEMPLATE_DIR/rootfs.img ]] || die "no template at $TEMPLATE_DIR (set HANGAR_TEMPLATE_DIR)"
-command -v curl >/dev/null || die "needs curl"
-command -v jq >/dev/null || die "needs jq"
-
-T=$(mktemp -d /tmp/hangar-bench-ckpt.XXXXXX)
-DIR=$T/c
-UP=0
-cleanup() {
-  local rc=$?
-  trap - EXIT INT TERM
-  if ((UP)); then
-    "$CLUSTER" down --dir "$DIR" --prefix "$prefix" >&2 || log "tools/cluster down failed"
-  fi
-  rm -rf "$T"
-  exit "$rc"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-KEY=''
-# api I METHOD PATH [BODY]: the body to $T/resp, prints the HTTP status.
-api() {
-  local args=(-sS -o "$T/resp" -w '%{http_code}' -X "$2" -H "Authorization: Bearer $KEY" --max-time 330)
-  [[ $# -ge 4 ]] && args+=(-H 'Content-Type: application/json' --data-binary "$4")
-  curl "${args[@]}" "http://$subnet.$1:7070$3" 2>/dev/null || echo 000
-}
 now_ms() { local t=${EPOCHREALTIME/[.,]/}; echo $((t / 1000)); }
-
-pct() { # p (0..1) of the numbers on stdin, nearest rank as bench_api
-  sort -g | awk -v p="$1" '{ v[NR - 1] = $1 } END {
-    if (NR == 0) { print "null"; exit }
-    i = int(p * (NR - 1) + 0.5); printf "%.1f\n", v[i] }'
-}
+PCT_FORMAT=%.1f
 arr() { printf '%s\n' "$@" | jq -cs .; }
 
 # ---- up, and the sandbox ----------------------------------------------------------
 
 load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 log "up 3 nodes (prefix $prefix, subnet $subnet.0/24, template $TEMPLATE_DIR)"
-"$CLUSTER" down --dir "$DIR" --prefix "$prefix" >/dev/null 2>&1 || true
-UP=1
-"$CLUSTER" up 3 --dir "$DIR" --prefix "$prefix" --subnet "$subnet" --profile local \
-  --template-dir "$TEMPLATE_DIR" --pool-size 0 --bin "$BUILD/node/hangard" >&2 ||
-  die "tools/cluster up 3 failed"
-KEY=$(. "$DIR/env" && echo "$HANGAR_KEY")
+bench_up 3
 
 [[ $(api 1 POST '/v1/sandboxes?wait=300' '{"replicas": 2, "checkpoint_s": 0}') == 201 ]] ||
   die "create on n1: $(head -c 400 "$T/resp")"

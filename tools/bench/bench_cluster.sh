@@ -31,10 +31,10 @@
 # happens, the cluster is brought down on exit (tools/cluster down).
 set -euo pipefail
 
-here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-repo=$(cd "$here/../.." && pwd)
-export BUILD=${BUILD:-$repo/build}
-CLUSTER=$repo/tools/cluster
+BENCH=bench_cluster
+# shellcheck source=tools/bench/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+export BUILD
 json_out=$here/results/bench_cluster.json
 sizes="3 5"
 rounds=10
@@ -66,21 +66,13 @@ while (($#)); do
   *) echo "bench_cluster: unknown argument $1" >&2; usage ;;
   esac
 done
-for v in $sizes "$rounds" "$poll_ms"; do
-  [[ $v =~ ^[1-9][0-9]*$ ]] || { echo "bench_cluster: not a positive number: $v" >&2; usage; }
-done
+# shellcheck disable=SC2086 # sizes: one word each
+bench_positive $sizes "$rounds" "$poll_ms"
 for n in $sizes; do
   ((n >= 2 && n <= 9)) || { echo "bench_cluster: cluster sizes 2..9" >&2; usage; }
 done
 
-log() { printf 'bench_cluster: %s\n' "$*" >&2; }
-die() { log "$*"; exit 1; }
-
-((EUID == 0)) || die "must run as root (network namespaces, loop mounts)"
-[[ -x $CLUSTER ]] || die "no launcher at $CLUSTER"
-[[ -x $BUILD/node/hangard ]] || die "no hangard at $BUILD/node/hangard (build it, or set BUILD)"
-command -v curl >/dev/null || die "needs curl"
-command -v jq >/dev/null || die "needs jq"
+bench_need root cluster hangard curl jq
 
 # ---- the cluster and cleanup -----------------------------------------------------
 
@@ -99,7 +91,6 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-cluster() { "$CLUSTER" "$@" --dir "$DIR"; } # the rest comes from DIR/cluster.conf
 
 NOW=0
 now_ms() { # NOW = ms from bash's own clock: no process, no subshell per reading
@@ -192,12 +183,6 @@ poll_until() {
 
 poll_s=$(printf '%d.%03d' $((poll_ms / 1000)) $((poll_ms % 1000)))
 
-pct() { # p (0..1) of the numbers on stdin, nearest rank as bench_api
-  sort -g | awk -v p="$1" '{ v[NR - 1] = $1 } END {
-    if (NR == 0) { print "null"; exit }
-    i = int(p * (NR - 1) + 0.5); printf "%d\n", v[i] }'
-}
-maxof() { sort -g | tail -1; }
 
 # ---- one cluster size ---------------------------------------------------------------
 

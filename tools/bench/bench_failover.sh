@@ -38,11 +38,9 @@
 # happens, the cluster is brought down on exit.
 set -euo pipefail
 
-here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-repo=$(cd "$here/../.." && pwd)
-BUILD=${BUILD:-$repo/build}
-TEMPLATE_DIR=${HANGAR_TEMPLATE_DIR:-/var/cache/hangar/test-template}
-CLUSTER=$repo/tools/cluster
+BENCH=bench_failover
+# shellcheck source=tools/bench/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 json_out=$here/results/bench_failover.json
 rounds=5
 leases=1000,3000
@@ -73,58 +71,14 @@ done
 [[ $leases =~ ^[1-9][0-9]*(,[1-9][0-9]*)*$ ]] || usage
 [[ $mass =~ ^[0-9]+$ && $mass_running =~ ^[0-9]+$ ]] || usage
 
-log() { printf 'bench_failover: %s\n' "$*" >&2; }
-die() { log "$*"; exit 1; }
+bench_need root cluster hangard template curl jq
+bench_cluster_tmp failover
 
-((EUID == 0)) || die "must run as root (network namespaces, loop mounts, VMs)"
-[[ -x $BUILD/node/hangard ]] || die "no hangard at $BUILD/node/hangard (build it, or set BUILD)"
-[[ -f $TEMPLATE_DIR/rootfs.img ]] || die "no template at $TEMPLATE_DIR (set HANGAR_TEMPLATE_DIR)"
-command -v curl >/dev/null || die "needs curl"
-command -v jq >/dev/null || die "needs jq"
-
-T=$(mktemp -d /tmp/hangar-bench-failover.XXXXXX)
-DIR=$T/c
-UP=0
-cleanup() {
-  local rc=$?
-  trap - EXIT INT TERM
-  if ((UP)); then "$CLUSTER" down --dir "$DIR" --prefix "$prefix" >&2 || log "down failed"; fi
-  rm -rf "$T"
-  exit "$rc"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-cluster() { "$CLUSTER" "$@" --dir "$DIR"; }
 now_ms() { local t=${EPOCHREALTIME/[.,]/}; echo $((t / 1000)); }
-
-KEY=''
-# api I METHOD PATH [BODY] [MAXTIME]: the body to $RESP (default $T/resp),
-# prints the status.
-api() {
-  local args=(-sS -o "${RESP:-$T/resp}" -w '%{http_code}' -X "$2" -H "Authorization: Bearer $KEY"
-              --max-time "${5:-330}")
-  [[ -n ${4:-} ]] && args+=(-H 'Content-Type: application/json' --data-binary "$4")
-  curl "${args[@]}" "http://$subnet.$1:7070$3" 2>/dev/null || echo 000
-}
-
-converged() {
-  local i
-  for ((i = 1; i <= 3; i++)); do
-    [[ $(api "$i" GET /v1/cluster/members) == 200 ]] || return 1
-    [[ $(grep -o '"state": *"alive"' "$T/resp" | wc -l) -ge 3 ]] || return 1
-  done
-}
 
 exec_ok() { # exec_ok I SB MAXTIME: 0 when `true` ran through node I
   [[ $(api "$1" POST "/v1/sandboxes/$2/commands?wait=10" '{"cmd":["true"]}' "$3") == 20[01] ]] &&
     [[ $(jq -r .exit_code "$T/resp" 2>/dev/null) == 0 ]]
-}
-
-pct() {
-  sort -g | awk -v p="$1" '{ v[NR - 1] = $1 } END {
-    if (NR == 0) { print "null"; exit }
-    i = int(p * (NR - 1) + 0.5); printf "%d\n", v[i] }'
 }
 
 results='[]'
@@ -133,12 +87,7 @@ for lease in "${lease_list[@]}"; do
   ((rounds > 0)) || break # --rounds 0: the mass round only
   margin=$((lease / 4 < 500 ? lease / 4 : 500)) # hangard: at most a quarter of T
   log "up 3 nodes, lease ${lease}/${margin} ms, local gossip profile"
-  "$CLUSTER" down --dir "$DIR" --prefix "$prefix" >/dev/null 2>&1 || true
-  UP=1
-  "$CLUSTER" up 3 --dir "$DIR" --prefix "$prefix" --subnet "$subnet" --profile local \
-    --template-dir "$TEMPLATE_DIR" --pool-size 0 --bin "$BUILD/node/hangard" \
-    -- --lease-ms "$lease" --lease-margin-ms "$margin" >&2 || die "tools/cluster up 3 failed"
-  KEY=$(. "$DIR/env" && echo "$HANGAR_KEY")
+  bench_up 3 -- --lease-ms "$lease" --lease-margin-ms "$margin"
   base=() fail=()
   for ((r = 1; r <= rounds; r++)); do
     [[ $(api 1 POST '/v1/sandboxes?wait=300' '{"replicas":3}') == 201 ]] ||
@@ -221,13 +170,7 @@ mass_round() {
   local lease=${lease_list[0]} margin k total=$((mass + mass_running)) t0 c owned=-1 ran=-1
   margin=$((lease / 4 < 500 ? lease / 4 : 500))
   log "mass: up 3 nodes, lease ${lease}/${margin} ms; $mass suspended + $mass_running running on n1"
-  "$CLUSTER" down --dir "$DIR" --prefix "$prefix" >/dev/null 2>&1 || true
-  UP=1
-  "$CLUSTER" up 3 --dir "$DIR" --prefix "$prefix" --subnet "$subnet" --profile local \
-    --template-dir "$TEMPLATE_DIR" --pool-size 2 --bin "$BUILD/node/hangard" \
-    -- --lease-ms "$lease" --lease-margin-ms "$margin" --image-size-gib 24 >&2 ||
-    die "tools/cluster up 3 failed"
-  KEY=$(. "$DIR/env" && echo "$HANGAR_KEY")
+  POOL_SIZE=2 bench_up 3 -- --lease-ms "$lease" --lease-margin-ms "$margin" --image-size-gib 24
   mkdir -p "$T/mass"
   local t_make
   t_make=$(now_ms)

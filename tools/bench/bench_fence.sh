@@ -49,11 +49,9 @@
 # hangards, shims, VMs, mounts and namespaces).
 set -euo pipefail
 
-here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-repo=$(cd "$here/../.." && pwd)
-BUILD=${BUILD:-$repo/build}
-TEMPLATE_DIR=${HANGAR_TEMPLATE_DIR:-/var/cache/hangar/test-template}
-CLUSTER=$repo/tools/cluster
+BENCH=bench_fence
+# shellcheck source=tools/bench/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 PART_TABLE=hangar_partition # the nft table `tools/cluster partition` keeps in each namespace
 json_out=$here/results/bench_fence.json
 rounds=5
@@ -84,40 +82,13 @@ while (($#)); do
   *) echo "bench_fence: unknown argument $1" >&2; usage ;;
   esac
 done
-for v in "$rounds" "$claims" "$lease_ms" "$margin_ms"; do
-  [[ $v =~ ^[1-9][0-9]*$ ]] || { echo "bench_fence: not a positive number: $v" >&2; usage; }
-done
+bench_positive "$rounds" "$claims" "$lease_ms" "$margin_ms"
 
-log() { printf 'bench_fence: %s\n' "$*" >&2; }
-die() { log "$*"; exit 1; }
-
-((EUID == 0)) || die "must run as root (network namespaces, loop mounts, VMs)"
-[[ -x $CLUSTER ]] || die "no launcher at $CLUSTER"
-[[ -x $BUILD/node/hangard ]] || die "no hangard at $BUILD/node/hangard (build it, or set BUILD)"
-[[ -f $TEMPLATE_DIR/rootfs.img ]] || die "no template at $TEMPLATE_DIR (set HANGAR_TEMPLATE_DIR)"
-command -v curl >/dev/null || die "needs curl"
-command -v jq >/dev/null || die "needs jq"
-command -v nft >/dev/null || die "needs nft"
+bench_need root cluster hangard template curl jq nft
 
 # ---- the cluster and cleanup -----------------------------------------------------
 
-T=$(mktemp -d /tmp/hangar-bench-fence.XXXXXX)
-DIR=$T/c
-UP=0
-cleanup() {
-  local rc=$?
-  trap - EXIT INT TERM
-  jobs -p | xargs -r kill 2>/dev/null || true
-  if ((UP)); then
-    "$CLUSTER" down --dir "$DIR" --prefix "$prefix" >&2 || log "tools/cluster down failed"
-  fi
-  rm -rf "$T"
-  exit "$rc"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-cluster() { "$CLUSTER" "$@" --dir "$DIR"; } # the rest comes from DIR/cluster.conf
+bench_cluster_tmp fence
 
 NOW=0
 now_ms() { # NOW = ms from bash's own clock: no process, no subshell per reading
@@ -138,22 +109,6 @@ proc_state() {
   STATE=${s%% *}
 }
 
-KEY=''
-# api I METHOD PATH [BODY]: the body to $T/resp, prints the HTTP status.
-api() {
-  local args=(-sS -o "$T/resp" -w '%{http_code}' -X "$2" -H "Authorization: Bearer $KEY" --max-time 330)
-  [[ $# -ge 4 ]] && args+=(-H 'Content-Type: application/json' --data-binary "$4")
-  curl "${args[@]}" "http://$subnet.$1:7070$3" 2>/dev/null || echo 000
-}
-
-# 0 when every node answers and lists all three alive
-converged() {
-  local i
-  for ((i = 1; i <= 3; i++)); do
-    [[ $(api "$i" GET /v1/cluster/members) == 200 ]] || return 1
-    [[ $(grep -o '"state": *"alive"' "$T/resp" | wc -l) -ge 3 ]] || return 1
-  done
-}
 
 # nft_arm NS RULE: an nft in namespace NS with RULE as its input, still
 # open; nft_fire closes every armed input and waits: nft applies its input
@@ -175,24 +130,13 @@ nft_fire() { # 1 when an nft failed
   return "$rc"
 }
 
-pct() { # p (0..1) of the numbers on stdin, nearest rank as bench_api
-  sort -g | awk -v p="$1" '{ v[NR - 1] = $1 } END {
-    if (NR == 0) { print "null"; exit }
-    i = int(p * (NR - 1) + 0.5); printf "%d\n", v[i] }'
-}
-maxof() { sort -g | tail -1; }
 
 # ---- up, and the sandbox ----------------------------------------------------------
 
 load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 log "up 3 nodes (prefix $prefix, subnet $subnet.0/24, template $TEMPLATE_DIR, lease ${lease_ms}/${margin_ms} ms)"
 # anything an interrupted run left under this prefix
-"$CLUSTER" down --dir "$DIR" --prefix "$prefix" >/dev/null 2>&1 || true
-UP=1
-"$CLUSTER" up 3 --dir "$DIR" --prefix "$prefix" --subnet "$subnet" --profile local \
-  --template-dir "$TEMPLATE_DIR" --pool-size 0 --bin "$BUILD/node/hangard" \
-  -- --lease-ms "$lease_ms" --lease-margin-ms "$margin_ms" >&2 || die "tools/cluster up 3 failed"
-KEY=$(. "$DIR/env" && echo "$HANGAR_KEY")
+bench_up 3 -- --lease-ms "$lease_ms" --lease-margin-ms "$margin_ms"
 
 [[ $(api 1 POST '/v1/sandboxes?wait=300' '{}') == 201 ]] || die "create on n1: $(head -c 400 "$T/resp")"
 SB=$(jq -r .id "$T/resp")

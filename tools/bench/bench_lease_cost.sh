@@ -36,10 +36,9 @@
 # command line names its temp dir, unmounts the loop images, removes them.
 set -euo pipefail
 
-here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-repo=$(cd "$here/../.." && pwd)
-BUILD=${BUILD:-$repo/build}
-TEMPLATE_DIR=${HANGAR_TEMPLATE_DIR:-/var/cache/hangar/test-template}
+BENCH=bench_lease_cost
+# shellcheck source=tools/bench/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 json_out=$here/results/bench_lease_cost.json
 rounds=10
 KINDS=(lease none)
@@ -58,57 +57,13 @@ while (($#)); do
 done
 [[ $rounds =~ ^[1-9][0-9]*$ ]] || { echo "bench_lease_cost: not a positive number: $rounds" >&2; usage; }
 
-log() { printf 'bench_lease_cost: %s\n' "$*" >&2; }
-die() { log "$*"; exit 1; }
-
-((EUID == 0)) || die "must run as root (hangard loop-mounts its data image)"
+bench_need root hangard template curl jq
 HANGARD=$BUILD/node/hangard
-[[ -x $HANGARD ]] || die "no hangard at $HANGARD (build it, or set BUILD)"
-[[ -f $TEMPLATE_DIR/rootfs.img ]] || die "no template at $TEMPLATE_DIR (set HANGAR_TEMPLATE_DIR)"
-command -v curl >/dev/null || die "needs curl"
-command -v jq >/dev/null || die "needs jq"
 
 # ---- the temp dir and cleanup ------------------------------------------------
 
 T=$(mktemp -d /tmp/hangar-bench-lease-cost.XXXXXX)
 declare -A PID URL KEY
-
-# Kills (SIGKILL) every process but us whose command line mentions $1.
-kill_mentioning() {
-  local needle=$1 n=0 d pid cmd
-  for d in /proc/[0-9]*; do
-    pid=${d#/proc/}
-    [[ $pid == "$$" || $pid == "$BASHPID" ]] && continue
-    cmd=$({ tr '\0' ' ' <"$d/cmdline"; } 2>/dev/null) || continue
-    [[ $cmd == *"$needle"* ]] || continue
-    kill -KILL "$pid" 2>/dev/null && n=$((n + 1))
-  done
-  echo "$n"
-}
-
-stop_pid() { # pid, seconds to wait after SIGTERM
-  local pid=$1 i
-  [[ -n $pid ]] && kill -0 "$pid" 2>/dev/null || return 0
-  kill -TERM "$pid" 2>/dev/null || true
-  for ((i = 0; i < $2 * 10; i++)); do
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.1
-  done
-  kill -KILL "$pid" 2>/dev/null || true
-  wait "$pid" 2>/dev/null || true
-}
-
-unmount_data() { # data dir; 0 when nothing is mounted there any more
-  local data=$1 i
-  # the gateway's bind mounts of sandbox namespaces under <data>/netns first
-  awk -v d="$data/" 'index($2, d) == 1 { print $2 }' /proc/mounts | sort -r |
-    while read -r mnt; do umount "$mnt" 2>/dev/null || umount -l "$mnt" 2>/dev/null || true; done
-  for ((i = 0; i < 8; i++)); do
-    mountpoint -q "$data" 2>/dev/null || break
-    umount "$data" 2>/dev/null || { sleep 0.5; umount "$data" 2>/dev/null; } || true
-  done
-  ! mountpoint -q "$data" 2>/dev/null
-}
 
 cleanup() {
   local rc=$? k i ok=1
@@ -129,20 +84,7 @@ trap 'exit 130' INT TERM
 
 # ---- helpers -----------------------------------------------------------------
 
-free_port() {
-  local p
-  for ((;;)); do
-    p=$((20000 + RANDOM % 20000))
-    (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null || { echo "$p"; return; }
-  done
-}
-
-# Percentile p (0..1) of the numbers on stdin, nearest rank as bench_api.
-pct() {
-  sort -g | awk -v p="$1" '{ v[NR - 1] = $1 } END {
-    if (NR == 0) { print "null"; exit }
-    i = int(p * (NR - 1) + 0.5); printf "%.1f\n", v[i] }'
-}
+PCT_FORMAT=%.1f # pct (lib.sh)
 
 # api KIND METHOD PATH [BODY]: the body to $T/resp, prints "status seconds".
 api() {
