@@ -167,6 +167,7 @@ typedef enum hg_fwd_why { FWD_SANDBOX, FWD_CREATE, FWD_OPERATION } hg_fwd_why;
 typedef struct hg_file {
   int op;                /* FOP_* */
   char path[HG_API_MAX_PATH + 2];
+  char dest[HG_API_MAX_PATH + 2]; /* rename's destination */
   uint32_t mode;
   bool flag;             /* recursive (delete) or parents (mkdir) */
   const char *piece;     /* PUT: the piece of the body being written */
@@ -445,7 +446,8 @@ void hg__api_h_file_list(hg_call *c);
 void hg__api_h_file_stat(hg_call *c);
 void hg__api_h_file_mkdir(hg_call *c);
 void hg__api_h_file_put(hg_call *c);
-void hg__api_file_op(hg_call *c, const char *op, const char *path, bool flag);
+void hg__api_file_op(hg_call *c, const char *op, const char *path, const char *dest,
+                     bool flag);
 /* PUT …/files streamed (authenticated at its head): the query checked
  * before the body (else answered: -EINVAL), then each piece of the body
  * written where it belongs; the handler writes the rest and answers. */

@@ -251,7 +251,7 @@ static void xform_fs(hg_call *c, int *status, json_t **obj, char *hdrs, size_t c
   }
   const char *m = fs_method(c), *path = c->u.fi.path;
   json_t *o = NULL;
-  if (!strcmp(m, "Stat")) {
+  if (!strcmp(m, "Stat") || !strcmp(m, "Move")) {
     o = json_pack("{s:o}", "entry", hg__api_envd_entry(*obj, path));
   } else if (!strcmp(m, "ListDir")) {
     json_t *arr = json_array(), *e;
@@ -281,12 +281,15 @@ void hg__api_h_envd_fs(hg_call *c) {
   c->xform = xform_fs;
   const char *m = fs_method(c);
   const char *op = !strcmp(m, "Stat") ? "stat" : !strcmp(m, "ListDir") ? "list"
-                   : !strcmp(m, "MakeDir") ? "mkdir" : !strcmp(m, "Remove") ? "remove" : NULL;
+                   : !strcmp(m, "MakeDir") ? "mkdir" : !strcmp(m, "Remove") ? "remove"
+                   : !strcmp(m, "Move") ? "rename" : NULL;
   if (!op) {
     hg__api_call_error(c, -ENOTSUP, "%s: not supported yet", m);
     return;
   }
-  const char *path = json_string_value(json_object_get(c->body, "path"));
+  bool mv = !strcmp(op, "rename"); /* Move: {source, destination} */
+  const char *path = json_string_value(json_object_get(c->body, mv ? "source" : "path"));
+  const char *dest = mv ? json_string_value(json_object_get(c->body, "destination")) : NULL;
   /* MakeDir makes the parents; Remove removes a directory with what is in it */
-  hg__api_file_op(c, op, path, !strcmp(op, "mkdir") || !strcmp(op, "remove"));
+  hg__api_file_op(c, op, path, dest, !strcmp(op, "mkdir") || !strcmp(op, "remove"));
 }
