@@ -511,6 +511,12 @@ int hg__api_e2b_list_page(const json_t *arr, const char *states, const char *met
 bool hg__api_envd_multipart(const hg_http_req *req);
 int hg__api_multipart_file(const char *ctype, const char *body, size_t len,
                            const char **data, size_t *dlen, char *name, size_t cap);
+/* The next such part from *off on (*off moves past it); -ENOENT: no more. */
+int hg__api_multipart_next(const char *ctype, const char *body, size_t len, size_t *off,
+                           const char **data, size_t *dlen, char *name, size_t cap);
+/* A multipart upload of several files (no ?path): each part's filename is
+ * an absolute guest path; 1 to 256 parts. 0 or -EINVAL (msg says why). */
+int hg__api_envd_parts_check(const char *ctype, const char *body, size_t len, char *msg);
 /* A POST /files streamed: refuses what cannot be (answered: < 0). */
 int hg__api_envd_upload_check(hg_call *c);
 /* commands.c: starts the command of c->body and streams its output as

@@ -90,8 +90,9 @@ static void sdk_pause_connect(void **state) {
   assert_non_null(strstr(out, "connect-gone SandboxNotFoundError\n"));
 }
 
-/* files.rename: envd's Filesystem/Move, its EntryInfo, Connect errors. */
-static void sdk_rename(void **state) {
+/* files.rename: envd's Filesystem/Move, its EntryInfo, Connect errors;
+ * files.write([...]): several parts in one multipart body. */
+static void sdk_rename_multi_write(void **state) {
   static char out[65536];
   assert_int_equal(run_script("sdk_process.cjs", out, sizeof out), 0);
   assert_non_null(strstr(out, "renamed mv-b.txt /tmp/mv-b.txt file\n"));
@@ -101,6 +102,9 @@ static void sdk_rename(void **state) {
   assert_non_null(strstr(out, "dir-kept true\n"));
   assert_non_null(strstr(out, "missing FileNotFoundError\n"));
   assert_non_null(strstr(out, "relative InvalidArgumentError\n"));
+  assert_non_null(strstr(out, "multi one.txt:/tmp/m/one.txt,two.txt:/tmp/m/two.txt\n"));
+  assert_non_null(strstr(out, "multi-read \"first\" \"second\"\n"));
+  assert_non_null(strstr(out, "multi-relative InvalidArgumentError\n"));
   assert_non_null(strstr(out, "killed true\n"));
 }
 
@@ -108,7 +112,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(sdk_create_run_files_kill),
       cmocka_unit_test(sdk_pause_connect),
-      cmocka_unit_test(sdk_rename),
+      cmocka_unit_test(sdk_rename_multi_write),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,6 +1,6 @@
-// The unmodified E2B JS SDK: envd's Filesystem/Move (files.rename), its
-// answer and its errors (it_e2b.c runs this as sdk_rename). Prints one line
-// per step; the test asserts the lines.
+// The unmodified E2B JS SDK: envd's Filesystem/Move (files.rename) and
+// multi-file writes, their answers and errors (it_e2b.c runs this as
+// sdk_rename_multi_write). Prints one line per step; the test asserts them.
 const { Sandbox } = require('e2b');
 
 (async () => {
@@ -25,6 +25,18 @@ const { Sandbox } = require('e2b');
     console.log('relative rename ok');
   } catch (err) {
     console.log('relative ' + err.constructor.name);
+  }
+  // files.write([...]): one multipart body, a part per file, filename = path
+  const ws = await sbx.files.write([{ path: '/tmp/m/one.txt', data: 'first' },
+                                    { path: '/tmp/m/two.txt', data: 'second' }]);
+  console.log('multi ' + ws.map((w) => w.name + ':' + w.path).join(','));
+  console.log('multi-read ' + JSON.stringify(await sbx.files.read('/tmp/m/one.txt')) + ' ' +
+              JSON.stringify(await sbx.files.read('/tmp/m/two.txt')));
+  try {
+    await sbx.files.write([{ path: 'relative.txt', data: 'x' }, { path: '/tmp/m/3', data: 'y' }]);
+    console.log('multi-relative ok');
+  } catch (err) {
+    console.log('multi-relative ' + err.constructor.name);
   }
   console.log('killed ' + await sbx.kill());
 })().catch((e) => {
