@@ -167,6 +167,7 @@ typedef enum hg_fwd_why { FWD_SANDBOX, FWD_CREATE, FWD_OPERATION } hg_fwd_why;
 typedef struct hg_file {
   int op;                /* FOP_* */
   char path[HG_API_MAX_PATH + 2];
+  char dest[HG_API_MAX_PATH + 2]; /* rename's destination */
   uint32_t mode;
   bool flag;             /* recursive (delete) or parents (mkdir) */
   const char *piece;     /* PUT: the piece of the body being written */
@@ -445,7 +446,8 @@ void hg__api_h_file_list(hg_call *c);
 void hg__api_h_file_stat(hg_call *c);
 void hg__api_h_file_mkdir(hg_call *c);
 void hg__api_h_file_put(hg_call *c);
-void hg__api_file_op(hg_call *c, const char *op, const char *path, bool flag);
+void hg__api_file_op(hg_call *c, const char *op, const char *path, const char *dest,
+                     bool flag);
 /* PUT …/files streamed (authenticated at its head): the query checked
  * before the body (else answered: -EINVAL), then each piece of the body
  * written where it belongs; the handler writes the rest and answers. */
@@ -512,6 +514,12 @@ int hg__api_e2b_list_page(const json_t *arr, const char *states, const char *met
 bool hg__api_envd_multipart(const hg_http_req *req);
 int hg__api_multipart_file(const char *ctype, const char *body, size_t len,
                            const char **data, size_t *dlen, char *name, size_t cap);
+/* The next such part from *off on (*off moves past it); -ENOENT: no more. */
+int hg__api_multipart_next(const char *ctype, const char *body, size_t len, size_t *off,
+                           const char **data, size_t *dlen, char *name, size_t cap);
+/* A multipart upload of several files (no ?path): each part's filename is
+ * an absolute guest path; 1 to 256 parts. 0 or -EINVAL (msg says why). */
+int hg__api_envd_parts_check(const char *ctype, const char *body, size_t len, char *msg);
 /* A POST /files streamed: refuses what cannot be (answered: < 0). */
 int hg__api_envd_upload_check(hg_call *c);
 /* commands.c: starts the command of c->body and streams its output as

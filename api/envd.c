@@ -141,9 +141,10 @@ bool hg__api_envd_multipart(const hg_http_req *req) {
   return ct && !strncasecmp(ct, "multipart/form-data", 19);
 }
 
-/* The first part named "file" of a multipart/form-data body: its bytes
- * (into body) and its filename (into name, "" if none). */
-int hg__api_multipart_file(const char *ctype, const char *body, size_t len,
+/* The next part named "file" of a multipart/form-data body from *off on:
+ * its bytes (into data) and its filename (into name, "" if none or longer
+ * than cap - 1); *off moves past it. -ENOENT: no more. */
+int hg__api_multipart_next(const char *ctype, const char *body, size_t len, size_t *off,
                            const char **data, size_t *dlen, char *name, size_t cap) {
   const char *b = ctype ? strcasestr(ctype, "boundary=") : NULL;
   if (!b) return -EINVAL;
@@ -153,7 +154,8 @@ int hg__api_multipart_file(const char *ctype, const char *body, size_t len,
   if (bl && b[0] == '"' && bl > 2 && b[bl - 1] == '"') b++, bl -= 2;
   if (bl == 0 || bl > 70) return -EINVAL;
   int dn = snprintf(delim, sizeof delim, "--%.*s", (int)bl, b);
-  const char *end = body + len, *p = body;
+  if (*off > len) return -EINVAL;
+  const char *end = body + len, *p = body + *off;
   for (;;) {
     p = memmem(p, (size_t)(end - p), delim, (size_t)dn);
     if (!p) return -EINVAL;
@@ -187,8 +189,91 @@ int hg__api_multipart_file(const char *ctype, const char *body, size_t len,
     }
     *data = q;
     *dlen = (size_t)(dend - q);
+    *off = (size_t)(dend - body);
     return 0;
   }
+}
+
+/* The first part named "file". */
+int hg__api_multipart_file(const char *ctype, const char *body, size_t len,
+                           const char **data, size_t *dlen, char *name, size_t cap) {
+  size_t off = 0;
+  return hg__api_multipart_next(ctype, body, len, &off, data, dlen, name, cap);
+}
+
+/* ---- several files: multipart without ?path, each part's filename its path ----------
+ */
+
+#define ENVD_MAX_PARTS 256
+
+/* Every part named "file" has an absolute filename of at most
+ * HG_API_MAX_PATH bytes, and there are 1 to ENVD_MAX_PARTS of them. */
+int hg__api_envd_parts_check(const char *ctype, const char *body, size_t len, char *msg) {
+  size_t off = 0, n = 0, dl;
+  const char *d;
+  char name[HG_API_MAX_PATH + 2];
+  int rc;
+  while ((rc = hg__api_multipart_next(ctype, body, len, &off, &d, &dl, name,
+                                      sizeof name)) == 0) {
+    if (++n > ENVD_MAX_PARTS)
+      return hg__api_bad(msg, "more than %d files", ENVD_MAX_PARTS);
+    if (!name[0])
+      return hg__api_bad(msg, "file %zu: filename (its path) required, at most %d bytes",
+                         n, HG_API_MAX_PATH);
+    if ((rc = hg__api_path_check("filename", name, msg)) < 0) return rc;
+  }
+  if (rc != -ENOENT) return hg__api_bad(msg, "multipart body: malformed");
+  if (n == 0) return hg__api_bad(msg, "multipart body: no part named \"file\"");
+  return 0;
+}
+
+/* Writes each part (checked above) in order; c->out is envd's answer,
+ * [{"name", "type": "file", "path"}, ...]. Stops at the first failure. */
+static int op_write_parts(hg_call *c, hg_agent *a) {
+  const char *ct = hg_http_header_get(c->req, "content-type");
+  json_t *arr = json_array();
+  size_t off = 0, dl;
+  const char *d;
+  int rc;
+  while (arr && hg__api_multipart_next(ct, c->req->body, c->req->body_len, &off, &d, &dl,
+                                       c->u.fi.path, sizeof c->u.fi.path) == 0) {
+    if ((rc = hg_agent_file_write_at(a, c->u.fi.path, d, dl, 0, c->u.fi.mode)) < 0) {
+      json_decref(arr);
+      return rc;
+    }
+    const char *slash = strrchr(c->u.fi.path, '/');
+    json_array_append_new(arr, json_pack("{s:s,s:s,s:s}", "name", slash + 1, "type",
+                                         "file", "path", c->u.fi.path));
+  }
+  if (!arr) return -ENOMEM;
+  c->out = arr;
+  return 0;
+}
+
+static void w_parts(hg_call *c) {
+  c->rc = hg__api_with_agent(c, op_write_parts);
+}
+
+static void a_parts(hg_call *c) {
+  if (c->rc < 0) {
+    hg__api_call_fail(c, c->rc, c->u.fi.path);
+    return;
+  }
+  json_t *o = c->out;
+  c->out = NULL;
+  hg__api_call_json(c, 200, o, NULL);
+}
+
+static void envd_write_parts(hg_call *c) {
+  c->xform = xform_envd_error; /* a_parts answers envd's array */
+  c->u.fi.mode = 0644;
+  int rc = hg__api_envd_parts_check(hg_http_header_get(c->req, "content-type"),
+                                    c->req->body, c->req->body_len, c->msg);
+  if (rc < 0) {
+    hg__api_call_error(c, rc, "%s", c->msg);
+    return;
+  }
+  hg__api_call_queue(c, w_parts, a_parts);
 }
 
 /* Streamed by api.c as hangar's PUT …/files is (application/octet-stream),
@@ -201,6 +286,12 @@ int hg__api_envd_upload_check(hg_call *c) {
 void hg__api_h_envd_file_post(hg_call *c) {
   hg_file *f = &c->u.fi;
   c->xform = xform_upload;
+  char q[HG_API_MAX_PATH + 2];
+  if (hg__api_envd_multipart(c->req) &&
+      hg__api_q_get(c, "path", q, sizeof q) == -ENOENT) {
+    envd_write_parts(c); /* files.write([{path, data}, ...]) */
+    return;
+  }
   if (hg__api_envd_multipart(c->req)) {
     char name[HG_API_MAX_PATH + 2];
     int rc = hg__api_multipart_file(hg_http_header_get(c->req, "content-type"),
@@ -251,7 +342,7 @@ static void xform_fs(hg_call *c, int *status, json_t **obj, char *hdrs, size_t c
   }
   const char *m = fs_method(c), *path = c->u.fi.path;
   json_t *o = NULL;
-  if (!strcmp(m, "Stat")) {
+  if (!strcmp(m, "Stat") || !strcmp(m, "Move")) {
     o = json_pack("{s:o}", "entry", hg__api_envd_entry(*obj, path));
   } else if (!strcmp(m, "ListDir")) {
     json_t *arr = json_array(), *e;
@@ -281,12 +372,15 @@ void hg__api_h_envd_fs(hg_call *c) {
   c->xform = xform_fs;
   const char *m = fs_method(c);
   const char *op = !strcmp(m, "Stat") ? "stat" : !strcmp(m, "ListDir") ? "list"
-                   : !strcmp(m, "MakeDir") ? "mkdir" : !strcmp(m, "Remove") ? "remove" : NULL;
+                   : !strcmp(m, "MakeDir") ? "mkdir" : !strcmp(m, "Remove") ? "remove"
+                   : !strcmp(m, "Move") ? "rename" : NULL;
   if (!op) {
     hg__api_call_error(c, -ENOTSUP, "%s: not supported yet", m);
     return;
   }
-  const char *path = json_string_value(json_object_get(c->body, "path"));
+  bool mv = !strcmp(op, "rename"); /* Move: {source, destination} */
+  const char *path = json_string_value(json_object_get(c->body, mv ? "source" : "path"));
+  const char *dest = mv ? json_string_value(json_object_get(c->body, "destination")) : NULL;
   /* MakeDir makes the parents; Remove removes a directory with what is in it */
-  hg__api_file_op(c, op, path, !strcmp(op, "mkdir") || !strcmp(op, "remove"));
+  hg__api_file_op(c, op, path, dest, !strcmp(op, "mkdir") || !strcmp(op, "remove"));
 }

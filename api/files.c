@@ -24,6 +24,21 @@ static int op_file_remove(hg_call *c, hg_agent *a) {
 
 static int op_mkdir(hg_call *c, hg_agent *a) { return hg_agent_mkdir(a, c->u.fi.path, c->u.fi.flag); }
 
+static json_t *stat_json(const hg_file_stat *st);
+
+/* envd's Move: rename, then stat the destination (its EntryInfo is the
+ * answer); path becomes the destination for the answer's "path". */
+static int op_rename(hg_call *c, hg_agent *a) {
+  hg_file *f = &c->u.fi;
+  int rc = hg_agent_rename(a, f->path, f->dest);
+  if (rc == 0) rc = hg_agent_stat(a, f->dest, &f->st);
+  if (rc == 0) {
+    memcpy(f->path, f->dest, strlen(f->dest) + 1);
+    c->out = stat_json(&f->st);
+  }
+  return rc;
+}
+
 static json_t *stat_json(const hg_file_stat *st) {
   return json_pack("{s:s,s:I,s:i,s:I}", "type", st->type, "size", (json_int_t)st->size, "mode",
                    (int)st->mode, "mtime", (json_int_t)st->mtime);
@@ -51,12 +66,13 @@ static int op_list(hg_call *c, hg_agent *a) {
   return rc;
 }
 
-enum { FOP_READ, FOP_WRITE, FOP_REMOVE, FOP_MKDIR, FOP_STAT, FOP_LIST };
+enum { FOP_READ, FOP_WRITE, FOP_REMOVE, FOP_MKDIR, FOP_STAT, FOP_LIST, FOP_RENAME };
 
 static void w_file(hg_call *c) {
   static int (*const ops[])(hg_call *, hg_agent *) = {
     [FOP_READ] = op_file_read, [FOP_WRITE] = op_file_write, [FOP_REMOVE] = op_file_remove,
     [FOP_MKDIR] = op_mkdir,    [FOP_STAT] = op_stat,        [FOP_LIST] = op_list,
+    [FOP_RENAME] = op_rename,
   };
   c->rc = hg__api_with_agent(c, ops[c->u.fi.op]);
 }
@@ -98,23 +114,32 @@ static void file_start(hg_call *c, int op, const char *flag, bool dflt) {
 }
 
 /* The same with the path given (envd's Filesystem RPCs carry it in the
- * body): op one of "stat", "list", "mkdir", "remove". */
-void hg__api_file_op(hg_call *c, const char *op, const char *path, bool flag) {
+ * body): op one of "stat", "list", "mkdir", "remove", "rename" (to dest,
+ * NULL for the others). */
+void hg__api_file_op(hg_call *c, const char *op, const char *path, const char *dest,
+                     bool flag) {
   hg_file *f = &c->u.fi;
   c->cleanup = file_cleanup;
   hg_buf_init(&f->data, 16);
   f->flag = flag;
   f->op = !strcmp(op, "stat") ? FOP_STAT : !strcmp(op, "list") ? FOP_LIST
-          : !strcmp(op, "mkdir") ? FOP_MKDIR : FOP_REMOVE;
+          : !strcmp(op, "mkdir") ? FOP_MKDIR : !strcmp(op, "rename") ? FOP_RENAME : FOP_REMOVE;
+  const char *pf = f->op == FOP_RENAME ? "field \"source\"" : "field \"path\"";
   int rc = path && strlen(path) <= HG_API_MAX_PATH
-               ? hg__api_path_check("field \"path\"", path, c->msg)
-               : hg__api_bad(c->msg, "field \"path\": required, at most %d bytes",
+               ? hg__api_path_check(pf, path, c->msg)
+               : hg__api_bad(c->msg, "%s: required, at most %d bytes", pf,
                              HG_API_MAX_PATH);
+  if (rc == 0 && f->op == FOP_RENAME)
+    rc = dest && strlen(dest) <= HG_API_MAX_PATH
+             ? hg__api_path_check("field \"destination\"", dest, c->msg)
+             : hg__api_bad(c->msg, "field \"destination\": required, at most %d bytes",
+                           HG_API_MAX_PATH);
   if (rc < 0) {
     hg__api_call_error(c, rc, "%s", c->msg);
     return;
   }
   memcpy(f->path, path, strlen(path) + 1);
+  if (f->op == FOP_RENAME) memcpy(f->dest, dest, strlen(dest) + 1);
   hg__api_call_queue(c, w_file, a_file);
 }
 

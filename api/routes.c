@@ -136,6 +136,8 @@ const hg_route hg__api_routes[] = {
      200, "", "envd: make a directory and its parents (E2b-Sandbox-Id)"},
     {"POST", "/filesystem.Filesystem/Remove", SCOPE_SANDBOX, hg__api_h_envd_fs, BODY_JSON, 0,
      200, "", "envd: remove a path, recursively (E2b-Sandbox-Id)"},
+    {"POST", "/filesystem.Filesystem/Move", SCOPE_SANDBOX, hg__api_h_envd_fs, BODY_JSON, 0,
+     200, "", "envd: rename a path {source, destination} (E2b-Sandbox-Id)"},
 };
 #undef CMD
 #undef SB

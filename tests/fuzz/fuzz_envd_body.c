@@ -3,7 +3,7 @@
  * multipart/form-data upload under a Content-Type that is hostile too.
  * Input: byte 0 picks the parser; for multipart, the Content-Type runs to
  * the first '\n' and the body is the rest. Checks that a found part lies
- * inside the body.
+ * inside the body, and walks every part as a multi-file write does.
  *
  *   fuzz_envd_body -max_total_time=30 -max_len=4096 corpus/
  */
@@ -39,5 +39,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     assert(d >= body && d + dl <= body + bl);
     assert(strlen(name) < sizeof name);
   }
+  /* every part, as a multi-file write walks them: *off only moves forward */
+  size_t off = 0, prev = 0;
+  while (hg__api_multipart_next(ctype, body, bl, &off, &d, &dl, name, sizeof name) == 0) {
+    assert(off > prev && off <= bl && d >= body && d + dl <= body + bl);
+    prev = off;
+  }
+  (void)hg__api_envd_parts_check(ctype, body, bl, msg);
   return 0;
 }

@@ -90,10 +90,29 @@ static void sdk_pause_connect(void **state) {
   assert_non_null(strstr(out, "connect-gone SandboxNotFoundError\n"));
 }
 
+/* files.rename: envd's Filesystem/Move, its EntryInfo, Connect errors;
+ * files.write([...]): several parts in one multipart body. */
+static void sdk_rename_multi_write(void **state) {
+  static char out[65536];
+  assert_int_equal(run_script("sdk_process.cjs", out, sizeof out), 0);
+  assert_non_null(strstr(out, "renamed mv-b.txt /tmp/mv-b.txt file\n"));
+  assert_non_null(strstr(out, "read-new \"moved bytes\"\n"));
+  assert_non_null(strstr(out, "old-exists false\n"));
+  assert_non_null(strstr(out, "renamed-dir /tmp/mv-e dir\n"));
+  assert_non_null(strstr(out, "dir-kept true\n"));
+  assert_non_null(strstr(out, "missing FileNotFoundError\n"));
+  assert_non_null(strstr(out, "relative InvalidArgumentError\n"));
+  assert_non_null(strstr(out, "multi one.txt:/tmp/m/one.txt,two.txt:/tmp/m/two.txt\n"));
+  assert_non_null(strstr(out, "multi-read \"first\" \"second\"\n"));
+  assert_non_null(strstr(out, "multi-relative InvalidArgumentError\n"));
+  assert_non_null(strstr(out, "killed true\n"));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(sdk_create_run_files_kill),
       cmocka_unit_test(sdk_pause_connect),
+      cmocka_unit_test(sdk_rename_multi_write),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

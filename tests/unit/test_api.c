@@ -557,6 +557,10 @@ int hg_agent_remove(hg_agent *a, const char *path, bool recursive) {
   return strcmp(path, "/nope") ? 0 : -ENOENT;
 }
 
+int hg_agent_rename(hg_agent *a, const char *from, const char *to) {
+  return strcmp(from, "/nope") ? 0 : -ENOENT;
+}
+
 /* Operations: in memory. */
 int hg_op_begin(hg_ops *ops, const char *kind, const char *sandbox, char id[HG_ID_MAX]) {
   pthread_mutex_lock(&fk_mu);

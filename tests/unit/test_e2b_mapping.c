@@ -101,6 +101,47 @@ static void multipart_finds_the_file_part(void **state) {
   assert_int_equal(hg__api_multipart_file(ct, body, 120, &d, &dl, name, sizeof name), -EINVAL);
 }
 
+/* files.write([{path, data}, ...]): every "file" part in order, each
+ * filename an absolute path; a relative or missing one is refused. */
+static void multipart_walks_every_file_part(void **state) {
+  const char *ct = "multipart/form-data; boundary=XX";
+  const char body[] =
+      "--XX\r\nContent-Disposition: form-data; name=\"file\"; filename=\"/a\"\r\n\r\n"
+      "one\r\n--XX\r\nContent-Disposition: form-data; name=\"x\"\r\n\r\nskip\r\n"
+      "--XX\r\nContent-Disposition: form-data; name=\"file\"; filename=\"/b/c\"\r\n\r\n"
+      "\r\n--XX--\r\n";
+  size_t off = 0, dl = 0;
+  const char *d = NULL;
+  char name[64];
+  assert_int_equal(
+      hg__api_multipart_next(ct, body, sizeof body - 1, &off, &d, &dl, name, sizeof name),
+      0);
+  assert_string_equal(name, "/a");
+  assert_memory_equal(d, "one", 3);
+  assert_int_equal(dl, 3);
+  assert_int_equal(
+      hg__api_multipart_next(ct, body, sizeof body - 1, &off, &d, &dl, name, sizeof name),
+      0);
+  assert_string_equal(name, "/b/c");
+  assert_int_equal(dl, 0);
+  assert_int_equal(
+      hg__api_multipart_next(ct, body, sizeof body - 1, &off, &d, &dl, name, sizeof name),
+      -ENOENT);
+  assert_int_equal(hg__api_envd_parts_check(ct, body, sizeof body - 1, msg), 0);
+  const char rel[] =
+      "--XX\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a\"\r\n\r\n"
+      "v\r\n--XX--\r\n";
+  assert_int_equal(hg__api_envd_parts_check(ct, rel, sizeof rel - 1, msg), -EINVAL);
+  assert_non_null(strstr(msg, "absolute"));
+  const char nofn[] =
+      "--XX\r\nContent-Disposition: form-data; name=\"file\"\r\n\r\n"
+      "v\r\n--XX--\r\n";
+  assert_int_equal(hg__api_envd_parts_check(ct, nofn, sizeof nofn - 1, msg), -EINVAL);
+  const char none[] = "--XX--\r\n";
+  assert_int_equal(hg__api_envd_parts_check(ct, none, sizeof none - 1, msg), -EINVAL);
+  assert_int_equal(hg__api_envd_parts_check(ct, body, 40, msg), -EINVAL); /* cut short */
+}
+
 static json_t *sb(const char *id, const char *state, const char *k, const char *v) {
   return json_pack("{s:s,s:s,s:{s:s}}", "sandboxID", id, "state", state, "metadata", k, v);
 }
@@ -176,6 +217,7 @@ int main(void) {
       cmocka_unit_test(create_body_maps_e2b_fields),
       cmocka_unit_test(start_envelope_becomes_a_command),
       cmocka_unit_test(multipart_finds_the_file_part),
+      cmocka_unit_test(multipart_walks_every_file_part),
       cmocka_unit_test(list_filters_and_pages),
       cmocka_unit_test(errors_have_e2b_shapes),
   };

@@ -115,6 +115,7 @@ int hg_agent_list(hg_agent *a, const char *path,
 }
 int hg_agent_mkdir(hg_agent *a, const char *path, bool parents) { return local_call(); }
 int hg_agent_remove(hg_agent *a, const char *path, bool recursive) { return local_call(); }
+int hg_agent_rename(hg_agent *a, const char *from, const char *to) { return local_call(); }
 int hg_op_begin(hg_ops *ops, const char *kind, const char *sandbox, char id[HG_ID_MAX]) {
   return hg_id_new("op", id);
 }
