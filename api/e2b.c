@@ -46,8 +46,10 @@ static json_t *sandbox_info(const hg_call *c, const json_t *d) {
   json_object_set_new(o, "clientID", json_string(c->api->node_id));
   json_object_set_new(o, "metadata", json_is_object(meta) ? json_deep_copy(meta) : json_object());
   json_object_set_new(o, "startedAt", str_or(d, "created_at", "1970-01-01T00:00:00Z"));
-  /* hangar has no kill deadline, only the idle suspend: no end time to tell */
-  json_object_set_new(o, "endAt", str_or(d, "created_at", "1970-01-01T00:00:00Z"));
+  /* hangar has no kill deadline, only the idle suspend (setTimeout's
+   * target): its time when running with one, else the start time */
+  const char *end = json_string_value(json_object_get(d, "idle_suspend_at"));
+  json_object_set_new(o, "endAt", end ? json_string(end) : str_or(d, "created_at", "1970-01-01T00:00:00Z"));
   json_object_set_new(o, "state",
                       json_string(e2b_state(json_string_value(json_object_get(d, "state")))));
   json_object_set_new(o, "cpuCount", json_integer(json_integer_value(json_object_get(d, "vcpus"))));

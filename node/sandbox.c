@@ -137,6 +137,14 @@ static json_t *sb_to_json(const sandbox *sb, bool with_secrets) {
   if (sb->pub_gen != sb->gen)
     json_object_set_new(j, "published_gen", json_integer((json_int_t)sb->pub_gen));
   if (!with_secrets) json_object_set_new(j, "checkpoints", checkpoints_json(sb->generations));
+  /* When the idle suspend falls if nothing touches it first (a described
+   * view only: last_active_ms is monotonic, gone at a restart). */
+  if (!with_secrets && sb->state == HG_SB_RUNNING && sb->idle_suspend_s > 0) {
+    char at[32];
+    int64_t left = sb->last_active_ms + sb->idle_suspend_s * 1000 - hg_now_ms();
+    hg_iso_time(hg_wall_ns() / 1000000 + (left > 0 ? left : 0), at);
+    json_object_set_new(j, "idle_suspend_at", json_string(at));
+  }
   if (sb->error[0]) json_object_set_new(j, "error", json_string(sb->error));
   if (with_secrets) {
     json_object_set_new(j, "token", json_string(sb->token));

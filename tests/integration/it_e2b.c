@@ -57,6 +57,7 @@ static void sdk_create_run_files_kill(void **state) {
   static char out[65536];
   assert_int_equal(run_script("sdk_basic.cjs", out, sizeof out), 0);
   assert_non_null(strstr(out, "created true\n"));
+  assert_non_null(strstr(out, "endAt-follows true\n"));
   /* commands.run('echo hi; exit 3'): CommandExitError with exitCode 3 */
   assert_non_null(strstr(out, "exit 3 stdout \"hi\\n\"\n"));
   assert_non_null(strstr(out, "callback \"hi\\n\"\n"));

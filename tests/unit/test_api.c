@@ -303,6 +303,8 @@ int hg_sandbox_describe(hg_manager *m, const char *id, json_t **out) {
   pthread_mutex_lock(&fk_mu);
   fk_sb *s = fk_find(id);
   if (s) *out = json_pack("{s:s,s:s}", "id", s->id, "state", fk_states[s->state]);
+  if (s && s->idle_suspend_s > 0) /* the real manager's: last activity + idle */
+    json_object_set_new(*out, "idle_suspend_at", json_string("2030-01-02T03:04:05.000Z"));
   pthread_mutex_unlock(&fk_mu);
   return s ? 0 : -ENOENT;
 }
@@ -1606,6 +1608,14 @@ static void idle_suspend_changes_after_create(void **state) {
   target(t, sizeof t, "/sandboxes/%s/timeout", id);
   assert_int_equal(send_req("POST", t, tok, "{\"timeout\": 300}")->status, 204);
   assert_int_equal(fk_find(id)->idle_suspend_s, 300);
+  /* getInfo().endAt is the idle suspend's time */
+  target(t, sizeof t, "/sandboxes/%s", id);
+  r = send_req("GET", t, tok, NULL);
+  assert_int_equal(r->status, 200);
+  j = jbody(r);
+  assert_string_equal(jstr(j, "endAt"), "2030-01-02T03:04:05.000Z");
+  json_decref(j);
+  target(t, sizeof t, "/sandboxes/%s/timeout", id);
   assert_int_equal(send_req("POST", t, tok, "{\"timeout\": 0}")->status, 400);
   assert_int_equal(send_req("POST", t, tok, "{}")->status, 400);
   assert_int_equal(send_req("POST", "/sandboxes/sb-0000000000000000/timeout", admin,

@@ -40,6 +40,10 @@ const { Sandbox } = require('e2b');
   const items = await Sandbox.list({ query: { metadata: { suite: 'it_e2b' } } }).nextItems();
   console.log('listed ' + items.some((s) => s.sandboxId === sbx.sandboxId));
   console.log('running ' + await sbx.isRunning());
+  // getInfo().endAt follows setTimeout: 10 min from now, not the start.
+  await sbx.setTimeout(600000);
+  const end = (await sbx.getInfo()).endAt.getTime();
+  console.log('endAt-follows ' + (end > Date.now() + 300000 && end < Date.now() + 900000));
   // setTimeout: hangar's idle suspend, from now: paused once 2 s pass idle.
   await sbx.setTimeout(2000);
   let st = '';
