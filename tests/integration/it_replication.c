@@ -334,6 +334,12 @@ static int64_t idlers_stop(idlers *d) {
 }
 
 static void second_suspend_on_n2_sends_increments_to_n1_and_n3(void **state) {
+  uint64_t gens[8];
+  /* n1 gives the sandbox up once it sees the move (gossip): until then its
+   * generation 1 is an owner's, not a replica a stream can build on (the
+   * clean-clone CI once suspended first and n1 took a full stream). */
+  for (int64_t t0 = hg_now_ms(); holder_gens(1, "n1", gens) < 1; usleep(100 * 1000))
+    assert_true(hg_now_ms() - t0 < 30000);
   free(sh(2, "echo second > /root/note2; head -c 262144 /dev/urandom > /root/blob; sync"));
   idlers *d = calloc(1, sizeof *d);
   for (int k = 0; k < IDLE_CONNS; k++) {
@@ -348,7 +354,6 @@ static void second_suspend_on_n2_sends_increments_to_n1_and_n3(void **state) {
   fprintf(stderr, "first suspend: %" PRIu64 " B zstd at most; increment: %" PRIu64 " B\n",
           first_zstd, most);
   assert_true(most < first_zstd);
-  uint64_t gens[8];
   /* n3 never ran it, and holds both generations */
   assert_int_equal(holder_gens(1, "n3", gens), 2);
   assert_int_equal(gens[0], 2);
