@@ -26,7 +26,9 @@ const { Sandbox } = require('e2b');
   } catch (err) {
     console.log('relative ' + err.constructor.name);
   }
-  // files.write([...]): one multipart body, a part per file, filename = path
+  // files.write([...]): one multipart body, a part per file, filename = path.
+  // hangar's envd does not make missing parent directories (E2B's does).
+  await sbx.files.makeDir('/tmp/m');
   const ws = await sbx.files.write([{ path: '/tmp/m/one.txt', data: 'first' },
                                     { path: '/tmp/m/two.txt', data: 'second' }]);
   console.log('multi ' + ws.map((w) => w.name + ':' + w.path).join(','));
