@@ -1373,13 +1373,14 @@ int hg_sandbox_set_deadline(hg_manager *m, const char *id, int64_t until_ms) {
   return m->cfg.vmm->set_deadline_at(dir, until_ms);
 }
 
-int hg_sandbox_set_group(hg_manager *m, const char *id, const hg_sb_lease *l) {
+int hg_sandbox_set_lease(hg_manager *m, const char *id, const hg_sb_lease *l) {
   sandbox *sb;
   int rc = sb_get(m, id, &sb);
   if (rc < 0) return rc;
   pthread_mutex_lock(&m->mu);
   sb->ngroup = l->ngroup < HG_SB_GROUP_MAX ? l->ngroup : HG_SB_GROUP_MAX;
   memcpy(sb->group, l->group, sizeof sb->group);
+  if (l->epoch > sb->epoch) sb->epoch = l->epoch;
   pthread_mutex_unlock(&m->mu);
   rc = sb_persist(m, sb);
   sb_put(m, sb);

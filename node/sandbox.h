@@ -232,9 +232,11 @@ int hg_sandbox_info(hg_manager *m, const char *id, hg_sb_info *out);
  * wait behind a suspend). -ENOENT: no VM of id here; -ESRCH: its shim is
  * gone. */
 int hg_sandbox_set_deadline(hg_manager *m, const char *id, int64_t until_ms);
-/* Records the lease's new acceptor group (a change committed) in
- * sandbox.json, so a replica taken after carries it. -ENOENT. */
-int hg_sandbox_set_group(hg_manager *m, const char *id, const hg_sb_lease *l);
+/* Records a lease granted to id's VM in sandbox.json (so a replica taken
+ * after carries it) and, through on_change, in the directory: its acceptor
+ * group (a change committed) and its epoch when above ours (the lease
+ * taken again above a rival's promise, node/hangard/regain.h). -ENOENT. */
+int hg_sandbox_set_lease(hg_manager *m, const char *id, const hg_sb_lease *l);
 
 /* Moving a sandbox between nodes (DESIGN §10, manual path).
  * adopt: makes the sandbox here from a read-only generation subvolume

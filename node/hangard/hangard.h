@@ -20,6 +20,7 @@
 #include "node/core/ident.h"
 #include "node/hangard/leasing.h"
 #include "node/hangard/lifecycle.h"
+#include "node/hangard/regain.h"
 #include "node/op.h"
 #include "node/sandbox.h"
 #include "node/store.h"
@@ -114,6 +115,7 @@ typedef struct hg_node {
   hg_leasing *leasing; /* leases: every VM start under one (leasing.h) */
   hg_life_leases life_leases;
   struct hg_failover *failover; /* NULL: no cluster, or --no-failover */
+  hg_regain *regain; /* running copies whose lease a rival was promised */
   bool leases_off; /* HANGAR_LEASES=off: tools/bench only */
   hg_node_meta meta_base; /* what does not change: ids, addresses, totals */
   hg_node_meta meta_last; /* the last full load sent, under cl */

@@ -68,7 +68,7 @@ typedef struct fence_job {
   hg_strmap_node node;
   char id[HG_ID_MAX];
   int64_t until_ms;
-  bool lost;
+  bool lost, deleted;
   bool regroup; /* the group changed: record it with the sandbox */
   hg_sb_lease group;
   uint64_t epoch;
@@ -106,6 +106,7 @@ struct hg_leasing {
 /* ---- the fencer ------------------------------------------------------------- */
 
 static void lease_out(const hg_lease_info *info, hg_sb_lease *out);
+static void seen_note(hg_leasing *l, const char *id, uint64_t epoch);
 
 static void fence_queue(hg_leasing *l, const char *id, const hg_lease_info *info,
                         bool regroup) {
@@ -120,8 +121,8 @@ static void fence_queue(hg_leasing *l, const char *id, const hg_lease_info *info
       return;
     }
   }
-  j->lost = info->state == HG_LEASE_LOST ||
-            (info->state == HG_LEASE_GONE && info->deleted_elsewhere);
+  j->deleted = info->state == HG_LEASE_GONE && info->deleted_elsewhere;
+  j->lost = info->state == HG_LEASE_LOST || j->deleted;
   j->regroup = regroup;
   if (regroup) lease_out(info, &j->group);
   /* Lost: fenced at once (1 is long past), the orphaning follows. */
@@ -145,14 +146,14 @@ static void fence_one(hg_leasing *l, fence_job *j) {
     hg_log_warn("lease.deadline", "sandbox=%s until_ms=%" PRId64 " err=\"%s\"", j->id,
                 j->until_ms, hg_err_str(rc));
   if (j->regroup && l->manager) {
-    rc = hg_sandbox_set_group(l->manager, j->id, &j->group);
+    rc = hg_sandbox_set_lease(l->manager, j->id, &j->group);
     hg_log_info("lease.group", "sandbox=%s members=%u err=\"%s\"", j->id, j->group.ngroup,
                 rc < 0 ? hg_err_str(rc) : "none");
   }
   if (!j->lost) return;
   hg_log_warn("lease.lost", "sandbox=%s epoch=%" PRIu64 " holder=%s fenced_at_ms=%" PRId64,
               j->id, j->epoch, j->holder[0] ? j->holder : "?", hg_now_ms());
-  if (l->cfg.on_lost) l->cfg.on_lost(l->cfg.ud, j->id, j->epoch, j->holder);
+  if (l->cfg.on_lost) l->cfg.on_lost(l->cfg.ud, j->id, j->epoch, j->holder, j->deleted);
 }
 
 static void *fencer_main(void *arg) {
@@ -210,6 +211,10 @@ static void on_changed(void *ud, const char *sandbox, const hg_lease_info *info)
     e->seq++;
   }
   if (info->state == HG_LEASE_LOST) l->lost++;
+  /* The rival may never hold it (its claim short of a majority): a take
+   * of ours, to run the sandbox again, goes above what it was promised. */
+  if (info->state == HG_LEASE_LOST && info->seen_epoch > info->epoch)
+    seen_note(l, sandbox, info->seen_epoch);
   /* Deleted by another node while we held or recovered it (we were away
    * when it was deleted): our copy goes as a lost one does. */
   bool gone = info->state == HG_LEASE_GONE && info->deleted_elsewhere;

@@ -4,8 +4,7 @@
  * take a sandbox's lease before a VM of it starts, give it back when the
  * VM stops for good. Every grant moves the VM's fencing deadline (its
  * shim's), so a VM runs only while this node's lease on it does; a lease
- * lost to a higher epoch stops the VM and hands the sandbox to on_lost
- * (which orphans it).
+ * lost to a higher epoch stops the VM and hands the sandbox to on_lost.
  *
  * Without a cluster each sandbox's group is this node alone: the same
  * path, no network. */
@@ -30,10 +29,13 @@ typedef struct hg_leasing_config {
   unsigned acceptors;   /* group size at create: 3 or 5 */
   int64_t dead_member_ms; /* a member dead this long is replaced; 0: 600 s */
   hg_cluster *cluster;  /* NULL: alone; the loop's handle (sends, membership) */
-  /* A lease this node held went to another node at a higher epoch: the
-   * VM was fenced already; this stops it and keeps its state (orphans).
-   * Called on a worker. */
-  void (*on_lost)(void *ud, const char *id, uint64_t epoch, const char *holder);
+  /* A lease this node held went to another node at a higher epoch (a
+   * majority of its group promised that node, which may or may not go on
+   * to hold it), or, deleted, the sandbox was deleted through its group
+   * while we were away: the VM was fenced already. The next take of id
+   * claims above the epoch seen. Called on the fencer's thread. */
+  void (*on_lost)(void *ud, const char *id, uint64_t epoch, const char *holder,
+                  bool deleted);
   void *ud;
 } hg_leasing_config;
 

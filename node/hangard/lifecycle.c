@@ -199,6 +199,24 @@ int hg_life_failover_run(hg_life *l, const char *id, char msg[256]) {
   return rc;
 }
 
+int hg_life_regain(hg_life *l, const char *id, char msg[256]) {
+  hg_sb_info info;
+  hg_sb_lease got;
+  msg[0] = '\0';
+  int rc = hg_sandbox_info(l->m, id, &info);
+  if (rc == 0 && info.state != HG_SB_RUNNING && info.state != HG_SB_PAUSED) {
+    snprintf(msg, 256, "sandbox %s is %s here: no VM to run again", id,
+             hg_sb_state_name(info.state));
+    return -EINVAL;
+  }
+  if (rc == 0 && !l->leases.take) return 0; /* no leases: nothing fences it */
+  if (rc == 0) rc = l->leases.take(l->leases.ud, id, HG_SB_TAKE_OWN, &info.lease, &got, msg);
+  if (rc == 0) rc = hg_sandbox_set_lease(l->m, id, &got);
+  if (rc == 0) rc = hg_sandbox_set_deadline(l->m, id, got.until_ms);
+  if (rc < 0 && !msg[0]) snprintf(msg, 256, "%s", hg_err_str(rc));
+  return rc;
+}
+
 static bool life_resumable(void *ud, const char *id) {
   hg_life *l = ud;
   return l->rp && hg_replicator_holds(l->rp, id);

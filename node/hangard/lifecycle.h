@@ -79,4 +79,13 @@ void hg_life_checkpoints(hg_life *l);
 int hg_life_failover_take(hg_life *l, const char *id, bool run, char msg[256]);
 int hg_life_failover_run(hg_life *l, const char *id, char msg[256]);
 
+/* Takes the lease of id, running (or paused) here with its VM fenced
+ * since a rival was promised it (node/hangard/regain.h), again: claimed
+ * above that promise, it is granted once the rival's lease window has
+ * passed unless the rival holds it. The sandbox then records the new
+ * epoch (the directory follows) and the same VM continues. -EINVAL not
+ * running or paused here; errors as a resume's take; msg says why.
+ * Blocks (seconds): a worker. */
+int hg_life_regain(hg_life *l, const char *id, char msg[256]);
+
 #endif

@@ -381,6 +381,9 @@ static json_t *life_status(void *ud) {
                         fo ? "new sandboxes get groups of 3 or more live nodes"
                            : "fewer than 3 live nodes: a sandbox's group cannot lose a "
                              "member and still grant, so nothing fails over");
+  /* Fenced copies waiting for the directory or the lease (regain.h). */
+  if (o && n->regain)
+    json_object_set_new(o, "regaining", json_integer(hg_regain_waiting(n->regain)));
   /* The API asks on the loop, where failover's state lives. */
   if (o && n->failover) json_object_set_new(o, "failover", hg_failover_status(n->failover));
   else if (o && n->cluster)
@@ -396,9 +399,12 @@ static json_t *life_status(void *ud) {
  * epoch makes the replicator disown ours (generations kept as replicas,
  * one of them perhaps the one it started from); if its claim failed
  * (no majority), ours is still the sandbox, and must not vanish. A copy
- * that ran (our VM, fenced by now) goes, its state kept under orphans/ for
- * an operator to look at. */
-static void lease_lost(void *ud, const char *id, uint64_t epoch, const char *holder) {
+ * that ran (our VM, fenced by now) waits, fenced, for the same answer
+ * (regain.h): orphaned once the directory names the holder, running again
+ * if the lease comes back to us. One deleted through its group goes to
+ * orphans/ at once: nobody will run it again. */
+static void lease_lost(void *ud, const char *id, uint64_t epoch, const char *holder,
+                       bool deleted) {
   hg_node *n = ud;
   hg_sb_info info;
   int rc = hg_sandbox_info(n->manager, id, &info);
@@ -409,13 +415,39 @@ static void lease_lost(void *ud, const char *id, uint64_t epoch, const char *hol
                 holder[0] ? holder : "?");
     return;
   }
+  if (!deleted && n->regain && hg_regain_add(n->regain, id) == 0) {
+    hg_log_warn("lease.lost_running", "sandbox=%s epoch=%" PRIu64 " holder=%s msg=\"fenced; "
+                "orphaned once the directory names another owner, running again if the "
+                "lease comes back\"", id, epoch, holder[0] ? holder : "?");
+    return;
+  }
   char reason[160];
-  snprintf(reason, sizeof reason, "node %s holds it at an epoch above this copy's %" PRIu64,
-           holder[0] ? holder : "?", epoch);
+  if (deleted)
+    snprintf(reason, sizeof reason, "deleted through its group (by node %s) while this copy "
+             "ran", holder[0] ? holder : "?");
+  else
+    snprintf(reason, sizeof reason, "node %s holds it at an epoch above this copy's %" PRIu64,
+             holder[0] ? holder : "?", epoch);
   rc = hg_sandbox_orphan(n->manager, id, epoch, reason);
   if (rc < 0 && rc != -ENOENT)
     hg_log_error("lease.orphan", "sandbox=%s epoch=%" PRIu64 " err=\"%s\"", id, epoch,
                  hg_err_str(rc));
+}
+
+/* regain.h's view of the directory: another owner above epoch. */
+static bool regain_taken(void *ud, const char *id, uint64_t epoch,
+                         char owner[HG_NODE_ID_MAX], uint64_t *owner_epoch) {
+  hg_node *n = ud;
+  hg_dirent e;
+  hg_cluster *cl = hg_guard_enter(&n->cl);
+  bool taken = cl && hg_cluster_dir_get(cl, id, &e) == 0 &&
+               strcmp(e.owner, n->cfg.node_id) != 0 && e.epoch > epoch;
+  hg_guard_leave(&n->cl);
+  if (taken) {
+    snprintf(owner, HG_NODE_ID_MAX, "%s", e.owner);
+    *owner_epoch = e.epoch;
+  }
+  return taken;
 }
 
 /* After the cluster is made (leases ride its datagrams), before the
@@ -661,6 +693,8 @@ static int node_open(hg_node *n) {
   if ((rc = accel_choose(n, accel)) < 0) return rc;
   if ((rc = cluster_open(n)) < 0) return rc;
   if ((rc = gateway_open(n)) < 0) return rc;
+  hg_regain_config gcfg = {.taken = regain_taken, .ud = n};
+  if ((rc = hg_regain_start(&gcfg, &n->regain)) < 0) return rc;
   if ((rc = leasing_open(n)) < 0) return rc;
   hg_manager_config mcfg = {.store = n->store,
                             .vmm = &hg_vmm_qemu,
@@ -689,6 +723,7 @@ static int node_open(hg_node *n) {
                          .replicator = n->replicator,
                          .leases = n->leases_off ? NULL : &n->life_leases};
   if ((rc = hg_life_new(&lcfg, &n->life)) < 0) return rc;
+  hg_regain_attach(n->regain, n->manager, n->life);
   return failover_open(n);
 }
 
@@ -765,7 +800,9 @@ int main(int argc, char **argv) {
   /* Warm-pool VMs belong to no one: a stopped daemon leaves none running
    * (its sandboxes do run on; a crash leaves the pool for adoption). */
   hg_manager_pool_stop(n->manager);
-  hg_leasing_free(n->leasing); /* its fencer calls the manager */
+  hg_regain_stop(n->regain);   /* it takes leases through the lifecycle */
+  hg_leasing_free(n->leasing); /* its fencer calls the manager and regain */
+  hg_regain_free(n->regain);
   hg_life_free(n->life);
   hg_replicator_stop(n->replicator);
   if (n->repl) hg_repl_close(n->repl);

@@ -171,6 +171,14 @@ int hg_replicator_after_checkpoint(hg_replicator *rp, const char *id, uint64_t g
   if (fk.ckpt_after_rc) snprintf(msg, 256, "0 of 1 holders");
   return fk.ckpt_after_rc;
 }
+int hg_sandbox_set_lease(hg_manager *m, const char *id, const hg_sb_lease *l) {
+  note("set_lease(%s,epoch=%llu) ", id, (unsigned long long)l->epoch);
+  return 0;
+}
+int hg_sandbox_set_deadline(hg_manager *m, const char *id, int64_t until_ms) {
+  note("deadline(%s) ", id);
+  return 0;
+}
 bool hg_replicator_holds(hg_replicator *rp, const char *id) {
   return !strcmp(id, "sb-held");
 }
@@ -444,6 +452,27 @@ static void checkpoint_alone_is_advertised_at_once(void **state) {
   assert_string_equal(calls, "checkpoint(sb-a) publish(sb-a,gen=9) retain(sb-a) ");
 }
 
+/* A running copy fenced by a rival's promise: the lease is taken again
+ * (its own, claimed above) and only then does the sandbox record the new
+ * epoch and its VM get a deadline in the future; a take that fails
+ * changes nothing; a sandbox with no VM here has nothing to regain. */
+static void regain_records_the_lease_before_the_vm_continues(void **state) {
+  char msg[256];
+  fk.running = true;
+  assert_int_equal(hg_life_regain(life, "sb-a", msg), 0);
+  assert_string_equal(calls, "take(sb-a,own,above=0) set_lease(sb-a,epoch=1) deadline(sb-a) ");
+  calls[0] = '\0';
+  fk.take_rc = -EBUSY;
+  assert_int_equal(hg_life_regain(life, "sb-a", msg), -EBUSY);
+  assert_string_equal(calls, "take(sb-a,own,above=0) ");
+  assert_string_equal(msg, "held by node n-b");
+  calls[0] = '\0';
+  fk.running = false;
+  assert_int_equal(hg_life_regain(life, "sb-a", msg), -EINVAL);
+  assert_string_equal(calls, "");
+  assert_true(msg[0] != '\0');
+}
+
 static void a_life_needs_a_manager(void **state) {
   hg_life *l = NULL;
   hg_life_config cfg = {0};
@@ -476,6 +505,8 @@ int main(void) {
       cmocka_unit_test_setup_teardown(checkpoint_needs_a_valid_lease, setup_leased, teardown),
       T(only_a_running_sandbox_is_checkpointed),
       TA(checkpoint_alone_is_advertised_at_once),
+      cmocka_unit_test_setup_teardown(regain_records_the_lease_before_the_vm_continues,
+                                      setup_leased, teardown),
       cmocka_unit_test(a_life_needs_a_manager),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
