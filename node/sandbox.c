@@ -1813,8 +1813,6 @@ int hg_sandbox_adopt(hg_manager *m, const char *id, const char *gen_rel, uint64_
 
 /* --- commands ------------------------------------------------------------------ */
 
-/* A VM adopted fenced (see recover) gets its agent at first use, once
- * its lease let it run again. */
 /* A checkpoint that hangard did not live to finish left its VM stopped
  * (QMP stop): it continues. Caller holds sb's write lock; the VM is not
  * fenced (a SIGSTOPped QEMU answers no QMP). */
@@ -2014,11 +2012,20 @@ static void recover_suspend(hg_manager *m, sandbox *sb) {
   fall_back(m, sb, "suspend interrupted and the VM is gone");
 }
 
-/* Brings a sandbox found on disk back to a clear state after a restart. */
-static bool vm_fenced(hg_manager *m, sandbox *sb) {
+/* Its lease ran out while hangard was away (or runs out as we attach: the
+ * deadline may pass between the adopt and the agent's answer): the shim
+ * stopped it and it answers nothing until the lease is granted again (the
+ * leases are taken up once the manager is open). Kept; the agent attaches
+ * on first use. */
+static bool kept_fenced(hg_manager *m, sandbox *sb) {
   hg_vm_info info;
-  return sb->vm && m->cfg.vmm->info(sb->vm, &info) == 0 && info.fenced;
+  if (!sb->vm || m->cfg.vmm->info(sb->vm, &info) < 0 || !info.fenced) return false;
+  hg_log_info("sandbox.fenced", "sandbox=%s why=\"lease ran out while hangard was "
+              "down; continues once it is granted again\"", sb->id);
+  return true;
 }
+
+/* Brings a sandbox found on disk back to a clear state after a restart. */
 
 static void recover(hg_manager *m, sandbox *sb) {
   char dir[4096];
@@ -2037,20 +2044,12 @@ static void recover(hg_manager *m, sandbox *sb) {
   switch (st) {
   case HG_SB_RUNNING:
   case HG_SB_RESUMING:
-    if (st == HG_SB_RUNNING && vm_fenced(m, sb)) {
-      /* Its lease ran out while hangard was away: the shim stopped it and
-       * it answers nothing until the lease is granted again (the leases
-       * are taken up once the manager is open). Kept; the agent attaches
-       * on first use. */
-      hg_log_info("sandbox.fenced", "sandbox=%s why=\"lease ran out while hangard was "
-                  "down; continues once it is granted again\"", sb->id);
-      break;
-    }
+    if (st == HG_SB_RUNNING && kept_fenced(m, sb)) break;
     if (sb->vm && !strcmp(sb->pending, "checkpoint")) ckpt_continue(m, sb);
     if (sb->vm && agent_attach(m, sb) == 0) {
       if (st == HG_SB_RESUMING) tell_restored(m, sb, true);
       hg__sb_set_state(m, sb, HG_SB_RUNNING, NULL);
-    } else {
+    } else if (!(st == HG_SB_RUNNING && kept_fenced(m, sb))) {
       fall_back(m, sb, "VM lost while hangard was down");
     }
     break;
