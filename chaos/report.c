@@ -53,6 +53,8 @@ static const char *fault_colour(const char *k) {
   if (!strcmp(k, "loss")) return "#bcbd22";
   if (!strcmp(k, "bridge")) return "#17becf";
   if (!strcmp(k, "diskfull")) return "#8c564b";
+  if (!strcmp(k, "delay")) return "#2ca02c";
+  if (!strcmp(k, "kill-receive")) return "#7f7f7f";
   return "#e377c2";
 }
 

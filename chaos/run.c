@@ -11,6 +11,7 @@
 #include "runner.h"
 
 #include <curl/curl.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -37,7 +38,8 @@
 
 const char *const ch_kind_names[F_KINDS] = {"kill",    "crash",   "stop",
                                              "partition", "oneway", "loss",
-                                             "restart", "bridge",  "diskfull"};
+                                             "restart", "bridge",  "diskfull",
+                                             "delay",   "kill-receive"};
 
 static volatile sig_atomic_t interrupted;
 static void on_signal(int sig) { (void)sig; interrupted = 1; }
@@ -171,6 +173,110 @@ static void nft_drop_table(const ch_run *run, int id, int a) {
      run->cluster_dir, id);
 }
 
+/* delay: an iptables chain in node a's namespace sends what other nodes
+ * send it (not the host's probes) to NFQUEUE 100+id, where hg-chaos-delay,
+ * started in that namespace, holds each packet. iptables, not nft: this
+ * kernel has the xt NFQUEUE target but no nft queue expression. Bypass:
+ * with the delayer gone, packets pass. */
+static pid_t delayers[CH_MAX_FAULTS];
+
+static void delay_begin(const ch_run *run, int id, const ch_fault *f) {
+  char chain[32], q[16], lo[16], hi[16], seed[32], ns[300];
+  snprintf(chain, sizeof chain, "HGCH%d", id);
+  sh(run, "'%s' exec %d --dir '%s' -- sh -c 'iptables -N %s && iptables -A %s -s %s.254 -j "
+          "RETURN && iptables -A %s -s %s.0/24 -j NFQUEUE --queue-num %d --queue-bypass && "
+          "iptables -I INPUT -j %s'", run->tool, f->a, run->cluster_dir, chain, chain,
+     run->subnet, chain, run->subnet, 100 + id, chain);
+  snprintf(q, sizeof q, "%d", 100 + id);
+  snprintf(lo, sizeof lo, "%d", f->min_ms);
+  snprintf(hi, sizeof hi, "%d", f->max_ms);
+  snprintf(seed, sizeof seed, "%llu", (unsigned long long)(run->seed * 131 + (uint64_t)id));
+  snprintf(ns, sizeof ns, "--net=/run/netns/%s-n%d", run->prefix, f->a);
+  pid_t pid = fork();
+  if (pid == 0) {
+    char log[4200];
+    snprintf(log, sizeof log, "%s/cluster.log", run->out);
+    int fd = open(log, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+    if (fd >= 0) dup2(fd, 2);
+    execlp("nsenter", "nsenter", ns, "--", run->delayer, "--queue", q, "--min-ms", lo,
+           "--max-ms", hi, "--seed", seed, (char *)NULL);
+    _exit(127);
+  }
+  delayers[id] = pid > 0 ? pid : 0;
+}
+
+static void delay_end(const ch_run *run, int id, int a) {
+  if (delayers[id] > 0) {
+    kill(delayers[id], SIGTERM);
+    waitpid(delayers[id], NULL, 0);
+    delayers[id] = 0;
+  }
+  sh(run, "'%s' exec %d --dir '%s' -- sh -c 'iptables -D INPUT -j HGCH%d; iptables -F HGCH%d; "
+          "iptables -X HGCH%d'", run->tool, a, run->cluster_dir, id, id, id);
+}
+
+/* kill-receive: while it lasts, every `btrfs receive` of node a (its
+ * staging dir is under DIR/n<a>/data/) is SIGKILLed as soon as it is seen
+ * (a scan of /proc every 20 ms): replication streams to a die halfway. */
+typedef struct recv_killer {
+  const ch_run *run;
+  int id, a;
+  volatile int stop;
+  pthread_t th;
+  bool on;
+} recv_killer;
+static recv_killer killers[CH_MAX_FAULTS];
+
+static bool is_receive_of(const ch_run *run, int a, const char *pid) {
+  char path[64], cmd[4096], where[300];
+  snprintf(path, sizeof path, "/proc/%s/cmdline", pid);
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  ssize_t n = read(fd, cmd, sizeof cmd - 1);
+  close(fd);
+  if (n <= 0) return false;
+  cmd[n] = '\0';
+  const char *argv1 = cmd + strlen(cmd) + 1;
+  if (strcmp(basename(cmd), "btrfs") != 0 || argv1 >= cmd + n || strcmp(argv1, "receive"))
+    return false;
+  snprintf(where, sizeof where, "%s/n%d/data/", run->cluster_dir, a);
+  for (const char *p = argv1; p < cmd + n; p += strlen(p) + 1)
+    if (strstr(p, where)) return true;
+  return false;
+}
+
+static void *killer_main(void *arg) {
+  recv_killer *k = arg;
+  while (!k->stop && !interrupted) {
+    DIR *d = opendir("/proc");
+    struct dirent *e;
+    while (d && (e = readdir(d))) {
+      if (e->d_name[0] < '1' || e->d_name[0] > '9' || !is_receive_of(k->run, k->a, e->d_name))
+        continue;
+      if (kill(atoi(e->d_name), SIGKILL) == 0)
+        ch_hist(json_pack("{s:s,s:i,s:i,s:i}", "ev", "killed_receive", "id", k->id, "node",
+                          k->a, "pid", atoi(e->d_name)));
+    }
+    if (d) closedir(d);
+    sleep_ms(20);
+  }
+  return NULL;
+}
+
+static void killer_begin(const ch_run *run, int id, int a) {
+  recv_killer *k = &killers[id];
+  *k = (recv_killer){.run = run, .id = id, .a = a};
+  k->on = pthread_create(&k->th, NULL, killer_main, k) == 0;
+}
+
+static void killer_end(int id) {
+  recv_killer *k = &killers[id];
+  if (!k->on) return;
+  k->stop = 1;
+  pthread_join(k->th, NULL);
+  k->on = false;
+}
+
 static void fault_begin(const ch_run *run, int id, const ch_fault *f) {
   char args[64], rules[256];
   switch (f->kind) {
@@ -207,6 +313,8 @@ static void fault_begin(const ch_run *run, int id, const ch_fault *f) {
     break;
   case F_BRIDGE: bridge(run, f->a, false); break;
   case F_DISKFULL: disk_fill(run, id, f->a); break;
+  case F_DELAY: delay_begin(run, id, f); break;
+  case F_KILLRECV: killer_begin(run, id, f->a); break;
   default: break;
   }
 }
@@ -233,6 +341,8 @@ static void fault_end(const ch_run *run, int id, const ch_fault *f) {
   case F_LOSS: nft_drop_table(run, id, f->a); break;
   case F_BRIDGE: bridge(run, f->a, true); break;
   case F_DISKFULL: disk_free(run, f->a); break;
+  case F_DELAY: delay_end(run, id, f->a); break;
+  case F_KILLRECV: killer_end(id); break;
   default: break;
   }
 }
@@ -242,6 +352,10 @@ static json_t *fault_json(const ch_fault *f) {
                         (json_int_t)f->dur_ms, "kind", ch_kind_names[f->kind], "a", f->a);
   if (f->b) json_object_set_new(j, "b", json_integer(f->b));
   if (f->kind == F_LOSS) json_object_set_new(j, "pct", json_integer(f->pct));
+  if (f->kind == F_DELAY) {
+    json_object_set_new(j, "min_ms", json_integer(f->min_ms));
+    json_object_set_new(j, "max_ms", json_integer(f->max_ms));
+  }
   return j;
 }
 
@@ -300,6 +414,10 @@ static void make_schedule(ch_run *run) {
     case F_STOP: f.dur_ms = CH_LEASE_MS + between(&s, 1000, 4000); break;
     case F_RESTART: f.dur_ms = between(&s, 200, 1000); break;
     case F_LOSS: f.pct = (int)between(&s, 20, 60); /* fall through */
+    case F_DELAY:
+      f.min_ms = (int)between(&s, 10, 100);
+      f.max_ms = f.min_ms + (int)between(&s, 100, 700);
+      /* fall through */
     default: f.dur_ms = between(&s, 3000, 8000); break;
     }
     if (f.kind != F_PARTITION && f.kind != F_ONEWAY) f.b = 0;
@@ -321,7 +439,7 @@ static int parse_nemesis(const char *list, unsigned *mask) {
     for (k = 0; k < F_KINDS && strcmp(tok, ch_kind_names[k]) != 0; k++) {}
     if (k == F_KINDS) {
       fprintf(stderr, "chaos/run: unknown nemesis '%s' (kill,crash,stop,partition,oneway,"
-              "loss,restart,bridge,diskfull)\n", tok);
+              "loss,restart,bridge,diskfull,delay,kill-receive)\n", tok);
       return -EINVAL;
     }
     *mask |= 1u << k;
@@ -374,7 +492,9 @@ static int load_replay(ch_run *run, const char *dir) {
                     .kind = (ch_kind)k,
                     .a = (int)json_integer_value(json_object_get(v, "a")),
                     .b = (int)json_integer_value(json_object_get(v, "b")),
-                    .pct = (int)json_integer_value(json_object_get(v, "pct"))};
+                    .pct = (int)json_integer_value(json_object_get(v, "pct")),
+                    .min_ms = (int)json_integer_value(json_object_get(v, "min_ms")),
+                    .max_ms = (int)json_integer_value(json_object_get(v, "max_ms"))};
     if (f->a >= 1 && f->a <= run->nodes && f->b >= 0 && f->b <= run->nodes) run->nfaults++;
   }
   json_decref(j);
@@ -386,7 +506,8 @@ static void usage(void) {
           "usage: chaos/run --seed S [--nodes 3..5] [--duration SECONDS] [--nemesis LIST]\n"
           "                 [--sandboxes N] [--out DIR] [--bin HANGARD] [--template-dir DIR]\n"
           "       chaos/run --replay DIR [--out DIR2]\n"
-          "nemeses: kill,crash,stop,partition,oneway,loss,restart (default: all)\n");
+          "nemeses: kill,crash,stop,partition,oneway,loss,restart,bridge,diskfull,delay,\n"
+          "         kill-receive (default: all)\n");
 }
 
 static void exe_dir(char *out, size_t cap) {
@@ -403,7 +524,8 @@ static int parse_args(ch_run *run, int argc, char **argv) {
       {"replay", 1, 0, 'r'},    {"bin", 1, 0, 'b'},    {"template-dir", 1, 0, 't'},
       {"help", 0, 0, 'h'},      {0, 0, 0, 0}};
   const char *replay = NULL,
-             *nemesis = "kill,crash,stop,partition,oneway,loss,restart,bridge,diskfull";
+             *nemesis = "kill,crash,stop,partition,oneway,loss,restart,bridge,diskfull,delay,"
+                        "kill-receive";
   bool have_seed = false;
   int c;
   while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -447,6 +569,9 @@ static int parse_args(ch_run *run, int argc, char **argv) {
     return -ENAMETOOLONG;
   if (!run->template_dir[0] && t && *t) snprintf(run->template_dir, sizeof run->template_dir, "%s", t);
   snprintf(run->tool, sizeof run->tool, "%s/tools/cluster", CH_SOURCE_DIR);
+  if (snprintf(run->delayer, sizeof run->delayer, "%s/hg-chaos-delay", ed) >=
+      (int)sizeof run->delayer)
+    return -ENAMETOOLONG;
   return 0;
 }
 
@@ -472,6 +597,10 @@ static int read_key(ch_run *run) {
 
 static void heal_all(ch_run *run) {
   cluster(run, "heal");
+  for (int k = 0; k < run->nfaults; k++) { /* an interrupted run's */
+    killer_end(k);
+    if (delayers[k] > 0) delay_end(run, k, run->faults[k].a);
+  }
   for (int i = 1; i <= run->nodes; i++) {
     sh(run, "'%s' exec %d --dir '%s' -- sh -c \"nft list tables | awk '/hgchaos_/ {print \\$3}' | "
             "while read t; do nft delete table inet \\$t; done\"", run->tool, i, run->cluster_dir);

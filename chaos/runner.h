@@ -24,6 +24,8 @@ typedef enum {
   F_RESTART,
   F_BRIDGE,   /* a: sees every node; the others split in two halves */
   F_DISKFULL, /* a: its btrfs full until the heal */
+  F_DELAY,    /* a: what other nodes send it held min..max ms each (NFQUEUE) */
+  F_KILLRECV, /* a: every btrfs receive it runs SIGKILLed as it starts */
   F_KINDS
 } ch_kind;
 
@@ -33,6 +35,7 @@ typedef struct ch_fault {
   ch_kind kind;
   int a, b; /* nodes (b: the other side of a partition, 0 otherwise) */
   int pct;  /* loss: percent of packets dropped */
+  int min_ms, max_ms; /* delay: each packet's hold */
 } ch_fault;
 
 typedef struct ch_run {
@@ -44,6 +47,7 @@ typedef struct ch_run {
   char out[4096], cluster_dir[256], prefix[16], subnet[32];
   char tool[4096];      /* tools/cluster */
   char bin[4096];       /* hangard */
+  char delayer[4096];   /* hg-chaos-delay */
   char template_dir[4096];
   char key[128];        /* the admin key the cluster's env names */
   volatile int stop_lanes;    /* 1: no new requests */

@@ -693,7 +693,9 @@ static int node_open(hg_node *n) {
   if ((rc = accel_choose(n, accel)) < 0) return rc;
   if ((rc = cluster_open(n)) < 0) return rc;
   if ((rc = gateway_open(n)) < 0) return rc;
-  hg_regain_config gcfg = {.taken = regain_taken, .ud = n};
+  hg_regain_config gcfg = {.taken = regain_taken,
+                           .ud = n,
+                           .settle_ms = 2 * (c->lease_ms + c->lease_margin_ms)};
   if ((rc = hg_regain_start(&gcfg, &n->regain)) < 0) return rc;
   if ((rc = leasing_open(n)) < 0) return rc;
   hg_manager_config mcfg = {.store = n->store,

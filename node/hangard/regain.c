@@ -21,7 +21,8 @@
 typedef struct item {
   hg_strmap_node node;
   char id[HG_ID_MAX];
-  int64_t next_ms; /* monotonic: the next look */
+  int64_t next_ms;  /* monotonic: the next look */
+  int64_t since_ms; /* monotonic: lost then */
   unsigned tries;
 } item;
 
@@ -36,7 +37,7 @@ struct hg_regain {
   bool stop;       /* under mu */
 };
 
-enum { LOOK_DONE, LOOK_AGAIN };
+enum { LOOK_DONE, LOOK_AGAIN, LOOK_SOON };
 
 static int64_t backoff_ms(unsigned tries) {
   int64_t ms = BACKOFF_MIN_MS << (tries < 4 ? tries : 4);
@@ -59,7 +60,7 @@ static int look_taken(hg_regain *r, const char *id, uint64_t own, const char *ow
   return LOOK_DONE;
 }
 
-static int look_at(hg_regain *r, const char *id, unsigned tries) {
+static int look_at(hg_regain *r, const char *id, unsigned tries, int64_t since_ms) {
   hg_sb_info info;
   if (hg_sandbox_info(r->manager, id, &info) < 0) return LOOK_DONE;
   if (info.state != HG_SB_RUNNING && info.state != HG_SB_PAUSED) {
@@ -71,6 +72,12 @@ static int look_at(hg_regain *r, const char *id, unsigned tries) {
   uint64_t epoch = 0;
   if (r->cfg.taken && r->cfg.taken(r->cfg.ud, id, info.epoch, owner, &epoch))
     return look_taken(r, id, info.epoch, owner, epoch);
+  /* The rival's claim may still be going on (won, about to adopt and be
+   * in the directory; or about to give up): a claim of ours now would
+   * leave a higher promise at our own member (it promised us before)
+   * that fails the holder's next claim or delete. Once a claim's whole
+   * wait has passed since we lost, the rival has won or given up. */
+  if (hg_now_ms() - since_ms < r->cfg.settle_ms) return LOOK_SOON;
   char msg[256];
   int64_t t0 = hg_now_ms();
   int rc = hg_life_regain(r->life, id, msg);
@@ -119,8 +126,9 @@ static void *regain_main(void *arg) {
     char id[HG_ID_MAX];
     snprintf(id, sizeof id, "%s", it->id);
     unsigned tries = it->tries;
+    int64_t since = it->since_ms;
     pthread_mutex_unlock(&r->mu);
-    int verdict = look_at(r, id, tries);
+    int verdict = look_at(r, id, tries, since);
     pthread_mutex_lock(&r->mu);
     hg_strmap_node *n = hg_strmap_get(&r->items, id); /* added again meanwhile: the same */
     if (!n) continue;
@@ -128,6 +136,8 @@ static void *regain_main(void *arg) {
     if (verdict == LOOK_DONE) {
       hg_strmap_del(&r->items, n);
       free(it);
+    } else if (verdict == LOOK_SOON) {
+      it->next_ms = hg_now_ms() + BACKOFF_MIN_MS;
     } else {
       it->next_ms = hg_now_ms() + backoff_ms(it->tries++);
     }
@@ -163,6 +173,7 @@ int hg_regain_add(hg_regain *r, const char *id) {
   if (!n && rc == 0) {
     snprintf(it->id, sizeof it->id, "%s", id);
     it->node.key = it->id;
+    it->since_ms = hg_now_ms();
     rc = hg_strmap_put(&r->items, &it->node);
     if (rc < 0) free(it);
   }

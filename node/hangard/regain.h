@@ -13,8 +13,9 @@
  *   - this node is granted the lease again (hg_life_regain, a claim above
  *     the rival's promise, granted once the rival's lease window passed
  *     with nobody renewing): the same VM continues, at the new epoch.
- * A claim never takes a lease its holder renews, so a rival that did win
- * is never fenced by this. A copy that left (deleted, orphaned, suspended
+ * The first claim waits until the rival's claim must have ended (won, so
+ * the directory soon names it, or given up). A claim never takes a lease
+ * its holder renews, so a rival that did win is never fenced by this. A copy that left (deleted, orphaned, suspended
  * by hand) is forgotten. Tries back off from 1 s to 10 s, one sandbox at
  * a time (each may wait out a lease window: seconds). */
 #ifndef HG_HANGARD_REGAIN_H
@@ -35,6 +36,10 @@ typedef struct hg_regain_config {
   bool (*taken)(void *ud, const char *id, uint64_t epoch, char owner[HG_NODE_ID_MAX],
                 uint64_t *owner_epoch);
   void *ud;
+  /* No claim of ours before this long after the loss (the directory is
+   * looked at every second meanwhile): a claim's whole wait, after which
+   * the rival has won (and adopted) or given up. */
+  int64_t settle_ms;
 } hg_regain_config;
 
 /* Before the leases open (a lease may be lost as soon as the manager

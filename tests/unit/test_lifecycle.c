@@ -239,6 +239,20 @@ static void idle_suspend_that_fails_replicates_nothing(void **state) {
   assert_string_equal(calls, "keep_off(sb-a,on) suspend(sb-a) keep_off(sb-a,off) ");
 }
 
+/* A VM fenced since its lease went to a rival is not the timer's to
+ * suspend: a suspend would claim the lease back (regain.h decides). */
+static void idle_leaves_a_fenced_copy_alone(void **state) {
+  fk.idle[0] = "sb-a";
+  fk.lease_lost = true;
+  hg_life_idle(life);
+  assert_string_equal(calls, "valid(sb-a,3) ");
+  calls[0] = '\0';
+  fk.lease_lost = false;
+  hg_life_idle(life);
+  assert_string_equal(calls, "valid(sb-a,3) keep_off(sb-a,on) suspend(sb-a) drop(sb-a) "
+                             "replicate(sb-a,gen=7,default) ");
+}
+
 static void idle_suspend_alone_only_suspends(void **state) {
   fk.idle[0] = "sb-a";
   hg_life_idle(life);
@@ -487,6 +501,7 @@ int main(void) {
       T(idle_suspend_replicates_the_new_generation),
       T(idle_suspend_that_fails_replicates_nothing),
       TA(idle_suspend_alone_only_suspends),
+      cmocka_unit_test_setup_teardown(idle_leaves_a_fenced_copy_alone, setup_leased, teardown),
       T(suspend_reports_the_copy),
       T(create_sets_the_policy_before_the_start),
       T(create_from_the_pool_is_running),

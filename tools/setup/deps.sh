@@ -6,8 +6,8 @@ set -euo pipefail
 PACKAGES=(
   build-essential cmake pkg-config clang libclang-rt-14-dev
   libuv1-dev libmsgpack-dev libbtrfsutil-dev libzstd-dev libcurl4-openssl-dev
-  libnftnl-dev libmnl-dev libcmocka-dev libjansson-dev libssl-dev node-llhttp
-  btrfs-progs nftables qemu-system-x86 busybox-static cpio e2fsprogs kmod
+  libnftnl-dev libmnl-dev libnetfilter-queue-dev libcmocka-dev libjansson-dev libssl-dev node-llhttp
+  btrfs-progs nftables iptables qemu-system-x86 busybox-static cpio e2fsprogs kmod
   zstd curl iproute2 util-linux debootstrap ca-certificates spin
 )
 
