@@ -19,7 +19,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   size_t n = size - 1;
   if (data[0] & 1) {
     json_t *h = NULL;
-    if (hg__api_envd_start_body(in, n, &h, msg) == 0) {
+    if (hg__api_envd_start_body(in, n, &h, NULL, NULL, msg) == 0) {
       assert(json_is_array(json_object_get(h, "cmd")));
       json_decref(h);
     }

@@ -51,7 +51,7 @@ static void start_envelope_becomes_a_command(void **state) {
   json_t *h = NULL;
   size_t n = envelope(buf, 0, "{\"process\":{\"cmd\":\"/usr/bin/env\",\"args\":[\"-i\"],"
                               "\"envs\":{\"A\":\"b\"},\"cwd\":\"/tmp\"},\"stdin\":false}");
-  assert_int_equal(hg__api_envd_start_body(buf, n, &h, msg), 0);
+  assert_int_equal(hg__api_envd_start_body(buf, n, &h, NULL, NULL, msg), 0);
   json_t *cmd = json_object_get(h, "cmd");
   assert_int_equal(json_array_size(cmd), 2);
   assert_string_equal(json_string_value(json_array_get(cmd, 0)), "/usr/bin/env");
@@ -61,18 +61,18 @@ static void start_envelope_becomes_a_command(void **state) {
   json_decref(h);
   /* the SDK's /bin/bash -l -c X: bash when the guest has it, else sh */
   n = envelope(buf, 0, "{\"process\":{\"cmd\":\"/bin/bash\",\"args\":[\"-l\",\"-c\",\"echo hi\"]}}");
-  assert_int_equal(hg__api_envd_start_body(buf, n, &h, msg), 0);
+  assert_int_equal(hg__api_envd_start_body(buf, n, &h, NULL, NULL, msg), 0);
   cmd = json_object_get(h, "cmd");
   assert_string_equal(json_string_value(json_array_get(cmd, 0)), "/bin/sh");
   assert_string_equal(json_string_value(json_array_get(cmd, json_array_size(cmd) - 1)), "echo hi");
   json_decref(h);
   /* a length that is not the body's, compression, no cmd: 400s */
   n = envelope(buf, 0, "{\"process\":{}}");
-  assert_int_equal(hg__api_envd_start_body(buf, n, &h, msg), -EINVAL);
-  assert_int_equal(hg__api_envd_start_body(buf, n - 1, &h, msg), -EINVAL);
+  assert_int_equal(hg__api_envd_start_body(buf, n, &h, NULL, NULL, msg), -EINVAL);
+  assert_int_equal(hg__api_envd_start_body(buf, n - 1, &h, NULL, NULL, msg), -EINVAL);
   n = envelope(buf, 1, "{\"process\":{\"cmd\":\"x\"}}");
-  assert_int_equal(hg__api_envd_start_body(buf, n, &h, msg), -EINVAL);
-  assert_int_equal(hg__api_envd_start_body(buf, 3, &h, msg), -EINVAL);
+  assert_int_equal(hg__api_envd_start_body(buf, n, &h, NULL, NULL, msg), -EINVAL);
+  assert_int_equal(hg__api_envd_start_body(buf, 3, &h, NULL, NULL, msg), -EINVAL);
 }
 
 static void multipart_finds_the_file_part(void **state) {
