@@ -203,8 +203,23 @@ static void errors_have_e2b_shapes(void **state) {
   e = error_as("GET", "/files", 404, &st); /* envd: Connect's code names */
   assert_string_equal(json_string_value(json_object_get(e, "code")), "not_found");
   json_decref(e);
+  /* streams: a 200 whose end-of-stream envelope carries the error (a
+   * Connect client reads any other status as its HTTP code: 404 would be
+   * "unimplemented", not "not_found") */
   e = error_as("POST", "/process.Process/Start", 400, &st);
-  assert_string_equal(json_string_value(json_object_get(e, "code")), "invalid_argument");
+  assert_int_equal(st, 200);
+  assert_string_equal(json_string_value(json_object_get(json_object_get(e, "error"), "code")),
+                      "invalid_argument");
+  json_decref(e);
+  e = error_as("POST", "/process.Process/Connect", 404, &st);
+  assert_int_equal(st, 200);
+  assert_string_equal(json_string_value(json_object_get(json_object_get(e, "error"), "code")),
+                      "not_found");
+  json_decref(e);
+  /* unary: the status, and Connect's code name in the body */
+  e = error_as("POST", "/process.Process/SendSignal", 404, &st);
+  assert_int_equal(st, 404);
+  assert_string_equal(json_string_value(json_object_get(e, "code")), "not_found");
   json_decref(e);
   /* hangar's own routes keep hangar's shape */
   hg_match m;
