@@ -3,7 +3,8 @@
  * through the E2B-compatible API (api/e2b.c, api/envd.c): create, a
  * command with its stdout callback and exit code, a file written and read
  * back, info, list, isRunning, kill; pause (hangar's suspend) and
- * connect (its resume). The SDK is installed into a cache dir
+ * connect (its resume); background commands re-attached, listed, killed
+ * and fed stdin (envd's process RPCs). The SDK is installed into a cache dir
  * (HANGAR_E2B_SDK_DIR, default /var/cache/hangar/e2b-sdk) on first run. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -109,11 +110,37 @@ static void sdk_rename_multi_write(void **state) {
   assert_non_null(strstr(out, "killed true\n"));
 }
 
+/* envd's process RPCs: a background command listed, left and re-attached
+ * by its pid (further output, the exit code), killed, fed stdin, and the
+ * errors for pids envd never started. */
+static void sdk_background_connect_list_kill_stdin(void **state) {
+  static char out[65536];
+  assert_int_equal(run_script("sdk_commands.cjs", out, sizeof out), 0);
+  assert_non_null(strstr(out, "bg-pid true\n"));
+  assert_non_null(strstr(out, "listed /bin/bash for i m1 /tmp\n"));
+  assert_non_null(strstr(out, "connected true\n"));
+  assert_non_null(strstr(out, "connect-exit 7\n"));
+  assert_non_null(strstr(out, "connect-saw-later true\n"));
+  assert_non_null(strstr(out, "listed-after false\n"));
+  assert_non_null(strstr(out, "connect-ended NotFoundError\n"));
+  assert_non_null(strstr(out, "kill true\n"));
+  assert_non_null(strstr(out, "killed-exit -1\n"));
+  assert_non_null(strstr(out, "kill-again false\n"));
+  assert_non_null(strstr(out, "stdin-echo \"hello stdin\\n\"\n"));
+  assert_non_null(strstr(out, "cat-exit 0 \"hello stdin\\n\"\n"));
+  assert_non_null(strstr(out, "stdin-closed SandboxError true\n"));
+  assert_non_null(strstr(out, "kill-unknown false\n"));
+  assert_non_null(strstr(out, "connect-unknown NotFoundError true\n"));
+  assert_non_null(strstr(out, "stdin-unknown NotFoundError true\n"));
+  assert_non_null(strstr(out, "killed true\n"));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(sdk_create_run_files_kill),
       cmocka_unit_test(sdk_pause_connect),
       cmocka_unit_test(sdk_rename_multi_write),
+      cmocka_unit_test(sdk_background_connect_list_kill_stdin),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
