@@ -475,6 +475,9 @@ void hg__api_h_file_list(hg_call *c);
 void hg__api_h_file_stat(hg_call *c);
 void hg__api_h_file_mkdir(hg_call *c);
 void hg__api_h_file_put(hg_call *c);
+/* hg_agent_file_write_at; on envd's routes it makes the missing parents. */
+int hg__api_file_write_at(hg_call *c, hg_agent *a, const char *path, const void *data,
+                          size_t len, uint64_t off, uint32_t mode);
 void hg__api_file_op(hg_call *c, const char *op, const char *path, const char *dest,
                      bool flag);
 /* PUT …/files streamed (authenticated at its head): the query checked

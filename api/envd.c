@@ -276,7 +276,7 @@ static int op_write_parts(hg_call *c, hg_agent *a) {
   int rc;
   while (arr && hg__api_multipart_next(ct, c->req->body, c->req->body_len, &off, &d, &dl,
                                        c->u.fi.path, sizeof c->u.fi.path) == 0) {
-    if ((rc = hg_agent_file_write_at(a, c->u.fi.path, d, dl, 0, c->u.fi.mode)) < 0) {
+    if ((rc = hg__api_file_write_at(c, a, c->u.fi.path, d, dl, 0, c->u.fi.mode)) < 0) {
       json_decref(arr);
       return rc;
     }

@@ -93,7 +93,8 @@ static void sdk_pause_connect(void **state) {
 }
 
 /* files.rename: envd's Filesystem/Move, its EntryInfo, Connect errors;
- * files.write([...]): several parts in one multipart body. */
+ * files.write([...]): several parts in one multipart body; writes make
+ * missing parent directories (one file, several), as E2B's envd does. */
 static void sdk_rename_multi_write(void **state) {
   static char out[65536];
   assert_int_equal(run_script("sdk_process.cjs", out, sizeof out), 0);
@@ -106,6 +107,7 @@ static void sdk_rename_multi_write(void **state) {
   assert_non_null(strstr(out, "relative InvalidArgumentError\n"));
   assert_non_null(strstr(out, "multi one.txt:/tmp/m/one.txt,two.txt:/tmp/m/two.txt\n"));
   assert_non_null(strstr(out, "multi-read \"first\" \"second\"\n"));
+  assert_non_null(strstr(out, "deep /tmp/deep/er/f.txt \"deep bytes\"\n"));
   assert_non_null(strstr(out, "multi-relative InvalidArgumentError\n"));
   assert_non_null(strstr(out, "killed true\n"));
 }
