@@ -227,6 +227,25 @@ static void errors_have_e2b_shapes(void **state) {
   assert_null(hg__api_e2b_xform_of(m.rt));
 }
 
+/* envd's process RPCs are envd routes: the sandbox named by E2b-Sandbox-Id,
+ * so a node that does not own it forwards them to the owner, whose table
+ * holds the pids. */
+static void process_rpcs_are_routed_by_header(void **state) {
+  static const char *const paths[] = {
+      "/process.Process/Start", "/process.Process/Connect", "/process.Process/List",
+      "/process.Process/SendSignal", "/process.Process/SendInput",
+      "/process.Process/CloseStdin"};
+  for (size_t i = 0; i < HG_ARRAY_SIZE(paths); i++) {
+    hg_match m;
+    assert_int_equal(hg__api_route_find("POST", paths[i], &m), 0);
+    assert_true(hg__api_route_envd(m.rt));
+    hg_params p = {.id = "sb-0123456789abcdef"};
+    assert_true(hg__api_route_names_sandbox(m.rt, &p));
+  }
+  hg_match m;
+  assert_int_equal(hg__api_route_find("POST", "/process.Process/StreamInput", &m), -ENOENT);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(create_body_maps_e2b_fields),
@@ -235,6 +254,7 @@ int main(void) {
       cmocka_unit_test(multipart_walks_every_file_part),
       cmocka_unit_test(list_filters_and_pages),
       cmocka_unit_test(errors_have_e2b_shapes),
+      cmocka_unit_test(process_rpcs_are_routed_by_header),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
