@@ -134,6 +134,9 @@ static void sdk_background_connect_list_kill_stdin(void **state) {
   assert_non_null(strstr(out, "kill-unknown false\n"));
   assert_non_null(strstr(out, "connect-unknown NotFoundError true\n"));
   assert_non_null(strstr(out, "stdin-unknown NotFoundError true\n"));
+  assert_non_null(strstr(out, "bad-json 400 invalid_argument\n"));
+  assert_non_null(strstr(out, "bad-signal 400 invalid_argument\n"));
+  assert_non_null(strstr(out, "bad-envelope 200 application/connect+json 2 invalid_argument\n"));
   assert_non_null(strstr(out, "killed true\n"));
 }
 

@@ -79,6 +79,20 @@ const until = async (f) => {
       console.log(name + '-unknown ' + e.constructor.name + ' ' + /pid 999999/.test(e.message));
     }
   }
+  // bad bodies, as raw HTTP: Connect's error shapes (unary: the status and
+  // {"code"}; stream: a 200 whose end-of-stream envelope carries the error)
+  const envd = (m, ctype, body) => fetch(new URL('/process.Process/' + m, process.env.E2B_SANDBOX_URL), {
+    method: 'POST', body,
+    headers: { 'Content-Type': ctype, 'E2b-Sandbox-Id': sbx.sandboxId,
+               'X-Access-Token': process.env.E2B_API_KEY, 'Connect-Protocol-Version': '1' } });
+  let res = await envd('SendSignal', 'application/json', '{bad');
+  console.log('bad-json ' + res.status + ' ' + (await res.json()).code);
+  res = await envd('SendSignal', 'application/json', '{"process":{"pid":1},"signal":"SIGNAL_SIGHUP"}');
+  console.log('bad-signal ' + res.status + ' ' + (await res.json()).code);
+  res = await envd('Connect', 'application/connect+json', 'nope');
+  const raw = Buffer.from(await res.arrayBuffer());
+  console.log('bad-envelope ' + res.status + ' ' + res.headers.get('content-type') + ' ' + raw[0] +
+              ' ' + JSON.parse(raw.subarray(5).toString()).error.code);
   console.log('killed ' + await sbx.kill());
 })().catch((e) => {
   console.log('error ' + ((e && e.stack) || e));
