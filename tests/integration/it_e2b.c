@@ -113,8 +113,9 @@ static void sdk_rename_multi_write(void **state) {
 }
 
 /* envd's process RPCs: a background command listed, left and re-attached
- * by its pid (further output, the exit code), killed, fed stdin, and the
- * errors for pids envd never started. */
+ * by its pid (further output, the exit code), killed, fed stdin; a
+ * counter re-attached after pause and connect, still counting; the errors
+ * for pids envd never started and for bad bodies. */
 static void sdk_background_connect_list_kill_stdin(void **state) {
   static char out[65536];
   assert_int_equal(run_script("sdk_commands.cjs", out, sizeof out), 0);
@@ -134,6 +135,10 @@ static void sdk_background_connect_list_kill_stdin(void **state) {
   assert_non_null(strstr(out, "kill-unknown false\n"));
   assert_non_null(strstr(out, "connect-unknown NotFoundError true\n"));
   assert_non_null(strstr(out, "stdin-unknown NotFoundError true\n"));
+  assert_non_null(strstr(out, "paused true\n"));
+  assert_non_null(strstr(out, "resumed-listed true\n"));
+  assert_non_null(strstr(out, "resumed-counting true\n"));
+  assert_non_null(strstr(out, "resumed-kill true\n"));
   assert_non_null(strstr(out, "bad-json 400 invalid_argument\n"));
   assert_non_null(strstr(out, "bad-signal 400 invalid_argument\n"));
   assert_non_null(strstr(out, "bad-envelope 200 application/connect+json 2 invalid_argument\n"));

@@ -1,8 +1,9 @@
 // The unmodified E2B JS SDK: envd's process RPCs beyond Start (it_e2b.c
 // runs this as sdk_background_connect_list_kill_stdin): a background
 // command listed, left (disconnect) and re-attached by pid (connect) for
-// its further output and exit code; kill; stdin to a cat; the errors for
-// pids envd never started. Prints one line per step; the test asserts them.
+// its further output and exit code; kill; stdin to a cat; a counter
+// re-attached after pause and connect; the errors for pids envd never
+// started and for bad bodies. Prints one line per step; the test asserts them.
 const { Sandbox } = require('e2b');
 
 const until = async (f) => {
@@ -79,6 +80,26 @@ const until = async (f) => {
       console.log(name + '-unknown ' + e.constructor.name + ' ' + /pid 999999/.test(e.message));
     }
   }
+  // a counter in the background across pause (hangar's suspend) and
+  // connect (its resume): still listed, re-attached, still counting
+  let before = '';
+  const ctr = await sbx.commands.run('i=0; while :; do i=$((i+1)); echo $i; sleep 0.3; done',
+                                     { background: true, onStdout: (d) => { before += d; } });
+  await until(() => before.split('\n').length > 3);
+  await ctr.disconnect();
+  const last = Math.max(...before.split('\n').filter((l) => l).map(Number));
+  console.log('paused ' + await sbx.pause({ requestTimeoutMs: 300000 }));
+  const back = await Sandbox.connect(sbx.sandboxId, { requestTimeoutMs: 300000 });
+  console.log('resumed-listed ' + (await back.commands.list()).some((p) => p.pid === ctr.pid));
+  let after = '';
+  const ch = await back.commands.connect(ctr.pid, { onStdout: (d) => { after += d; } });
+  await until(() => after.split('\n').length > 3);
+  const counts = after.split('\n').filter((l) => l).map(Number);
+  console.log('resumed-counting ' + (counts.length > 1 && counts[0] > last &&
+                                      counts[counts.length - 1] > counts[0]));
+  console.log('resumed-kill ' + await back.commands.kill(ctr.pid));
+  await ch.wait().catch(() => {});
+
   // bad bodies, as raw HTTP: Connect's error shapes (unary: the status and
   // {"code"}; stream: a 200 whose end-of-stream envelope carries the error)
   const envd = (m, ctype, body) => fetch(new URL('/process.Process/' + m, process.env.E2B_SANDBOX_URL), {
