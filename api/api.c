@@ -393,6 +393,7 @@ void hg_api_http_options(hg_api *api, hg_http_options *opt) {
 /* ---- life of the API ------------------------------------------------------------- */
 
 static void api_release(hg_api *api) {
+  hg__envd_procs_free(&api->envd);
   free(api->toks);
   free(api->buckets);
   free(api->counts);
@@ -474,6 +475,7 @@ int hg_api_new(uv_loop_t *loop, const hg_api_config *cfg, hg_api **out) {
   api->openapi = doc ? json_dumps(doc, JSON_COMPACT) : NULL;
   json_decref(doc);
   int rc = hg_random_bytes(&api->tok_seed, sizeof api->tok_seed);
+  if (rc == 0) rc = hg__envd_procs_init(&api->envd, HG_ENVD_PROCS, HG_ENVD_PROC_BYTES);
   if (!api->admin_key || !api->node_id || !api->version || !api->accel ||
       !api->accel_reason || !api->toks || !api->buckets ||
       !api->counts || !api->openapi || rc < 0) {

@@ -51,6 +51,9 @@
 #define HG_API_TOKENS 16384           /* remembered tokens, oldest forgotten */
 #define HG_API_TOKEN_BUCKETS 4096
 #define HG_API_STATUS_SLOTS 16        /* distinct statuses counted per route */
+#define HG_ENVD_TAG_MAX 64            /* envd's process tags */
+#define HG_ENVD_PROCS 4096            /* envd pids remembered per node, oldest forgotten */
+#define HG_ENVD_PROC_BYTES (16u * 1024 * 1024) /* ... and their configs' bytes */
 
 /* Outcomes that are not errnos still go through the one error table. */
 enum {
@@ -135,6 +138,12 @@ typedef struct hg_exec {
   bool trunc;
   bool eof;               /* stdin route: ?eof=1 */
   int sig;                /* signal route */
+  const char *in;         /* stdin: the bytes to send (the body, or in_buf's) */
+  size_t in_len;
+  hg_buf in_buf;          /* envd's SendInput: its stdin decoded */
+  char *envd_config;      /* envd's Start: its process config (JSON), for List */
+  char envd_tag[HG_ENVD_TAG_MAX];
+  uint64_t total[3];      /* envd's Connect: where the streams were, by number */
 } hg_exec;
 
 /* An output read: raw (one stream) or combined (NDJSON of both). */
@@ -217,6 +226,8 @@ struct hg_call {
    * E2B's shape (status, body; may add headers into hdrs) before it goes. */
   void (*xform)(hg_call *c, int *status, json_t **obj, char *hdrs, size_t cap);
   bool e2b;                 /* an E2B route: ?wait defaults to the longest */
+  bool envelope;            /* envd's streams: the JSON answer is one Connect
+                             * end-of-stream envelope (envd.c) */
   hg_call *prev, *next;     /* api->calls */
   union {
     hg_lc lc;
@@ -263,6 +274,23 @@ typedef struct hg_tok {
   int next; /* bucket chain, -1 ends */
 } hg_tok;
 
+/* envd's processes (envd_procs.c): the pid E2B's clients name a command
+ * by -> hangar's command, with what Start was asked (for List). */
+typedef struct hg_envd_proc {
+  char sandbox[HG_ID_MAX];
+  uint32_t pid;              /* the guest's, as Start's first event said */
+  uint64_t cid;              /* hangar's command */
+  char tag[HG_ENVD_TAG_MAX]; /* Start's "tag", "" if none */
+  char *config;              /* {"cmd","args","envs","cwd"} as Start sent it (JSON) */
+  uint64_t seq;              /* insertion order; 0: a free slot */
+} hg_envd_proc;
+typedef struct hg_envd_procs {
+  hg_envd_proc *v;
+  int cap, n;
+  size_t bytes, max_bytes;
+  uint64_t seq;
+} hg_envd_procs;
+
 typedef struct hg_status_count {
   int status;
   uint64_t n;
@@ -298,6 +326,7 @@ struct hg_api {
   hg_fwdsign *fwdsign;               /* with a cluster key: signs and checks forwards */
   uint64_t misdirected;              /* 421s we answered */
   hg_gateway *gw;                    /* NULL: networking is off */
+  hg_envd_procs envd;                /* E2B pids of commands started through envd */
 };
 
 /* ---- api.c: dispatch, life of the API ------------------------------------- */
@@ -446,6 +475,9 @@ void hg__api_h_file_list(hg_call *c);
 void hg__api_h_file_stat(hg_call *c);
 void hg__api_h_file_mkdir(hg_call *c);
 void hg__api_h_file_put(hg_call *c);
+/* hg_agent_file_write_at; on envd's routes it makes the missing parents. */
+int hg__api_file_write_at(hg_call *c, hg_agent *a, const char *path, const void *data,
+                          size_t len, uint64_t off, uint32_t mode);
 void hg__api_file_op(hg_call *c, const char *op, const char *path, const char *dest,
                      bool flag);
 /* PUT …/files streamed (authenticated at its head): the query checked
@@ -504,7 +536,8 @@ bool hg__api_route_upload(const hg_route *rt);
 hg_xform_fn hg__api_envd_xform_of(const hg_route *rt);
 /* Request bodies E2B -> hangar (unit-tested): create, Process/Start. */
 int hg__api_e2b_create_body(const json_t *b, json_t **out, char *msg);
-int hg__api_envd_start_body(const char *body, size_t len, json_t **out, char *msg);
+int hg__api_envd_start_body(const char *body, size_t len, json_t **out, char **config,
+                            char *tag, char *msg);
 /* GET /v2/sandboxes: filter (states "running,paused", meta "k=v&k2=v2"),
  * sort and page E2B sandboxes; *next 0: the last page. */
 int hg__api_e2b_list_page(const json_t *arr, const char *states, const char *meta,
@@ -523,8 +556,38 @@ int hg__api_envd_parts_check(const char *ctype, const char *body, size_t len, ch
 /* A POST /files streamed: refuses what cannot be (answered: < 0). */
 int hg__api_envd_upload_check(hg_call *c);
 /* commands.c: starts the command of c->body and streams its output as
- * Connect envelopes (process.Process/Start). */
-void hg__api_exec_connect(hg_call *c);
+ * Connect envelopes (process.Process/Start); c->u.ex.envd_config (JSON,
+ * owned by the call) and envd_tag go into api->envd under the new pid. */
+void hg__api_exec_connect(hg_call *c, char *config, const char *tag);
+/* commands.c: streams the output of c->p.cid as Connect envelopes from
+ * offsets on, {"start": {pid}} first (process.Process/Connect). */
+void hg__api_connect_stream(hg_call *c, uint32_t pid, uint64_t out_off, uint64_t err_off);
+/* commands.c: sends c->u.ex.in[0..in_len) (eof: then closes) to the stdin
+ * of c->p.cid, or signals it with c->u.ex.sig, then answers with after. */
+void hg__api_stdin_send(hg_call *c, hg_call_fn after);
+void hg__api_signal_send(hg_call *c, hg_call_fn after);
+void hg__api_h_envd_proc(hg_call *c); /* process.Process/List|SendSignal|SendInput|CloseStdin */
+void hg__api_h_envd_connect(hg_call *c); /* process.Process/Connect */
+
+/* envd_procs.c: the table (loop thread only) and the request decoders */
+int hg__envd_procs_init(hg_envd_procs *t, int cap, size_t max_bytes);
+void hg__envd_procs_free(hg_envd_procs *t);
+/* -EINVAL: pid 0, a sandbox id or tag too long, a config past max_bytes. */
+int hg__envd_procs_put(hg_envd_procs *t, const char *sandbox, uint32_t pid, uint64_t cid,
+                       const char *tag, const char *config);
+/* By pid, or (pid 0) the newest with tag; NULL: none. */
+hg_envd_proc *hg__envd_procs_find(hg_envd_procs *t, const char *sandbox, uint32_t pid,
+                                  const char *tag);
+void hg__envd_procs_drop(hg_envd_procs *t, const char *sandbox, uint32_t pid);
+void hg__envd_procs_forget_sandbox(hg_envd_procs *t, const char *sandbox);
+/* One Connect envelope's JSON. */
+int hg__api_envd_envelope(const char *body, size_t len, json_t **out, char *msg);
+/* {"process": {"pid"} | {"tag"}}: *pid, or 0 and tag. */
+int hg__api_envd_selector(const json_t *req, uint32_t *pid, char tag[HG_ENVD_TAG_MAX],
+                          char *msg);
+int hg__api_envd_signal(const json_t *req, int *sig, char *msg);
+int hg__api_base64_decode(const char *s, size_t n, hg_buf *out);
+int hg__api_envd_input(const json_t *req, hg_buf *out, char *msg);
 
 /* ---- openapi.c: OpenAPI --------------------------------------------------- */
 

@@ -148,7 +148,23 @@ void hg__api_call_json(hg_call *c, int status, json_t *obj, const char *hdrs) {
     hg__api_call_respond(c, 500, "application/json", NULL, oom, sizeof oom - 1);
     return;
   }
-  hg__api_call_respond(c, status, "application/json", hdrs, s, strlen(s));
+  size_t n = strlen(s);
+  if (c->envelope && n <= UINT32_MAX - 5) { /* flags 0x02: the end of the stream */
+    unsigned char *m = malloc(n + 5);
+    if (m) {
+      m[0] = 0x02;
+      m[1] = (unsigned char)(n >> 24);
+      m[2] = (unsigned char)(n >> 16);
+      m[3] = (unsigned char)(n >> 8);
+      m[4] = (unsigned char)n;
+      memcpy(m + 5, s, n);
+      hg__api_call_respond(c, status, "application/connect+json", hdrs, m, n + 5);
+      free(m);
+      free(s);
+      return;
+    }
+  }
+  hg__api_call_respond(c, status, "application/json", hdrs, s, n);
   free(s);
 }
 

@@ -153,6 +153,8 @@ static void a_exec(hg_call *c) {
 
 static void exec_cleanup(hg_call *c) {
   hg_exec *x = &c->u.ex;
+  free(x->envd_config);
+  hg_buf_free(&x->in_buf);
   free(x->argv);
   if (x->env)
     for (char **e = x->env; *e; e++) free(*e);
@@ -228,11 +230,11 @@ static void a_no_content(hg_call *c) {
   hg__api_call_respond(c, 204, NULL, NULL, NULL, 0);
 }
 
-/* The body goes in frames of half HG_AGENT_MAX_DATA; the body is the
- * request's (kept by the server until we answer). */
+/* The bytes go in frames of half HG_AGENT_MAX_DATA; they are the
+ * request's body (kept by the server until we answer) or the call's. */
 static int op_stdin(hg_call *c, hg_agent *a) {
-  const char *p = c->req->body;
-  size_t n = c->req->body_len;
+  const char *p = c->u.ex.in;
+  size_t n = c->u.ex.in_len;
   int rc;
   do {
     size_t k = n > HG_AGENT_MAX_DATA / 2 ? HG_AGENT_MAX_DATA / 2 : n;
@@ -247,12 +249,18 @@ static void w_stdin(hg_call *c) {
   c->rc = hg__api_with_agent(c, op_stdin);
 }
 
+void hg__api_stdin_send(hg_call *c, hg_call_fn after) {
+  hg__api_call_queue(c, w_stdin, after);
+}
+
 void hg__api_h_stdin(hg_call *c) {
   if (hg__api_q_bool(c, "eof", &c->u.ex.eof) < 0) {
     hg__api_call_error(c, -EINVAL, "%s", c->msg);
     return;
   }
-  hg__api_call_queue(c, w_stdin, a_no_content);
+  c->u.ex.in = c->req->body;
+  c->u.ex.in_len = c->req->body_len;
+  hg__api_stdin_send(c, a_no_content);
 }
 
 static int op_signal(hg_call *c, hg_agent *a) {
@@ -260,6 +268,10 @@ static int op_signal(hg_call *c, hg_agent *a) {
 }
 static void w_signal(hg_call *c) {
   c->rc = hg__api_with_agent(c, op_signal);
+}
+
+void hg__api_signal_send(hg_call *c, hg_call_fn after) {
+  hg__api_call_queue(c, w_signal, after);
 }
 
 void hg__api_h_signal(hg_call *c) {
@@ -271,7 +283,7 @@ void hg__api_h_signal(hg_call *c) {
     return;
   }
   c->u.ex.sig = (int)sig;
-  hg__api_call_queue(c, w_signal, a_no_content);
+  hg__api_signal_send(c, a_no_content);
 }
 
 /* ---- command output ------------------------------------------------------------
@@ -554,37 +566,53 @@ static int output_query(hg_call *c) {
   return 0;
 }
 
-/* process.Process/Start: the command started, its output followed as
- * Connect envelopes, {"start": {pid}} first. */
-static void a_exec_connect(hg_call *c) {
-  hg_exec *x = &c->u.ex;
-  if (c->rc < 0) {
-    hg__api_call_fail(c, c->rc, c->p.id);
-    return;
-  }
-  int pid = x->pid;
-  hg__api_tok_put(c->api, TOK_OUTPUT, x->out_token, c->p.id, c->p.cid, x->pid);
-  exec_cleanup(c);
+/* Follows c->p.cid's output as Connect envelopes from the offsets on,
+ * {"start": {pid}} first. c->u is taken over (whatever it held is freed). */
+void hg__api_connect_stream(hg_call *c, uint32_t pid, uint64_t out_off, uint64_t err_off) {
+  if (c->cleanup) c->cleanup(c);
   memset(&c->u, 0, sizeof c->u);
   hg_follow *f = &c->u.fo;
   c->cleanup = follow_cleanup;
   hg_buf_init(&f->data[1], HG_API_FOLLOW_CHUNK);
   hg_buf_init(&f->data[2], HG_API_FOLLOW_CHUNK);
+  f->off[1] = out_off;
+  f->off[2] = err_off;
   f->follow = f->connect = f->started = true;
   if (!hg__api_call_hold(c)) return; /* the slot is held for the stream's life */
   c->streaming = true;
   hg__api_count_status(c->api, c->rt, 200);
   if (hg_http_stream_start(c->req, 200, "application/connect+json", NULL) < 0 ||
-      envelope_write(c, 0, json_pack("{s:{s:{s:i}}}", "event", "start", "pid", pid)) < 0) {
+      envelope_write(c, 0, json_pack("{s:{s:{s:I}}}", "event", "start", "pid",
+                                     (json_int_t)pid)) < 0) {
     hg__api_call_respond(c, 200, NULL, NULL, NULL, 0);
     return;
   }
   follow_next(c);
 }
 
-void hg__api_exec_connect(hg_call *c) {
+/* process.Process/Start: the command started (its E2B pid, the guest's,
+ * remembered for Connect, List, ...), then its output from the start. */
+static void a_exec_connect(hg_call *c) {
+  hg_exec *x = &c->u.ex;
+  if (c->rc < 0) {
+    hg__api_call_fail(c, c->rc, c->p.id);
+    return;
+  }
+  hg__api_tok_put(c->api, TOK_OUTPUT, x->out_token, c->p.id, c->p.cid, x->pid);
+  if (x->envd_config && x->pid > 0 &&
+      hg__envd_procs_put(&c->api->envd, c->p.id, (uint32_t)x->pid, c->p.cid, x->envd_tag,
+                         x->envd_config) < 0)
+    hg_log_warn("api.envd", "sandbox=%s cid=%" PRIu64 " msg=\"pid not remembered\"",
+                c->p.id, c->p.cid);
+  hg__api_connect_stream(c, (uint32_t)x->pid, 0, 0);
+}
+
+/* config (owned from here on) and tag: what List shows of it. */
+void hg__api_exec_connect(hg_call *c, char *config, const char *tag) {
   hg_exec *x = &c->u.ex;
   c->cleanup = exec_cleanup;
+  x->envd_config = config;
+  snprintf(x->envd_tag, sizeof x->envd_tag, "%s", tag ? tag : "");
   hg_buf_init(&x->out[1], 16);
   hg_buf_init(&x->out[2], 16);
   int rc = hg__api_exec_parse(c->body, x, c->msg);

@@ -30,11 +30,28 @@ static void xform_envd_error(hg_call *c, int *status, json_t **obj, char *hdrs, 
   *obj = e;
 }
 
+/* Streams (Start, Connect): Connect's client reads any status but 200 as
+ * the HTTP status's code (404 would be "unimplemented"), so an error before
+ * the stream is a 200 whose one end-of-stream envelope carries it
+ * (c->envelope: hg__api_call_json frames it). */
+static void xform_stream_error(hg_call *c, int *status, json_t **obj, char *hdrs,
+                               size_t cap) {
+  if (*status < 400) return;
+  xform_envd_error(c, status, obj, hdrs, cap);
+  *obj = json_pack("{s:o}", "error", *obj);
+  *status = 200;
+  c->envelope = true;
+}
+
+static bool route_stream(hg_call_fn h) {
+  return h == hg__api_h_envd_start || h == hg__api_h_envd_connect;
+}
+
 /* ---- routing by header ------------------------------------------------------------- */
 
 bool hg__api_route_envd(const hg_route *rt) {
   hg_call_fn h = rt ? rt->handle : NULL;
-  return h == hg__api_h_envd_start || h == hg__api_h_envd_file_get ||
+  return route_stream(h) || h == hg__api_h_envd_file_get || h == hg__api_h_envd_proc ||
          h == hg__api_h_envd_file_post || h == hg__api_h_envd_fs;
 }
 
@@ -50,7 +67,8 @@ void hg__api_envd_params(const hg_http_req *req, hg_match *m) {
 }
 
 hg_xform_fn hg__api_envd_xform_of(const hg_route *rt) {
-  return hg__api_route_envd(rt) ? xform_envd_error : NULL;
+  if (!hg__api_route_envd(rt)) return NULL;
+  return route_stream(rt->handle) ? xform_stream_error : xform_envd_error;
 }
 
 /* ---- GET /health ------------------------------------------------------------------- */
@@ -61,24 +79,27 @@ void hg__api_h_envd_health(hg_call *c) {
 
 /* ---- process.Process/Start ----------------------------------------------------------- */
 
-/* One Connect envelope (u8 flags, u32 big-endian length, JSON) of
- * {"process": {"cmd", "args", "envs", "cwd"}} -> hangar's command body. */
-int hg__api_envd_start_body(const char *body, size_t len, json_t **out, char *msg) {
-  const unsigned char *b = (const unsigned char *)body;
-  if (len < 5) return hg__api_bad(msg, "not a Connect envelope");
-  if (b[0] & 0x01) return hg__api_bad(msg, "compressed envelopes are not supported");
-  uint32_t n = (uint32_t)b[1] << 24 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 8 | b[4];
-  if (n != len - 5) return hg__api_bad(msg, "envelope length %u, body has %zu", n, len - 5);
+/* One Connect envelope of {"process": {"cmd", "args", "envs", "cwd"},
+ * "stdin", "tag"} -> hangar's command body; with config, also what List
+ * shows of it (JSON, the caller frees), with tag its tag ("" if none). */
+int hg__api_envd_start_body(const char *body, size_t len, json_t **out, char **config,
+                            char *tag, char *msg) {
   json_t *req = NULL;
-  int rc = hg__api_body_parse(body + 5, n, &req, msg);
+  int rc = hg__api_envd_envelope(body, len, &req, msg);
   if (rc < 0) return rc;
   json_t *p = json_object_get(req, "process");
   const char *cmd = json_string_value(json_object_get(p, "cmd"));
   json_t *args = json_object_get(p, "args"), *envs = json_object_get(p, "envs");
-  json_t *cwd = json_object_get(p, "cwd");
+  json_t *cwd = json_object_get(p, "cwd"), *jtag = json_object_get(req, "tag");
   if (!cmd) {
     json_decref(req);
     return hg__api_bad(msg, "field \"process.cmd\": required");
+  }
+  if (jtag && !json_is_null(jtag) &&
+      (!json_is_string(jtag) || json_string_length(jtag) >= HG_ENVD_TAG_MAX)) {
+    json_decref(req);
+    return hg__api_bad(msg, "field \"tag\": a string of at most %d bytes",
+                       HG_ENVD_TAG_MAX - 1);
   }
   json_t *argv = json_array(), *h = json_object(), *v;
   size_t i;
@@ -98,22 +119,40 @@ int hg__api_envd_start_body(const char *body, size_t len, json_t **out, char *ms
   json_object_set_new(h, "cmd", argv);
   if (json_is_object(envs) && json_object_size(envs)) json_object_set(h, "env", envs);
   if (json_is_string(cwd) && json_string_length(cwd)) json_object_set(h, "cwd", cwd);
+  /* E2B's stdin: false closes it at the start; true keeps it for SendInput */
+  if (json_is_true(json_object_get(req, "stdin")))
+    json_object_set_new(h, "stdin_open", json_true());
+  if (config) {
+    json_t *cf = json_pack("{s:s,s:o,s:o}", "cmd", cmd, "args",
+                           json_is_array(args) ? json_incref(args) : json_array(), "envs",
+                           json_is_object(envs) ? json_incref(envs) : json_object());
+    if (cf && json_is_string(cwd) && json_string_length(cwd)) json_object_set(cf, "cwd", cwd);
+    *config = cf ? json_dumps(cf, JSON_COMPACT) : NULL;
+    json_decref(cf);
+    if (!*config) {
+      json_decref(h);
+      json_decref(req);
+      return -ENOMEM;
+    }
+  }
+  if (tag) snprintf(tag, HG_ENVD_TAG_MAX, "%s", json_is_string(jtag) ? json_string_value(jtag) : "");
   json_decref(req);
   *out = h;
   return 0;
 }
 
 void hg__api_h_envd_start(hg_call *c) {
-  c->xform = xform_envd_error;
+  c->xform = xform_stream_error;
   json_t *h = NULL;
-  int rc = hg__api_envd_start_body(c->req->body, c->req->body_len, &h, c->msg);
+  char *config = NULL, tag[HG_ENVD_TAG_MAX];
+  int rc = hg__api_envd_start_body(c->req->body, c->req->body_len, &h, &config, tag, c->msg);
   if (rc < 0) {
     hg__api_call_error(c, rc, "%s", c->msg);
     return;
   }
   json_decref(c->body);
   c->body = h;
-  hg__api_exec_connect(c);
+  hg__api_exec_connect(c, config, tag);
 }
 
 /* ---- files ----------------------------------------------------------------------------- */
@@ -237,7 +276,7 @@ static int op_write_parts(hg_call *c, hg_agent *a) {
   int rc;
   while (arr && hg__api_multipart_next(ct, c->req->body, c->req->body_len, &off, &d, &dl,
                                        c->u.fi.path, sizeof c->u.fi.path) == 0) {
-    if ((rc = hg_agent_file_write_at(a, c->u.fi.path, d, dl, 0, c->u.fi.mode)) < 0) {
+    if ((rc = hg__api_file_write_at(c, a, c->u.fi.path, d, dl, 0, c->u.fi.mode)) < 0) {
       json_decref(arr);
       return rc;
     }
@@ -309,7 +348,7 @@ void hg__api_h_envd_file_post(hg_call *c) {
 
 /* ---- filesystem.Filesystem/Stat|ListDir|MakeDir|Remove (Connect unary) ---------------- */
 
-static const char *fs_method(const hg_call *c) {
+static const char *rpc_method(const hg_call *c) {
   const char *m = strrchr(c->req->path, '/');
   return m ? m + 1 : "";
 }
@@ -340,7 +379,7 @@ static void xform_fs(hg_call *c, int *status, json_t **obj, char *hdrs, size_t c
     xform_envd_error(c, status, obj, hdrs, cap);
     return;
   }
-  const char *m = fs_method(c), *path = c->u.fi.path;
+  const char *m = rpc_method(c), *path = c->u.fi.path;
   json_t *o = NULL;
   if (!strcmp(m, "Stat") || !strcmp(m, "Move")) {
     o = json_pack("{s:o}", "entry", hg__api_envd_entry(*obj, path));
@@ -370,7 +409,7 @@ static void xform_fs(hg_call *c, int *status, json_t **obj, char *hdrs, size_t c
 
 void hg__api_h_envd_fs(hg_call *c) {
   c->xform = xform_fs;
-  const char *m = fs_method(c);
+  const char *m = rpc_method(c);
   const char *op = !strcmp(m, "Stat") ? "stat" : !strcmp(m, "ListDir") ? "list"
                    : !strcmp(m, "MakeDir") ? "mkdir" : !strcmp(m, "Remove") ? "remove"
                    : !strcmp(m, "Move") ? "rename" : NULL;
@@ -383,4 +422,197 @@ void hg__api_h_envd_fs(hg_call *c) {
   const char *dest = mv ? json_string_value(json_object_get(c->body, "destination")) : NULL;
   /* MakeDir makes the parents; Remove removes a directory with what is in it */
   hg__api_file_op(c, op, path, dest, !strcmp(op, "mkdir") || !strcmp(op, "remove"));
+}
+
+/* ---- process.Process/Connect|List|SendSignal|SendInput|CloseStdin -----------------
+ * The pid names a command Start started on this node (api->envd); each
+ * call is hangar's own operation on that command. */
+
+static void proc_cleanup(hg_call *c) {
+  hg_buf_free(&c->u.ex.out[1]);
+  hg_buf_free(&c->u.ex.out[2]);
+  hg_buf_free(&c->u.ex.in_buf);
+}
+
+static int not_found(hg_call *c, uint32_t pid, const char *tag) {
+  if (pid) snprintf(c->msg, sizeof c->msg, "process with pid %" PRIu32 " not found", pid);
+  else snprintf(c->msg, sizeof c->msg, "process with tag %s not found", tag ? tag : "");
+  return -ENOENT;
+}
+
+/* The command req's selector names: c->p.cid, c->u.ex.pid. */
+static int proc_lookup(hg_call *c, const json_t *req) {
+  char tag[HG_ENVD_TAG_MAX];
+  uint32_t pid;
+  int rc = hg__api_envd_selector(req, &pid, tag, c->msg);
+  if (rc < 0) return rc;
+  const hg_envd_proc *e = hg__envd_procs_find(&c->api->envd, c->p.id, pid, tag);
+  if (!e) return not_found(c, pid, tag);
+  c->p.cid = e->cid;
+  c->u.ex.pid = (int)e->pid;
+  return 0;
+}
+
+/* The command ended (the agent says ESRCH): E2B forgets its pid then. */
+static void proc_forget(hg_call *c) {
+  hg_envd_proc *e =
+      hg__envd_procs_find(&c->api->envd, c->p.id, (uint32_t)c->u.ex.pid, NULL);
+  if (e && e->cid == c->p.cid) hg__envd_procs_drop(&c->api->envd, c->p.id, e->pid);
+}
+
+static void proc_fail(hg_call *c) {
+  if (c->rc == -ESRCH) {
+    proc_forget(c);
+    hg__api_call_error(c, not_found(c, (uint32_t)c->u.ex.pid, NULL), "%s", c->msg);
+  } else if (c->rc == -EPIPE) {
+    hg__api_call_error(c, -EPIPE, "process with pid %d: its stdin is closed (started "
+                       "without stdin: true, or closed already)", c->u.ex.pid);
+  } else {
+    hg__api_call_fail(c, c->rc, c->p.id);
+  }
+}
+
+static void a_proc_empty(hg_call *c) {
+  if (c->rc < 0) {
+    proc_fail(c);
+    return;
+  }
+  hg__api_call_json(c, 200, json_object(), NULL);
+}
+
+/* Connect: the status now and where both streams end; the stream follows
+ * from there (E2B's Connect: the output from now on, then the end). */
+static int op_connect_begin(hg_call *c, hg_agent *a) {
+  hg_exec *x = &c->u.ex;
+  int rc = hg_agent_wait(a, c->p.cid, 0, &x->st);
+  if (rc < 0) return rc;
+  if (x->st.exited) return -ESRCH;
+  for (int s = HG_STREAM_STDOUT; s <= HG_STREAM_STDERR; s++) {
+    hg_read_res res = {0};
+    if ((rc = hg_agent_read(a, c->p.cid, s, 0, 1, 0, &x->out[s], &res)) < 0) return rc;
+    x->total[s] = res.total;
+  }
+  return 0;
+}
+
+static void w_connect(hg_call *c) {
+  c->rc = hg__api_with_agent(c, op_connect_begin);
+}
+
+static void a_connect(hg_call *c) {
+  hg_exec *x = &c->u.ex;
+  if (c->rc < 0) {
+    proc_fail(c);
+    return;
+  }
+  hg__api_connect_stream(c, (uint32_t)x->pid, x->total[1], x->total[2]);
+}
+
+void hg__api_h_envd_connect(hg_call *c) {
+  c->xform = xform_stream_error;
+  c->cleanup = proc_cleanup;
+  hg_buf_init(&c->u.ex.out[1], 16);
+  hg_buf_init(&c->u.ex.out[2], 16);
+  json_t *req = NULL;
+  int rc = hg__api_envd_envelope(c->req->body, c->req->body_len, &req, c->msg);
+  if (rc == 0) rc = proc_lookup(c, req);
+  json_decref(req);
+  if (rc < 0) {
+    hg__api_call_error(c, rc, "%s", c->msg);
+    return;
+  }
+  hg__api_call_queue(c, w_connect, a_connect);
+}
+
+/* List: the table's commands of this sandbox (in c->out), each asked
+ * whether it still runs; those that ended are forgotten. */
+static int op_list(hg_call *c, hg_agent *a) {
+  json_t *e;
+  size_t i;
+  json_array_foreach(c->out, i, e) {
+    hg_cmd_status st = {0};
+    uint64_t cid = (uint64_t)json_integer_value(json_object_get(e, "cid"));
+    int rc = hg_agent_wait(a, cid, 0, &st);
+    /* an error but "no such command" leaves it listed: it may well run */
+    json_object_set_new(e, "gone", json_boolean((rc == 0 && st.exited) || rc == -ENOENT));
+  }
+  return 0;
+}
+
+static void w_list(hg_call *c) {
+  c->rc = hg__api_with_agent(c, op_list);
+}
+
+static void a_list(hg_call *c) {
+  if (c->rc < 0) {
+    proc_fail(c);
+    return;
+  }
+  json_t *procs = json_array(), *e;
+  size_t i;
+  json_array_foreach(c->out, i, e) {
+    uint32_t pid = (uint32_t)json_integer_value(json_object_get(e, "pid"));
+    const char *tag = json_string_value(json_object_get(e, "tag"));
+    if (json_is_true(json_object_get(e, "gone"))) {
+      c->p.cid = (uint64_t)json_integer_value(json_object_get(e, "cid"));
+      c->u.ex.pid = (int)pid;
+      proc_forget(c);
+      continue;
+    }
+    json_t *cf = json_loads(json_string_value(json_object_get(e, "config")), 0, NULL);
+    json_t *p = json_pack("{s:o,s:I}", "config", cf ? cf : json_object(), "pid",
+                          (json_int_t)pid);
+    if (p && tag && *tag) json_object_set_new(p, "tag", json_string(tag));
+    json_array_append_new(procs, p);
+  }
+  hg__api_call_json(c, 200, json_pack("{s:o}", "processes", procs), NULL);
+}
+
+static void envd_list(hg_call *c) {
+  hg_envd_procs *t = &c->api->envd;
+  json_decref(c->out);
+  c->out = json_array();
+  for (int i = 0; i < t->cap && c->out; i++) {
+    const hg_envd_proc *e = &t->v[i];
+    if (!e->seq || strcmp(e->sandbox, c->p.id)) continue;
+    json_array_append_new(c->out,
+                          json_pack("{s:I,s:I,s:s,s:s}", "pid", (json_int_t)e->pid, "cid",
+                                    (json_int_t)e->cid, "tag", e->tag, "config", e->config));
+  }
+  if (!c->out) {
+    hg__api_call_error(c, -ENOMEM, NULL);
+    return;
+  }
+  hg__api_call_queue(c, w_list, a_list);
+}
+
+void hg__api_h_envd_proc(hg_call *c) {
+  c->xform = xform_envd_error;
+  c->cleanup = proc_cleanup;
+  const char *m = rpc_method(c);
+  if (!strcmp(m, "List")) {
+    envd_list(c);
+    return;
+  }
+  hg_exec *x = &c->u.ex;
+  bool sig = !strcmp(m, "SendSignal");
+  int rc = sig ? hg__api_envd_signal(c->body, &x->sig, c->msg) : 0;
+  if (rc == 0) rc = proc_lookup(c, c->body);
+  if (rc == 0 && sig) {
+    hg__api_signal_send(c, a_proc_empty);
+    return;
+  } else if (rc == 0 && (!strcmp(m, "SendInput") || !strcmp(m, "CloseStdin"))) {
+    hg_buf_init(&x->in_buf, HG_API_MAX_JSON);
+    x->eof = !strcmp(m, "CloseStdin");
+    if (x->eof || (rc = hg__api_envd_input(c->body, &x->in_buf, c->msg)) == 0) {
+      x->in = x->in_buf.data;
+      x->in_len = x->in_buf.len;
+      hg__api_stdin_send(c, a_proc_empty);
+      return;
+    }
+  } else if (rc == 0) {
+    rc = -ENOTSUP;
+    snprintf(c->msg, sizeof c->msg, "process.Process/%s: not supported", m);
+  }
+  hg__api_call_error(c, rc, "%s", c->msg);
 }

@@ -9,13 +9,27 @@ static int op_file_read(hg_call *c, hg_agent *a) {
   return hg_agent_file_read(a, c->u.fi.path, HG_API_MAX_UPLOAD, &c->u.fi.data);
 }
 
+/* A write; envd's (E2B's files.write) make the missing directories above
+ * the path as E2B's envd does, hangar's own PUT does not. Only after the
+ * guest said ENOENT: the common write costs no extra round trip. */
+int hg__api_file_write_at(hg_call *c, hg_agent *a, const char *path, const void *data,
+                          size_t len, uint64_t off, uint32_t mode) {
+  int rc = hg_agent_file_write_at(a, path, data, len, off, mode);
+  const char *slash = strrchr(path, '/');
+  if (rc != -ENOENT || !hg__api_route_envd(c->rt) || !slash || slash == path) return rc;
+  char dir[HG_API_MAX_PATH + 2];
+  snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+  if ((rc = hg_agent_mkdir(a, dir, true)) < 0) return rc;
+  return hg_agent_file_write_at(a, path, data, len, off, mode);
+}
+
 /* The whole body, or what is left of one that came in pieces. */
 static int op_file_write(hg_call *c, hg_agent *a) {
   if (c->u.fi.whole)
-    return hg_agent_file_write_at(a, c->u.fi.path, c->u.fi.part, c->u.fi.part_len, 0,
-                                  c->u.fi.mode);
-  return hg_agent_file_write_at(a, c->u.fi.path, c->req->body, c->req->body_len,
-                                c->req->body_offset, c->u.fi.mode);
+    return hg__api_file_write_at(c, a, c->u.fi.path, c->u.fi.part, c->u.fi.part_len, 0,
+                                 c->u.fi.mode);
+  return hg__api_file_write_at(c, a, c->u.fi.path, c->req->body, c->req->body_len,
+                               c->req->body_offset, c->u.fi.mode);
 }
 
 static int op_file_remove(hg_call *c, hg_agent *a) {
@@ -191,8 +205,8 @@ int hg__api_file_put_begin(hg_call *c) {
 
 static int op_file_piece(hg_call *c, hg_agent *a) {
   hg_file *f = &c->u.fi;
-  return hg_agent_file_write_at(a, f->path, f->piece, f->piece_len, c->req->body_offset,
-                                f->mode);
+  return hg__api_file_write_at(c, a, f->path, f->piece, f->piece_len, c->req->body_offset,
+                               f->mode);
 }
 
 static void w_file_piece(hg_call *c) { c->rc = hg__api_with_agent(c, op_file_piece); }

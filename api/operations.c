@@ -146,7 +146,10 @@ static void on_job_work(uv_work_t *w) {
 /* What the API itself learns from a finished operation. */
 static void job_effects(hg_api *api, const hg_opjob *j) {
   if (j->rc < 0) return;
-  if (j->kind == K_DELETE) hg__api_tok_forget_sandbox(api, j->id);
+  if (j->kind == K_DELETE) {
+    hg__api_tok_forget_sandbox(api, j->id);
+    hg__envd_procs_forget_sandbox(&api->envd, j->id);
+  }
   if (j->kind == K_FORK) hg__api_tok_put(api, TOK_SANDBOX, j->new_token, j->new_id, 0, 0);
 }
 

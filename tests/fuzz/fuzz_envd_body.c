@@ -1,7 +1,9 @@
 /* fuzz_envd_body: the E2B envd request bodies hangar parses from the
- * network (api/envd.c): process.Process/Start's Connect envelope, and a
- * multipart/form-data upload under a Content-Type that is hostile too.
- * Input: byte 0 picks the parser; for multipart, the Content-Type runs to
+ * network (api/envd.c, api/envd_procs.c): process.Process/Start's Connect
+ * envelope, the selectors, signals and base64 stdin of Connect, SendSignal
+ * and SendInput, and a multipart/form-data upload under a Content-Type that
+ * is hostile too. Input: byte 0 picks the parser (bit 1: the process RPCs,
+ * bit 0: Start, neither: multipart); for multipart, the Content-Type runs to
  * the first '\n' and the body is the rest. Checks that a found part lies
  * inside the body, and walks every part as a multi-file write does.
  *
@@ -17,9 +19,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size < 1 || size > 65536) return 0;
   const char *in = (const char *)data + 1;
   size_t n = size - 1;
+  if (data[0] & 2) { /* Connect's envelope, then what the process RPCs read of it */
+    json_t *r = NULL;
+    if (hg__api_envd_envelope(in, n, &r, msg) == 0) {
+      uint32_t pid = 0;
+      char tag[HG_ENVD_TAG_MAX];
+      int sig = 0;
+      if (hg__api_envd_selector(r, &pid, tag, msg) == 0 && pid == 0 &&
+          (!tag[0] || strlen(tag) >= HG_ENVD_TAG_MAX))
+        abort();
+      if (hg__api_envd_signal(r, &sig, msg) == 0 && sig != 9 && sig != 15) abort();
+      hg_buf b;
+      hg_buf_init(&b, 1024);
+      if (hg__api_envd_input(r, &b, msg) == 0 && b.len > 1024) abort();
+      hg_buf_free(&b);
+      json_decref(r);
+    }
+    return 0;
+  }
   if (data[0] & 1) {
     json_t *h = NULL;
-    if (hg__api_envd_start_body(in, n, &h, msg) == 0) {
+    char *config = NULL, tag[HG_ENVD_TAG_MAX];
+    if (hg__api_envd_start_body(in, n, &h, &config, tag, msg) == 0) {
+      if (!config || strlen(tag) >= HG_ENVD_TAG_MAX) abort();
+      free(config);
       assert(json_is_array(json_object_get(h, "cmd")));
       json_decref(h);
     }

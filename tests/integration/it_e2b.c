@@ -3,7 +3,8 @@
  * through the E2B-compatible API (api/e2b.c, api/envd.c): create, a
  * command with its stdout callback and exit code, a file written and read
  * back, info, list, isRunning, kill; pause (hangar's suspend) and
- * connect (its resume). The SDK is installed into a cache dir
+ * connect (its resume); background commands re-attached, listed, killed
+ * and fed stdin (envd's process RPCs). The SDK is installed into a cache dir
  * (HANGAR_E2B_SDK_DIR, default /var/cache/hangar/e2b-sdk) on first run. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -92,7 +93,8 @@ static void sdk_pause_connect(void **state) {
 }
 
 /* files.rename: envd's Filesystem/Move, its EntryInfo, Connect errors;
- * files.write([...]): several parts in one multipart body. */
+ * files.write([...]): several parts in one multipart body; writes make
+ * missing parent directories (one file, several), as E2B's envd does. */
 static void sdk_rename_multi_write(void **state) {
   static char out[65536];
   assert_int_equal(run_script("sdk_process.cjs", out, sizeof out), 0);
@@ -105,7 +107,41 @@ static void sdk_rename_multi_write(void **state) {
   assert_non_null(strstr(out, "relative InvalidArgumentError\n"));
   assert_non_null(strstr(out, "multi one.txt:/tmp/m/one.txt,two.txt:/tmp/m/two.txt\n"));
   assert_non_null(strstr(out, "multi-read \"first\" \"second\"\n"));
+  assert_non_null(strstr(out, "deep /tmp/deep/er/f.txt \"deep bytes\"\n"));
   assert_non_null(strstr(out, "multi-relative InvalidArgumentError\n"));
+  assert_non_null(strstr(out, "killed true\n"));
+}
+
+/* envd's process RPCs: a background command listed, left and re-attached
+ * by its pid (further output, the exit code), killed, fed stdin; a
+ * counter re-attached after pause and connect, still counting; the errors
+ * for pids envd never started and for bad bodies. */
+static void sdk_background_connect_list_kill_stdin(void **state) {
+  static char out[65536];
+  assert_int_equal(run_script("sdk_commands.cjs", out, sizeof out), 0);
+  assert_non_null(strstr(out, "bg-pid true\n"));
+  assert_non_null(strstr(out, "listed /bin/bash for i m1 /tmp\n"));
+  assert_non_null(strstr(out, "connected true\n"));
+  assert_non_null(strstr(out, "connect-exit 7\n"));
+  assert_non_null(strstr(out, "connect-saw-later true\n"));
+  assert_non_null(strstr(out, "listed-after false\n"));
+  assert_non_null(strstr(out, "connect-ended NotFoundError\n"));
+  assert_non_null(strstr(out, "kill true\n"));
+  assert_non_null(strstr(out, "killed-exit -1\n"));
+  assert_non_null(strstr(out, "kill-again false\n"));
+  assert_non_null(strstr(out, "stdin-echo \"hello stdin\\n\"\n"));
+  assert_non_null(strstr(out, "cat-exit 0 \"hello stdin\\n\"\n"));
+  assert_non_null(strstr(out, "stdin-closed SandboxError true\n"));
+  assert_non_null(strstr(out, "kill-unknown false\n"));
+  assert_non_null(strstr(out, "connect-unknown NotFoundError true\n"));
+  assert_non_null(strstr(out, "stdin-unknown NotFoundError true\n"));
+  assert_non_null(strstr(out, "paused true\n"));
+  assert_non_null(strstr(out, "resumed-listed true\n"));
+  assert_non_null(strstr(out, "resumed-counting true\n"));
+  assert_non_null(strstr(out, "resumed-kill true\n"));
+  assert_non_null(strstr(out, "bad-json 400 invalid_argument\n"));
+  assert_non_null(strstr(out, "bad-signal 400 invalid_argument\n"));
+  assert_non_null(strstr(out, "bad-envelope 200 application/connect+json 2 invalid_argument\n"));
   assert_non_null(strstr(out, "killed true\n"));
 }
 
@@ -114,6 +150,7 @@ int main(void) {
       cmocka_unit_test(sdk_create_run_files_kill),
       cmocka_unit_test(sdk_pause_connect),
       cmocka_unit_test(sdk_rename_multi_write),
+      cmocka_unit_test(sdk_background_connect_list_kill_stdin),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -73,6 +73,10 @@ static void the_sdk_through_a_node_that_does_not_own_the_sandbox(void **state) {
   assert_non_null(strstr(out, "connected true\n"));
   assert_non_null(strstr(out, "run 0 \"42\\n\" callback \"42\\n\"\n"));
   assert_non_null(strstr(out, "read \"through another node\"\n"));
+  assert_non_null(strstr(out, "listed true\n"));
+  assert_non_null(strstr(out, "connect-ticks true\n"));
+  assert_non_null(strstr(out, "kill true\n"));
+  assert_non_null(strstr(out, "killed-exit -1\n"));
   assert_non_null(strstr(out, "info running\n"));
   assert_non_null(strstr(out, "killed true\n"));
   assert_int_equal(hg_itc_vmms(&C, id), 0);

@@ -51,7 +51,7 @@ static void start_envelope_becomes_a_command(void **state) {
   json_t *h = NULL;
   size_t n = envelope(buf, 0, "{\"process\":{\"cmd\":\"/usr/bin/env\",\"args\":[\"-i\"],"
                               "\"envs\":{\"A\":\"b\"},\"cwd\":\"/tmp\"},\"stdin\":false}");
-  assert_int_equal(hg__api_envd_start_body(buf, n, &h, msg), 0);
+  assert_int_equal(hg__api_envd_start_body(buf, n, &h, NULL, NULL, msg), 0);
   json_t *cmd = json_object_get(h, "cmd");
   assert_int_equal(json_array_size(cmd), 2);
   assert_string_equal(json_string_value(json_array_get(cmd, 0)), "/usr/bin/env");
@@ -61,18 +61,18 @@ static void start_envelope_becomes_a_command(void **state) {
   json_decref(h);
   /* the SDK's /bin/bash -l -c X: bash when the guest has it, else sh */
   n = envelope(buf, 0, "{\"process\":{\"cmd\":\"/bin/bash\",\"args\":[\"-l\",\"-c\",\"echo hi\"]}}");
-  assert_int_equal(hg__api_envd_start_body(buf, n, &h, msg), 0);
+  assert_int_equal(hg__api_envd_start_body(buf, n, &h, NULL, NULL, msg), 0);
   cmd = json_object_get(h, "cmd");
   assert_string_equal(json_string_value(json_array_get(cmd, 0)), "/bin/sh");
   assert_string_equal(json_string_value(json_array_get(cmd, json_array_size(cmd) - 1)), "echo hi");
   json_decref(h);
   /* a length that is not the body's, compression, no cmd: 400s */
   n = envelope(buf, 0, "{\"process\":{}}");
-  assert_int_equal(hg__api_envd_start_body(buf, n, &h, msg), -EINVAL);
-  assert_int_equal(hg__api_envd_start_body(buf, n - 1, &h, msg), -EINVAL);
+  assert_int_equal(hg__api_envd_start_body(buf, n, &h, NULL, NULL, msg), -EINVAL);
+  assert_int_equal(hg__api_envd_start_body(buf, n - 1, &h, NULL, NULL, msg), -EINVAL);
   n = envelope(buf, 1, "{\"process\":{\"cmd\":\"x\"}}");
-  assert_int_equal(hg__api_envd_start_body(buf, n, &h, msg), -EINVAL);
-  assert_int_equal(hg__api_envd_start_body(buf, 3, &h, msg), -EINVAL);
+  assert_int_equal(hg__api_envd_start_body(buf, n, &h, NULL, NULL, msg), -EINVAL);
+  assert_int_equal(hg__api_envd_start_body(buf, 3, &h, NULL, NULL, msg), -EINVAL);
 }
 
 static void multipart_finds_the_file_part(void **state) {
@@ -203,13 +203,47 @@ static void errors_have_e2b_shapes(void **state) {
   e = error_as("GET", "/files", 404, &st); /* envd: Connect's code names */
   assert_string_equal(json_string_value(json_object_get(e, "code")), "not_found");
   json_decref(e);
+  /* streams: a 200 whose end-of-stream envelope carries the error (a
+   * Connect client reads any other status as its HTTP code: 404 would be
+   * "unimplemented", not "not_found") */
   e = error_as("POST", "/process.Process/Start", 400, &st);
-  assert_string_equal(json_string_value(json_object_get(e, "code")), "invalid_argument");
+  assert_int_equal(st, 200);
+  assert_string_equal(json_string_value(json_object_get(json_object_get(e, "error"), "code")),
+                      "invalid_argument");
+  json_decref(e);
+  e = error_as("POST", "/process.Process/Connect", 404, &st);
+  assert_int_equal(st, 200);
+  assert_string_equal(json_string_value(json_object_get(json_object_get(e, "error"), "code")),
+                      "not_found");
+  json_decref(e);
+  /* unary: the status, and Connect's code name in the body */
+  e = error_as("POST", "/process.Process/SendSignal", 404, &st);
+  assert_int_equal(st, 404);
+  assert_string_equal(json_string_value(json_object_get(e, "code")), "not_found");
   json_decref(e);
   /* hangar's own routes keep hangar's shape */
   hg_match m;
   assert_int_equal(hg__api_route_find("GET", "/v1/sandboxes/sb-0123456789abcdef", &m), 0);
   assert_null(hg__api_e2b_xform_of(m.rt));
+}
+
+/* envd's process RPCs are envd routes: the sandbox named by E2b-Sandbox-Id,
+ * so a node that does not own it forwards them to the owner, whose table
+ * holds the pids. */
+static void process_rpcs_are_routed_by_header(void **state) {
+  static const char *const paths[] = {
+      "/process.Process/Start", "/process.Process/Connect", "/process.Process/List",
+      "/process.Process/SendSignal", "/process.Process/SendInput",
+      "/process.Process/CloseStdin"};
+  for (size_t i = 0; i < HG_ARRAY_SIZE(paths); i++) {
+    hg_match m;
+    assert_int_equal(hg__api_route_find("POST", paths[i], &m), 0);
+    assert_true(hg__api_route_envd(m.rt));
+    hg_params p = {.id = "sb-0123456789abcdef"};
+    assert_true(hg__api_route_names_sandbox(m.rt, &p));
+  }
+  hg_match m;
+  assert_int_equal(hg__api_route_find("POST", "/process.Process/StreamInput", &m), -ENOENT);
 }
 
 int main(void) {
@@ -220,6 +254,7 @@ int main(void) {
       cmocka_unit_test(multipart_walks_every_file_part),
       cmocka_unit_test(list_filters_and_pages),
       cmocka_unit_test(errors_have_e2b_shapes),
+      cmocka_unit_test(process_rpcs_are_routed_by_header),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

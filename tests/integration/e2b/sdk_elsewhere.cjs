@@ -1,7 +1,8 @@
 // The unmodified E2B JS SDK pointed at a node that does not own the
 // sandbox (it_e2b_cluster.c sets SANDBOX_ID and the URLs): connect, a
-// command with its stdout callback, a file written and read back, info and
-// kill all reach the owner through this node.
+// command with its stdout callback, a file written and read back, a
+// background command listed, re-attached and killed, info and kill all
+// reach the owner through this node.
 const { Sandbox } = require('e2b');
 
 (async () => {
@@ -14,6 +15,21 @@ const { Sandbox } = require('e2b');
               JSON.stringify(seen));
   await sbx.files.write('/tmp/elsewhere.txt', 'through another node');
   console.log('read ' + JSON.stringify(await sbx.files.read('/tmp/elsewhere.txt')));
+  // envd's process RPCs reach the owner too (its table of pids)
+  const bg = await sbx.commands.run('while :; do echo tick; sleep 0.3; done', { background: true });
+  await bg.disconnect();
+  console.log('listed ' + (await sbx.commands.list()).some((p) => p.pid === bg.pid));
+  let ticks = '';
+  const h = await sbx.commands.connect(bg.pid, { onStdout: (d) => { ticks += d; } });
+  for (let i = 0; i < 600 && !ticks.includes('tick\n'); i++)
+    await new Promise((r) => setTimeout(r, 100));
+  console.log('connect-ticks ' + ticks.includes('tick\n'));
+  console.log('kill ' + await sbx.commands.kill(bg.pid));
+  try {
+    await h.wait();
+  } catch (e) {
+    console.log('killed-exit ' + e.exitCode);
+  }
   console.log('info ' + (await sbx.getInfo()).state);
   console.log('killed ' + await sbx.kill());
 })().catch((e) => {

@@ -26,14 +26,16 @@ const { Sandbox } = require('e2b');
   } catch (err) {
     console.log('relative ' + err.constructor.name);
   }
-  // files.write([...]): one multipart body, a part per file, filename = path.
-  // hangar's envd does not make missing parent directories (E2B's does).
-  await sbx.files.makeDir('/tmp/m');
+  // files.write([...]): one multipart body, a part per file, filename = path;
+  // the missing /tmp/m is made, as E2B's envd makes parent directories.
   const ws = await sbx.files.write([{ path: '/tmp/m/one.txt', data: 'first' },
                                     { path: '/tmp/m/two.txt', data: 'second' }]);
   console.log('multi ' + ws.map((w) => w.name + ':' + w.path).join(','));
   console.log('multi-read ' + JSON.stringify(await sbx.files.read('/tmp/m/one.txt')) + ' ' +
               JSON.stringify(await sbx.files.read('/tmp/m/two.txt')));
+  // one file (an octet-stream upload) under directories that do not exist
+  const deep = await sbx.files.write('/tmp/deep/er/f.txt', 'deep bytes');
+  console.log('deep ' + deep.path + ' ' + JSON.stringify(await sbx.files.read('/tmp/deep/er/f.txt')));
   try {
     await sbx.files.write([{ path: 'relative.txt', data: 'x' }, { path: '/tmp/m/3', data: 'y' }]);
     console.log('multi-relative ok');
