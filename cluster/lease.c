@@ -527,8 +527,13 @@ void hg_lease_proposer_reply(hg_lease_proposer *p, const hg_lease_reply *rep,
   bool other = strcmp(pr->holder, p->self) != 0;
   if (other && pr->epoch > e->epoch) {
     /* granted at least once, or the recovery of a VM that ran here; an
-     * own resume not yet granted stops at once, as a claim does */
-    bool held = e->state == HG_LEASE_HELD && (e->lease_until_ms > 0 || e->vm);
+     * own resume not yet granted stops at once, as a claim does. The
+     * holder's delete (a claim at its own epoch that keeps the lease it
+     * had) is that lease's round: the members that grant it record the
+     * delete, so it too stops only once no quorum is left, or a delete a
+     * majority recorded would be reported failed. */
+    bool holding = e->state == HG_LEASE_HELD || (e->state == HG_LEASE_CLAIMING && e->deleting);
+    bool held = holding && (e->lease_until_ms > 0 || e->vm);
     if (!held || (rep->round == e->round && refuse(e, rep->from)))
       set_state(p, e, HG_LEASE_LOST, pr->holder);
     return;
