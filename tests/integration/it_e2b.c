@@ -62,26 +62,37 @@ static int run_script(const char *name, char *out, size_t cap) {
   return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
+/* Every line of want (NULL-ended) is in out; a missing one is named. */
+static void expect_lines(const char *out, const char *const *want) {
+  for (; *want; want++) {
+    if (!strstr(out, *want)) fprintf(stderr, "it_e2b: missing line: %s", *want);
+    assert_non_null(strstr(out, *want));
+  }
+}
+
 static void sdk_create_run_files_kill(void **state) {
   static char out[65536];
   assert_int_equal(run_script("sdk_basic.cjs", out, sizeof out), 0);
   assert_non_null(strstr(out, "created true\n"));
   assert_non_null(strstr(out, "endAt-follows true\n"));
   /* commands.run('echo hi; exit 3'): CommandExitError with exitCode 3 */
-  assert_non_null(strstr(out, "exit 3 stdout \"hi\\n\"\n"));
-  assert_non_null(strstr(out, "callback \"hi\\n\"\n"));
-  assert_non_null(strstr(out, "run 0 \"ok\\n\" \"err\\n\"\n"));
-  assert_non_null(strstr(out, "wrote /tmp/e2b.txt\n"));
-  assert_non_null(strstr(out, "read \"hello from e2b\"\n"));
-  assert_non_null(strstr(out, "missing FileNotFoundError\n"));
-  assert_non_null(strstr(out, "mkdir true\n"));
-  assert_non_null(strstr(out, "list f.txt:file:/tmp/d/e/f.txt\n"));
-  assert_non_null(strstr(out, "stat file 1\n"));
-  assert_non_null(strstr(out, "exists true\n"));
-  assert_non_null(strstr(out, "exists-after false\n"));
-  assert_non_null(strstr(out, "info running it_e2b\n"));
-  assert_non_null(strstr(out, "listed true\n"));
-  assert_non_null(strstr(out, "running true\n"));
+  static const char *const want[] = {
+      "exit 3 stdout \"hi\\n\"\n",
+      "callback \"hi\\n\"\n",
+      "run 0 \"ok\\n\" \"err\\n\"\n",
+      "wrote /tmp/e2b.txt\n",
+      "read \"hello from e2b\"\n",
+      "missing FileNotFoundError\n",
+      "mkdir true\n",
+      "list f.txt:file:/tmp/d/e/f.txt\n",
+      "stat file 1\n",
+      "exists true\n",
+      "exists-after false\n",
+      "info running it_e2b\n",
+      "listed true\n",
+      "running true\n",
+      NULL};
+  expect_lines(out, want);
   assert_non_null(strstr(out, "timeout paused\n")); /* setTimeout(2000): suspended idle */
   assert_non_null(strstr(out, "killed true\n"));
   assert_non_null(strstr(out, "kill-again false\n"));
@@ -127,30 +138,33 @@ static void sdk_rename_multi_write(void **state) {
 static void sdk_background_connect_list_kill_stdin(void **state) {
   static char out[65536];
   assert_int_equal(run_script("sdk_commands.cjs", out, sizeof out), 0);
-  assert_non_null(strstr(out, "bg-pid true\n"));
-  assert_non_null(strstr(out, "listed /bin/bash for i m1 /tmp\n"));
-  assert_non_null(strstr(out, "connected true\n"));
-  assert_non_null(strstr(out, "connect-exit 7\n"));
-  assert_non_null(strstr(out, "connect-saw-later true\n"));
-  assert_non_null(strstr(out, "listed-after false\n"));
-  assert_non_null(strstr(out, "connect-ended NotFoundError\n"));
-  assert_non_null(strstr(out, "kill true\n"));
-  assert_non_null(strstr(out, "killed-exit -1\n"));
-  assert_non_null(strstr(out, "kill-again false\n"));
-  assert_non_null(strstr(out, "stdin-echo \"hello stdin\\n\"\n"));
-  assert_non_null(strstr(out, "cat-exit 0 \"hello stdin\\n\"\n"));
-  assert_non_null(strstr(out, "stdin-closed SandboxError true\n"));
-  assert_non_null(strstr(out, "kill-unknown false\n"));
-  assert_non_null(strstr(out, "connect-unknown NotFoundError true\n"));
-  assert_non_null(strstr(out, "stdin-unknown NotFoundError true\n"));
-  assert_non_null(strstr(out, "paused true\n"));
-  assert_non_null(strstr(out, "resumed-listed true\n"));
-  assert_non_null(strstr(out, "resumed-counting true\n"));
-  assert_non_null(strstr(out, "resumed-kill true\n"));
-  assert_non_null(strstr(out, "bad-json 400 invalid_argument\n"));
-  assert_non_null(strstr(out, "bad-signal 400 invalid_argument\n"));
-  assert_non_null(strstr(out, "bad-envelope 200 application/connect+json 2 invalid_argument\n"));
-  assert_non_null(strstr(out, "killed true\n"));
+  static const char *const want[] = {
+      "bg-pid true\n",
+      "listed /bin/bash for i m1 /tmp\n",
+      "connected true\n",
+      "connect-exit 7\n",
+      "connect-saw-later true\n",
+      "listed-after false\n",
+      "connect-ended NotFoundError\n",
+      "kill true\n",
+      "killed-exit -1\n",
+      "kill-again false\n",
+      "stdin-echo \"hello stdin\\n\"\n",
+      "cat-exit 0 \"hello stdin\\n\"\n",
+      "stdin-closed SandboxError true\n",
+      "kill-unknown false\n",
+      "connect-unknown NotFoundError true\n",
+      "stdin-unknown NotFoundError true\n",
+      "paused true\n",
+      "resumed-listed true\n",
+      "resumed-counting true\n",
+      "resumed-kill true\n",
+      "bad-json 400 invalid_argument\n",
+      "bad-signal 400 invalid_argument\n",
+      "bad-envelope 200 application/connect+json 2 invalid_argument\n",
+      "killed true\n",
+      NULL};
+  expect_lines(out, want);
 }
 
 int main(void) {

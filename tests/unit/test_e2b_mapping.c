@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "api/api_internal.h"
+#include "tests/unit/envelope_util.h"
 
 static char msg[HG_API_MSG];
 
@@ -35,21 +36,10 @@ static void create_body_maps_e2b_fields(void **state) {
   json_decref(b);
 }
 
-static size_t envelope(char *out, unsigned flags, const char *json) {
-  size_t n = strlen(json);
-  out[0] = (char)flags;
-  out[1] = (char)(n >> 24);
-  out[2] = (char)(n >> 16);
-  out[3] = (char)(n >> 8);
-  out[4] = (char)n;
-  memcpy(out + 5, json, n);
-  return n + 5;
-}
-
 static void start_envelope_becomes_a_command(void **state) {
   char buf[512];
   json_t *h = NULL;
-  size_t n = envelope(buf, 0, "{\"process\":{\"cmd\":\"/usr/bin/env\",\"args\":[\"-i\"],"
+  size_t n = envelope_of(buf, 0, "{\"process\":{\"cmd\":\"/usr/bin/env\",\"args\":[\"-i\"],"
                               "\"envs\":{\"A\":\"b\"},\"cwd\":\"/tmp\"},\"stdin\":false}");
   assert_int_equal(hg__api_envd_start_body(buf, n, &h, NULL, NULL, msg), 0);
   json_t *cmd = json_object_get(h, "cmd");
@@ -60,17 +50,17 @@ static void start_envelope_becomes_a_command(void **state) {
   assert_string_equal(json_string_value(json_object_get(json_object_get(h, "env"), "A")), "b");
   json_decref(h);
   /* the SDK's /bin/bash -l -c X: bash when the guest has it, else sh */
-  n = envelope(buf, 0, "{\"process\":{\"cmd\":\"/bin/bash\",\"args\":[\"-l\",\"-c\",\"echo hi\"]}}");
+  n = envelope_of(buf, 0, "{\"process\":{\"cmd\":\"/bin/bash\",\"args\":[\"-l\",\"-c\",\"echo hi\"]}}");
   assert_int_equal(hg__api_envd_start_body(buf, n, &h, NULL, NULL, msg), 0);
   cmd = json_object_get(h, "cmd");
   assert_string_equal(json_string_value(json_array_get(cmd, 0)), "/bin/sh");
   assert_string_equal(json_string_value(json_array_get(cmd, json_array_size(cmd) - 1)), "echo hi");
   json_decref(h);
   /* a length that is not the body's, compression, no cmd: 400s */
-  n = envelope(buf, 0, "{\"process\":{}}");
+  n = envelope_of(buf, 0, "{\"process\":{}}");
   assert_int_equal(hg__api_envd_start_body(buf, n, &h, NULL, NULL, msg), -EINVAL);
   assert_int_equal(hg__api_envd_start_body(buf, n - 1, &h, NULL, NULL, msg), -EINVAL);
-  n = envelope(buf, 1, "{\"process\":{\"cmd\":\"x\"}}");
+  n = envelope_of(buf, 1, "{\"process\":{\"cmd\":\"x\"}}");
   assert_int_equal(hg__api_envd_start_body(buf, n, &h, NULL, NULL, msg), -EINVAL);
   assert_int_equal(hg__api_envd_start_body(buf, 3, &h, NULL, NULL, msg), -EINVAL);
 }

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "api/api_internal.h"
+#include "tests/unit/envelope_util.h"
 
 static char msg[HG_API_MSG];
 #define SB1 "sb-0123456789abcdef"
@@ -172,21 +173,10 @@ static void input_is_base64_of_either_alphabet(void **state) {
   hg_buf_free(&b);
 }
 
-static size_t envelope(char *out, const char *json) {
-  size_t n = strlen(json);
-  out[0] = 0;
-  out[1] = (char)(n >> 24);
-  out[2] = (char)(n >> 16);
-  out[3] = (char)(n >> 8);
-  out[4] = (char)n;
-  memcpy(out + 5, json, n);
-  return n + 5;
-}
-
 static void start_keeps_what_list_shows(void **state) {
   char buf[512], *config = NULL, tag[HG_ENVD_TAG_MAX];
   json_t *h = NULL;
-  size_t n = envelope(buf, "{\"process\":{\"cmd\":\"/bin/bash\",\"args\":[\"-l\",\"-c\",\"cat\"],"
+  size_t n = envelope_of(buf, 0, "{\"process\":{\"cmd\":\"/bin/bash\",\"args\":[\"-l\",\"-c\",\"cat\"],"
                            "\"envs\":{\"A\":\"b\"},\"cwd\":\"/tmp\"},\"stdin\":true,"
                            "\"tag\":\"web\"}");
   assert_int_equal(hg__api_envd_start_body(buf, n, &h, &config, tag, msg), 0);
@@ -200,14 +190,14 @@ static void start_keeps_what_list_shows(void **state) {
   json_decref(cf);
   json_decref(h);
   free(config);
-  n = envelope(buf, "{\"process\":{\"cmd\":\"true\"}}");
+  n = envelope_of(buf, 0, "{\"process\":{\"cmd\":\"true\"}}");
   assert_int_equal(hg__api_envd_start_body(buf, n, &h, &config, tag, msg), 0);
   assert_null(json_object_get(h, "stdin_open")); /* E2B's default: stdin closed */
   assert_string_equal(tag, "");
   assert_string_equal(config, "{\"cmd\":\"true\",\"args\":[],\"envs\":{}}");
   json_decref(h);
   free(config);
-  n = envelope(buf, "{\"process\":{\"cmd\":\"true\"},\"tag\":7}");
+  n = envelope_of(buf, 0, "{\"process\":{\"cmd\":\"true\"},\"tag\":7}");
   assert_int_equal(hg__api_envd_start_body(buf, n, &h, &config, tag, msg), -EINVAL);
   assert_non_null(strstr(msg, "tag"));
 }
