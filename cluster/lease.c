@@ -570,9 +570,11 @@ int64_t hg_lease_proposer_tick(hg_lease_proposer *p, int64_t now_ms) {
     if (e->state != HG_LEASE_CLAIMING && e->state != HG_LEASE_HELD &&
         e->state != HG_LEASE_ASKING)
       continue;
-    /* A renewal due within a tenth of a lease goes now, with the others
-     * due: renewals fall into step and leave as one batch per acceptor. */
-    int64_t early = e->state == HG_LEASE_HELD ? p->lease_ms / 10 : 0;
+    /* A renewal due within half a renewal period (rounds start every
+     * lease/3) goes now, with the others due: any two leases fall into step
+     * after one round, however far apart they were taken, and leave as one
+     * batch per acceptor. Early is safe: a lease runs from its round's start. */
+    int64_t early = e->state == HG_LEASE_HELD ? p->lease_ms / 6 : 0;
     if (now_ms >= e->next_ms - early) start_round(p, e, now_ms);
     if (e->next_ms < next) next = e->next_ms;
   }
