@@ -168,6 +168,24 @@ static bool resumed_between(const hist *h, const char *sb, double t0, double t1)
   return false;
 }
 
+/* The generation-taking requests: an acknowledged one holds what the
+ * sandbox had when it was invoked. */
+static bool takes_generation(const req *r) { return op_is(r, "suspend"); }
+
+/* When what sb showed a client by t (an acknowledged append, a counter
+ * read) became durable: the earliest acknowledgement of a suspend invoked
+ * at t or later with no resume in between; -1 when none. */
+static double durable_after(const hist *h, const char *sb, double t) {
+  double durable = -1;
+  for (size_t s = 0; s < h->nreq; s++) {
+    const req *sp = &h->reqs[s];
+    if (takes_generation(sp) && is_ok(sp) && strcmp(sp->sb, sb) == 0 && sp->t_inv >= t &&
+        (durable < 0 || sp->t_done < durable) && !resumed_between(h, sb, t, sp->t_inv))
+      durable = sp->t_done;
+  }
+  return durable;
+}
+
 /* An append is durable once a suspend invoked after its acknowledgement,
  * with no resume in between, is acknowledged: every read invoked after
  * that must hold it. */
@@ -175,14 +193,7 @@ static void check_lost_state(hist *h) {
   for (size_t a = 0; a < h->nreq; a++) {
     const req *ap = &h->reqs[a];
     if (!op_is(ap, "exec") || !is_ok(ap)) continue;
-    double durable = -1;
-    for (size_t s = 0; s < h->nreq; s++) {
-      const req *sp = &h->reqs[s];
-      if (op_is(sp, "suspend") && is_ok(sp) && strcmp(sp->sb, ap->sb) == 0 &&
-          sp->t_inv >= ap->t_done && (durable < 0 || sp->t_done < durable) &&
-          !resumed_between(h, ap->sb, ap->t_done, sp->t_inv))
-        durable = sp->t_done;
-    }
+    double durable = durable_after(h, ap->sb, ap->t_done);
     if (durable < 0) continue;
     for (size_t r = 0; r < h->nreq; r++) {
       const req *rp = &h->reqs[r];
@@ -196,6 +207,56 @@ static void check_lost_state(hist *h) {
       break; /* one read is enough to show it */
     }
   }
+}
+
+/* ---- lost_memory ----------------------------------------------------------------- */
+
+/* The memory counter: a read saw C (the writer's counter, in guest RAM);
+ * once a suspend invoked after that read, with no resume in between, is
+ * acknowledged, C is in a generation's memory, and every read invoked
+ * after that acknowledgement must see C or more. A counter gone ("mem":
+ * null: the VM came back without its memory) is below every C. */
+static void check_lost_memory(hist *h) {
+  json_t *told = json_object(); /* sb -> the req id of the floor last reported */
+  double *dur = malloc((h->nreq + 1) * sizeof *dur); /* each counter read's durable time */
+  if (!dur) {
+    json_decref(told);
+    return;
+  }
+  for (size_t a = 0; a < h->nreq; a++) {
+    const req *ap = &h->reqs[a];
+    dur[a] = is_ok(ap) && json_is_integer(json_object_get(ap->done, "mem"))
+                 ? durable_after(h, ap->sb, ap->t_done)
+                 : -1;
+  }
+  for (size_t r = 0; r < h->nreq; r++) { /* reqs are in invoke order */
+    const req *rp = &h->reqs[r];
+    json_t *mem = is_ok(rp) ? json_object_get(rp->done, "mem") : NULL;
+    if (!mem) continue;
+    const req *floor = NULL;
+    double floor_durable = 0;
+    for (size_t a = 0; a < h->nreq; a++) {
+      const req *ap = &h->reqs[a];
+      if (dur[a] < 0 || dur[a] >= rp->t_inv || strcmp(ap->sb, rp->sb) != 0) continue;
+      json_t *seen = json_object_get(ap->done, "mem");
+      if (!floor || json_integer_value(seen) > json_integer_value(json_object_get(floor->done, "mem")))
+        floor = ap, floor_durable = dur[a];
+    }
+    if (!floor) continue;
+    long long c = json_integer_value(json_object_get(floor->done, "mem"));
+    if (json_is_integer(mem) && json_integer_value(mem) >= c) continue;
+    if (json_integer_value(json_object_get(told, rp->sb)) == floor->id) continue;
+    json_object_set_new(told, rp->sb, json_integer(floor->id));
+    char got[32];
+    if (json_is_integer(mem)) snprintf(got, sizeof got, "%lld", json_integer_value(mem));
+    else snprintf(got, sizeof got, "none (counter gone)");
+    violation(h, "lost_memory", rp->t_done, rp->sb, rp->node,
+              "memory counter %lld (read by req %d at %.0f ms, suspended by %.0f ms) went back "
+              "to %s in req %d read through n%d at %.0f ms",
+              c, floor->id, floor->t_done, floor_durable, got, rp->id, rp->node, rp->t_inv);
+  }
+  json_decref(told);
+  free(dur);
 }
 
 /* ---- lost_sandbox --------------------------------------------------------------- */
@@ -559,6 +620,7 @@ int hg_chaos_check(json_t *events, json_t **report) {
     return rc;
   }
   check_lost_state(&h);
+  check_lost_memory(&h);
   check_lost_sandbox(&h);
   check_double_run(&h);
   check_epoch_order(&h);

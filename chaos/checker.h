@@ -6,6 +6,8 @@
  * Invariants (chaos/README.md says what each means):
  *   lost_state     an acknowledged append, made durable by a later
  *                  acknowledged suspend, missing from a read after that
+ *   lost_memory    a memory counter read, made durable the same way,
+ *                  lower (or gone) in a read after that
  *   lost_sandbox   an acknowledged create, never deleted, 404 on every node
  *                  after the heal
  *   double_run     two running VMMs of one sandbox in one watcher sample

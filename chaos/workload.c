@@ -157,16 +157,18 @@ static void sandbox_fields(json_t *ev, json_t *sb) {
   if ((v = json_object_get(sb, "state")) && json_is_string(v)) json_object_set(ev, "state", v);
 }
 
-/* "1\n2\n---\n7\n" -> ledger [1,2], seq 7. */
+/* "1\n2\n---\n7\n---\n9\n" -> ledger [1,2], seq 7 (the file /root/seq),
+ * mem 9 (the writer's in-memory counter, from tmpfs). A second "---" with
+ * no number after it is "mem": null: the counter is gone from memory. */
 static void parse_ledger(json_t *ev, const char *text) {
   json_t *ledger = json_array();
   const char *p = text;
-  long long seq = -1;
-  bool after = false;
+  long long seq = -1, mem = -1;
+  int part = 0; /* 0 ledger, 1 seq, 2 mem */
   while (p && *p) {
     const char *nl = strchr(p, '\n');
     size_t n = nl ? (size_t)(nl - p) : strlen(p);
-    if (n == 3 && strncmp(p, "---", 3) == 0) after = true;
+    if (n == 3 && strncmp(p, "---", 3) == 0) part++;
     else if (n > 0 && n < 24) {
       char buf[24];
       memcpy(buf, p, n);
@@ -174,14 +176,16 @@ static void parse_ledger(json_t *ev, const char *text) {
       char *end;
       long long v = strtoll(buf, &end, 10);
       if (*end == '\0') {
-        if (after) seq = v;
-        else json_array_append_new(ledger, json_integer(v));
+        if (part == 1) seq = v;
+        else if (part == 2) mem = v;
+        else if (part == 0) json_array_append_new(ledger, json_integer(v));
       }
     }
     p = nl ? nl + 1 : NULL;
   }
   json_object_set_new(ev, "ledger", ledger);
   if (seq >= 0) json_object_set_new(ev, "seq", json_integer(seq));
+  if (part >= 2) json_object_set_new(ev, "mem", mem >= 0 ? json_integer(mem) : json_null());
 }
 
 static void lane_sleep(lane_ctx *L, int lo, int hi) {
@@ -190,7 +194,14 @@ static void lane_sleep(lane_ctx *L, int lo, int hi) {
   nanosleep(&ts, NULL);
 }
 
-#define SEQ_CMD "{\"cmd\":[\"sh\",\"-c\",\"i=0; while :; do i=$((i+1)); echo $i >> /root/seq; sleep 0.5; done\"]}"
+/* The sequence writer: $i lives in the shell's memory; each tick appends
+ * it to /root/seq (disk) and publishes it in /dev/shm/ctr (tmpfs, guest
+ * RAM: saved with the VM's memory, never on the root disk), renamed into
+ * place so a reader never sees half a number. A restore from memory keeps
+ * both the process and the file; a cold boot would lose both. */
+#define SEQ_CMD                                                                              \
+  "{\"cmd\":[\"sh\",\"-c\",\"i=0; while :; do i=$((i+1)); echo $i >> /root/seq; "               \
+  "echo $i > /dev/shm/ctr.new && mv /dev/shm/ctr.new /dev/shm/ctr; sleep 0.5; done\"]}"
 
 static void op_create(lane_ctx *L, int node) {
   L->sb[0] = '\0';
@@ -225,7 +236,8 @@ static void op_exec(lane_ctx *L, int node) {
   snprintf(path, sizeof path, "/v1/sandboxes/%s/commands?wait=10", L->sb);
   snprintf(body, sizeof body,
            "{\"cmd\":[\"sh\",\"-c\",\"echo %lld >> /root/ledger && sync && cat /root/ledger && "
-           "echo --- && tail -n1 /root/seq\"]}", v);
+           "echo --- && { tail -n1 /root/seq; echo ---; cat /dev/shm/ctr; true; } 2>/dev/null\"]}",
+           v);
   int req = invoke(L, "exec", node, json_pack("{s:I}", "value", (json_int_t)v));
   ch_resp r;
   ch_http(L->run, node, "POST", path, body, 15000, &r);

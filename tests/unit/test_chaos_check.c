@@ -140,6 +140,59 @@ static void an_append_lost_to_a_failover_before_any_suspend_is_allowed(void **st
   json_decref(r);
 }
 
+/* The memory counter: the append's exec saw counter 5, a suspend after it
+ * was acknowledged; an exec after the resume sees MEM. */
+#define APPEND_MEM5                                                                             \
+  "{\"ev\":\"invoke\",\"t\":600,\"req\":2,\"lane\":0,\"op\":\"exec\",\"sb\":\"sb-a\",\"node\":2,\"value\":42}\n" \
+  "{\"ev\":\"ok\",\"t\":700,\"req\":2,\"status\":201,\"ledger\":[42],\"seq\":5,\"mem\":5}\n"
+#define EXEC_AFTER(mem)                                                                         \
+  "{\"ev\":\"invoke\",\"t\":1600,\"req\":5,\"lane\":0,\"op\":\"exec\",\"sb\":\"sb-a\",\"node\":1,\"value\":43}\n" \
+  "{\"ev\":\"ok\",\"t\":1700,\"req\":5,\"status\":201,\"ledger\":[42,43],\"mem\":" mem "}\n"
+
+static void a_counter_below_a_suspended_one_is_lost_memory(void **state) {
+  (void)state;
+  expect_only(META CREATE APPEND_MEM5 SUSPEND SUSPEND_OK RESUME EXEC_AFTER("3") HEALTHY FINAL,
+              "lost_memory");
+}
+
+static void a_counter_gone_after_a_suspend_is_lost_memory(void **state) {
+  (void)state;
+  expect_only(META CREATE APPEND_MEM5 SUSPEND SUSPEND_OK RESUME EXEC_AFTER("null") HEALTHY FINAL,
+              "lost_memory");
+}
+
+static void a_counter_at_or_past_a_suspended_one_is_kept_memory(void **state) {
+  (void)state;
+  int n;
+  json_t *r = check_text(META CREATE APPEND_MEM5 SUSPEND SUSPEND_OK RESUME EXEC_AFTER("5")
+                         HEALTHY FINAL, &n);
+  assert_int_equal(n, 0);
+  json_decref(r);
+  r = check_text(META CREATE APPEND_MEM5 SUSPEND SUSPEND_OK RESUME EXEC_AFTER("9") HEALTHY FINAL,
+                 &n);
+  assert_int_equal(n, 0);
+  json_decref(r);
+}
+
+static void a_counter_never_made_durable_may_go_back(void **state) {
+  (void)state;
+  int n;
+  /* the suspend's outcome is unknown */
+  json_t *r = check_text(META CREATE APPEND_MEM5 SUSPEND
+                         "{\"ev\":\"unknown\",\"t\":900,\"req\":3,\"status\":0}\n" RESUME
+                         EXEC_AFTER("2") HEALTHY FINAL, &n);
+  assert_int_equal(n, 0);
+  json_decref(r);
+  /* a resume (maybe from an older generation) came between the read and
+   * the suspend: the suspend may have saved another line */
+  r = check_text(META CREATE APPEND_MEM5
+                 "{\"ev\":\"invoke\",\"t\":750,\"req\":9,\"lane\":0,\"op\":\"resume\",\"sb\":\"sb-a\",\"node\":2}\n"
+                 "{\"ev\":\"unknown\",\"t\":780,\"req\":9,\"status\":0}\n"
+                 SUSPEND SUSPEND_OK RESUME EXEC_AFTER("2") HEALTHY FINAL, &n);
+  assert_int_equal(n, 0);
+  json_decref(r);
+}
+
 static void acknowledged_sandbox_404_everywhere_is_lost_sandbox(void **state) {
   (void)state;
   expect_only(META CREATE HEALTHY
@@ -341,6 +394,10 @@ int main(void) {
       cmocka_unit_test(lost_append_after_a_suspend_is_lost_state),
       cmocka_unit_test(append_missing_without_an_acknowledged_suspend_is_allowed),
       cmocka_unit_test(an_append_lost_to_a_failover_before_any_suspend_is_allowed),
+      cmocka_unit_test(a_counter_below_a_suspended_one_is_lost_memory),
+      cmocka_unit_test(a_counter_gone_after_a_suspend_is_lost_memory),
+      cmocka_unit_test(a_counter_at_or_past_a_suspended_one_is_kept_memory),
+      cmocka_unit_test(a_counter_never_made_durable_may_go_back),
       cmocka_unit_test(acknowledged_sandbox_404_everywhere_is_lost_sandbox),
       cmocka_unit_test(a_delete_of_unknown_outcome_excuses_a_gone_sandbox),
       cmocka_unit_test(a_delete_that_failed_does_not_excuse_a_gone_sandbox),
