@@ -92,6 +92,7 @@ typedef struct hist {
   req *reqs;
   size_t nreq;
   json_t *violations;
+  json_t *vm_starts; /* sb -> [t, ...]: when the watcher first saw each of its VMMs */
 } hist;
 
 static req *find_req(hist *h, int id) {
@@ -168,27 +169,73 @@ static bool resumed_between(const hist *h, const char *sb, double t0, double t1)
   return false;
 }
 
+/* {sb: [t, ...]}: the first sample that shows each VMM (node, pid) of sb.
+ * A VMM that appears is a VM started from some generation: a resume, or a
+ * failover's restore after its owner died or was fenced, which no client
+ * asked for and which may come from an older generation. */
+static json_t *vm_starts(const hist *h) {
+  json_t *out = json_object(), *seen = json_object();
+  size_t i, k;
+  json_t *e, *v;
+  json_array_foreach(h->events, i, e) {
+    if (!ev_is(e, "sample")) continue;
+    json_array_foreach(json_object_get(e, "vms"), k, v) {
+      const char *sb = ev_s(v, "sb");
+      if (!sb) continue;
+      char key[128];
+      snprintf(key, sizeof key, "%s/%lld/%lld", sb, json_integer_value(json_object_get(v, "node")),
+               json_integer_value(json_object_get(v, "pid")));
+      if (json_object_get(seen, key)) continue;
+      json_object_set_new(seen, key, json_true());
+      json_t *list = json_object_get(out, sb);
+      if (!list) json_object_set_new(out, sb, list = json_array());
+      json_array_append_new(list, json_real(ev_t(e)));
+    }
+  }
+  json_decref(seen);
+  return out;
+}
+
+/* True when the watcher first saw a VMM of sb in (t0, t1 + a sample's lag]:
+ * a VM started from a generation then, so what sb showed by t0 may be
+ * gone from what it ran at t1. */
+static bool vm_started_between(const hist *h, const char *sb, double t0, double t1) {
+  size_t i;
+  json_t *t;
+  json_array_foreach(json_object_get(h->vm_starts, sb), i, t) {
+    double x = json_number_value(t);
+    if (x > t0 && x <= t1 + CH_SAMPLE_LAG_MS) return true;
+  }
+  return false;
+}
+
 /* The generation-taking requests: an acknowledged one holds what the
- * sandbox had when it was invoked. */
-static bool takes_generation(const req *r) { return op_is(r, "suspend"); }
+ * sandbox had when it was invoked, on its holders' disks. A suspend keeps
+ * it until a resume; a checkpoint's sandbox runs on, and a failover runs
+ * it again from its newest checkpoint (DESIGN §9), which holds it too. */
+static bool takes_generation(const req *r) {
+  return op_is(r, "suspend") || op_is(r, "checkpoint");
+}
 
 /* When what sb showed a client by t (an acknowledged append, a counter
- * read) became durable: the earliest acknowledgement of a suspend invoked
- * at t or later with no resume in between; -1 when none. */
+ * read) became durable: the earliest acknowledgement of a suspend or
+ * checkpoint invoked at t or later with no resume and no VM start in
+ * between; -1 when none. */
 static double durable_after(const hist *h, const char *sb, double t) {
   double durable = -1;
   for (size_t s = 0; s < h->nreq; s++) {
     const req *sp = &h->reqs[s];
     if (takes_generation(sp) && is_ok(sp) && strcmp(sp->sb, sb) == 0 && sp->t_inv >= t &&
-        (durable < 0 || sp->t_done < durable) && !resumed_between(h, sb, t, sp->t_inv))
+        (durable < 0 || sp->t_done < durable) && !resumed_between(h, sb, t, sp->t_inv) &&
+        !vm_started_between(h, sb, t, sp->t_inv))
       durable = sp->t_done;
   }
   return durable;
 }
 
-/* An append is durable once a suspend invoked after its acknowledgement,
- * with no resume in between, is acknowledged: every read invoked after
- * that must hold it. */
+/* An append is durable once a suspend or checkpoint invoked after its
+ * acknowledgement, with no resume and no VM start in between, is
+ * acknowledged: every read invoked after that must hold it. */
 static void check_lost_state(hist *h) {
   for (size_t a = 0; a < h->nreq; a++) {
     const req *ap = &h->reqs[a];
@@ -264,11 +311,13 @@ static void check_lost_memory(hist *h) {
 static void check_lost_sandbox(hist *h) {
   for (size_t c = 0; c < h->nreq; c++) {
     const req *cp = &h->reqs[c];
-    if (!op_is(cp, "create") || !is_ok(cp) || !cp->sb[0]) continue;
+    /* a create names its sandbox; a fork its child */
+    const char *made = op_is(cp, "fork") ? ev_s(cp->done, "child") : cp->sb;
+    if (!(op_is(cp, "create") || op_is(cp, "fork")) || !is_ok(cp) || !made || !made[0]) continue;
     bool deleted = false; /* a delete that may have happened: ok, unknown, unfinished */
     for (size_t d = 0; d < h->nreq; d++) {
       const req *dp = &h->reqs[d];
-      deleted |= op_is(dp, "delete") && strcmp(dp->sb, cp->sb) == 0 &&
+      deleted |= op_is(dp, "delete") && strcmp(dp->sb, made) == 0 &&
                  !(dp->outcome && strcmp(dp->outcome, "fail") == 0);
     }
     if (deleted) continue;
@@ -276,16 +325,17 @@ static void check_lost_sandbox(hist *h) {
     size_t i;
     json_t *e;
     json_array_foreach(h->events, i, e) {
-      if (!ev_is(e, "final_sb") || !ev_s(e, "sb") || strcmp(ev_s(e, "sb"), cp->sb) != 0) continue;
+      if (!ev_is(e, "final_sb") || !ev_s(e, "sb") || strcmp(ev_s(e, "sb"), made) != 0) continue;
       long st = (long)json_integer_value(json_object_get(e, "status"));
       if (st == 0) continue;
       answered++;
       if (st != 404) found++;
     }
     if (answered > 0 && found == 0)
-      violation(h, "lost_sandbox", cp->t_done, cp->sb, 0,
-                "created (req %d, acknowledged at %.0f ms), never deleted, 404 on all %d "
-                "nodes that answered after the heal", cp->id, cp->t_done, answered);
+      violation(h, "lost_sandbox", cp->t_done, made, 0,
+                "%s (req %d, acknowledged at %.0f ms), never deleted, 404 on all %d "
+                "nodes that answered after the heal", op_is(cp, "fork") ? "forked" : "created",
+                cp->id, cp->t_done, answered);
   }
 }
 
@@ -619,6 +669,7 @@ int hg_chaos_check(json_t *events, json_t **report) {
     json_decref(h.violations);
     return rc;
   }
+  h.vm_starts = vm_starts(&h);
   check_lost_state(&h);
   check_lost_memory(&h);
   check_lost_sandbox(&h);
@@ -632,6 +683,7 @@ int hg_chaos_check(json_t *events, json_t **report) {
   int n = (int)json_array_size(h.violations);
   json_object_set_new(rep, "violations", h.violations);
   free(h.reqs);
+  json_decref(h.vm_starts);
   *report = rep;
   return n;
 }

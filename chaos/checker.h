@@ -5,7 +5,8 @@
  *
  * Invariants (chaos/README.md says what each means):
  *   lost_state     an acknowledged append, made durable by a later
- *                  acknowledged suspend, missing from a read after that
+ *                  acknowledged suspend or checkpoint, missing from a read
+ *                  after that
  *   lost_memory    a memory counter read, made durable the same way,
  *                  lower (or gone) in a read after that
  *   lost_sandbox   an acknowledged create, never deleted, 404 on every node
@@ -24,6 +25,7 @@
 
 #define CH_API_DOWN_MS 4000   /* a node quiet this long, untouched, is down */
 #define CH_FAULT_GRACE_MS 15000 /* after a node's own fault ends: coming back */
+#define CH_SAMPLE_LAG_MS 500  /* a VMM started by t is in the watcher's samples by this */
 
 /* Reads the history at path into an array of events sorted by "t".
  * 0, or -errno (-EINVAL with a message on stderr for a malformed line). */

@@ -97,6 +97,7 @@ typedef struct lane_ctx {
   ch_run *run;
   uint64_t rng;
   char sb[64];
+  char fork[64]; /* the lane's fork of sb, "" when none: deleted later */
   believed st;
   int misses;   /* 404s in a row for the lane's sandbox */
   int64_t next_value;
@@ -117,17 +118,21 @@ static int new_req(void) {
   return r;
 }
 
-/* Writes the invoke; returns the request id. */
-static int invoke(lane_ctx *L, const char *op, int node, json_t *extra) {
+/* Writes the invoke of a request to sb; returns the request id. */
+static int invoke_to(lane_ctx *L, const char *sb, const char *op, int node, json_t *extra) {
   int req = new_req();
   json_t *ev = json_pack("{s:s,s:i,s:i,s:s,s:s,s:i}", "ev", "invoke", "req", req, "lane",
-                         L->lane->id, "op", op, "sb", L->sb, "node", node);
+                         L->lane->id, "op", op, "sb", sb, "node", node);
   if (extra) {
     json_object_update(ev, extra);
     json_decref(extra);
   }
   ch_hist(ev);
   return req;
+}
+
+static int invoke(lane_ctx *L, const char *op, int node, json_t *extra) {
+  return invoke_to(L, L->sb, op, node, extra);
 }
 
 /* ok for 2xx, fail for 4xx and a refused connection (never delivered),
@@ -230,15 +235,16 @@ static void op_create(lane_ctx *L, int node) {
   }
 }
 
-static void op_exec(lane_ctx *L, int node) {
+/* An append to sb's ledger (the lane's sandbox or its fork); the outcome. */
+static const char *exec_on(lane_ctx *L, const char *sb, int node) {
   long long v = L->next_value++;
   char path[160], body[400];
-  snprintf(path, sizeof path, "/v1/sandboxes/%s/commands?wait=10", L->sb);
+  snprintf(path, sizeof path, "/v1/sandboxes/%s/commands?wait=10", sb);
   snprintf(body, sizeof body,
            "{\"cmd\":[\"sh\",\"-c\",\"echo %lld >> /root/ledger && sync && cat /root/ledger && "
            "echo --- && { tail -n1 /root/seq; echo ---; cat /dev/shm/ctr; true; } 2>/dev/null\"]}",
            v);
-  int req = invoke(L, "exec", node, json_pack("{s:I}", "value", (json_int_t)v));
+  int req = invoke_to(L, sb, "exec", node, json_pack("{s:I}", "value", (json_int_t)v));
   ch_resp r;
   ch_http(L->run, node, "POST", path, body, 15000, &r);
   const char *oc = outcome(&r);
@@ -249,8 +255,12 @@ static void op_exec(lane_ctx *L, int node) {
   json_t *ev = complete_ev(req, oc, &r);
   if (strcmp(oc, "ok") == 0) parse_ledger(ev, json_string_value(json_object_get(r.json, "stdout")));
   ch_hist(ev);
-  if (strcmp(oc, "ok") != 0) L->st = S_UNKNOWN;
   ch_resp_free(&r);
+  return oc;
+}
+
+static void op_exec(lane_ctx *L, int node) {
+  if (strcmp(exec_on(L, L->sb, node), "ok") != 0) L->st = S_UNKNOWN;
 }
 
 static void op_get(lane_ctx *L, int node) {
@@ -306,6 +316,62 @@ static void op_suspend(lane_ctx *L, int node) {
   ch_hist(ev);
   L->st = strcmp(oc, "ok") == 0 ? S_SUSPENDED : S_UNKNOWN;
   ch_resp_free(&r);
+}
+
+/* A generation of the running sandbox without stopping it (DESIGN §6):
+ * acknowledged once its holders have it. */
+static void op_checkpoint(lane_ctx *L, int node) {
+  char path[160];
+  snprintf(path, sizeof path, "/v1/sandboxes/%s/checkpoint?wait=25", L->sb);
+  int req = invoke(L, "checkpoint", node, NULL);
+  ch_resp r;
+  ch_http(L->run, node, "POST", path, NULL, 30000, &r);
+  const char *oc = outcome(&r);
+  if (r.status == 202) oc = "unknown";
+  json_t *ev = complete_ev(req, oc, &r);
+  json_t *gen = json_object_get(json_object_get(r.json, "result"), "gen");
+  if (gen) json_object_set(ev, "gen", gen);
+  ch_hist(ev);
+  if (strcmp(oc, "ok") != 0) L->st = S_UNKNOWN;
+  ch_resp_free(&r);
+}
+
+/* A fork of the running sandbox (from a generation taken now): a new
+ * sandbox, "child" in the history, read once through another exec and
+ * deleted later by the lane (op_drop_fork). */
+static void op_fork(lane_ctx *L, int node) {
+  char path[160];
+  snprintf(path, sizeof path, "/v1/sandboxes/%s/fork?wait=25", L->sb);
+  int req = invoke(L, "fork", node, NULL);
+  ch_resp r;
+  ch_http(L->run, node, "POST", path, "{}", 30000, &r);
+  const char *oc = outcome(&r);
+  if (r.status == 202) oc = "unknown";
+  json_t *ev = complete_ev(req, oc, &r);
+  const char *id = json_string_value(json_object_get(r.json, "id"));
+  bool made = strcmp(oc, "ok") == 0 && id && strlen(id) < 64;
+  if (made) {
+    json_object_set_new(ev, "child", json_string(id));
+    snprintf(L->fork, sizeof L->fork, "%s", id);
+    remember(id);
+  }
+  ch_hist(ev);
+  ch_resp_free(&r);
+  if (made) exec_on(L, L->fork, node);
+  else if (strcmp(oc, "fail") != 0) L->st = S_UNKNOWN;
+}
+
+static void op_drop_fork(lane_ctx *L, int node) {
+  char path[160];
+  snprintf(path, sizeof path, "/v1/sandboxes/%s?wait=25", L->fork);
+  int req = invoke_to(L, L->fork, "delete", node, NULL);
+  ch_resp r;
+  ch_http(L->run, node, "DELETE", path, NULL, 30000, &r);
+  const char *oc = outcome(&r);
+  if (r.status == 202) oc = "unknown";
+  ch_hist(complete_ev(req, oc, &r));
+  ch_resp_free(&r);
+  L->fork[0] = '\0'; /* whatever came of it: the teardown takes the rest */
 }
 
 typedef struct resume_arg {
@@ -374,11 +440,17 @@ static void lane_step(lane_ctx *L) {
     op_create(L, node);
     return;
   }
+  if (L->fork[0] && p < 25) {
+    op_drop_fork(L, node);
+    return;
+  }
   switch (L->st) {
   case S_RUNNING:
-    if (p < 45) op_exec(L, node);
-    else if (p < 60) op_read(L, node);
-    else if (p < 70) op_get(L, node);
+    if (p < 40) op_exec(L, node);
+    else if (p < 52) op_read(L, node);
+    else if (p < 60) op_get(L, node);
+    else if (p < 70) op_checkpoint(L, node);
+    else if (p < 74 && !L->fork[0]) op_fork(L, node);
     else if (p < 95) op_suspend(L, node);
     else op_delete(L, node);
     break;
@@ -403,5 +475,6 @@ void *ch_lane_main(void *arg) {
     lane_step(&L);
     lane_sleep(&L, 50, 300);
   }
+  if (L.fork[0]) op_drop_fork(&L, 1 + pick(&L.rng, L.run->nodes));
   return NULL;
 }

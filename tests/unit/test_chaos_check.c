@@ -193,6 +193,69 @@ static void a_counter_never_made_durable_may_go_back(void **state) {
   json_decref(r);
 }
 
+/* A checkpoint (the sandbox runs on) in the suspend's place, then a read
+ * with no resume at all: what a failover from that checkpoint must keep. */
+#define CHECKPOINT_OK                                                                           \
+  "{\"ev\":\"invoke\",\"t\":800,\"req\":3,\"lane\":0,\"op\":\"checkpoint\",\"sb\":\"sb-a\",\"node\":1}\n" \
+  "{\"ev\":\"ok\",\"t\":900,\"req\":3,\"status\":200,\"gen\":2}\n"
+#define FAILOVER_SAMPLES                                                                        \
+  "{\"ev\":\"sample\",\"t\":550,\"vms\":[{\"node\":1,\"sb\":\"sb-a\",\"pid\":10,\"st\":\"run\"}]}\n" \
+  "{\"ev\":\"sample\",\"t\":1400,\"vms\":[{\"node\":2,\"sb\":\"sb-a\",\"pid\":20,\"st\":\"run\"}]}\n"
+
+static void an_append_a_checkpoint_held_then_missing_is_lost_state(void **state) {
+  (void)state;
+  /* n1 died after the checkpoint; n2 runs it again (a failover): it must
+   * start from that checkpoint or a newer one */
+  expect_only(META CREATE APPEND CHECKPOINT_OK FAILOVER_SAMPLES READ_INV
+              "{\"ev\":\"ok\",\"t\":1700,\"req\":5,\"status\":200,\"ledger\":[]}\n"
+              HEALTHY FINAL, "lost_state");
+  expect_only(META CREATE APPEND_MEM5 CHECKPOINT_OK FAILOVER_SAMPLES EXEC_AFTER("4") HEALTHY FINAL,
+              "lost_memory");
+}
+
+static void a_checkpoint_after_an_unasked_restart_may_miss_an_append(void **state) {
+  (void)state;
+  int n;
+  /* the watcher saw a new VMM of sb-a (a failover from an older
+   * generation) between the append and the checkpoint: the checkpoint
+   * saved that line, without the append */
+  json_t *r = check_text(META CREATE APPEND
+                         "{\"ev\":\"sample\",\"t\":750,\"vms\":[{\"node\":2,\"sb\":\"sb-a\",\"pid\":20,\"st\":\"run\"}]}\n"
+                         CHECKPOINT_OK READ_INV
+                         "{\"ev\":\"ok\",\"t\":1700,\"req\":5,\"status\":200,\"ledger\":[]}\n"
+                         HEALTHY FINAL, &n);
+  assert_int_equal(n, 0);
+  json_decref(r);
+  /* and a checkpoint whose outcome is unknown made nothing durable */
+  r = check_text(META CREATE APPEND_MEM5
+                 "{\"ev\":\"invoke\",\"t\":800,\"req\":3,\"lane\":0,\"op\":\"checkpoint\",\"sb\":\"sb-a\",\"node\":1}\n"
+                 "{\"ev\":\"unknown\",\"t\":900,\"req\":3,\"status\":500}\n"
+                 FAILOVER_SAMPLES EXEC_AFTER("2") HEALTHY FINAL, &n);
+  assert_int_equal(n, 0);
+  json_decref(r);
+}
+
+/* A fork acknowledged with its child's id, never deleted, gone after the
+ * heal; and the same fork deleted afterwards. */
+#define FORK_OK                                                                                 \
+  "{\"ev\":\"invoke\",\"t\":800,\"req\":3,\"lane\":0,\"op\":\"fork\",\"sb\":\"sb-a\",\"node\":1}\n" \
+  "{\"ev\":\"ok\",\"t\":900,\"req\":3,\"status\":200,\"child\":\"sb-f\"}\n"
+#define FORK_GONE                                                                               \
+  "{\"ev\":\"final_sb\",\"t\":3100,\"node\":1,\"sb\":\"sb-f\",\"status\":404}\n"            \
+  "{\"ev\":\"final_sb\",\"t\":3100,\"node\":2,\"sb\":\"sb-f\",\"status\":404}\n"
+
+static void an_acknowledged_fork_gone_everywhere_is_lost_sandbox(void **state) {
+  (void)state;
+  expect_only(META CREATE FORK_OK HEALTHY FINAL FORK_GONE, "lost_sandbox");
+  int n;
+  json_t *r = check_text(META CREATE FORK_OK
+                         "{\"ev\":\"invoke\",\"t\":1000,\"req\":4,\"lane\":0,\"op\":\"delete\",\"sb\":\"sb-f\",\"node\":2}\n"
+                         "{\"ev\":\"ok\",\"t\":1200,\"req\":4,\"status\":200}\n"
+                         HEALTHY FINAL FORK_GONE, &n);
+  assert_int_equal(n, 0);
+  json_decref(r);
+}
+
 static void acknowledged_sandbox_404_everywhere_is_lost_sandbox(void **state) {
   (void)state;
   expect_only(META CREATE HEALTHY
@@ -398,6 +461,9 @@ int main(void) {
       cmocka_unit_test(a_counter_gone_after_a_suspend_is_lost_memory),
       cmocka_unit_test(a_counter_at_or_past_a_suspended_one_is_kept_memory),
       cmocka_unit_test(a_counter_never_made_durable_may_go_back),
+      cmocka_unit_test(an_append_a_checkpoint_held_then_missing_is_lost_state),
+      cmocka_unit_test(a_checkpoint_after_an_unasked_restart_may_miss_an_append),
+      cmocka_unit_test(an_acknowledged_fork_gone_everywhere_is_lost_sandbox),
       cmocka_unit_test(acknowledged_sandbox_404_everywhere_is_lost_sandbox),
       cmocka_unit_test(a_delete_of_unknown_outcome_excuses_a_gone_sandbox),
       cmocka_unit_test(a_delete_that_failed_does_not_excuse_a_gone_sandbox),
