@@ -302,17 +302,29 @@ static void op_read(lane_ctx *L, int node) {
   ch_resp_free(&r);
 }
 
+/* A lifecycle request (POST …/suspend, …/checkpoint, …/fork or DELETE)
+ * to sb, waited for up to 25 s: the outcome (a 202 whose wait ran out is
+ * unknown: still going); *ev is its completion, not yet written, and r the
+ * answer, both for the caller to finish. */
+static const char *lifecycle(lane_ctx *L, const char *sb, const char *op, int node,
+                             const char *method, const char *what, const char *body, ch_resp *r,
+                             json_t **ev) {
+  char path[200];
+  snprintf(path, sizeof path, "/v1/sandboxes/%s%s?wait=25", sb, what);
+  int req = invoke_to(L, sb, op, node, NULL);
+  ch_http(L->run, node, method, path, body, 30000, r);
+  const char *oc = outcome(r);
+  if (r->status == 202) oc = "unknown";
+  *ev = complete_ev(req, oc, r);
+  json_t *gen = json_object_get(json_object_get(r->json, "result"), "gen");
+  if (gen) json_object_set(*ev, "gen", gen);
+  return oc;
+}
+
 static void op_suspend(lane_ctx *L, int node) {
-  char path[160];
-  snprintf(path, sizeof path, "/v1/sandboxes/%s/suspend?wait=25", L->sb);
-  int req = invoke(L, "suspend", node, NULL);
   ch_resp r;
-  ch_http(L->run, node, "POST", path, NULL, 30000, &r);
-  const char *oc = outcome(&r);
-  if (r.status == 202) oc = "unknown"; /* the wait ran out: still going */
-  json_t *ev = complete_ev(req, oc, &r);
-  json_t *gen = json_object_get(json_object_get(r.json, "result"), "gen");
-  if (gen) json_object_set(ev, "gen", gen);
+  json_t *ev;
+  const char *oc = lifecycle(L, L->sb, "suspend", node, "POST", "/suspend", NULL, &r, &ev);
   ch_hist(ev);
   L->st = strcmp(oc, "ok") == 0 ? S_SUSPENDED : S_UNKNOWN;
   ch_resp_free(&r);
@@ -321,16 +333,9 @@ static void op_suspend(lane_ctx *L, int node) {
 /* A generation of the running sandbox without stopping it (DESIGN §6):
  * acknowledged once its holders have it. */
 static void op_checkpoint(lane_ctx *L, int node) {
-  char path[160];
-  snprintf(path, sizeof path, "/v1/sandboxes/%s/checkpoint?wait=25", L->sb);
-  int req = invoke(L, "checkpoint", node, NULL);
   ch_resp r;
-  ch_http(L->run, node, "POST", path, NULL, 30000, &r);
-  const char *oc = outcome(&r);
-  if (r.status == 202) oc = "unknown";
-  json_t *ev = complete_ev(req, oc, &r);
-  json_t *gen = json_object_get(json_object_get(r.json, "result"), "gen");
-  if (gen) json_object_set(ev, "gen", gen);
+  json_t *ev;
+  const char *oc = lifecycle(L, L->sb, "checkpoint", node, "POST", "/checkpoint", NULL, &r, &ev);
   ch_hist(ev);
   if (strcmp(oc, "ok") != 0) L->st = S_UNKNOWN;
   ch_resp_free(&r);
@@ -340,14 +345,9 @@ static void op_checkpoint(lane_ctx *L, int node) {
  * sandbox, "child" in the history, read once through another exec and
  * deleted later by the lane (op_drop_fork). */
 static void op_fork(lane_ctx *L, int node) {
-  char path[160];
-  snprintf(path, sizeof path, "/v1/sandboxes/%s/fork?wait=25", L->sb);
-  int req = invoke(L, "fork", node, NULL);
   ch_resp r;
-  ch_http(L->run, node, "POST", path, "{}", 30000, &r);
-  const char *oc = outcome(&r);
-  if (r.status == 202) oc = "unknown";
-  json_t *ev = complete_ev(req, oc, &r);
+  json_t *ev;
+  const char *oc = lifecycle(L, L->sb, "fork", node, "POST", "/fork", "{}", &r, &ev);
   const char *id = json_string_value(json_object_get(r.json, "id"));
   bool made = strcmp(oc, "ok") == 0 && id && strlen(id) < 64;
   if (made) {
@@ -362,14 +362,10 @@ static void op_fork(lane_ctx *L, int node) {
 }
 
 static void op_drop_fork(lane_ctx *L, int node) {
-  char path[160];
-  snprintf(path, sizeof path, "/v1/sandboxes/%s?wait=25", L->fork);
-  int req = invoke_to(L, L->fork, "delete", node, NULL);
   ch_resp r;
-  ch_http(L->run, node, "DELETE", path, NULL, 30000, &r);
-  const char *oc = outcome(&r);
-  if (r.status == 202) oc = "unknown";
-  ch_hist(complete_ev(req, oc, &r));
+  json_t *ev;
+  lifecycle(L, L->fork, "delete", node, "DELETE", "", NULL, &r, &ev);
+  ch_hist(ev);
   ch_resp_free(&r);
   L->fork[0] = '\0'; /* whatever came of it: the teardown takes the rest */
 }
@@ -419,14 +415,10 @@ static void op_resume(lane_ctx *L, int node) {
 }
 
 static void op_delete(lane_ctx *L, int node) {
-  char path[160];
-  snprintf(path, sizeof path, "/v1/sandboxes/%s?wait=25", L->sb);
-  int req = invoke(L, "delete", node, NULL);
   ch_resp r;
-  ch_http(L->run, node, "DELETE", path, NULL, 30000, &r);
-  const char *oc = outcome(&r);
-  if (r.status == 202) oc = "unknown";
-  ch_hist(complete_ev(req, oc, &r));
+  json_t *ev;
+  const char *oc = lifecycle(L, L->sb, "delete", node, "DELETE", "", NULL, &r, &ev);
+  ch_hist(ev);
   if (strcmp(oc, "ok") == 0 || r.status == 404) L->sb[0] = '\0', L->st = S_NONE;
   else L->st = S_UNKNOWN;
   ch_resp_free(&r);
