@@ -554,6 +554,38 @@ static void check_converged(hist *h) {
   json_decref(seen);
 }
 
+/* ---- bad_generation: what the runner saw on the nodes' disks ------------------- */
+
+/* Every generation (snapshots/<sb>/<n>, replicas/<sb>/<n>) a subvolume,
+ * read-only, and a received one (replicas/) with its received UUID; no
+ * staging dir left once receives have had their time: a receive that
+ * failed (one kill-receive cut, say) leaves nothing. */
+static void check_generations(hist *h) {
+  size_t i;
+  json_t *e;
+  json_array_foreach(h->events, i, e) {
+    int node = (int)json_integer_value(json_object_get(e, "node"));
+    if (ev_is(e, "generation")) {
+      const char *where = ev_s(e, "where") ? ev_s(e, "where") : "?";
+      const char *gen = ev_s(e, "gen") ? ev_s(e, "gen") : "?", *sb = ev_s(e, "sb");
+      const char *why = !json_is_true(json_object_get(e, "subvol")) ? "is not a subvolume"
+                        : !json_is_true(json_object_get(e, "ro"))   ? "is writable (half-made?)"
+                        : strcmp(where, "replicas") == 0 && !ev_s(e, "received")
+                            ? "was received but has no received UUID"
+                            : NULL;
+      if (why)
+        violation(h, "bad_generation", ev_t(e), sb, node, "n%d's %s/%s/%s %s", node, where,
+                  sb ? sb : "?", gen, why);
+    } else if (ev_is(e, "staging") && json_array_size(json_object_get(e, "entries")) > 0) {
+      char *list = json_dumps(json_object_get(e, "entries"), JSON_COMPACT);
+      violation(h, "bad_generation", ev_t(e), NULL, node,
+                "n%d's staging dir still holds %s after the heal: a receive left its remains",
+                node, list ? list : "?");
+      free(list);
+    }
+  }
+}
+
 /* ---- recovery after a crash (a number, not an invariant) -------------------------------- */
 
 /* Node n's running sandboxes in sample e, as an object sb -> true. */
@@ -677,6 +709,7 @@ int hg_chaos_check(json_t *events, json_t **report) {
   check_epoch_order(&h);
   check_api_down(&h);
   check_converged(&h);
+  check_generations(&h);
   json_t *rep = json_object();
   counts(&h, rep);
   json_object_set_new(rep, "recoveries", recoveries(&h));

@@ -17,7 +17,10 @@
  *   api_down       a node no fault touched did not answer /healthz for
  *                  CH_API_DOWN_MS and more
  *   not_converged  after the heal, nodes disagree on a sandbox's owner or
- *                  state, or on who is alive, or do not answer */
+ *                  state, or on who is alive, or do not answer
+ *   bad_generation a generation on a node's disk that is no read-only
+ *                  subvolume, or was received without a received UUID, or
+ *                  a receive's remains left in staging after the heal */
 #ifndef HG_CHAOS_CHECKER_H
 #define HG_CHAOS_CHECKER_H
 

@@ -771,6 +771,7 @@ int main(int argc, char **argv) {
   ch_hist(json_pack("{s:s,s:s}", "ev", "phase", "name", "heal"));
   heal_all(&run);
   converge_and_record(&run);
+  ch_record_generations(&run);
   ch_hist(json_pack("{s:s,s:s}", "ev", "phase", "name", "end"));
   run.stop_observers = 1;
   for (int i = 0; i < nobs; i++) pthread_join(obs[i], NULL);

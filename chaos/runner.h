@@ -68,6 +68,11 @@ int ch_observers_start(ch_run *run, pthread_t *threads, int *n);
 /* The VMM pids of node i (from its sandboxes' shim.json): up to cap. */
 int ch_node_vmm_pids(const ch_run *run, int i, int *pids, int cap);
 
+/* ---- inspect.c: the end of a run, seen from the host. Every node's
+ * generations (snapshots/, replicas/: subvolume, read-only, received
+ * UUID) and staging dir, before the teardown. */
+void ch_record_generations(const ch_run *run);
+
 /* ---- workload.c: one client thread per lane until run->stop_lanes. */
 void *ch_lane_main(void *arg); /* arg: ch_lane */
 typedef struct ch_lane {

@@ -256,6 +256,34 @@ static void an_acknowledged_fork_gone_everywhere_is_lost_sandbox(void **state) {
   json_decref(r);
 }
 
+/* What the runner saw on n1's disk at the end: a generation, a replica. */
+#define GEN(where, gen, sub, ro, received)                                                      \
+  "{\"ev\":\"generation\",\"t\":3200,\"node\":1,\"where\":\"" where "\",\"sb\":\"sb-a\",\"gen\":\"" gen \
+  "\",\"subvol\":" sub ",\"ro\":" ro received "}\n"
+#define RECEIVED ",\"received\":\"9d1f5fee-d217-bc44-99fa-64bf14394ce0\""
+#define STAGING(entries) "{\"ev\":\"staging\",\"t\":3300,\"node\":1,\"entries\":[" entries "]}\n"
+
+static void a_writable_or_unreceived_generation_is_bad_generation(void **state) {
+  (void)state;
+  expect_only(META CREATE HEALTHY FINAL GEN("snapshots", "1", "true", "false", ""),
+              "bad_generation");
+  expect_only(META CREATE HEALTHY FINAL GEN("replicas", "2", "true", "true", ""),
+              "bad_generation");
+  expect_only(META CREATE HEALTHY FINAL GEN("replicas", "2", "false", "false", ""),
+              "bad_generation");
+  /* a receive's remains in staging after the heal */
+  expect_only(META CREATE HEALTHY FINAL STAGING("\"4f2a\""), "bad_generation");
+}
+
+static void read_only_generations_received_whole_pass(void **state) {
+  (void)state;
+  int n;
+  json_t *r = check_text(META CREATE HEALTHY FINAL GEN("snapshots", "1", "true", "true", "")
+                         GEN("replicas", "2", "true", "true", RECEIVED) STAGING(""), &n);
+  assert_int_equal(n, 0);
+  json_decref(r);
+}
+
 static void acknowledged_sandbox_404_everywhere_is_lost_sandbox(void **state) {
   (void)state;
   expect_only(META CREATE HEALTHY
@@ -464,6 +492,8 @@ int main(void) {
       cmocka_unit_test(an_append_a_checkpoint_held_then_missing_is_lost_state),
       cmocka_unit_test(a_checkpoint_after_an_unasked_restart_may_miss_an_append),
       cmocka_unit_test(an_acknowledged_fork_gone_everywhere_is_lost_sandbox),
+      cmocka_unit_test(a_writable_or_unreceived_generation_is_bad_generation),
+      cmocka_unit_test(read_only_generations_received_whole_pass),
       cmocka_unit_test(acknowledged_sandbox_404_everywhere_is_lost_sandbox),
       cmocka_unit_test(a_delete_of_unknown_outcome_excuses_a_gone_sandbox),
       cmocka_unit_test(a_delete_that_failed_does_not_excuse_a_gone_sandbox),
