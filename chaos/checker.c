@@ -586,6 +586,21 @@ static void check_generations(hist *h) {
   }
 }
 
+/* ---- leftover: what the runner saw of the run after its teardown ---------------- */
+
+/* Whatever the teardown left: processes, namespaces, mounts, loops. */
+static void check_leftovers(hist *h) {
+  size_t i, k;
+  json_t *e, *x;
+  json_array_foreach(h->events, i, e) {
+    if (!ev_is(e, "teardown")) continue;
+    json_array_foreach(json_object_get(e, "leftovers"), k, x)
+      violation(h, "leftover", ev_t(e), NULL, 0, "after the teardown of %s: %s %s",
+                ev_s(e, "dir") ? ev_s(e, "dir") : "the cluster",
+                ev_s(x, "kind") ? ev_s(x, "kind") : "?", ev_s(x, "what") ? ev_s(x, "what") : "?");
+  }
+}
+
 /* ---- recovery after a crash (a number, not an invariant) -------------------------------- */
 
 /* Node n's running sandboxes in sample e, as an object sb -> true. */
@@ -710,6 +725,7 @@ int hg_chaos_check(json_t *events, json_t **report) {
   check_api_down(&h);
   check_converged(&h);
   check_generations(&h);
+  check_leftovers(&h);
   json_t *rep = json_object();
   counts(&h, rep);
   json_object_set_new(rep, "recoveries", recoveries(&h));

@@ -20,7 +20,9 @@
  *                  state, or on who is alive, or do not answer
  *   bad_generation a generation on a node's disk that is no read-only
  *                  subvolume, or was received without a received UUID, or
- *                  a receive's remains left in staging after the heal */
+ *                  a receive's remains left in staging after the heal
+ *   leftover       a process, namespace, link, mount or loop device of the
+ *                  run still there after the teardown */
 #ifndef HG_CHAOS_CHECKER_H
 #define HG_CHAOS_CHECKER_H
 

@@ -58,8 +58,7 @@ void ch_hist(json_t *ev) { ch_hist_at(ev, ch_now()); }
 
 /* ---- the watcher ----------------------------------------------------------- */
 
-/* Reads at most cap-1 bytes of a small file; -errno when it cannot. */
-static int read_small(const char *path, char *buf, size_t cap) {
+int ch_read_small(const char *path, char *buf, size_t cap) {
   FILE *f = fopen(path, "r");
   if (!f) return -errno;
   size_t n = fread(buf, 1, cap - 1, f);
@@ -72,7 +71,7 @@ static int read_small(const char *path, char *buf, size_t cap) {
 static char proc_state(int pid) {
   char path[64], buf[1024];
   snprintf(path, sizeof path, "/proc/%d/stat", pid);
-  if (read_small(path, buf, sizeof buf) <= 0) return 0;
+  if (ch_read_small(path, buf, sizeof buf) <= 0) return 0;
   const char *rp = strrchr(buf, ')');
   return rp && rp[1] == ' ' ? rp[2] : '?';
 }
@@ -83,14 +82,14 @@ static char proc_state(int pid) {
 static int shim_vmm_pid(const char *sbdir) {
   char path[4200], buf[8192];
   snprintf(path, sizeof path, "%s/shim.json", sbdir);
-  if (read_small(path, buf, sizeof buf) <= 0) return 0;
+  if (ch_read_small(path, buf, sizeof buf) <= 0) return 0;
   json_t *j = json_loads(buf, 0, NULL);
   int pid = (int)json_integer_value(json_object_get(j, "vmm_pid"));
   json_decref(j);
   if (pid <= 0) return 0;
   char cl[4096];
   snprintf(path, sizeof path, "/proc/%d/cmdline", pid);
-  int n = read_small(path, cl, sizeof cl);
+  int n = ch_read_small(path, cl, sizeof cl);
   if (n <= 0) return 0;
   for (int k = 0; k < n; k++)
     if (cl[k] == '\0') cl[k] = ' ';

@@ -780,6 +780,7 @@ down:
   sh(&run, "mkdir -p '%s/logs'; for d in '%s'/n*; do cp \"$d/hangard.log\" \"%s/logs/$(basename $d).log\"; done",
      run.out, run.cluster_dir, run.out);
   sh(&run, "'%s' down --dir '%s' --prefix %s", run.tool, run.cluster_dir, run.prefix);
+  ch_record_leftovers(&run);
   ch_hist_close();
   if (lock >= 0) close(lock);
   clock_gettime(CLOCK_MONOTONIC, &w1);

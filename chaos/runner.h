@@ -62,6 +62,9 @@ void ch_hist_close(void);
 double ch_now(void);             /* ms since ch_hist_open, monotonic */
 void ch_hist(json_t *ev);        /* adds "t" and writes ev (stolen) */
 void ch_hist_at(json_t *ev, double t); /* with a given time */
+/* Reads at most cap-1 bytes of a small file (a /proc or /sys one) into
+ * buf, NUL-terminated: the length, or -errno. */
+int ch_read_small(const char *path, char *buf, size_t cap);
 /* The watcher and the health probes, one thread each; stopped by
  * run->stop_observers. */
 int ch_observers_start(ch_run *run, pthread_t *threads, int *n);
@@ -70,8 +73,11 @@ int ch_node_vmm_pids(const ch_run *run, int i, int *pids, int cap);
 
 /* ---- inspect.c: the end of a run, seen from the host. Every node's
  * generations (snapshots/, replicas/: subvolume, read-only, received
- * UUID) and staging dir, before the teardown. */
+ * UUID) and staging dir, before the teardown; ... */
 void ch_record_generations(const ch_run *run);
+/* ... and every process, namespace, link, mount and loop device of the
+ * run the teardown left, after it. */
+void ch_record_leftovers(const ch_run *run);
 
 /* ---- workload.c: one client thread per lane until run->stop_lanes. */
 void *ch_lane_main(void *arg); /* arg: ch_lane */

@@ -284,6 +284,25 @@ static void read_only_generations_received_whole_pass(void **state) {
   json_decref(r);
 }
 
+#define TEARDOWN(left) \
+  "{\"ev\":\"teardown\",\"t\":4000,\"dir\":\"/tmp/hg-chaos\",\"leftovers\":[" left "]}\n"
+
+static void anything_left_after_the_teardown_is_leftover(void **state) {
+  (void)state;
+  int n;
+  json_t *r = check_text(META CREATE HEALTHY FINAL
+                         TEARDOWN("{\"kind\":\"process\",\"what\":\"pid 9: qemu-system-x86_64\"},"
+                                  "{\"kind\":\"netns\",\"what\":\"hgch-n1\"},"
+                                  "{\"kind\":\"loop\",\"what\":\"/dev/loop3 on /tmp/hg-chaos/n1/disk.img\"}"),
+                         &n);
+  assert_int_equal(n, 3);
+  assert_string_equal(only_invariant(r), "leftover");
+  json_decref(r);
+  r = check_text(META CREATE HEALTHY FINAL TEARDOWN(""), &n);
+  assert_int_equal(n, 0);
+  json_decref(r);
+}
+
 static void acknowledged_sandbox_404_everywhere_is_lost_sandbox(void **state) {
   (void)state;
   expect_only(META CREATE HEALTHY
@@ -494,6 +513,7 @@ int main(void) {
       cmocka_unit_test(an_acknowledged_fork_gone_everywhere_is_lost_sandbox),
       cmocka_unit_test(a_writable_or_unreceived_generation_is_bad_generation),
       cmocka_unit_test(read_only_generations_received_whole_pass),
+      cmocka_unit_test(anything_left_after_the_teardown_is_leftover),
       cmocka_unit_test(acknowledged_sandbox_404_everywhere_is_lost_sandbox),
       cmocka_unit_test(a_delete_of_unknown_outcome_excuses_a_gone_sandbox),
       cmocka_unit_test(a_delete_that_failed_does_not_excuse_a_gone_sandbox),
