@@ -377,6 +377,101 @@ static void check_double_run(hist *h) {
   json_decref(open);
 }
 
+/* The nodes' logs (vmlog events) as run intervals: a VM runs from its
+ * start (vmm.started / vmm.restored, or shim.unfenced) until its stop,
+ * exit or fence (by pid; a lease.lost fences every VM of the sandbox on
+ * that node), or its node's crash; one still open at the end runs to the
+ * end. Two intervals of one sandbox (two nodes, or two VMMs on one) that
+ * overlap by more than CH_LOG_MARGIN_MS are a double run, unless the
+ * watcher already named that one. */
+typedef struct interval {
+  const char *sb;
+  int node, pid; /* pid 0: not known */
+  double from, to; /* to < 0: still open */
+} interval;
+
+typedef struct intervals {
+  interval *v;
+  size_t n, cap;
+} intervals;
+
+static void close_runs(intervals *iv, const char *sb, int node, int pid, double t) {
+  for (size_t k = 0; k < iv->n; k++) {
+    interval *x = &iv->v[k];
+    if (x->to < 0 && x->node == node && (!sb || strcmp(x->sb, sb) == 0) &&
+        (pid == 0 || x->pid == 0 || x->pid == pid))
+      x->to = t;
+  }
+}
+
+static int open_run(intervals *iv, const char *sb, int node, int pid, double t) {
+  for (size_t k = 0; k < iv->n; k++) { /* already running: a restore logged twice */
+    interval *x = &iv->v[k];
+    if (x->to < 0 && x->node == node && x->pid == pid && strcmp(x->sb, sb) == 0) return 0;
+  }
+  if (iv->n == iv->cap) {
+    size_t cap = iv->cap ? iv->cap * 2 : 64;
+    interval *nv = realloc(iv->v, cap * sizeof *nv);
+    if (!nv) return -ENOMEM;
+    iv->v = nv, iv->cap = cap;
+  }
+  iv->v[iv->n++] = (interval){sb, node, pid, t, -1};
+  return 0;
+}
+
+static bool watcher_named(const hist *h, const char *sb, double t0, double t1) {
+  size_t i;
+  json_t *v;
+  json_array_foreach(h->violations, i, v) {
+    double t = json_number_value(json_object_get(v, "t"));
+    const char *vs = json_string_value(json_object_get(v, "sb"));
+    if (vs && strcmp(vs, sb) == 0 && strcmp(json_string_value(json_object_get(v, "invariant")), "double_run") == 0 &&
+        t >= t0 - 1000 && t <= t1 + 1000)
+      return true;
+  }
+  return false;
+}
+
+static void check_double_run_logs(hist *h) {
+  intervals iv = {0};
+  double end = 0;
+  size_t i;
+  json_t *e;
+  json_array_foreach(h->events, i, e) {
+    end = ev_t(e);
+    int node = (int)json_integer_value(json_object_get(e, "node"));
+    if (ev_is(e, "fault") && ev_s(e, "kind") && !strcmp(ev_s(e, "kind"), "crash") &&
+        ev_s(e, "phase") && !strcmp(ev_s(e, "phase"), "start")) {
+      close_runs(&iv, NULL, (int)json_integer_value(json_object_get(e, "a")), 0, ev_t(e));
+      continue;
+    }
+    const char *sb = ev_s(e, "sb"), *what = ev_s(e, "what");
+    if (!ev_is(e, "vmlog") || !sb || !what) continue;
+    int pid = (int)json_integer_value(json_object_get(e, "pid"));
+    if (!strcmp(what, "start") && pid > 0) {
+      if (open_run(&iv, sb, node, pid, ev_t(e)) < 0) break;
+    } else if (!strcmp(what, "stop") || !strcmp(what, "fence")) {
+      close_runs(&iv, sb, node, pid, ev_t(e));
+    }
+  }
+  for (size_t a = 0; a < iv.n; a++) {
+    interval *x = &iv.v[a];
+    double xt = x->to < 0 ? end : x->to;
+    for (size_t b = a + 1; b < iv.n; b++) {
+      interval *y = &iv.v[b];
+      if (strcmp(x->sb, y->sb) != 0 || (x->node == y->node && x->pid == y->pid)) continue;
+      double yt = y->to < 0 ? end : y->to;
+      double from = x->from > y->from ? x->from : y->from, to = xt < yt ? xt : yt;
+      if (to - from <= CH_LOG_MARGIN_MS || watcher_named(h, x->sb, from, to)) continue;
+      violation(h, "double_run", from, x->sb, y->node,
+                "the node logs have %s running on n%d (pid %d, %.0f to %.0f ms) and on n%d "
+                "(pid %d, %.0f to %.0f ms) at once for %.0f ms", x->sb, x->node, x->pid, x->from,
+                xt, y->node, y->pid, y->from, yt, to - from);
+    }
+  }
+  free(iv.v);
+}
+
 /* ---- epoch_order -------------------------------------------------------------------- */
 
 static void check_epoch_order(hist *h) {
@@ -721,6 +816,7 @@ int hg_chaos_check(json_t *events, json_t **report) {
   check_lost_memory(&h);
   check_lost_sandbox(&h);
   check_double_run(&h);
+  check_double_run_logs(&h);
   check_epoch_order(&h);
   check_api_down(&h);
   check_converged(&h);

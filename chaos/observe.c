@@ -19,9 +19,13 @@
 static FILE *hist_f;
 static pthread_mutex_t hist_mu = PTHREAD_MUTEX_INITIALIZER;
 static struct timespec t0;
+static double wall0_ms; /* CLOCK_REALTIME at t0, in ms */
 
 int ch_hist_open(const char *path) {
+  struct timespec w;
   clock_gettime(CLOCK_MONOTONIC, &t0);
+  clock_gettime(CLOCK_REALTIME, &w);
+  wall0_ms = (double)w.tv_sec * 1e3 + (double)w.tv_nsec / 1e6;
   hist_f = fopen(path, "w");
   return hist_f ? 0 : -errno;
 }
@@ -32,6 +36,8 @@ void ch_hist_close(void) {
   hist_f = NULL;
   pthread_mutex_unlock(&hist_mu);
 }
+
+double ch_wall0_ms(void) { return wall0_ms; }
 
 double ch_now(void) {
   struct timespec t;

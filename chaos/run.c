@@ -772,13 +772,16 @@ int main(int argc, char **argv) {
   heal_all(&run);
   converge_and_record(&run);
   ch_record_generations(&run);
+  ch_record_vm_logs(&run);
   ch_hist(json_pack("{s:s,s:s}", "ev", "phase", "name", "end"));
   run.stop_observers = 1;
   for (int i = 0; i < nobs; i++) pthread_join(obs[i], NULL);
   status = 0;
 down:
-  sh(&run, "mkdir -p '%s/logs'; for d in '%s'/n*; do cp \"$d/hangard.log\" \"%s/logs/$(basename $d).log\"; done",
-     run.out, run.cluster_dir, run.out);
+  sh(&run, "mkdir -p '%s/logs'; for d in '%s'/n*; do cp \"$d/hangard.log\" \"%s/logs/$(basename $d).log\"; "
+           "for s in \"$d\"/data/sandboxes/sb-*/shim.log; do [ -f \"$s\" ] && cp \"$s\" "
+           "\"%s/logs/$(basename $d)-$(basename $(dirname $s)).shim.log\"; done; done; true",
+     run.out, run.cluster_dir, run.out, run.out);
   sh(&run, "'%s' down --dir '%s' --prefix %s", run.tool, run.cluster_dir, run.prefix);
   ch_record_leftovers(&run);
   ch_hist_close();

@@ -60,6 +60,8 @@ extern const char *const ch_kind_names[F_KINDS];
 int ch_hist_open(const char *path);
 void ch_hist_close(void);
 double ch_now(void);             /* ms since ch_hist_open, monotonic */
+double ch_wall0_ms(void);        /* the wall clock (ms since the epoch) at t = 0: log
+                                    lines' times map onto the history by it */
 void ch_hist(json_t *ev);        /* adds "t" and writes ev (stolen) */
 void ch_hist_at(json_t *ev, double t); /* with a given time */
 /* Reads at most cap-1 bytes of a small file (a /proc or /sys one) into
@@ -78,6 +80,11 @@ void ch_record_generations(const ch_run *run);
 /* ... and every process, namespace, link, mount and loop device of the
  * run the teardown left, after it. */
 void ch_record_leftovers(const ch_run *run);
+
+/* ---- nodelog.c: every node's hangard.log and the shim.log of each of its
+ * sandbox and orphan dirs, read into "vmlog" events (start / stop / fence
+ * of a VM, on the history's clock), before the teardown. */
+void ch_record_vm_logs(const ch_run *run);
 
 /* ---- workload.c: one client thread per lane until run->stop_lanes. */
 void *ch_lane_main(void *arg); /* arg: ch_lane */

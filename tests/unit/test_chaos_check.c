@@ -398,6 +398,50 @@ static void a_fenced_copy_beside_a_running_one_is_not_double_run(void **state) {
   json_decref(r);
 }
 
+/* The node logs: sb-a's VM starts on n1 (pid 10) at 600; n2 restores it
+ * (pid 20) at 1000; END is what ends n1's. */
+#define VMLOG(t, node, what, pid)                                                                \
+  "{\"ev\":\"vmlog\",\"t\":" t ",\"node\":" node ",\"sb\":\"sb-a\",\"what\":\"" what "\"" pid "}\n"
+#define LOGGED_RUNS(end)                                                                         \
+  VMLOG("600", "1", "start", ",\"pid\":10") end VMLOG("1000", "2", "start", ",\"pid\":20")
+
+static void overlapping_runs_in_the_node_logs_are_double_run(void **state) {
+  (void)state;
+  /* n1's VM stopped only at 1500: half a second the samples never saw */
+  expect_only(META CREATE LOGGED_RUNS(VMLOG("1500", "1", "stop", ",\"pid\":10")) HEALTHY FINAL,
+              "double_run");
+  /* n1's never stopped at all */
+  expect_only(META CREATE LOGGED_RUNS("") HEALTHY FINAL, "double_run");
+  /* one episode the watcher saw too is named once */
+  int n;
+  json_t *r = check_text(META CREATE LOGGED_RUNS(VMLOG("1500", "1", "stop", ",\"pid\":10"))
+                         "{\"ev\":\"sample\",\"t\":1200,\"vms\":[{\"node\":1,\"sb\":\"sb-a\",\"pid\":10,\"st\":\"run\"},"
+                         "{\"node\":2,\"sb\":\"sb-a\",\"pid\":20,\"st\":\"run\"}]}\n"
+                         HEALTHY FINAL, &n);
+  assert_int_equal(n, 1);
+  json_decref(r);
+}
+
+static void runs_the_logs_end_before_the_next_starts_are_one_at_a_time(void **state) {
+  (void)state;
+  int n;
+  const char *ends[] = {
+      VMLOG("900", "1", "fence", ",\"pid\":10"),  /* shim.fenced */
+      VMLOG("900", "1", "fence", ""),              /* lease.lost: every VM of sb-a on n1 */
+      VMLOG("1050", "1", "stop", ",\"pid\":10"),  /* within the logs' margin */
+      "{\"ev\":\"fault\",\"t\":800,\"id\":0,\"phase\":\"start\",\"kind\":\"crash\",\"a\":1,\"dur\":3000}\n",
+  };
+  for (size_t k = 0; k < sizeof ends / sizeof *ends; k++) {
+    char text[8192];
+    snprintf(text, sizeof text, "%s%s%s%s%s%s%s", META CREATE, VMLOG("600", "1", "start", ",\"pid\":10"),
+             ends[k], VMLOG("1000", "2", "start", ",\"pid\":20"), HEALTHY, FINAL, "");
+    json_t *r = check_text(text, &n);
+    if (n != 0) fprintf(stderr, "end %zu: %d violations\n", k, n);
+    assert_int_equal(n, 0);
+    json_decref(r);
+  }
+}
+
 static void a_lower_epoch_after_a_higher_one_is_epoch_order(void **state) {
   (void)state;
   expect_only(META CREATE GET_EPOCH2 HEALTHY FINAL
@@ -520,6 +564,8 @@ int main(void) {
       cmocka_unit_test(two_running_vms_at_one_sample_is_double_run),
       cmocka_unit_test(a_crash_is_timed_until_each_of_its_sandboxes_runs_again),
       cmocka_unit_test(a_fenced_copy_beside_a_running_one_is_not_double_run),
+      cmocka_unit_test(overlapping_runs_in_the_node_logs_are_double_run),
+      cmocka_unit_test(runs_the_logs_end_before_the_next_starts_are_one_at_a_time),
       cmocka_unit_test(a_lower_epoch_after_a_higher_one_is_epoch_order),
       cmocka_unit_test(concurrent_reads_may_see_either_epoch),
       cmocka_unit_test(a_silent_node_no_fault_touched_is_api_down),
