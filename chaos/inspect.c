@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #define CH_STAGING_WAIT_S 10 /* a receive still going at the end gets this long */
-#define CH_LEFTOVER_WAIT_S 3 /* a process still exiting gets this long */
+#define CH_LEFTOVER_WAIT_MS 3000 /* a process still exiting gets this long */
 
 static void sleep_s(int s) {
   struct timespec ts = {s, 0};
@@ -210,10 +210,13 @@ static json_t *leftovers(const ch_run *run) {
 
 void ch_record_leftovers(const ch_run *run) {
   json_t *left = leftovers(run);
-  for (int k = 0; k < CH_LEFTOVER_WAIT_S && json_array_size(left) > 0; k++) {
-    sleep_s(1); /* a VMM still exiting after its SIGKILL */
+  int waited = 0; /* a VMM still exiting after its SIGKILL, a loop device autoclearing */
+  for (; waited < CH_LEFTOVER_WAIT_MS && json_array_size(left) > 0; waited += 100) {
+    struct timespec ts = {0, 100 * 1000000L};
+    nanosleep(&ts, NULL);
     json_decref(left);
     left = leftovers(run);
   }
-  ch_hist(json_pack("{s:s,s:s,s:o}", "ev", "teardown", "dir", run->cluster_dir, "leftovers", left));
+  ch_hist(json_pack("{s:s,s:s,s:i,s:o}", "ev", "teardown", "dir", run->cluster_dir, "waited_ms",
+                    waited, "leftovers", left));
 }
