@@ -9,16 +9,19 @@
  *   shim.log     shim.fenced (the shim stopped the VM at its deadline,
  *                even with hangard dead or frozen), shim.unfenced (running
  *                again), shim.vmm_exited
- * read at the end of the run (every node's hangard.log, and the shim.log
- * of every sandbox and orphan dir still there) into "vmlog" events on the
- * history's clock. The checker turns them into run intervals. */
+ * into "vmlog" events on the history's clock: each shim.log followed by
+ * the watcher while the run goes (its dir may not last), every node's
+ * hangard.log read at the end. The checker turns them into run
+ * intervals. */
 #include "runner.h"
 
-#include <dirent.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 /* "ts=2026-12-05T20:13:57.113Z ..." -> ms since the epoch; -1 when not. */
 static double line_wall_ms(const char *line) {
@@ -58,62 +61,99 @@ static const kind_map shim_events[] = {
     {"shim.fenced", "fence"}, {"shim.unfenced", "start"}, {"shim.vmm_exited", "stop"},
 };
 
-/* One log file of node `node`; sb: the sandbox a shim.log belongs to
- * (NULL for hangard.log, whose lines name it). */
-static void read_log(const char *path, int node, const char *sb, const kind_map *map, size_t nmap,
+/* One line of node `node`'s log: a vmlog event when it says a VM started,
+ * stopped or was fenced. sb: the sandbox a shim.log belongs to (NULL for
+ * hangard.log, whose lines name it). */
+static void one_line(const char *line, int node, const char *sb, const kind_map *map, size_t nmap,
                      double wall0) {
+  char ev[64], id[64], dir[1024], pid[24];
+  field(line, "event", ev, sizeof ev);
+  const char *what = NULL;
+  for (size_t k = 0; k < nmap && !what; k++)
+    if (strcmp(ev, map[k].event) == 0) what = map[k].what;
+  double wall = what ? line_wall_ms(line) : -1;
+  if (wall < 0) return;
+  if (sb) {
+    snprintf(id, sizeof id, "%s", sb);
+  } else {
+    field(line, "sandbox", id, sizeof id);
+    if (!id[0]) { /* vmm.*: the VM's dir ends in the sandbox id */
+      field(line, "dir", dir, sizeof dir);
+      const char *base = strrchr(dir, '/');
+      snprintf(id, sizeof id, "%s", base ? base + 1 : "");
+    }
+  }
+  if (strncmp(id, "sb-", 3) != 0) return; /* a warm-pool VM, say */
+  field(line, "vmm_pid", pid, sizeof pid);
+  json_t *e = json_pack("{s:s,s:i,s:s,s:s,s:s}", "ev", "vmlog", "node", node, "sb", id, "what",
+                        what, "src", ev);
+  if (pid[0]) json_object_set_new(e, "pid", json_integer(atoi(pid)));
+  ch_hist_at(e, wall - wall0);
+}
+
+/* ---- shim logs: followed while the run goes ------------------------------------ */
+
+/* A shim.log lives in its VM's dir, which goes with the sandbox's copy on
+ * that node (a delete, a disown after a failover): read at the end, the
+ * fence of a copy since dropped would be missing. So the watcher follows
+ * every shim.log it passes, from where it last stopped. */
+#define CH_FOLLOW_MAX 1024
+#define CH_FOLLOW_CHUNK (64 * 1024)
+
+typedef struct followed {
+  char path[600];
+  dev_t dev;
+  ino_t ino;
+  off_t off;
+} followed;
+
+static followed follows[CH_FOLLOW_MAX]; /* the watcher thread's alone */
+static int nfollows;
+
+static followed *follow_slot(const char *path) {
+  for (int k = 0; k < nfollows; k++)
+    if (strcmp(follows[k].path, path) == 0) return &follows[k];
+  if (nfollows == CH_FOLLOW_MAX) return NULL;
+  followed *f = &follows[nfollows++];
+  snprintf(f->path, sizeof f->path, "%s", path);
+  return f;
+}
+
+void ch_shimlog_follow(int node, const char *sb, const char *dir) {
+  char path[600];
+  if (snprintf(path, sizeof path, "%s/shim.log", dir) >= (int)sizeof path) return;
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return;
+  struct stat st;
+  followed *f = fstat(fd, &st) == 0 ? follow_slot(path) : NULL;
+  if (f && (f->dev != st.st_dev || f->ino != st.st_ino || st.st_size < f->off)) {
+    f->dev = st.st_dev, f->ino = st.st_ino, f->off = 0; /* a new file at that path */
+  }
+  static char buf[CH_FOLLOW_CHUNK + 1];
+  ssize_t n = f && st.st_size > f->off ? pread(fd, buf, CH_FOLLOW_CHUNK, f->off) : 0;
+  close(fd);
+  if (n <= 0) return;
+  buf[n] = '\0';
+  char *p = buf, *nl;
+  while ((nl = strchr(p, '\n'))) { /* whole lines only: the rest on the next pass */
+    *nl = '\0';
+    one_line(p, node, sb, shim_events, sizeof shim_events / sizeof *shim_events, ch_wall0_ms());
+    p = nl + 1;
+  }
+  if (p == buf && n == CH_FOLLOW_CHUNK) p = buf + n; /* one line longer than a chunk: skipped */
+  f->off += p - buf;
+}
+
+/* ---- hangard.log: read whole at the end (it stays in the node's dir) ----------- */
+
+static void read_log(const char *path, int node, double wall0) {
   FILE *f = fopen(path, "r");
   if (!f) return;
   char line[2048];
-  while (fgets(line, sizeof line, f)) {
-    char ev[64], id[64], dir[1024], pid[24];
-    field(line, "event", ev, sizeof ev);
-    const char *what = NULL;
-    for (size_t k = 0; k < nmap && !what; k++)
-      if (strcmp(ev, map[k].event) == 0) what = map[k].what;
-    double wall = what ? line_wall_ms(line) : -1;
-    if (wall < 0) continue;
-    if (sb) {
-      snprintf(id, sizeof id, "%s", sb);
-    } else {
-      field(line, "sandbox", id, sizeof id);
-      if (!id[0]) { /* vmm.*: the VM's dir ends in the sandbox id */
-        field(line, "dir", dir, sizeof dir);
-        const char *base = strrchr(dir, '/');
-        snprintf(id, sizeof id, "%s", base ? base + 1 : "");
-      }
-    }
-    if (strncmp(id, "sb-", 3) != 0) continue; /* a warm-pool VM, say */
-    field(line, "vmm_pid", pid, sizeof pid);
-    json_t *e = json_pack("{s:s,s:i,s:s,s:s,s:s}", "ev", "vmlog", "node", node, "sb", id, "what",
-                          what, "src", ev);
-    if (pid[0]) json_object_set_new(e, "pid", json_integer(atoi(pid)));
-    ch_hist_at(e, wall - wall0);
-  }
+  while (fgets(line, sizeof line, f))
+    one_line(line, node, NULL, hangard_events, sizeof hangard_events / sizeof *hangard_events,
+             wall0);
   fclose(f);
-}
-
-/* The shim.log of every dir under d (sandboxes/<sb>/, or with depth 1
- * orphans/<sb>/<epoch>/). */
-static void read_shim_logs(const char *d, const char *sb, int node, int depth, double wall0) {
-  DIR *dir = opendir(d);
-  if (!dir) return;
-  struct dirent *e;
-  while ((e = readdir(dir))) {
-    if (e->d_name[0] == '.' || strlen(e->d_name) > 63) continue;
-    if (!sb && strncmp(e->d_name, "sb-", 3) != 0) continue;
-    char sub[1024];
-    snprintf(sub, sizeof sub, "%s/%s", d, e->d_name);
-    const char *id = sb ? sb : e->d_name;
-    if (depth > 0) {
-      read_shim_logs(sub, id, node, depth - 1, wall0);
-      continue;
-    }
-    char path[1100];
-    snprintf(path, sizeof path, "%s/shim.log", sub);
-    read_log(path, node, id, shim_events, sizeof shim_events / sizeof *shim_events, wall0);
-  }
-  closedir(dir);
 }
 
 void ch_record_vm_logs(const ch_run *run) {
@@ -121,10 +161,6 @@ void ch_record_vm_logs(const ch_run *run) {
   for (int i = 1; i <= run->nodes; i++) {
     char path[600];
     snprintf(path, sizeof path, "%s/n%d/hangard.log", run->cluster_dir, i);
-    read_log(path, i, NULL, hangard_events, sizeof hangard_events / sizeof *hangard_events, wall0);
-    snprintf(path, sizeof path, "%s/n%d/data/sandboxes", run->cluster_dir, i);
-    read_shim_logs(path, NULL, i, 0, wall0);
-    snprintf(path, sizeof path, "%s/n%d/data/orphans", run->cluster_dir, i);
-    read_shim_logs(path, NULL, i, 1, wall0);
+    read_log(path, i, wall0);
   }
 }

@@ -137,6 +137,7 @@ static void scan_dir(const char *d, const char *sb, int node, json_t *vms, int d
       scan_dir(sub, id, node, vms, depth - 1);
       continue;
     }
+    ch_shimlog_follow(node, id, sub);
     int pid = shim_vmm_pid(sub);
     if (pid <= 0) continue;
     char st = proc_state(pid);

@@ -81,10 +81,13 @@ void ch_record_generations(const ch_run *run);
  * run the teardown left, after it. */
 void ch_record_leftovers(const ch_run *run);
 
-/* ---- nodelog.c: every node's hangard.log and the shim.log of each of its
- * sandbox and orphan dirs, read into "vmlog" events (start / stop / fence
- * of a VM, on the history's clock), before the teardown. */
+/* ---- nodelog.c: the nodes' logs as "vmlog" events (start / stop / fence
+ * of a VM, on the history's clock). Every node's hangard.log, before the
+ * teardown: */
 void ch_record_vm_logs(const ch_run *run);
+/* The new whole lines of dir/shim.log (node's VM dir of sandbox sb) since
+ * the last call for that dir; the watcher's thread only. */
+void ch_shimlog_follow(int node, const char *sb, const char *dir);
 
 /* ---- workload.c: one client thread per lane until run->stop_lanes. */
 void *ch_lane_main(void *arg); /* arg: ch_lane */
