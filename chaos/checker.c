@@ -93,6 +93,8 @@ typedef struct hist {
   size_t nreq;
   json_t *violations;
   json_t *vm_starts; /* sb -> [t, ...]: when the watcher first saw each of its VMMs */
+  json_t *checked;   /* invariant -> how many things it judged: a run that gave a rule
+                        nothing to judge passes it emptily, and the report says so */
 } hist;
 
 static req *find_req(hist *h, int id) {
@@ -126,6 +128,11 @@ static int join_requests(hist *h) {
     }
   }
   return 0;
+}
+
+static void checked(hist *h, const char *inv) {
+  json_object_set_new(h->checked, inv,
+                      json_integer(json_integer_value(json_object_get(h->checked, inv)) + 1));
 }
 
 static bool is_ok(const req *r) { return r->outcome && strcmp(r->outcome, "ok") == 0; }
@@ -242,6 +249,7 @@ static void check_lost_state(hist *h) {
     if (!op_is(ap, "exec") || !is_ok(ap)) continue;
     double durable = durable_after(h, ap->sb, ap->t_done);
     if (durable < 0) continue;
+    checked(h, "lost_state");
     for (size_t r = 0; r < h->nreq; r++) {
       const req *rp = &h->reqs[r];
       if (!is_ok(rp) || strcmp(rp->sb, ap->sb) != 0 || rp->t_inv <= durable) continue;
@@ -290,6 +298,7 @@ static void check_lost_memory(hist *h) {
         floor = ap, floor_durable = dur[a];
     }
     if (!floor) continue;
+    checked(h, "lost_memory");
     long long c = json_integer_value(json_object_get(floor->done, "mem"));
     if (json_is_integer(mem) && json_integer_value(mem) >= c) continue;
     if (json_integer_value(json_object_get(told, rp->sb)) == floor->id) continue;
@@ -454,6 +463,7 @@ static void check_double_run_logs(hist *h) {
       close_runs(&iv, sb, node, pid, ev_t(e));
     }
   }
+  for (size_t a = 0; a < iv.n; a++) checked(h, "double_run_log_intervals");
   for (size_t a = 0; a < iv.n; a++) {
     interval *x = &iv.v[a];
     double xt = x->to < 0 ? end : x->to;
@@ -661,6 +671,7 @@ static void check_generations(hist *h) {
   json_array_foreach(h->events, i, e) {
     int node = (int)json_integer_value(json_object_get(e, "node"));
     if (ev_is(e, "generation")) {
+      checked(h, "bad_generation");
       const char *where = ev_s(e, "where") ? ev_s(e, "where") : "?";
       const char *gen = ev_s(e, "gen") ? ev_s(e, "gen") : "?", *sb = ev_s(e, "sb");
       const char *why = !json_is_true(json_object_get(e, "subvol")) ? "is not a subvolume"
@@ -689,6 +700,7 @@ static void check_leftovers(hist *h) {
   json_t *e, *x;
   json_array_foreach(h->events, i, e) {
     if (!ev_is(e, "teardown")) continue;
+    checked(h, "leftover");
     json_array_foreach(json_object_get(e, "leftovers"), k, x)
       violation(h, "leftover", ev_t(e), NULL, 0, "after the teardown of %s: %s %s",
                 ev_s(e, "dir") ? ev_s(e, "dir") : "the cluster",
@@ -805,10 +817,11 @@ static json_t *counts(hist *h, json_t *report) {
 }
 
 int hg_chaos_check(json_t *events, json_t **report) {
-  hist h = {.events = events, .violations = json_array()};
+  hist h = {.events = events, .violations = json_array(), .checked = json_object()};
   int rc = join_requests(&h);
   if (rc < 0) {
     json_decref(h.violations);
+    json_decref(h.checked);
     return rc;
   }
   h.vm_starts = vm_starts(&h);
@@ -827,6 +840,7 @@ int hg_chaos_check(json_t *events, json_t **report) {
   json_object_set_new(rep, "recoveries", recoveries(&h));
   int n = (int)json_array_size(h.violations);
   json_object_set_new(rep, "violations", h.violations);
+  json_object_set_new(rep, "checked", h.checked);
   free(h.reqs);
   json_decref(h.vm_starts);
   *report = rep;

@@ -103,6 +103,8 @@ static void clean_history_passes(void **state) {
   assert_int_equal(json_integer_value(json_object_get(r, "seed")), 7);
   json_t *reqs = json_object_get(r, "requests");
   assert_int_equal(json_integer_value(json_object_get(reqs, "ok")), 6);
+  /* the append made durable by the suspend was judged */
+  assert_int_equal(json_integer_value(json_object_get(json_object_get(r, "checked"), "lost_state")), 1);
   json_decref(r);
 }
 
