@@ -389,7 +389,8 @@ static void check_double_run(hist *h) {
 /* The nodes' logs (vmlog events) as run intervals: a VM runs from its
  * start (vmm.started / vmm.restored, or shim.unfenced) until its stop,
  * exit or fence (by pid; a lease.lost fences every VM of the sandbox on
- * that node), or its node's crash; one still open at the end runs to the
+ * that node), or its node's crash (applied: a VM that started while the
+ * crash command ran died with it); one still open at the end runs to the
  * end. Two intervals of one sandbox (two nodes, or two VMMs on one) that
  * overlap by more than CH_LOG_MARGIN_MS are a double run, unless the
  * watcher already named that one. */
@@ -449,8 +450,10 @@ static void check_double_run_logs(hist *h) {
   json_array_foreach(h->events, i, e) {
     end = ev_t(e);
     int node = (int)json_integer_value(json_object_get(e, "node"));
+    /* a crash kills every VM of its node between its start and its being
+     * applied (a VM restored meanwhile too) */
     if (ev_is(e, "fault") && ev_s(e, "kind") && !strcmp(ev_s(e, "kind"), "crash") &&
-        ev_s(e, "phase") && !strcmp(ev_s(e, "phase"), "start")) {
+        ev_s(e, "phase") && (!strcmp(ev_s(e, "phase"), "start") || !strcmp(ev_s(e, "phase"), "applied"))) {
       close_runs(&iv, NULL, (int)json_integer_value(json_object_get(e, "a")), 0, ev_t(e));
       continue;
     }

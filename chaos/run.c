@@ -371,6 +371,10 @@ static void *nemesis_main(void *arg) {
     json_object_set_new(ev, "phase", json_string("start"));
     ch_hist(ev);
     fault_begin(run, k, f);
+    /* in effect from here: a crash's VMs are dead by now (one a restore
+     * started while the crash command ran included) */
+    ch_hist(json_pack("{s:s,s:i,s:s,s:s,s:i}", "ev", "fault", "id", k, "phase", "applied", "kind",
+                      ch_kind_names[f->kind], "a", f->a));
     sleep_ms(f->dur_ms);
     fault_end(run, k, f);
     ev = fault_json(f);

@@ -433,6 +433,15 @@ static void runs_the_logs_end_before_the_next_starts_are_one_at_a_time(void **st
       VMLOG("1050", "1", "stop", ",\"pid\":10"),  /* within the logs' margin */
       "{\"ev\":\"fault\",\"t\":800,\"id\":0,\"phase\":\"start\",\"kind\":\"crash\",\"a\":1,\"dur\":3000}\n",
   };
+  /* a restore n1 logged while the crash command ran (after the crash began,
+   * before it was applied) died with the crash */
+  json_t *r = check_text(META CREATE
+                         "{\"ev\":\"fault\",\"t\":500,\"id\":0,\"phase\":\"start\",\"kind\":\"crash\",\"a\":1,\"dur\":3000}\n"
+                         VMLOG("600", "1", "start", ",\"pid\":10")
+                         "{\"ev\":\"fault\",\"t\":700,\"id\":0,\"phase\":\"applied\",\"kind\":\"crash\",\"a\":1}\n"
+                         VMLOG("1000", "2", "start", ",\"pid\":20") HEALTHY FINAL, &n);
+  assert_int_equal(n, 0);
+  json_decref(r);
   for (size_t k = 0; k < sizeof ends / sizeof *ends; k++) {
     char text[8192];
     snprintf(text, sizeof text, "%s%s%s%s%s%s%s", META CREATE, VMLOG("600", "1", "start", ",\"pid\":10"),
