@@ -389,9 +389,10 @@ static void check_double_run(hist *h) {
 /* The nodes' logs (vmlog events) as run intervals: a VM runs from its
  * start (vmm.started / vmm.restored, or shim.unfenced) until its stop,
  * exit or fence (by pid; a lease.lost fences every VM of the sandbox on
- * that node), or its node's crash (applied: a VM that started while the
- * crash command ran died with it); one still open at the end runs to the
- * end. Two intervals of one sandbox (two nodes, or two VMMs on one) that
+ * that node, as does a vmm.adopt_failed), or its node's crash (applied: a
+ * VM that started while the crash command ran died with it), or the
+ * first watcher sample without its process; one still open at the end
+ * runs to the end. Two intervals of one sandbox (two nodes, or two VMMs on one) that
  * overlap by more than CH_LOG_MARGIN_MS are a double run, unless the
  * watcher already named that one. */
 typedef struct interval {
@@ -427,6 +428,31 @@ static int open_run(intervals *iv, const char *sb, int node, int pid, double t) 
   }
   iv->v[iv->n++] = (interval){sb, node, pid, t, -1};
   return 0;
+}
+
+/* A log can miss a VM's death or fence (its shim killed with it, a full
+ * disk that took the line): where the watcher, after the start, took a
+ * sample without that VMM process running (gone, or stopped), the
+ * interval ends there. It only cuts intervals short: what the logs add,
+ * a run between two samples, stays. */
+static void gone_by(const hist *h, interval *x) {
+  size_t i, k;
+  json_t *e, *v;
+  json_array_foreach(h->events, i, e) {
+    double t = ev_t(e);
+    if (!ev_is(e, "sample") || t <= x->from + CH_SAMPLE_LAG_MS) continue;
+    if (x->to >= 0 && t >= x->to) return;
+    bool there = false;
+    json_array_foreach(json_object_get(e, "vms"), k, v) {
+      there |= json_integer_value(json_object_get(v, "node")) == x->node &&
+               json_integer_value(json_object_get(v, "pid")) == x->pid && ev_s(v, "st") &&
+               strcmp(ev_s(v, "st"), "run") == 0;
+    }
+    if (!there) {
+      x->to = t;
+      return;
+    }
+  }
 }
 
 static bool watcher_named(const hist *h, const char *sb, double t0, double t1) {
@@ -466,7 +492,10 @@ static void check_double_run_logs(hist *h) {
       close_runs(&iv, sb, node, pid, ev_t(e));
     }
   }
-  for (size_t a = 0; a < iv.n; a++) checked(h, "double_run_log_intervals");
+  for (size_t a = 0; a < iv.n; a++) {
+    checked(h, "double_run_log_intervals");
+    gone_by(h, &iv.v[a]);
+  }
   for (size_t a = 0; a < iv.n; a++) {
     interval *x = &iv.v[a];
     double xt = x->to < 0 ? end : x->to;

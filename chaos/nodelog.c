@@ -4,8 +4,8 @@
  * double run shorter than that; the logs have every start and stop to the
  * millisecond:
  *   hangard.log  vmm.started / vmm.restored (a VM runs), vmm.stopped,
- *                lease.lost (its hangard learnt it lost the lease: fenced
- *                by then)
+ *                vmm.adopt_failed (gone by then), lease.lost (its hangard
+ *                learnt it lost the lease: fenced by then)
  *   shim.log     shim.fenced (the shim stopped the VM at its deadline,
  *                even with hangard dead or frozen), shim.unfenced (running
  *                again), shim.vmm_exited
@@ -56,6 +56,7 @@ typedef struct kind_map {
 static const kind_map hangard_events[] = {
     {"vmm.started", "start"}, {"vmm.restored", "start"}, {"vmm.stopped", "stop"},
     {"lease.lost", "fence"},  {"lease.lost_running", "fence"},
+    {"vmm.adopt_failed", "stop"}, /* a restarted hangard found the VM gone */
 };
 static const kind_map shim_events[] = {
     {"shim.fenced", "fence"}, {"shim.unfenced", "start"}, {"shim.vmm_exited", "stop"},
