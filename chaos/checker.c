@@ -256,7 +256,7 @@ static void check_lost_state(hist *h) {
       const json_t *ledger = json_object_get(rp->done, "ledger");
       if (!json_is_array(ledger) || ledger_has(ledger, ap->value)) continue;
       violation(h, "lost_state", rp->t_done, ap->sb, rp->node,
-                "append %lld (req %d, acknowledged at %.0f ms, suspended by %.0f ms) missing "
+                "append %lld (req %d, acknowledged at %.0f ms, in a generation by %.0f ms) missing "
                 "from the ledger %s req %d read through n%d at %.0f ms",
                 ap->value, ap->id, ap->t_done, durable, rp->op, rp->id, rp->node, rp->t_inv);
       break; /* one read is enough to show it */
@@ -267,9 +267,9 @@ static void check_lost_state(hist *h) {
 /* ---- lost_memory ----------------------------------------------------------------- */
 
 /* The memory counter: a read saw C (the writer's counter, in guest RAM);
- * once a suspend invoked after that read, with no resume in between, is
- * acknowledged, C is in a generation's memory, and every read invoked
- * after that acknowledgement must see C or more. A counter gone ("mem":
+ * once a suspend or checkpoint invoked after that read, with no resume and
+ * no VM start in between, is acknowledged, C is in a generation's memory,
+ * and every read invoked after that acknowledgement must see C or more. A counter gone ("mem":
  * null: the VM came back without its memory) is below every C. */
 static void check_lost_memory(hist *h) {
   json_t *told = json_object(); /* sb -> the req id of the floor last reported */
@@ -307,7 +307,7 @@ static void check_lost_memory(hist *h) {
     if (json_is_integer(mem)) snprintf(got, sizeof got, "%lld", json_integer_value(mem));
     else snprintf(got, sizeof got, "none (counter gone)");
     violation(h, "lost_memory", rp->t_done, rp->sb, rp->node,
-              "memory counter %lld (read by req %d at %.0f ms, suspended by %.0f ms) went back "
+              "memory counter %lld (read by req %d at %.0f ms, in a generation by %.0f ms) went back "
               "to %s in req %d read through n%d at %.0f ms",
               c, floor->id, floor->t_done, floor_durable, got, rp->id, rp->node, rp->t_inv);
   }
