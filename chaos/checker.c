@@ -92,6 +92,9 @@ typedef struct hist {
   req *reqs;
   size_t nreq;
   json_t *violations;
+  json_t *vm_starts; /* sb -> [t, ...]: when the watcher first saw each of its VMMs */
+  json_t *checked;   /* invariant -> how many things it judged: a run that gave a rule
+                        nothing to judge passes it emptily, and the report says so */
 } hist;
 
 static req *find_req(hist *h, int id) {
@@ -125,6 +128,11 @@ static int join_requests(hist *h) {
     }
   }
   return 0;
+}
+
+static void checked(hist *h, const char *inv) {
+  json_object_set_new(h->checked, inv,
+                      json_integer(json_integer_value(json_object_get(h->checked, inv)) + 1));
 }
 
 static bool is_ok(const req *r) { return r->outcome && strcmp(r->outcome, "ok") == 0; }
@@ -168,29 +176,87 @@ static bool resumed_between(const hist *h, const char *sb, double t0, double t1)
   return false;
 }
 
-/* An append is durable once a suspend invoked after its acknowledgement,
- * with no resume in between, is acknowledged: every read invoked after
- * that must hold it. */
+/* {sb: [t, ...]}: the first sample that shows each VMM (node, pid) of sb.
+ * A VMM that appears is a VM started from some generation: a resume, or a
+ * failover's restore after its owner died or was fenced, which no client
+ * asked for and which may come from an older generation. */
+static json_t *vm_starts(const hist *h) {
+  json_t *out = json_object(), *seen = json_object();
+  size_t i, k;
+  json_t *e, *v;
+  json_array_foreach(h->events, i, e) {
+    if (!ev_is(e, "sample")) continue;
+    json_array_foreach(json_object_get(e, "vms"), k, v) {
+      const char *sb = ev_s(v, "sb");
+      if (!sb) continue;
+      char key[128];
+      snprintf(key, sizeof key, "%s/%lld/%lld", sb, json_integer_value(json_object_get(v, "node")),
+               json_integer_value(json_object_get(v, "pid")));
+      if (json_object_get(seen, key)) continue;
+      json_object_set_new(seen, key, json_true());
+      json_t *list = json_object_get(out, sb);
+      if (!list) json_object_set_new(out, sb, list = json_array());
+      json_array_append_new(list, json_real(ev_t(e)));
+    }
+  }
+  json_decref(seen);
+  return out;
+}
+
+/* True when the watcher first saw a VMM of sb in (t0, t1 + a sample's lag]:
+ * a VM started from a generation then, so what sb showed by t0 may be
+ * gone from what it ran at t1. */
+static bool vm_started_between(const hist *h, const char *sb, double t0, double t1) {
+  size_t i;
+  json_t *t;
+  json_array_foreach(json_object_get(h->vm_starts, sb), i, t) {
+    double x = json_number_value(t);
+    if (x > t0 && x <= t1 + CH_SAMPLE_LAG_MS) return true;
+  }
+  return false;
+}
+
+/* The generation-taking requests: an acknowledged one holds what the
+ * sandbox had when it was invoked, on its holders' disks. A suspend keeps
+ * it until a resume; a checkpoint's sandbox runs on, and a failover runs
+ * it again from its newest checkpoint (DESIGN §9), which holds it too. */
+static bool takes_generation(const req *r) {
+  return op_is(r, "suspend") || op_is(r, "checkpoint");
+}
+
+/* When what sb showed a client by t (an acknowledged append, a counter
+ * read) became durable: the earliest acknowledgement of a suspend or
+ * checkpoint invoked at t or later with no resume and no VM start in
+ * between; -1 when none. */
+static double durable_after(const hist *h, const char *sb, double t) {
+  double durable = -1;
+  for (size_t s = 0; s < h->nreq; s++) {
+    const req *sp = &h->reqs[s];
+    if (takes_generation(sp) && is_ok(sp) && strcmp(sp->sb, sb) == 0 && sp->t_inv >= t &&
+        (durable < 0 || sp->t_done < durable) && !resumed_between(h, sb, t, sp->t_inv) &&
+        !vm_started_between(h, sb, t, sp->t_inv))
+      durable = sp->t_done;
+  }
+  return durable;
+}
+
+/* An append is durable once a suspend or checkpoint invoked after its
+ * acknowledgement, with no resume and no VM start in between, is
+ * acknowledged: every read invoked after that must hold it. */
 static void check_lost_state(hist *h) {
   for (size_t a = 0; a < h->nreq; a++) {
     const req *ap = &h->reqs[a];
     if (!op_is(ap, "exec") || !is_ok(ap)) continue;
-    double durable = -1;
-    for (size_t s = 0; s < h->nreq; s++) {
-      const req *sp = &h->reqs[s];
-      if (op_is(sp, "suspend") && is_ok(sp) && strcmp(sp->sb, ap->sb) == 0 &&
-          sp->t_inv >= ap->t_done && (durable < 0 || sp->t_done < durable) &&
-          !resumed_between(h, ap->sb, ap->t_done, sp->t_inv))
-        durable = sp->t_done;
-    }
+    double durable = durable_after(h, ap->sb, ap->t_done);
     if (durable < 0) continue;
+    checked(h, "lost_state");
     for (size_t r = 0; r < h->nreq; r++) {
       const req *rp = &h->reqs[r];
       if (!is_ok(rp) || strcmp(rp->sb, ap->sb) != 0 || rp->t_inv <= durable) continue;
       const json_t *ledger = json_object_get(rp->done, "ledger");
       if (!json_is_array(ledger) || ledger_has(ledger, ap->value)) continue;
       violation(h, "lost_state", rp->t_done, ap->sb, rp->node,
-                "append %lld (req %d, acknowledged at %.0f ms, suspended by %.0f ms) missing "
+                "append %lld (req %d, acknowledged at %.0f ms, in a generation by %.0f ms) missing "
                 "from the ledger %s req %d read through n%d at %.0f ms",
                 ap->value, ap->id, ap->t_done, durable, rp->op, rp->id, rp->node, rp->t_inv);
       break; /* one read is enough to show it */
@@ -198,16 +264,69 @@ static void check_lost_state(hist *h) {
   }
 }
 
+/* ---- lost_memory ----------------------------------------------------------------- */
+
+/* The memory counter: a read saw C (the writer's counter, in guest RAM);
+ * once a suspend or checkpoint invoked after that read, with no resume and
+ * no VM start in between, is acknowledged, C is in a generation's memory,
+ * and every read invoked after that acknowledgement must see C or more. A counter gone ("mem":
+ * null: the VM came back without its memory) is below every C. */
+static void check_lost_memory(hist *h) {
+  json_t *told = json_object(); /* sb -> the req id of the floor last reported */
+  double *dur = malloc((h->nreq + 1) * sizeof *dur); /* each counter read's durable time */
+  if (!dur) {
+    json_decref(told);
+    return;
+  }
+  for (size_t a = 0; a < h->nreq; a++) {
+    const req *ap = &h->reqs[a];
+    dur[a] = is_ok(ap) && json_is_integer(json_object_get(ap->done, "mem"))
+                 ? durable_after(h, ap->sb, ap->t_done)
+                 : -1;
+  }
+  for (size_t r = 0; r < h->nreq; r++) { /* reqs are in invoke order */
+    const req *rp = &h->reqs[r];
+    json_t *mem = is_ok(rp) ? json_object_get(rp->done, "mem") : NULL;
+    if (!mem) continue;
+    const req *floor = NULL;
+    double floor_durable = 0;
+    for (size_t a = 0; a < h->nreq; a++) {
+      const req *ap = &h->reqs[a];
+      if (dur[a] < 0 || dur[a] >= rp->t_inv || strcmp(ap->sb, rp->sb) != 0) continue;
+      json_t *seen = json_object_get(ap->done, "mem");
+      if (!floor || json_integer_value(seen) > json_integer_value(json_object_get(floor->done, "mem")))
+        floor = ap, floor_durable = dur[a];
+    }
+    if (!floor) continue;
+    checked(h, "lost_memory");
+    long long c = json_integer_value(json_object_get(floor->done, "mem"));
+    if (json_is_integer(mem) && json_integer_value(mem) >= c) continue;
+    if (json_integer_value(json_object_get(told, rp->sb)) == floor->id) continue;
+    json_object_set_new(told, rp->sb, json_integer(floor->id));
+    char got[32];
+    if (json_is_integer(mem)) snprintf(got, sizeof got, "%lld", json_integer_value(mem));
+    else snprintf(got, sizeof got, "none (counter gone)");
+    violation(h, "lost_memory", rp->t_done, rp->sb, rp->node,
+              "memory counter %lld (read by req %d at %.0f ms, in a generation by %.0f ms) went back "
+              "to %s in req %d read through n%d at %.0f ms",
+              c, floor->id, floor->t_done, floor_durable, got, rp->id, rp->node, rp->t_inv);
+  }
+  json_decref(told);
+  free(dur);
+}
+
 /* ---- lost_sandbox --------------------------------------------------------------- */
 
 static void check_lost_sandbox(hist *h) {
   for (size_t c = 0; c < h->nreq; c++) {
     const req *cp = &h->reqs[c];
-    if (!op_is(cp, "create") || !is_ok(cp) || !cp->sb[0]) continue;
+    /* a create names its sandbox; a fork its child */
+    const char *made = op_is(cp, "fork") ? ev_s(cp->done, "child") : cp->sb;
+    if (!(op_is(cp, "create") || op_is(cp, "fork")) || !is_ok(cp) || !made || !made[0]) continue;
     bool deleted = false; /* a delete that may have happened: ok, unknown, unfinished */
     for (size_t d = 0; d < h->nreq; d++) {
       const req *dp = &h->reqs[d];
-      deleted |= op_is(dp, "delete") && strcmp(dp->sb, cp->sb) == 0 &&
+      deleted |= op_is(dp, "delete") && strcmp(dp->sb, made) == 0 &&
                  !(dp->outcome && strcmp(dp->outcome, "fail") == 0);
     }
     if (deleted) continue;
@@ -215,16 +334,17 @@ static void check_lost_sandbox(hist *h) {
     size_t i;
     json_t *e;
     json_array_foreach(h->events, i, e) {
-      if (!ev_is(e, "final_sb") || !ev_s(e, "sb") || strcmp(ev_s(e, "sb"), cp->sb) != 0) continue;
+      if (!ev_is(e, "final_sb") || !ev_s(e, "sb") || strcmp(ev_s(e, "sb"), made) != 0) continue;
       long st = (long)json_integer_value(json_object_get(e, "status"));
       if (st == 0) continue;
       answered++;
       if (st != 404) found++;
     }
     if (answered > 0 && found == 0)
-      violation(h, "lost_sandbox", cp->t_done, cp->sb, 0,
-                "created (req %d, acknowledged at %.0f ms), never deleted, 404 on all %d "
-                "nodes that answered after the heal", cp->id, cp->t_done, answered);
+      violation(h, "lost_sandbox", cp->t_done, made, 0,
+                "%s (req %d, acknowledged at %.0f ms), never deleted, 404 on all %d "
+                "nodes that answered after the heal", op_is(cp, "fork") ? "forked" : "created",
+                cp->id, cp->t_done, answered);
   }
 }
 
@@ -264,6 +384,134 @@ static void check_double_run(hist *h) {
     json_decref(seen);
   }
   json_decref(open);
+}
+
+/* The nodes' logs (vmlog events) as run intervals: a VM runs from its
+ * start (vmm.started / vmm.restored, or shim.unfenced) until its stop,
+ * exit or fence (by pid; a lease.lost fences every VM of the sandbox on
+ * that node, as does a vmm.adopt_failed), or its node's crash (applied: a
+ * VM that started while the crash command ran died with it), or the
+ * first watcher sample without its process; one still open at the end
+ * runs to the end. Two intervals of one sandbox (two nodes, or two VMMs on one) that
+ * overlap by more than CH_LOG_MARGIN_MS are a double run, unless the
+ * watcher already named that one. */
+typedef struct interval {
+  const char *sb;
+  int node, pid; /* pid 0: not known */
+  double from, to; /* to < 0: still open */
+} interval;
+
+typedef struct intervals {
+  interval *v;
+  size_t n, cap;
+} intervals;
+
+static void close_runs(intervals *iv, const char *sb, int node, int pid, double t) {
+  for (size_t k = 0; k < iv->n; k++) {
+    interval *x = &iv->v[k];
+    if (x->to < 0 && x->node == node && (!sb || strcmp(x->sb, sb) == 0) &&
+        (pid == 0 || x->pid == 0 || x->pid == pid))
+      x->to = t;
+  }
+}
+
+static int open_run(intervals *iv, const char *sb, int node, int pid, double t) {
+  for (size_t k = 0; k < iv->n; k++) { /* already running: a restore logged twice */
+    interval *x = &iv->v[k];
+    if (x->to < 0 && x->node == node && x->pid == pid && strcmp(x->sb, sb) == 0) return 0;
+  }
+  if (iv->n == iv->cap) {
+    size_t cap = iv->cap ? iv->cap * 2 : 64;
+    interval *nv = realloc(iv->v, cap * sizeof *nv);
+    if (!nv) return -ENOMEM;
+    iv->v = nv, iv->cap = cap;
+  }
+  iv->v[iv->n++] = (interval){sb, node, pid, t, -1};
+  return 0;
+}
+
+/* A log can miss a VM's death or fence (its shim killed with it, a full
+ * disk that took the line): where the watcher, after the start, took a
+ * sample without that VMM process running (gone, or stopped), the
+ * interval ends there. It only cuts intervals short: what the logs add,
+ * a run between two samples, stays. */
+static void gone_by(const hist *h, interval *x) {
+  size_t i, k;
+  json_t *e, *v;
+  json_array_foreach(h->events, i, e) {
+    double t = ev_t(e);
+    if (!ev_is(e, "sample") || t <= x->from + CH_SAMPLE_LAG_MS) continue;
+    if (x->to >= 0 && t >= x->to) return;
+    bool there = false;
+    json_array_foreach(json_object_get(e, "vms"), k, v) {
+      there |= json_integer_value(json_object_get(v, "node")) == x->node &&
+               json_integer_value(json_object_get(v, "pid")) == x->pid && ev_s(v, "st") &&
+               strcmp(ev_s(v, "st"), "run") == 0;
+    }
+    if (!there) {
+      x->to = t;
+      return;
+    }
+  }
+}
+
+static bool watcher_named(const hist *h, const char *sb, double t0, double t1) {
+  size_t i;
+  json_t *v;
+  json_array_foreach(h->violations, i, v) {
+    double t = json_number_value(json_object_get(v, "t"));
+    const char *vs = json_string_value(json_object_get(v, "sb"));
+    if (vs && strcmp(vs, sb) == 0 && strcmp(json_string_value(json_object_get(v, "invariant")), "double_run") == 0 &&
+        t >= t0 - 1000 && t <= t1 + 1000)
+      return true;
+  }
+  return false;
+}
+
+static void check_double_run_logs(hist *h) {
+  intervals iv = {0};
+  double end = 0;
+  size_t i;
+  json_t *e;
+  json_array_foreach(h->events, i, e) {
+    end = ev_t(e);
+    int node = (int)json_integer_value(json_object_get(e, "node"));
+    /* a crash kills every VM of its node between its start and its being
+     * applied (a VM restored meanwhile too) */
+    if (ev_is(e, "fault") && ev_s(e, "kind") && !strcmp(ev_s(e, "kind"), "crash") &&
+        ev_s(e, "phase") && (!strcmp(ev_s(e, "phase"), "start") || !strcmp(ev_s(e, "phase"), "applied"))) {
+      close_runs(&iv, NULL, (int)json_integer_value(json_object_get(e, "a")), 0, ev_t(e));
+      continue;
+    }
+    const char *sb = ev_s(e, "sb"), *what = ev_s(e, "what");
+    if (!ev_is(e, "vmlog") || !sb || !what) continue;
+    int pid = (int)json_integer_value(json_object_get(e, "pid"));
+    if (!strcmp(what, "start") && pid > 0) {
+      if (open_run(&iv, sb, node, pid, ev_t(e)) < 0) break;
+    } else if (!strcmp(what, "stop") || !strcmp(what, "fence")) {
+      close_runs(&iv, sb, node, pid, ev_t(e));
+    }
+  }
+  for (size_t a = 0; a < iv.n; a++) {
+    checked(h, "double_run_log_intervals");
+    gone_by(h, &iv.v[a]);
+  }
+  for (size_t a = 0; a < iv.n; a++) {
+    interval *x = &iv.v[a];
+    double xt = x->to < 0 ? end : x->to;
+    for (size_t b = a + 1; b < iv.n; b++) {
+      interval *y = &iv.v[b];
+      if (strcmp(x->sb, y->sb) != 0 || (x->node == y->node && x->pid == y->pid)) continue;
+      double yt = y->to < 0 ? end : y->to;
+      double from = x->from > y->from ? x->from : y->from, to = xt < yt ? xt : yt;
+      if (to - from <= CH_LOG_MARGIN_MS || watcher_named(h, x->sb, from, to)) continue;
+      violation(h, "double_run", from, x->sb, y->node,
+                "the node logs have %s running on n%d (pid %d, %.0f to %.0f ms) and on n%d "
+                "(pid %d, %.0f to %.0f ms) at once for %.0f ms", x->sb, x->node, x->pid, x->from,
+                xt, y->node, y->pid, y->from, yt, to - from);
+    }
+  }
+  free(iv.v);
 }
 
 /* ---- epoch_order -------------------------------------------------------------------- */
@@ -443,6 +691,55 @@ static void check_converged(hist *h) {
   json_decref(seen);
 }
 
+/* ---- bad_generation: what the runner saw on the nodes' disks ------------------- */
+
+/* Every generation (snapshots/<sb>/<n>, replicas/<sb>/<n>) a subvolume,
+ * read-only, and a received one (replicas/) with its received UUID; no
+ * staging dir left once receives have had their time: a receive that
+ * failed (one kill-receive cut, say) leaves nothing. */
+static void check_generations(hist *h) {
+  size_t i;
+  json_t *e;
+  json_array_foreach(h->events, i, e) {
+    int node = (int)json_integer_value(json_object_get(e, "node"));
+    if (ev_is(e, "generation")) {
+      checked(h, "bad_generation");
+      const char *where = ev_s(e, "where") ? ev_s(e, "where") : "?";
+      const char *gen = ev_s(e, "gen") ? ev_s(e, "gen") : "?", *sb = ev_s(e, "sb");
+      const char *why = !json_is_true(json_object_get(e, "subvol")) ? "is not a subvolume"
+                        : !json_is_true(json_object_get(e, "ro"))   ? "is writable (half-made?)"
+                        : strcmp(where, "replicas") == 0 && !ev_s(e, "received")
+                            ? "was received but has no received UUID"
+                            : NULL;
+      if (why)
+        violation(h, "bad_generation", ev_t(e), sb, node, "n%d's %s/%s/%s %s", node, where,
+                  sb ? sb : "?", gen, why);
+    } else if (ev_is(e, "staging") && json_array_size(json_object_get(e, "entries")) > 0) {
+      char *list = json_dumps(json_object_get(e, "entries"), JSON_COMPACT);
+      violation(h, "bad_generation", ev_t(e), NULL, node,
+                "n%d's staging dir still holds %s after the heal: a receive left its remains",
+                node, list ? list : "?");
+      free(list);
+    }
+  }
+}
+
+/* ---- leftover: what the runner saw of the run after its teardown ---------------- */
+
+/* Whatever the teardown left: processes, namespaces, mounts, loops. */
+static void check_leftovers(hist *h) {
+  size_t i, k;
+  json_t *e, *x;
+  json_array_foreach(h->events, i, e) {
+    if (!ev_is(e, "teardown")) continue;
+    checked(h, "leftover");
+    json_array_foreach(json_object_get(e, "leftovers"), k, x)
+      violation(h, "leftover", ev_t(e), NULL, 0, "after the teardown of %s: %s %s",
+                ev_s(e, "dir") ? ev_s(e, "dir") : "the cluster",
+                ev_s(x, "kind") ? ev_s(x, "kind") : "?", ev_s(x, "what") ? ev_s(x, "what") : "?");
+  }
+}
+
 /* ---- recovery after a crash (a number, not an invariant) -------------------------------- */
 
 /* Node n's running sandboxes in sample e, as an object sb -> true. */
@@ -552,24 +849,32 @@ static json_t *counts(hist *h, json_t *report) {
 }
 
 int hg_chaos_check(json_t *events, json_t **report) {
-  hist h = {.events = events, .violations = json_array()};
+  hist h = {.events = events, .violations = json_array(), .checked = json_object()};
   int rc = join_requests(&h);
   if (rc < 0) {
     json_decref(h.violations);
+    json_decref(h.checked);
     return rc;
   }
+  h.vm_starts = vm_starts(&h);
   check_lost_state(&h);
+  check_lost_memory(&h);
   check_lost_sandbox(&h);
   check_double_run(&h);
+  check_double_run_logs(&h);
   check_epoch_order(&h);
   check_api_down(&h);
   check_converged(&h);
+  check_generations(&h);
+  check_leftovers(&h);
   json_t *rep = json_object();
   counts(&h, rep);
   json_object_set_new(rep, "recoveries", recoveries(&h));
   int n = (int)json_array_size(h.violations);
   json_object_set_new(rep, "violations", h.violations);
+  json_object_set_new(rep, "checked", h.checked);
   free(h.reqs);
+  json_decref(h.vm_starts);
   *report = rep;
   return n;
 }

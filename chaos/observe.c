@@ -19,9 +19,13 @@
 static FILE *hist_f;
 static pthread_mutex_t hist_mu = PTHREAD_MUTEX_INITIALIZER;
 static struct timespec t0;
+static double wall0_ms; /* CLOCK_REALTIME at t0, in ms */
 
 int ch_hist_open(const char *path) {
+  struct timespec w;
   clock_gettime(CLOCK_MONOTONIC, &t0);
+  clock_gettime(CLOCK_REALTIME, &w);
+  wall0_ms = (double)w.tv_sec * 1e3 + (double)w.tv_nsec / 1e6;
   hist_f = fopen(path, "w");
   return hist_f ? 0 : -errno;
 }
@@ -32,6 +36,8 @@ void ch_hist_close(void) {
   hist_f = NULL;
   pthread_mutex_unlock(&hist_mu);
 }
+
+double ch_wall0_ms(void) { return wall0_ms; }
 
 double ch_now(void) {
   struct timespec t;
@@ -58,8 +64,7 @@ void ch_hist(json_t *ev) { ch_hist_at(ev, ch_now()); }
 
 /* ---- the watcher ----------------------------------------------------------- */
 
-/* Reads at most cap-1 bytes of a small file; -errno when it cannot. */
-static int read_small(const char *path, char *buf, size_t cap) {
+int ch_read_small(const char *path, char *buf, size_t cap) {
   FILE *f = fopen(path, "r");
   if (!f) return -errno;
   size_t n = fread(buf, 1, cap - 1, f);
@@ -72,7 +77,7 @@ static int read_small(const char *path, char *buf, size_t cap) {
 static char proc_state(int pid) {
   char path[64], buf[1024];
   snprintf(path, sizeof path, "/proc/%d/stat", pid);
-  if (read_small(path, buf, sizeof buf) <= 0) return 0;
+  if (ch_read_small(path, buf, sizeof buf) <= 0) return 0;
   const char *rp = strrchr(buf, ')');
   return rp && rp[1] == ' ' ? rp[2] : '?';
 }
@@ -83,14 +88,14 @@ static char proc_state(int pid) {
 static int shim_vmm_pid(const char *sbdir) {
   char path[4200], buf[8192];
   snprintf(path, sizeof path, "%s/shim.json", sbdir);
-  if (read_small(path, buf, sizeof buf) <= 0) return 0;
+  if (ch_read_small(path, buf, sizeof buf) <= 0) return 0;
   json_t *j = json_loads(buf, 0, NULL);
   int pid = (int)json_integer_value(json_object_get(j, "vmm_pid"));
   json_decref(j);
   if (pid <= 0) return 0;
   char cl[4096];
   snprintf(path, sizeof path, "/proc/%d/cmdline", pid);
-  int n = read_small(path, cl, sizeof cl);
+  int n = ch_read_small(path, cl, sizeof cl);
   if (n <= 0) return 0;
   for (int k = 0; k < n; k++)
     if (cl[k] == '\0') cl[k] = ' ';
@@ -132,6 +137,7 @@ static void scan_dir(const char *d, const char *sb, int node, json_t *vms, int d
       scan_dir(sub, id, node, vms, depth - 1);
       continue;
     }
+    ch_shimlog_follow(node, id, sub);
     int pid = shim_vmm_pid(sub);
     if (pid <= 0) continue;
     char st = proc_state(pid);

@@ -371,6 +371,10 @@ static void *nemesis_main(void *arg) {
     json_object_set_new(ev, "phase", json_string("start"));
     ch_hist(ev);
     fault_begin(run, k, f);
+    /* in effect from here: a crash's VMs are dead by now (one a restore
+     * started while the crash command ran included) */
+    ch_hist(json_pack("{s:s,s:i,s:s,s:s,s:i}", "ev", "fault", "id", k, "phase", "applied", "kind",
+                      ch_kind_names[f->kind], "a", f->a));
     sleep_ms(f->dur_ms);
     fault_end(run, k, f);
     ev = fault_json(f);
@@ -771,14 +775,19 @@ int main(int argc, char **argv) {
   ch_hist(json_pack("{s:s,s:s}", "ev", "phase", "name", "heal"));
   heal_all(&run);
   converge_and_record(&run);
+  ch_record_generations(&run);
+  ch_record_vm_logs(&run);
   ch_hist(json_pack("{s:s,s:s}", "ev", "phase", "name", "end"));
   run.stop_observers = 1;
   for (int i = 0; i < nobs; i++) pthread_join(obs[i], NULL);
   status = 0;
 down:
-  sh(&run, "mkdir -p '%s/logs'; for d in '%s'/n*; do cp \"$d/hangard.log\" \"%s/logs/$(basename $d).log\"; done",
-     run.out, run.cluster_dir, run.out);
+  sh(&run, "mkdir -p '%s/logs'; for d in '%s'/n*; do cp \"$d/hangard.log\" \"%s/logs/$(basename $d).log\"; "
+           "for s in \"$d\"/data/sandboxes/sb-*/shim.log; do [ -f \"$s\" ] && cp \"$s\" "
+           "\"%s/logs/$(basename $d)-$(basename $(dirname $s)).shim.log\"; done; done; true",
+     run.out, run.cluster_dir, run.out, run.out);
   sh(&run, "'%s' down --dir '%s' --prefix %s", run.tool, run.cluster_dir, run.prefix);
+  ch_record_leftovers(&run);
   ch_hist_close();
   if (lock >= 0) close(lock);
   clock_gettime(CLOCK_MONOTONIC, &w1);

@@ -60,13 +60,34 @@ extern const char *const ch_kind_names[F_KINDS];
 int ch_hist_open(const char *path);
 void ch_hist_close(void);
 double ch_now(void);             /* ms since ch_hist_open, monotonic */
+double ch_wall0_ms(void);        /* the wall clock (ms since the epoch) at t = 0: log
+                                    lines' times map onto the history by it */
 void ch_hist(json_t *ev);        /* adds "t" and writes ev (stolen) */
 void ch_hist_at(json_t *ev, double t); /* with a given time */
+/* Reads at most cap-1 bytes of a small file (a /proc or /sys one) into
+ * buf, NUL-terminated: the length, or -errno. */
+int ch_read_small(const char *path, char *buf, size_t cap);
 /* The watcher and the health probes, one thread each; stopped by
  * run->stop_observers. */
 int ch_observers_start(ch_run *run, pthread_t *threads, int *n);
 /* The VMM pids of node i (from its sandboxes' shim.json): up to cap. */
 int ch_node_vmm_pids(const ch_run *run, int i, int *pids, int cap);
+
+/* ---- inspect.c: the end of a run, seen from the host. Every node's
+ * generations (snapshots/, replicas/: subvolume, read-only, received
+ * UUID) and staging dir, before the teardown; ... */
+void ch_record_generations(const ch_run *run);
+/* ... and every process, namespace, link, mount and loop device of the
+ * run the teardown left, after it. */
+void ch_record_leftovers(const ch_run *run);
+
+/* ---- nodelog.c: the nodes' logs as "vmlog" events (start / stop / fence
+ * of a VM, on the history's clock). Every node's hangard.log, before the
+ * teardown: */
+void ch_record_vm_logs(const ch_run *run);
+/* The new whole lines of dir/shim.log (node's VM dir of sandbox sb) since
+ * the last call for that dir; the watcher's thread only. */
+void ch_shimlog_follow(int node, const char *sb, const char *dir);
 
 /* ---- workload.c: one client thread per lane until run->stop_lanes. */
 void *ch_lane_main(void *arg); /* arg: ch_lane */

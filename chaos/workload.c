@@ -97,6 +97,7 @@ typedef struct lane_ctx {
   ch_run *run;
   uint64_t rng;
   char sb[64];
+  char fork[64]; /* the lane's fork of sb, "" when none: deleted later */
   believed st;
   int misses;   /* 404s in a row for the lane's sandbox */
   int64_t next_value;
@@ -117,17 +118,21 @@ static int new_req(void) {
   return r;
 }
 
-/* Writes the invoke; returns the request id. */
-static int invoke(lane_ctx *L, const char *op, int node, json_t *extra) {
+/* Writes the invoke of a request to sb; returns the request id. */
+static int invoke_to(lane_ctx *L, const char *sb, const char *op, int node, json_t *extra) {
   int req = new_req();
   json_t *ev = json_pack("{s:s,s:i,s:i,s:s,s:s,s:i}", "ev", "invoke", "req", req, "lane",
-                         L->lane->id, "op", op, "sb", L->sb, "node", node);
+                         L->lane->id, "op", op, "sb", sb, "node", node);
   if (extra) {
     json_object_update(ev, extra);
     json_decref(extra);
   }
   ch_hist(ev);
   return req;
+}
+
+static int invoke(lane_ctx *L, const char *op, int node, json_t *extra) {
+  return invoke_to(L, L->sb, op, node, extra);
 }
 
 /* ok for 2xx, fail for 4xx and a refused connection (never delivered),
@@ -157,16 +162,18 @@ static void sandbox_fields(json_t *ev, json_t *sb) {
   if ((v = json_object_get(sb, "state")) && json_is_string(v)) json_object_set(ev, "state", v);
 }
 
-/* "1\n2\n---\n7\n" -> ledger [1,2], seq 7. */
+/* "1\n2\n---\n7\n---\n9\n" -> ledger [1,2], seq 7 (the file /root/seq),
+ * mem 9 (the writer's in-memory counter, from tmpfs). A second "---" with
+ * no number after it is "mem": null: the counter is gone from memory. */
 static void parse_ledger(json_t *ev, const char *text) {
   json_t *ledger = json_array();
   const char *p = text;
-  long long seq = -1;
-  bool after = false;
+  long long seq = -1, mem = -1;
+  int part = 0; /* 0 ledger, 1 seq, 2 mem */
   while (p && *p) {
     const char *nl = strchr(p, '\n');
     size_t n = nl ? (size_t)(nl - p) : strlen(p);
-    if (n == 3 && strncmp(p, "---", 3) == 0) after = true;
+    if (n == 3 && strncmp(p, "---", 3) == 0) part++;
     else if (n > 0 && n < 24) {
       char buf[24];
       memcpy(buf, p, n);
@@ -174,14 +181,16 @@ static void parse_ledger(json_t *ev, const char *text) {
       char *end;
       long long v = strtoll(buf, &end, 10);
       if (*end == '\0') {
-        if (after) seq = v;
-        else json_array_append_new(ledger, json_integer(v));
+        if (part == 1) seq = v;
+        else if (part == 2) mem = v;
+        else if (part == 0) json_array_append_new(ledger, json_integer(v));
       }
     }
     p = nl ? nl + 1 : NULL;
   }
   json_object_set_new(ev, "ledger", ledger);
   if (seq >= 0) json_object_set_new(ev, "seq", json_integer(seq));
+  if (part >= 2) json_object_set_new(ev, "mem", mem >= 0 ? json_integer(mem) : json_null());
 }
 
 static void lane_sleep(lane_ctx *L, int lo, int hi) {
@@ -190,7 +199,14 @@ static void lane_sleep(lane_ctx *L, int lo, int hi) {
   nanosleep(&ts, NULL);
 }
 
-#define SEQ_CMD "{\"cmd\":[\"sh\",\"-c\",\"i=0; while :; do i=$((i+1)); echo $i >> /root/seq; sleep 0.5; done\"]}"
+/* The sequence writer: $i lives in the shell's memory; each tick appends
+ * it to /root/seq (disk) and publishes it in /dev/shm/ctr (tmpfs, guest
+ * RAM: saved with the VM's memory, never on the root disk), renamed into
+ * place so a reader never sees half a number. A restore from memory keeps
+ * both the process and the file; a cold boot would lose both. */
+#define SEQ_CMD                                                                              \
+  "{\"cmd\":[\"sh\",\"-c\",\"i=0; while :; do i=$((i+1)); echo $i >> /root/seq; "               \
+  "echo $i > /dev/shm/ctr.new && mv /dev/shm/ctr.new /dev/shm/ctr; sleep 0.5; done\"]}"
 
 static void op_create(lane_ctx *L, int node) {
   L->sb[0] = '\0';
@@ -219,14 +235,16 @@ static void op_create(lane_ctx *L, int node) {
   }
 }
 
-static void op_exec(lane_ctx *L, int node) {
+/* An append to sb's ledger (the lane's sandbox or its fork); the outcome. */
+static const char *exec_on(lane_ctx *L, const char *sb, int node) {
   long long v = L->next_value++;
   char path[160], body[400];
-  snprintf(path, sizeof path, "/v1/sandboxes/%s/commands?wait=10", L->sb);
+  snprintf(path, sizeof path, "/v1/sandboxes/%s/commands?wait=10", sb);
   snprintf(body, sizeof body,
            "{\"cmd\":[\"sh\",\"-c\",\"echo %lld >> /root/ledger && sync && cat /root/ledger && "
-           "echo --- && tail -n1 /root/seq\"]}", v);
-  int req = invoke(L, "exec", node, json_pack("{s:I}", "value", (json_int_t)v));
+           "echo --- && { tail -n1 /root/seq; echo ---; cat /dev/shm/ctr; true; } 2>/dev/null\"]}",
+           v);
+  int req = invoke_to(L, sb, "exec", node, json_pack("{s:I}", "value", (json_int_t)v));
   ch_resp r;
   ch_http(L->run, node, "POST", path, body, 15000, &r);
   const char *oc = outcome(&r);
@@ -237,8 +255,12 @@ static void op_exec(lane_ctx *L, int node) {
   json_t *ev = complete_ev(req, oc, &r);
   if (strcmp(oc, "ok") == 0) parse_ledger(ev, json_string_value(json_object_get(r.json, "stdout")));
   ch_hist(ev);
-  if (strcmp(oc, "ok") != 0) L->st = S_UNKNOWN;
   ch_resp_free(&r);
+  return oc;
+}
+
+static void op_exec(lane_ctx *L, int node) {
+  if (strcmp(exec_on(L, L->sb, node), "ok") != 0) L->st = S_UNKNOWN;
 }
 
 static void op_get(lane_ctx *L, int node) {
@@ -280,20 +302,72 @@ static void op_read(lane_ctx *L, int node) {
   ch_resp_free(&r);
 }
 
+/* A lifecycle request (POST …/suspend, …/checkpoint, …/fork or DELETE)
+ * to sb, waited for up to 25 s: the outcome (a 202 whose wait ran out is
+ * unknown: still going); *ev is its completion, not yet written, and r the
+ * answer, both for the caller to finish. */
+static const char *lifecycle(lane_ctx *L, const char *sb, const char *op, int node,
+                             const char *method, const char *what, const char *body, ch_resp *r,
+                             json_t **ev) {
+  char path[200];
+  snprintf(path, sizeof path, "/v1/sandboxes/%s%s?wait=25", sb, what);
+  int req = invoke_to(L, sb, op, node, NULL);
+  ch_http(L->run, node, method, path, body, 30000, r);
+  const char *oc = outcome(r);
+  if (r->status == 202) oc = "unknown";
+  *ev = complete_ev(req, oc, r);
+  json_t *gen = json_object_get(json_object_get(r->json, "result"), "gen");
+  if (gen) json_object_set(*ev, "gen", gen);
+  return oc;
+}
+
 static void op_suspend(lane_ctx *L, int node) {
-  char path[160];
-  snprintf(path, sizeof path, "/v1/sandboxes/%s/suspend?wait=25", L->sb);
-  int req = invoke(L, "suspend", node, NULL);
   ch_resp r;
-  ch_http(L->run, node, "POST", path, NULL, 30000, &r);
-  const char *oc = outcome(&r);
-  if (r.status == 202) oc = "unknown"; /* the wait ran out: still going */
-  json_t *ev = complete_ev(req, oc, &r);
-  json_t *gen = json_object_get(json_object_get(r.json, "result"), "gen");
-  if (gen) json_object_set(ev, "gen", gen);
+  json_t *ev;
+  const char *oc = lifecycle(L, L->sb, "suspend", node, "POST", "/suspend", NULL, &r, &ev);
   ch_hist(ev);
   L->st = strcmp(oc, "ok") == 0 ? S_SUSPENDED : S_UNKNOWN;
   ch_resp_free(&r);
+}
+
+/* A generation of the running sandbox without stopping it (DESIGN §6):
+ * acknowledged once its holders have it. */
+static void op_checkpoint(lane_ctx *L, int node) {
+  ch_resp r;
+  json_t *ev;
+  const char *oc = lifecycle(L, L->sb, "checkpoint", node, "POST", "/checkpoint", NULL, &r, &ev);
+  ch_hist(ev);
+  if (strcmp(oc, "ok") != 0) L->st = S_UNKNOWN;
+  ch_resp_free(&r);
+}
+
+/* A fork of the running sandbox (from a generation taken now): a new
+ * sandbox, "child" in the history, read once through another exec and
+ * deleted on a later step of the lane (op_drop_fork). */
+static void op_fork(lane_ctx *L, int node) {
+  ch_resp r;
+  json_t *ev;
+  const char *oc = lifecycle(L, L->sb, "fork", node, "POST", "/fork", "{}", &r, &ev);
+  const char *id = json_string_value(json_object_get(r.json, "id"));
+  bool made = strcmp(oc, "ok") == 0 && id && strlen(id) < 64;
+  if (made) {
+    json_object_set_new(ev, "child", json_string(id));
+    snprintf(L->fork, sizeof L->fork, "%s", id);
+    remember(id);
+  }
+  ch_hist(ev);
+  ch_resp_free(&r);
+  if (made) exec_on(L, L->fork, node);
+  else if (strcmp(oc, "fail") != 0) L->st = S_UNKNOWN;
+}
+
+static void op_drop_fork(lane_ctx *L, int node) {
+  ch_resp r;
+  json_t *ev;
+  lifecycle(L, L->fork, "delete", node, "DELETE", "", NULL, &r, &ev);
+  ch_hist(ev);
+  ch_resp_free(&r);
+  L->fork[0] = '\0'; /* whatever came of it: the teardown takes the rest */
 }
 
 typedef struct resume_arg {
@@ -341,14 +415,10 @@ static void op_resume(lane_ctx *L, int node) {
 }
 
 static void op_delete(lane_ctx *L, int node) {
-  char path[160];
-  snprintf(path, sizeof path, "/v1/sandboxes/%s?wait=25", L->sb);
-  int req = invoke(L, "delete", node, NULL);
   ch_resp r;
-  ch_http(L->run, node, "DELETE", path, NULL, 30000, &r);
-  const char *oc = outcome(&r);
-  if (r.status == 202) oc = "unknown";
-  ch_hist(complete_ev(req, oc, &r));
+  json_t *ev;
+  const char *oc = lifecycle(L, L->sb, "delete", node, "DELETE", "", NULL, &r, &ev);
+  ch_hist(ev);
   if (strcmp(oc, "ok") == 0 || r.status == 404) L->sb[0] = '\0', L->st = S_NONE;
   else L->st = S_UNKNOWN;
   ch_resp_free(&r);
@@ -362,11 +432,17 @@ static void lane_step(lane_ctx *L) {
     op_create(L, node);
     return;
   }
+  if (L->fork[0] && p < 25) {
+    op_drop_fork(L, node);
+    return;
+  }
   switch (L->st) {
   case S_RUNNING:
-    if (p < 45) op_exec(L, node);
-    else if (p < 60) op_read(L, node);
-    else if (p < 70) op_get(L, node);
+    if (p < 40) op_exec(L, node);
+    else if (p < 52) op_read(L, node);
+    else if (p < 60) op_get(L, node);
+    else if (p < 70) op_checkpoint(L, node);
+    else if (p < 74 && !L->fork[0]) op_fork(L, node);
     else if (p < 95) op_suspend(L, node);
     else op_delete(L, node);
     break;
@@ -391,5 +467,5 @@ void *ch_lane_main(void *arg) {
     lane_step(&L);
     lane_sleep(&L, 50, 300);
   }
-  return NULL;
+  return NULL; /* a fork still there is the teardown's (checked after the heal as any) */
 }

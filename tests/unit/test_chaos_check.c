@@ -103,6 +103,8 @@ static void clean_history_passes(void **state) {
   assert_int_equal(json_integer_value(json_object_get(r, "seed")), 7);
   json_t *reqs = json_object_get(r, "requests");
   assert_int_equal(json_integer_value(json_object_get(reqs, "ok")), 6);
+  /* the append made durable by the suspend was judged */
+  assert_int_equal(json_integer_value(json_object_get(json_object_get(r, "checked"), "lost_state")), 1);
   json_decref(r);
 }
 
@@ -136,6 +138,169 @@ static void an_append_lost_to_a_failover_before_any_suspend_is_allowed(void **st
                          SUSPEND SUSPEND_OK READ_INV
                          "{\"ev\":\"ok\",\"t\":1700,\"req\":5,\"status\":200,\"ledger\":[]}\n"
                          HEALTHY FINAL, &n);
+  assert_int_equal(n, 0);
+  json_decref(r);
+}
+
+/* The memory counter: the append's exec saw counter 5, a suspend after it
+ * was acknowledged; an exec after the resume sees MEM. */
+#define APPEND_MEM5                                                                             \
+  "{\"ev\":\"invoke\",\"t\":600,\"req\":2,\"lane\":0,\"op\":\"exec\",\"sb\":\"sb-a\",\"node\":2,\"value\":42}\n" \
+  "{\"ev\":\"ok\",\"t\":700,\"req\":2,\"status\":201,\"ledger\":[42],\"seq\":5,\"mem\":5}\n"
+#define EXEC_AFTER(mem)                                                                         \
+  "{\"ev\":\"invoke\",\"t\":1600,\"req\":5,\"lane\":0,\"op\":\"exec\",\"sb\":\"sb-a\",\"node\":1,\"value\":43}\n" \
+  "{\"ev\":\"ok\",\"t\":1700,\"req\":5,\"status\":201,\"ledger\":[42,43],\"mem\":" mem "}\n"
+
+static void a_counter_below_a_suspended_one_is_lost_memory(void **state) {
+  (void)state;
+  expect_only(META CREATE APPEND_MEM5 SUSPEND SUSPEND_OK RESUME EXEC_AFTER("3") HEALTHY FINAL,
+              "lost_memory");
+}
+
+static void a_counter_gone_after_a_suspend_is_lost_memory(void **state) {
+  (void)state;
+  expect_only(META CREATE APPEND_MEM5 SUSPEND SUSPEND_OK RESUME EXEC_AFTER("null") HEALTHY FINAL,
+              "lost_memory");
+}
+
+static void a_counter_at_or_past_a_suspended_one_is_kept_memory(void **state) {
+  (void)state;
+  int n;
+  json_t *r = check_text(META CREATE APPEND_MEM5 SUSPEND SUSPEND_OK RESUME EXEC_AFTER("5")
+                         HEALTHY FINAL, &n);
+  assert_int_equal(n, 0);
+  json_decref(r);
+  r = check_text(META CREATE APPEND_MEM5 SUSPEND SUSPEND_OK RESUME EXEC_AFTER("9") HEALTHY FINAL,
+                 &n);
+  assert_int_equal(n, 0);
+  json_decref(r);
+}
+
+static void a_counter_never_made_durable_may_go_back(void **state) {
+  (void)state;
+  int n;
+  /* the suspend's outcome is unknown */
+  json_t *r = check_text(META CREATE APPEND_MEM5 SUSPEND
+                         "{\"ev\":\"unknown\",\"t\":900,\"req\":3,\"status\":0}\n" RESUME
+                         EXEC_AFTER("2") HEALTHY FINAL, &n);
+  assert_int_equal(n, 0);
+  json_decref(r);
+  /* a resume (maybe from an older generation) came between the read and
+   * the suspend: the suspend may have saved another line */
+  r = check_text(META CREATE APPEND_MEM5
+                 "{\"ev\":\"invoke\",\"t\":750,\"req\":9,\"lane\":0,\"op\":\"resume\",\"sb\":\"sb-a\",\"node\":2}\n"
+                 "{\"ev\":\"unknown\",\"t\":780,\"req\":9,\"status\":0}\n"
+                 SUSPEND SUSPEND_OK RESUME EXEC_AFTER("2") HEALTHY FINAL, &n);
+  assert_int_equal(n, 0);
+  json_decref(r);
+}
+
+/* A checkpoint (the sandbox runs on) in the suspend's place, then a read
+ * with no resume at all: what a failover from that checkpoint must keep. */
+#define CHECKPOINT_OK                                                                           \
+  "{\"ev\":\"invoke\",\"t\":800,\"req\":3,\"lane\":0,\"op\":\"checkpoint\",\"sb\":\"sb-a\",\"node\":1}\n" \
+  "{\"ev\":\"ok\",\"t\":900,\"req\":3,\"status\":200,\"gen\":2}\n"
+#define FAILOVER_SAMPLES                                                                        \
+  "{\"ev\":\"sample\",\"t\":550,\"vms\":[{\"node\":1,\"sb\":\"sb-a\",\"pid\":10,\"st\":\"run\"}]}\n" \
+  "{\"ev\":\"sample\",\"t\":1400,\"vms\":[{\"node\":2,\"sb\":\"sb-a\",\"pid\":20,\"st\":\"run\"}]}\n"
+
+static void an_append_a_checkpoint_held_then_missing_is_lost_state(void **state) {
+  (void)state;
+  /* n1 died after the checkpoint; n2 runs it again (a failover): it must
+   * start from that checkpoint or a newer one */
+  expect_only(META CREATE APPEND CHECKPOINT_OK FAILOVER_SAMPLES READ_INV
+              "{\"ev\":\"ok\",\"t\":1700,\"req\":5,\"status\":200,\"ledger\":[]}\n"
+              HEALTHY FINAL, "lost_state");
+  expect_only(META CREATE APPEND_MEM5 CHECKPOINT_OK FAILOVER_SAMPLES EXEC_AFTER("4") HEALTHY FINAL,
+              "lost_memory");
+}
+
+static void a_checkpoint_after_an_unasked_restart_may_miss_an_append(void **state) {
+  (void)state;
+  int n;
+  /* the watcher saw a new VMM of sb-a (a failover from an older
+   * generation) between the append and the checkpoint: the checkpoint
+   * saved that line, without the append */
+  json_t *r = check_text(META CREATE APPEND
+                         "{\"ev\":\"sample\",\"t\":750,\"vms\":[{\"node\":2,\"sb\":\"sb-a\",\"pid\":20,\"st\":\"run\"}]}\n"
+                         CHECKPOINT_OK READ_INV
+                         "{\"ev\":\"ok\",\"t\":1700,\"req\":5,\"status\":200,\"ledger\":[]}\n"
+                         HEALTHY FINAL, &n);
+  assert_int_equal(n, 0);
+  json_decref(r);
+  /* and a checkpoint whose outcome is unknown made nothing durable */
+  r = check_text(META CREATE APPEND_MEM5
+                 "{\"ev\":\"invoke\",\"t\":800,\"req\":3,\"lane\":0,\"op\":\"checkpoint\",\"sb\":\"sb-a\",\"node\":1}\n"
+                 "{\"ev\":\"unknown\",\"t\":900,\"req\":3,\"status\":500}\n"
+                 FAILOVER_SAMPLES EXEC_AFTER("2") HEALTHY FINAL, &n);
+  assert_int_equal(n, 0);
+  json_decref(r);
+}
+
+/* A fork acknowledged with its child's id, never deleted, gone after the
+ * heal; and the same fork deleted afterwards. */
+#define FORK_OK                                                                                 \
+  "{\"ev\":\"invoke\",\"t\":800,\"req\":3,\"lane\":0,\"op\":\"fork\",\"sb\":\"sb-a\",\"node\":1}\n" \
+  "{\"ev\":\"ok\",\"t\":900,\"req\":3,\"status\":200,\"child\":\"sb-f\"}\n"
+#define FORK_GONE                                                                               \
+  "{\"ev\":\"final_sb\",\"t\":3100,\"node\":1,\"sb\":\"sb-f\",\"status\":404}\n"            \
+  "{\"ev\":\"final_sb\",\"t\":3100,\"node\":2,\"sb\":\"sb-f\",\"status\":404}\n"
+
+static void an_acknowledged_fork_gone_everywhere_is_lost_sandbox(void **state) {
+  (void)state;
+  expect_only(META CREATE FORK_OK HEALTHY FINAL FORK_GONE, "lost_sandbox");
+  int n;
+  json_t *r = check_text(META CREATE FORK_OK
+                         "{\"ev\":\"invoke\",\"t\":1000,\"req\":4,\"lane\":0,\"op\":\"delete\",\"sb\":\"sb-f\",\"node\":2}\n"
+                         "{\"ev\":\"ok\",\"t\":1200,\"req\":4,\"status\":200}\n"
+                         HEALTHY FINAL FORK_GONE, &n);
+  assert_int_equal(n, 0);
+  json_decref(r);
+}
+
+/* What the runner saw on n1's disk at the end: a generation, a replica. */
+#define GEN(where, gen, sub, ro, received)                                                      \
+  "{\"ev\":\"generation\",\"t\":3200,\"node\":1,\"where\":\"" where "\",\"sb\":\"sb-a\",\"gen\":\"" gen \
+  "\",\"subvol\":" sub ",\"ro\":" ro received "}\n"
+#define RECEIVED ",\"received\":\"9d1f5fee-d217-bc44-99fa-64bf14394ce0\""
+#define STAGING(entries) "{\"ev\":\"staging\",\"t\":3300,\"node\":1,\"entries\":[" entries "]}\n"
+
+static void a_writable_or_unreceived_generation_is_bad_generation(void **state) {
+  (void)state;
+  expect_only(META CREATE HEALTHY FINAL GEN("snapshots", "1", "true", "false", ""),
+              "bad_generation");
+  expect_only(META CREATE HEALTHY FINAL GEN("replicas", "2", "true", "true", ""),
+              "bad_generation");
+  expect_only(META CREATE HEALTHY FINAL GEN("replicas", "2", "false", "false", ""),
+              "bad_generation");
+  /* a receive's remains in staging after the heal */
+  expect_only(META CREATE HEALTHY FINAL STAGING("\"4f2a\""), "bad_generation");
+}
+
+static void read_only_generations_received_whole_pass(void **state) {
+  (void)state;
+  int n;
+  json_t *r = check_text(META CREATE HEALTHY FINAL GEN("snapshots", "1", "true", "true", "")
+                         GEN("replicas", "2", "true", "true", RECEIVED) STAGING(""), &n);
+  assert_int_equal(n, 0);
+  json_decref(r);
+}
+
+#define TEARDOWN(left) \
+  "{\"ev\":\"teardown\",\"t\":4000,\"dir\":\"/tmp/hg-chaos\",\"leftovers\":[" left "]}\n"
+
+static void anything_left_after_the_teardown_is_leftover(void **state) {
+  (void)state;
+  int n;
+  json_t *r = check_text(META CREATE HEALTHY FINAL
+                         TEARDOWN("{\"kind\":\"process\",\"what\":\"pid 9: qemu-system-x86_64\"},"
+                                  "{\"kind\":\"netns\",\"what\":\"hgch-n1\"},"
+                                  "{\"kind\":\"loop\",\"what\":\"/dev/loop3 on /tmp/hg-chaos/n1/disk.img\"}"),
+                         &n);
+  assert_int_equal(n, 3);
+  assert_string_equal(only_invariant(r), "leftover");
+  json_decref(r);
+  r = check_text(META CREATE HEALTHY FINAL TEARDOWN(""), &n);
   assert_int_equal(n, 0);
   json_decref(r);
 }
@@ -233,6 +398,72 @@ static void a_fenced_copy_beside_a_running_one_is_not_double_run(void **state) {
   json_t *r = check_text(META CREATE HEALTHY FINAL SAMPLES, &n);
   assert_int_equal(n, 0);
   json_decref(r);
+}
+
+/* The node logs: sb-a's VM starts on n1 (pid 10) at 600; n2 restores it
+ * (pid 20) at 1000; END is what ends n1's. */
+#define VMLOG(t, node, what, pid)                                                                \
+  "{\"ev\":\"vmlog\",\"t\":" t ",\"node\":" node ",\"sb\":\"sb-a\",\"what\":\"" what "\"" pid "}\n"
+#define LOGGED_RUNS(end)                                                                         \
+  VMLOG("600", "1", "start", ",\"pid\":10") end VMLOG("1000", "2", "start", ",\"pid\":20")
+
+static void overlapping_runs_in_the_node_logs_are_double_run(void **state) {
+  (void)state;
+  /* n1's VM stopped only at 1500: half a second the samples never saw */
+  expect_only(META CREATE LOGGED_RUNS(VMLOG("1500", "1", "stop", ",\"pid\":10")) HEALTHY FINAL,
+              "double_run");
+  /* n1's never stopped at all */
+  expect_only(META CREATE LOGGED_RUNS("") HEALTHY FINAL, "double_run");
+  /* one episode the watcher saw too is named once */
+  int n;
+  json_t *r = check_text(META CREATE LOGGED_RUNS(VMLOG("1500", "1", "stop", ",\"pid\":10"))
+                         "{\"ev\":\"sample\",\"t\":1200,\"vms\":[{\"node\":1,\"sb\":\"sb-a\",\"pid\":10,\"st\":\"run\"},"
+                         "{\"node\":2,\"sb\":\"sb-a\",\"pid\":20,\"st\":\"run\"}]}\n"
+                         HEALTHY FINAL, &n);
+  assert_int_equal(n, 1);
+  json_decref(r);
+}
+
+static void runs_the_logs_end_before_the_next_starts_are_one_at_a_time(void **state) {
+  (void)state;
+  int n;
+  const char *ends[] = {
+      VMLOG("900", "1", "fence", ",\"pid\":10"),  /* shim.fenced */
+      VMLOG("900", "1", "fence", ""),              /* lease.lost: every VM of sb-a on n1 */
+      VMLOG("1050", "1", "stop", ",\"pid\":10"),  /* within the logs' margin */
+      "{\"ev\":\"fault\",\"t\":800,\"id\":0,\"phase\":\"start\",\"kind\":\"crash\",\"a\":1,\"dur\":3000}\n",
+  };
+  /* a restore n1 logged while the crash command ran (after the crash began,
+   * before it was applied) died with the crash */
+  json_t *r = check_text(META CREATE
+                         "{\"ev\":\"fault\",\"t\":500,\"id\":0,\"phase\":\"start\",\"kind\":\"crash\",\"a\":1,\"dur\":3000}\n"
+                         VMLOG("600", "1", "start", ",\"pid\":10")
+                         "{\"ev\":\"fault\",\"t\":700,\"id\":0,\"phase\":\"applied\",\"kind\":\"crash\",\"a\":1}\n"
+                         VMLOG("1000", "2", "start", ",\"pid\":20") HEALTHY FINAL, &n);
+  assert_int_equal(n, 0);
+  json_decref(r);
+  /* no end in the logs (a full disk took the shim's line), but the
+   * watcher saw the process gone, then stopped, before n2 started */
+  const char *seen[] = {"", "{\"node\":1,\"sb\":\"sb-a\",\"pid\":10,\"st\":\"stop\"}"};
+  for (size_t k = 0; k < sizeof seen / sizeof *seen; k++) {
+    char text[8192];
+    snprintf(text, sizeof text, "%s%s{\"ev\":\"sample\",\"t\":900,\"vms\":[{\"node\":1,\"sb\":\"sb-a\",\"pid\":10,\"st\":\"run\"}]}\n"
+             "{\"ev\":\"sample\",\"t\":950,\"vms\":[%s]}\n%s%s%s", META CREATE,
+             VMLOG("300", "1", "start", ",\"pid\":10"), seen[k],
+             VMLOG("1000", "2", "start", ",\"pid\":20"), HEALTHY, FINAL);
+    json_t *r = check_text(text, &n);
+    assert_int_equal(n, 0);
+    json_decref(r);
+  }
+  for (size_t k = 0; k < sizeof ends / sizeof *ends; k++) {
+    char text[8192];
+    snprintf(text, sizeof text, "%s%s%s%s%s%s%s", META CREATE, VMLOG("600", "1", "start", ",\"pid\":10"),
+             ends[k], VMLOG("1000", "2", "start", ",\"pid\":20"), HEALTHY, FINAL, "");
+    json_t *r = check_text(text, &n);
+    if (n != 0) fprintf(stderr, "end %zu: %d violations\n", k, n);
+    assert_int_equal(n, 0);
+    json_decref(r);
+  }
 }
 
 static void a_lower_epoch_after_a_higher_one_is_epoch_order(void **state) {
@@ -341,12 +572,24 @@ int main(void) {
       cmocka_unit_test(lost_append_after_a_suspend_is_lost_state),
       cmocka_unit_test(append_missing_without_an_acknowledged_suspend_is_allowed),
       cmocka_unit_test(an_append_lost_to_a_failover_before_any_suspend_is_allowed),
+      cmocka_unit_test(a_counter_below_a_suspended_one_is_lost_memory),
+      cmocka_unit_test(a_counter_gone_after_a_suspend_is_lost_memory),
+      cmocka_unit_test(a_counter_at_or_past_a_suspended_one_is_kept_memory),
+      cmocka_unit_test(a_counter_never_made_durable_may_go_back),
+      cmocka_unit_test(an_append_a_checkpoint_held_then_missing_is_lost_state),
+      cmocka_unit_test(a_checkpoint_after_an_unasked_restart_may_miss_an_append),
+      cmocka_unit_test(an_acknowledged_fork_gone_everywhere_is_lost_sandbox),
+      cmocka_unit_test(a_writable_or_unreceived_generation_is_bad_generation),
+      cmocka_unit_test(read_only_generations_received_whole_pass),
+      cmocka_unit_test(anything_left_after_the_teardown_is_leftover),
       cmocka_unit_test(acknowledged_sandbox_404_everywhere_is_lost_sandbox),
       cmocka_unit_test(a_delete_of_unknown_outcome_excuses_a_gone_sandbox),
       cmocka_unit_test(a_delete_that_failed_does_not_excuse_a_gone_sandbox),
       cmocka_unit_test(two_running_vms_at_one_sample_is_double_run),
       cmocka_unit_test(a_crash_is_timed_until_each_of_its_sandboxes_runs_again),
       cmocka_unit_test(a_fenced_copy_beside_a_running_one_is_not_double_run),
+      cmocka_unit_test(overlapping_runs_in_the_node_logs_are_double_run),
+      cmocka_unit_test(runs_the_logs_end_before_the_next_starts_are_one_at_a_time),
       cmocka_unit_test(a_lower_epoch_after_a_higher_one_is_epoch_order),
       cmocka_unit_test(concurrent_reads_may_see_either_epoch),
       cmocka_unit_test(a_silent_node_no_fault_touched_is_api_down),
