@@ -247,6 +247,10 @@ typedef struct prop_entry {
   unsigned ngranted;
   char refused[ROUND_MAX_VOTERS][HG_NODE_ID_MAX]; /* promised a rival */
   unsigned nrefused;
+  /* Members that said the sandbox is deleted, over every round (a record
+   * of it never goes away). */
+  char deleted[ROUND_MAX_VOTERS][HG_NODE_ID_MAX];
+  unsigned ndeleted;
   int64_t next_ms; /* next renewal, or the next attempt of a claim */
 } prop_entry;
 
@@ -501,6 +505,19 @@ static void answer(hg_lease_proposer *p, prop_entry *e, const hg_lease_reply *re
     set_state(p, e, HG_LEASE_LIVE, rep->promise.holder);
 }
 
+/* A member's record that the sandbox is deleted. Returns whether those
+ * records make a quorum: only then was the delete decided. A minority's
+ * record is what a delete that lost leaves behind (it reached one member,
+ * then the others refused it); taken alone as "deleted", it would end a
+ * sandbox whose delete failed. */
+static bool deleted_by_quorum(prop_entry *e, const char *from) {
+  bool known = false;
+  for (unsigned i = 0; i < e->ndeleted; i++) known |= strcmp(e->deleted[i], from) == 0;
+  if (!known && e->ndeleted < ROUND_MAX_VOTERS)
+    snprintf(e->deleted[e->ndeleted++], HG_NODE_ID_MAX, "%s", from);
+  return hg_lease_quorum(&e->conf, (const char(*)[HG_NODE_ID_MAX])e->deleted, e->ndeleted);
+}
+
 void hg_lease_proposer_reply(hg_lease_proposer *p, const hg_lease_reply *rep,
                              int64_t now_ms) {
   prop_entry *e = prop_find(p, rep->sandbox);
@@ -508,7 +525,16 @@ void hg_lease_proposer_reply(hg_lease_proposer *p, const hg_lease_reply *rep,
   const hg_lease_promise *pr = &rep->promise;
   if (pr->epoch > e->seen_epoch) e->seen_epoch = pr->epoch;
   if (pr->deleted) {
-    set_state(p, e, HG_LEASE_GONE, pr->holder);
+    if (deleted_by_quorum(e, rep->from)) {
+      set_state(p, e, HG_LEASE_GONE, pr->holder);
+      return;
+    }
+    /* Until then a member that refused (not one that granted our own
+     * delete) is one that will grant nothing more: a refusal of this round
+     * (an ASKING query just waits for more). */
+    if (rep->refusal == HG_LEASE_DELETED && e->state != HG_LEASE_ASKING &&
+        rep->round == e->round && refuse(e, rep->from))
+      set_state(p, e, HG_LEASE_LOST, pr->holder);
     return;
   }
   if (e->state == HG_LEASE_ASKING) {

@@ -545,6 +545,50 @@ static void a_holders_delete_that_a_majority_records_succeeds(void **state) {
   }
 }
 
+/* A delete that lost leaves a record at the one member it reached, which
+ * refuses everything for the sandbox from then on. That record alone is no
+ * delete: the rival that holds the lease renews through the two others and
+ * keeps it (it took the one "deleted" as the sandbox's end: a running VM
+ * orphaned as deleted, a sandbox gone whose delete had failed). A delete a
+ * majority recorded is learnt as one (a_deleted_sandbox_stays_deleted). */
+static void a_delete_that_lost_deletes_nothing(void **state) {
+  (void)state;
+  hand h = {0};
+  hg_lease_proposer_cb cb = {.send = hand_send, .ud = &h};
+  hg_lease_proposer *p0, *p1;
+  assert_int_equal(hg_lease_proposer_new("n0", T_MS, MARGIN_MS, &cb, &p0), 0);
+  assert_int_equal(hg_lease_proposer_new("n1", T_MS, MARGIN_MS, &cb, &p1), 0);
+  hg_lease_conf c = {0};
+  c.cur.n = 3;
+  for (int i = 0; i < 3; i++) {
+    snprintf(c.cur.ids[i], HG_NODE_ID_MAX, "n%d", i);
+    assert_int_equal(hg_lease_acceptor_new(c.cur.ids[i], T_MS, MARGIN_MS, -100000, &h.acc[i]), 0);
+  }
+  assert_int_equal(hg_lease_claim(p0, "sb-0", &c, 0, false, 0), 0);
+  for (int i = 0; i < 3; i++) hand_deliver(&h, p0, i, 0);
+  assert_int_equal(hand_state(p0), HG_LEASE_HELD);
+  int64_t now = T_MS + MARGIN_MS + 10; /* n0's renewals stopped reaching n1, n2 */
+  assert_int_equal(hg_lease_claim(p1, "sb-0", &c, 1, false, now), 0);
+  for (int i = 1; i < 3; i++) hand_deliver(&h, p1, i, now);
+  assert_int_equal(hand_state(p1), HG_LEASE_HELD);
+  /* n0's delete: refused by n2 and n1, recorded by n0 alone */
+  assert_int_equal(hg_lease_claim(p0, "sb-0", &c, 0, true, now + 10), 0);
+  for (int i = 2; i >= 0; i--) hand_deliver(&h, p0, i, now + 20);
+  assert_int_equal(hand_state(p0), HG_LEASE_LOST);
+  hg_lease_promise pr;
+  assert_int_equal(hg_lease_acceptor_get(h.acc[0], "sb-0", &pr), 0);
+  assert_true(pr.deleted);
+  /* n1's next round meets that record first */
+  int64_t t = now + T_MS / 3 + 30;
+  hg_lease_proposer_tick(p1, t);
+  for (int i = 0; i < 3; i++) hand_deliver(&h, p1, i, t);
+  assert_int_equal(hand_state(p1), HG_LEASE_HELD);
+  assert_true(hg_lease_valid(p1, "sb-0", t + 1));
+  for (int i = 0; i < 3; i++) hg_lease_acceptor_free(h.acc[i]);
+  hg_lease_proposer_free(p0);
+  hg_lease_proposer_free(p1);
+}
+
 static void the_minority_side_of_a_partition_claims_nothing(void **state) {
   (void)state;
   sim *s = sim_new(3, 4);
@@ -948,6 +992,7 @@ int main(void) {
       cmocka_unit_test(the_promised_node_claims_higher_without_the_wait),
       cmocka_unit_test(a_minority_promise_to_a_rival_does_not_take_a_held_lease),
       cmocka_unit_test(a_holders_delete_that_a_majority_records_succeeds),
+      cmocka_unit_test(a_delete_that_lost_deletes_nothing),
       cmocka_unit_test(a_recovered_lease_renews_or_learns_it_was_lost),
       cmocka_unit_test(a_rivals_minority_promise_does_not_end_a_restarted_vms_recovery),
       cmocka_unit_test(an_owner_cut_off_is_fenced_before_a_survivor_holds),
