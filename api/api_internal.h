@@ -389,7 +389,7 @@ int hg__api_auth_decide(const hg_api *api, hg_scope scope, const hg_params *p,
                         const char *qsb, const char *cred, bool *admin);
 void hg__api_cred_get(hg_call *c);
 /* The same for a request not yet in a call (the head, before its body). */
-void hg__api_cred_parse(const hg_http_req *req, const hg_route *rt,
+void hg__api_cred_parse(const hg_http_req *req, const hg_route *rt, const hg_params *p,
                         char out[HG_API_TOKEN_MAX + 1]);
 
 /* ---- request.c: request validation, query parameters ---------------------- */
@@ -530,7 +530,13 @@ bool hg__api_route_envd(const hg_route *rt);
 bool hg__api_route_names_sandbox(const hg_route *rt, const hg_params *p);
 /* E2B's control API routes (e2b.c). */
 bool hg__api_route_e2b(const hg_route *rt);
+/* The sandbox of an envd request: E2b-Sandbox-Id, else the one its access
+ * token names (hg__api_envd_token_split). */
 void hg__api_envd_params(const hg_http_req *req, hg_match *m);
+/* E2B's envdAccessToken, "<sandbox id>.<sandbox token>": split (0, or
+ * -EINVAL when tok is not of that form; *secret points into tok), made. */
+int hg__api_envd_token_split(const char *tok, char id[HG_ID_MAX], const char **secret);
+json_t *hg__api_envd_token(const char *id, const char *secret);
 /* Routes whose body streams to the guest in pieces (never held whole). */
 bool hg__api_route_upload(const hg_route *rt);
 hg_xform_fn hg__api_envd_xform_of(const hg_route *rt);

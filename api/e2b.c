@@ -74,7 +74,9 @@ static void xform_create(hg_call *c, int *status, json_t **obj, char *hdrs, size
   json_object_set_new(o, "templateID", str_or(d, "template", "base"));
   json_object_set_new(o, "clientID", json_string(c->api->node_id));
   json_object_set_new(o, "envdVersion", json_string(E2B_ENVD_VERSION));
-  json_object_set_new(o, "envdAccessToken", str_or(d, "token", ""));
+  json_object_set_new(o, "envdAccessToken",
+                      hg__api_envd_token(json_string_value(json_object_get(d, "id")),
+                                         json_string_value(json_object_get(d, "token"))));
   json_object_set_new(o, "domain", json_null());
   json_object_set_new(o, "trafficAccessToken", json_null());
   json_decref(d);
@@ -214,7 +216,7 @@ static json_t *connect_body(hg_call *c, const json_t *d) {
   json_object_set_new(o, "templateID", str_or(d, "template", "base"));
   json_object_set_new(o, "clientID", json_string(c->api->node_id));
   json_object_set_new(o, "envdVersion", json_string(E2B_ENVD_VERSION));
-  json_object_set_new(o, "envdAccessToken", tok ? json_string(tok) : json_null());
+  json_object_set_new(o, "envdAccessToken", hg__api_envd_token(c->p.id, tok));
   json_object_set_new(o, "domain", json_null());
   json_object_set_new(o, "trafficAccessToken", json_null());
   return o;

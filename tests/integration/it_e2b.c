@@ -82,6 +82,10 @@ static void sdk_create_run_files_kill(void **state) {
       "run 0 \"ok\\n\" \"err\\n\"\n",
       "wrote /tmp/e2b.txt\n",
       "read \"hello from e2b\"\n",
+      /* the access token alone names its sandbox (SDKs 2.7-2.14); one
+       * naming another sandbox, or under another E2b-Sandbox-Id, is refused */
+      "token-only 200 \"hello from e2b\"\n",
+      "token-other permission_denied unauthenticated\n",
       "missing FileNotFoundError\n",
       "mkdir true\n",
       "list f.txt:file:/tmp/d/e/f.txt\n",

@@ -20,6 +20,19 @@ const { Sandbox } = require('e2b');
   const w = await sbx.files.write('/tmp/e2b.txt', 'hello from e2b');
   console.log('wrote ' + w.path);
   console.log('read ' + JSON.stringify(await sbx.files.read('/tmp/e2b.txt')));
+  // envd's REST calls with the access token alone, no E2b-Sandbox-Id (SDKs
+  // 2.7-2.14 send them so): the token names its sandbox. A token naming
+  // another sandbox, or this one's secret under another id, is refused.
+  const base = process.env.E2B_SANDBOX_URL + '/files?path=/tmp/e2b.txt';
+  const tok = sbx.envdAccessToken;
+  let res = await fetch(base, { headers: { 'X-Access-Token': tok } });
+  console.log('token-only ' + res.status + ' ' + JSON.stringify(await res.text()));
+  const secret = tok.slice(tok.indexOf('.') + 1);
+  res = await fetch(base, { headers: { 'X-Access-Token': 'sb-0123456789abcdef.' + secret } });
+  const other = await res.json();
+  res = await fetch(base, { headers: { 'X-Access-Token': 'sb-0123456789abcdef.' + secret,
+                                       'E2b-Sandbox-Id': sbx.sandboxId } });
+  console.log('token-other ' + other.code + ' ' + (await res.json()).code);
   try {
     await sbx.files.read('/tmp/no-such-file');
     console.log('missing read ok');
