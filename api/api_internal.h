@@ -571,6 +571,8 @@ void hg__api_connect_stream(hg_call *c, uint32_t pid, uint64_t out_off, uint64_t
 /* commands.c: sends c->u.ex.in[0..in_len) (eof: then closes) to the stdin
  * of c->p.cid, or signals it with c->u.ex.sig, then answers with after. */
 void hg__api_stdin_send(hg_call *c, hg_call_fn after);
+/* The same for envd's SendInput/CloseStdin: -ESRCH once the command exited. */
+void hg__api_stdin_send_live(hg_call *c, hg_call_fn after);
 void hg__api_signal_send(hg_call *c, hg_call_fn after);
 void hg__api_h_envd_proc(hg_call *c); /* process.Process/List|SendSignal|SendInput|CloseStdin */
 void hg__api_h_envd_connect(hg_call *c); /* process.Process/Connect */

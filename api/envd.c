@@ -639,7 +639,7 @@ void hg__api_h_envd_proc(hg_call *c) {
     if (x->eof || (rc = hg__api_envd_input(c->body, &x->in_buf, c->msg)) == 0) {
       x->in = x->in_buf.data;
       x->in_len = x->in_buf.len;
-      hg__api_stdin_send(c, a_proc_empty);
+      hg__api_stdin_send_live(c, a_proc_empty);
       return;
     }
   } else if (rc == 0) {

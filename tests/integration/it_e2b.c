@@ -156,6 +156,10 @@ static void sdk_background_connect_list_kill_stdin(void **state) {
       "stdin-echo \"hello stdin\\n\"\n",
       "cat-exit 0 \"hello stdin\\n\"\n",
       "stdin-closed SandboxError true\n",
+      /* a command that has exited is not_found, as in E2B's envd */
+      "stdin-exited NotFoundError\n",
+      "close-exited NotFoundError\n",
+      "kill-exited false\n",
       "kill-unknown false\n",
       "connect-unknown NotFoundError true\n",
       "stdin-unknown NotFoundError true\n",
