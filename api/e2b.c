@@ -92,6 +92,11 @@ int hg__api_e2b_create_body(const json_t *b, json_t **out, char *msg) {
   int64_t timeout = 0;
   int rc;
   if (!h) return -ENOMEM;
+  json_t *ap = hg__api_field(b, "autoPause");
+  if (ap && !json_is_boolean(ap)) {
+    json_decref(h);
+    return hg__api_bad(msg, "field \"autoPause\": must be a boolean");
+  }
   if ((rc = hg__api_get_str(b, "templateID", 128, &tid, msg)) < 0 ||
       (rc = hg__api_get_int(b, "timeout", 0, HG_SB_IDLE_MAX_S, &timeout, msg)) < 0) {
     json_decref(h);
@@ -99,6 +104,8 @@ int hg__api_e2b_create_body(const json_t *b, json_t **out, char *msg) {
   }
   if (tid && strcmp(tid, "base") != 0) json_object_set_new(h, "template", json_string(tid));
   if (timeout > 0) json_object_set_new(h, "idle_suspend_s", json_integer(timeout));
+  /* E2B kills a sandbox when its timeout runs out, unless autoPause */
+  json_object_set_new(h, "idle_action", json_string(json_is_true(ap) ? "suspend" : "delete"));
   json_t *env = hg__api_field(b, "envVars"), *meta = hg__api_field(b, "metadata");
   if (env) json_object_set(h, "env", env);
   if (meta) json_object_set(h, "metadata", meta);

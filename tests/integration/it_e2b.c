@@ -97,8 +97,8 @@ static void sdk_create_run_files_kill(void **state) {
       "running true\n",
       NULL};
   expect_lines(out, want);
-  assert_non_null(strstr(out, "timeout paused\n")); /* setTimeout(2000): suspended idle */
-  assert_non_null(strstr(out, "killed true\n"));
+  /* setTimeout(2000), created without autoPause: killed at the timeout */
+  assert_non_null(strstr(out, "timeout-killed SandboxNotFoundError\n"));
   assert_non_null(strstr(out, "kill-again false\n"));
 }
 
@@ -111,6 +111,7 @@ static void sdk_pause_connect(void **state) {
   assert_non_null(strstr(out, "connected true\n"));
   assert_non_null(strstr(out, "after \"kept\\n\"\n"));
   assert_non_null(strstr(out, "connect-running true\n"));
+  assert_non_null(strstr(out, "timeout paused\n")); /* autoPause: suspended at the timeout */
   assert_non_null(strstr(out, "killed true\n"));
   assert_non_null(strstr(out, "connect-gone SandboxNotFoundError\n"));
 }
