@@ -92,12 +92,14 @@ static void auth_start(hg_call *c) {
  * checked there (this node cannot check that sandbox's tokens); without
  * credentials it is refused here. */
 
-/* Is the sandbox of m owned by another node (the request would be
- * forwarded)? As hg__api_route_remote decides, without its side effects. */
-static bool head_remote(hg_api *api, const hg_match *m) {
-  if (!api->have_peers || !hg__api_route_names_sandbox(m->rt, &m->p)) return false;
+/* Where the sandbox of m is served, as hg__api_route_remote decides,
+ * without its side effects: 1 another node (forwarded), 0 here, < 0 not
+ * at all (hg_api_peers.locate). */
+static int head_where(hg_api *api, const hg_match *m) {
+  if (!api->have_peers || !hg__api_route_names_sandbox(m->rt, &m->p)) return 0;
   char owner[HG_NODE_ID_MAX] = "", addr[HG_ADDR_MAX] = "";
-  if (api->peers.locate(api->peers.ud, m->p.id, owner, addr) != 1) return false;
+  int where = api->peers.locate(api->peers.ud, m->p.id, owner, addr);
+  if (where != 1) return where < 0 ? where : 0;
   owner[sizeof owner - 1] = '\0';
   return strcmp(owner, api->node_id) != 0;
 }
@@ -272,10 +274,15 @@ size_t hg_api_on_head(hg_http_req *req, void *ud) {
    * Resume and replicas are left to the handler, which may ask the
    * replicator or send them on; so is a sandbox another node owns. */
   bool upload = hg__api_route_upload(m.rt);
-  bool first = v == AUTH_CHECK && m.rt->scope == SCOPE_SANDBOX &&
-               m.rt->handle != hg__api_h_resume && m.rt->handle != hg__api_h_replicas &&
-               (limit > HG_API_MAX_JSON || head_has_body(req)) && !head_remote(api, &m);
-  if (v == AUTH_OK && upload && !head_remote(api, &m)) { /* the admin key: stream it */
+  bool routed = m.rt->handle != hg__api_h_resume && m.rt->handle != hg__api_h_replicas;
+  int where = routed ? head_where(api, &m) : 0;
+  if (where < 0) {
+    head_refuse(api, req, &m, where, hg__api_where_msg(where));
+    return 0;
+  }
+  bool first = v == AUTH_CHECK && m.rt->scope == SCOPE_SANDBOX && routed &&
+               (limit > HG_API_MAX_JSON || head_has_body(req)) && where == 0;
+  if (v == AUTH_OK && upload && where == 0) { /* the admin key: stream it */
     hg_call *c = head_call(api, req, &m);
     if (!c) return 0;
     c->admin = c->authed = true;

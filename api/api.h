@@ -57,7 +57,11 @@ typedef struct hg_api hg_api;
 typedef struct hg_api_peers {
   void *ud;
   /* 1: sandbox is owned by another live node (owner, addr filled).
-   * 0: local or unknown to the directory (serve it here). */
+   * 0: local or unknown to the directory (serve it here).
+   * -ENOENT: deleted (a tombstone above any copy here: 404);
+   * -EHOSTUNREACH: owned by a node that is not alive, above any copy here
+   * (502: a copy here is an old one, never served as the sandbox);
+   * -EAGAIN: the directory has not come from a peer since start (503). */
   int (*locate)(void *ud, const char *sandbox, char owner[HG_NODE_ID_MAX], char addr[HG_ADDR_MAX]);
   /* hg_cluster_place: 1 here, 0 peer (owner, addr), -ENOSPC (reason). */
   int (*place)(void *ud, const char *template_ref, unsigned vcpus, unsigned memory_mib,

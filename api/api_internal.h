@@ -446,6 +446,8 @@ void hg__api_h_tmpl_list(hg_call *c);
 /* ---- cluster.c: the cluster, replicas ------------------------------------- */
 
 bool hg__api_route_remote(hg_call *c);
+/* Why a request for a sandbox is not served (hg_api_peers.locate < 0). */
+const char *hg__api_where_msg(int where);
 bool hg__api_op_lookup_start(hg_call *c);
 int hg__api_placement_parse(const json_t *b, const char **zone, const char **label,
                             char *msg);

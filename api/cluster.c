@@ -123,12 +123,22 @@ static void fwd_begin(hg_call *c, hg_fwd_why why, const char *owner, const char 
 }
 
 /* Routes with a sandbox in the path: true when c left (forwarded) or got
- * its 421 here; false: serve it locally. */
+ * its answer here (421; 404 deleted or 502 owner unreachable while a copy
+ * here is older than the directory); false: serve it locally. */
 static bool route_resume(hg_call *c);
 
 bool hg__api_route_names_sandbox(const hg_route *rt, const hg_params *p) {
   /* envd's routes name it in E2b-Sandbox-Id (hg__api_envd_params) */
   return strstr(rt->pattern, "{id}") || (hg__api_route_envd(rt) && p->id[0]);
+}
+
+const char *hg__api_where_msg(int where) {
+  switch (where) {
+  case -ENOENT: return "the sandbox was deleted";
+  case -EHOSTUNREACH: return "the sandbox's owner is not reachable now";
+  case -EAGAIN: return "this node has not heard from its cluster since it started";
+  default: return hg_err_str(where);
+  }
 }
 
 bool hg__api_route_remote(hg_call *c) {
@@ -137,7 +147,12 @@ bool hg__api_route_remote(hg_call *c) {
   if (c->rt->handle == hg__api_h_replicas) return false; /* any node asks the holders */
   if (c->rt->handle == hg__api_h_resume && api->rp) return route_resume(c);
   char owner[HG_NODE_ID_MAX] = "", addr[HG_ADDR_MAX] = "";
-  if (api->peers.locate(api->peers.ud, c->p.id, owner, addr) != 1) return false;
+  int where = api->peers.locate(api->peers.ud, c->p.id, owner, addr);
+  if (where < 0) {
+    hg__api_call_error(c, where, "%s", hg__api_where_msg(where));
+    return true;
+  }
+  if (where != 1) return false;
   owner[sizeof owner - 1] = addr[sizeof addr - 1] = '\0';
   if (!strcmp(owner, api->node_id)) return false;
   if (c->forwarded) {
@@ -276,9 +291,32 @@ bool hg__api_create_place(hg_call *c, bool again) {
   return true;
 }
 
+/* Index of sandbox id in the local list, or -1. */
+static ssize_t list_find(json_t *arr, const char *id) {
+  size_t k;
+  json_t *sb;
+  json_array_foreach(arr, k, sb) {
+    const char *lid = json_string_value(json_object_get(sb, "id"));
+    if (lid && !strcmp(id, lid)) return (ssize_t)k;
+  }
+  return -1;
+}
+
+static bool dir_entry_matches(const hg_list_q *q, const json_t *e, const char *lk,
+                              const char *lv) {
+  const char *st = json_string_value(json_object_get(e, "state"));
+  if ((st && !strcmp(st, "deleted")) || (q->state[0] && (!st || strcmp(st, q->state))))
+    return false;
+  if (!lv) return true;
+  const char *v = json_string_value(json_object_get(json_object_get(e, "metadata"), lk));
+  return v && !strcmp(v, lv);
+}
+
 /* GET /v1/sandboxes: the directory's entries owned by other nodes join
  * the local list (filtered by state; by label only where the entry carries
- * metadata). */
+ * metadata). A copy here that the directory has moved past (another owner,
+ * or a tombstone, at a higher epoch) is an old one and leaves the list, as
+ * peers_locate keeps requests off it. */
 void hg__api_list_merge_directory(hg_call *c, json_t *arr) {
   hg_api *api = c->api;
   const hg_list_q *q = &c->u.lq;
@@ -287,25 +325,20 @@ void hg__api_list_merge_directory(hg_call *c, json_t *arr) {
   snprintf(lk, sizeof lk, "%s", q->label);
   char *lv = strchr(lk, '=');
   if (lv) *lv++ = '\0';
-  size_t i, k;
-  json_t *e, *sb;
+  size_t i;
+  json_t *e;
   json_array_foreach(json_items(dir, "sandboxes"), i, e) {
     const char *id = json_string_value(json_object_get(e, "sandbox"));
     if (!id) id = json_string_value(json_object_get(e, "id"));
     const char *owner = json_string_value(json_object_get(e, "owner"));
-    const char *st = json_string_value(json_object_get(e, "state"));
-    if (!id || !hg_id_valid("sb", id) || !owner || !strcmp(owner, api->node_id) ||
-        (st && !strcmp(st, "deleted")) || (q->state[0] && (!st || strcmp(st, q->state))))
-      continue;
-    if (lv && !json_is_string(json_object_get(json_object_get(e, "metadata"), lk))) continue;
-    if (lv && strcmp(json_string_value(json_object_get(json_object_get(e, "metadata"), lk)), lv))
-      continue;
-    bool local = false;
-    json_array_foreach(arr, k, sb) {
-      const char *lid = json_string_value(json_object_get(sb, "id"));
-      local = local || (lid && !strcmp(id, lid));
+    if (!id || !hg_id_valid("sb", id) || !owner || !strcmp(owner, api->node_id)) continue;
+    ssize_t here = list_find(arr, id);
+    if (here >= 0) {
+      json_int_t mine = json_integer_value(json_object_get(json_array_get(arr, here), "epoch"));
+      if (json_integer_value(json_object_get(e, "epoch")) <= mine) continue;
+      json_array_remove(arr, (size_t)here);
     }
-    if (local) continue;
+    if (!dir_entry_matches(q, e, lk, lv)) continue;
     json_t *item = json_copy(e);
     json_object_set_new(item, "id", json_string(id));
     json_object_set_new(item, "node", json_string(owner));

@@ -726,6 +726,11 @@ void hg_cluster_metrics(hg_cluster *c, hg_buf *out) {
       st.health);
 }
 
+bool hg_cluster_heard(const hg_cluster *c) {
+  bool others = (c->join && c->join[0]) || c->nroster > 1;
+  return c->push_pulls > 0 || !others;
+}
+
 const char *hg_cluster_self_id(const hg_cluster *c) {
   return c->id;
 }

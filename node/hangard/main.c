@@ -228,14 +228,26 @@ static void on_sandbox_change(void *ud, const hg_sb_change *ch) {
 
 /* --- cluster: the API's view (hg_api_peers; loop thread) ---------------------------- */
 
+/* Where a request for sandbox is served (api.h). A copy here loses to a
+ * directory entry above its epoch: that copy is one this node kept while
+ * the sandbox moved on or was deleted (it was away; the replicator
+ * disowns it at its next pass), and answering from it would serve an old
+ * sandbox as if it were the one. Until the directory has come from a peer,
+ * nothing is known of that: -EAGAIN. */
 static int peers_locate(void *ud, const char *sandbox, char owner[64], char addr[64]) {
   hg_node *n = ud;
   hg_dirent e;
+  hg_sb_info here;
   char a[HG_ADDR_MAX];
-  if (!n->cluster || hg_cluster_dir_get(n->cluster, sandbox, &e) < 0) return 0;
-  if (strcmp(e.owner, n->cfg.node_id) == 0 || strcmp(e.state, "deleted") == 0) return 0;
-  if (hg_cluster_api_addr(n->cluster, e.owner, a) < 0)
-    return 0; /* unknown or not alive */
+  if (!n->cluster) return 0;
+  if (!hg_cluster_heard(n->cluster)) return -EAGAIN;
+  if (hg_cluster_dir_get(n->cluster, sandbox, &e) < 0) return 0;
+  if (strcmp(e.owner, n->cfg.node_id) == 0) return 0;
+  bool have = hg_sandbox_info(n->manager, sandbox, &here) == 0;
+  bool newer = !have || e.epoch > here.epoch;
+  if (strcmp(e.state, "deleted") == 0) return newer ? -ENOENT : 0;
+  if (hg_cluster_api_addr(n->cluster, e.owner, a) < 0) /* unknown or not alive */
+    return newer ? -EHOSTUNREACH : 0;
   snprintf(owner, 64, "%s", e.owner);
   snprintf(addr, 64, "%s", a);
   return 1;

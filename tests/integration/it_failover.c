@@ -15,8 +15,10 @@
  * orphans/ (it wrote after its generation), then both are rolled back to
  * their newest generation, handed back to the new owners and kept as
  * replicas.
- * Last, a sandbox with "checkpoint_s" running a counter in memory: its
- * owner crashes, and it runs on from its newest acknowledged checkpoint. */
+ * Then a sandbox with "checkpoint_s" running a counter in memory: its
+ * owner crashes, and it runs on from its newest acknowledged checkpoint.
+ * Last, a node that was away while its sandbox moved on and was deleted
+ * never answers from the copy it kept. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -292,11 +294,70 @@ static void a_checkpointed_sandbox_runs_on_from_its_checkpoint(void **state) {
   json_decref(call(now, "DELETE", path, NULL, 200));
 }
 
+/* --- a node back from away -------------------------------------------------------- */
+
+/* A node keeps its copy of a suspended sandbox while it is away; the
+ * cluster moves the sandbox on (failover) and deletes it. Back, the node
+ * must never answer from that copy as if it were the sandbox (seed 13 of
+ * the chaos campaign: 200 "suspended" from one node, 404 from the others):
+ * from its first answer on, GET through it says 404 and its list leaves
+ * the sandbox out, while the copy still sits on its disk. */
+static void a_node_back_never_serves_a_sandbox_deleted_while_it_was_away(void **state) {
+  char *id = make(1);
+  uint64_t e0 = 0, e = 0;
+  int old = hg_itc_owner(&C, 1, id, &e0, NULL);
+  assert_true(old >= 1);
+  sb_post(1, id, "suspend", "");
+  assert_int_equal(hg_itc_tool(&C, "kill", hg_itc_id(old) + 1, NULL), 0);
+  C.killed[old] = true;
+  int via = old == 1 ? 2 : 1, now = 0;
+  char st[16];
+  for (int64_t t0 = hg_now_ms();; usleep(200 * 1000)) {
+    now = hg_itc_owner(&C, via, id, &e, st);
+    if (now && now != old && e > e0) break;
+    assert_true(hg_now_ms() - t0 < FAILOVER_WAIT_MS);
+  }
+  char path[96];
+  snprintf(path, sizeof path, "/v1/sandboxes/%s?wait=" WAIT, id);
+  json_decref(call(now, "DELETE", path, NULL, 200));
+
+  assert_int_equal(hg_itc_tool(&C, "start", hg_itc_id(old) + 1, NULL), 0);
+  C.killed[old] = false;
+  bool copy_seen = on_disk(old, "sandboxes", id);
+  snprintf(path, sizeof path, "/v1/sandboxes/%s", id);
+  int polls = 0;
+  long status = 0;
+  int64_t t0 = hg_now_ms();
+  int early = 0; /* 503: it has not heard from the cluster yet (start does not wait) */
+  for (; status == 0 || status == 503; usleep(20 * 1000), early += status == 503) {
+    json_decref(hg_itc_json(&C, old, NULL, "GET", path, NULL, 10000, &status));
+    assert_true(hg_now_ms() - t0 < 120000);
+  }
+  fprintf(stderr, "n%d answers %lld ms after its start (%d times 503 before)\n", old,
+          (long long)(hg_now_ms() - t0), early);
+  for (t0 = hg_now_ms(); hg_now_ms() - t0 < 4000; usleep(100 * 1000), polls++) {
+    json_t *j = polls ? hg_itc_json(&C, old, NULL, "GET", path, NULL, 10000, &status) : NULL;
+    if (status != 404) fprintf(stderr, "n%d answered %ld for %s\n", old, status, id);
+    assert_int_equal(status, 404);
+    json_decref(j);
+    j = call(old, "GET", "/v1/sandboxes", NULL, 200);
+    json_t *sb;
+    size_t k;
+    json_array_foreach(json_object_get(j, "sandboxes"), k, sb)
+      assert_string_not_equal(hg_it_str(sb, "id"), id);
+    json_decref(j);
+  }
+  fprintf(stderr, "n%d back: its copy %s on disk at its start; 404 in %d polls over 4 s\n",
+          old, copy_seen ? "still" : "no longer", polls);
+  free(id);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(a_crashed_owners_sandboxes_come_back_on_survivors),
       cmocka_unit_test(the_crashed_host_back_runs_nothing_and_keeps_its_copies_aside),
       cmocka_unit_test(a_checkpointed_sandbox_runs_on_from_its_checkpoint),
+      cmocka_unit_test(a_node_back_never_serves_a_sandbox_deleted_while_it_was_away),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
