@@ -3,8 +3,8 @@
 const { Sandbox } = require('e2b');
 
 (async () => {
-  // onTimeout 'pause' is E2B's autoPause (SDKs before 2.51 take autoPause
-  // in betaCreate only; this create ignores it there)
+  // lifecycle onTimeout 'pause' is E2B's autoPause (SDK 2.14 on; before,
+  // only betaCreate takes autoPause and this create ignores the option)
   const sbx = await Sandbox.create({ timeoutMs: 600000, requestTimeoutMs: 300000,
                                      lifecycle: { onTimeout: 'pause' } });
   await sbx.commands.run('echo kept > /tmp/kept');
