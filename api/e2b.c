@@ -205,19 +205,14 @@ void hg__api_h_e2b_timeout(hg_call *c) {
 
 /* ---- connect, resume ---------------------------------------------------------------
  * Running: 200 at once. Paused or suspended: hangar's resume, then 201.
- * The answer carries the sandbox's token as envdAccessToken, as create did,
- * when this node has seen it (the API remembers the tokens it handed out
- * or saw valid since it started); else the SDK's envd calls need it given. */
-
-static const char *known_token(const hg_api *api, const char *sandbox) {
-  for (int i = 0; i < HG_API_TOKENS; i++)
-    if (api->toks[i].kind == TOK_SANDBOX && !strcmp(api->toks[i].sandbox, sandbox))
-      return api->toks[i].token;
-  return NULL;
-}
+ * The answer carries the sandbox's token as envdAccessToken, as create did:
+ * the caller holds the admin key or that token already, and the SDK's envd
+ * calls have no other credential. The sandbox is here (connect goes to its
+ * owner), so the manager knows it, after a restart or a move too. */
 
 static json_t *connect_body(hg_call *c, const json_t *d) {
-  const char *tok = known_token(c->api, c->p.id);
+  hg_sb_info info;
+  const char *tok = hg_sandbox_info(c->api->m, c->p.id, &info) == 0 ? info.token : NULL;
   json_t *o = json_object();
   json_object_set_new(o, "sandboxID", json_string(c->p.id));
   json_object_set_new(o, "templateID", str_or(d, "template", "base"));

@@ -1337,13 +1337,13 @@ int hg_sandbox_info(hg_manager *m, const char *id, hg_sb_info *out) {
   sandbox *sb = find_locked(m, id);
   if (sb) {
     info.state = sb->state;
-    info.gen = sb->gen;
-    info.pub_gen = sb->pub_gen;
+    info.gen = sb->gen, info.pub_gen = sb->pub_gen;
     info.epoch = info.lease.epoch = sb->epoch;
     info.lease.ngroup = sb->ngroup;
     memcpy(info.lease.group, sb->group, sizeof info.lease.group);
     info.replicas = sb->replicas;
     info.idle_delete = sb->idle_delete;
+    memcpy(info.token, sb->token, sizeof info.token);
     /* templates/<name:tag>@<digest16>, as hg_template_build names it. */
     if (hg_template_name(sb->tpl_name, name) < 0)
       snprintf(name, sizeof name, "%s", sb->tpl_name);

@@ -225,6 +225,7 @@ typedef struct hg_sb_info {
   uint64_t pub_gen;   /* the newest generation advertised (<= gen) */
   unsigned replicas;
   bool idle_delete; /* its idle timer deletes it (hg_sandbox_spec) */
+  char token[65];   /* its secret (E2B's connect hands it back) */
   char tpl_dir[HG_TEMPLATE_NAME_MAX + 20];
   char template_ref[HG_TEMPLATE_NAME_MAX + 8];
 } hg_sb_info;
