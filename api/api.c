@@ -261,7 +261,7 @@ size_t hg_api_on_head(hg_http_req *req, void *ud) {
   }
   char cred[HG_API_TOKEN_MAX + 1], qsb[HG_ID_MAX] = "";
   bool admin;
-  hg__api_cred_parse(req, m.rt, cred);
+  hg__api_cred_parse(req, m.rt, &m.p, cred);
   oplist_sandbox(req, m.rt->scope, qsb);
   int v = hg__api_auth_decide(api, m.rt->scope, &m.p, qsb, cred, &admin);
   if (v < 0) {

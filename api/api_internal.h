@@ -389,7 +389,7 @@ int hg__api_auth_decide(const hg_api *api, hg_scope scope, const hg_params *p,
                         const char *qsb, const char *cred, bool *admin);
 void hg__api_cred_get(hg_call *c);
 /* The same for a request not yet in a call (the head, before its body). */
-void hg__api_cred_parse(const hg_http_req *req, const hg_route *rt,
+void hg__api_cred_parse(const hg_http_req *req, const hg_route *rt, const hg_params *p,
                         char out[HG_API_TOKEN_MAX + 1]);
 
 /* ---- request.c: request validation, query parameters ---------------------- */
@@ -532,7 +532,13 @@ bool hg__api_route_envd(const hg_route *rt);
 bool hg__api_route_names_sandbox(const hg_route *rt, const hg_params *p);
 /* E2B's control API routes (e2b.c). */
 bool hg__api_route_e2b(const hg_route *rt);
+/* The sandbox of an envd request: E2b-Sandbox-Id, else the one its access
+ * token names (hg__api_envd_token_split). */
 void hg__api_envd_params(const hg_http_req *req, hg_match *m);
+/* E2B's envdAccessToken, "<sandbox id>.<sandbox token>": split (0, or
+ * -EINVAL when tok is not of that form; *secret points into tok), made. */
+int hg__api_envd_token_split(const char *tok, char id[HG_ID_MAX], const char **secret);
+json_t *hg__api_envd_token(const char *id, const char *secret);
 /* Routes whose body streams to the guest in pieces (never held whole). */
 bool hg__api_route_upload(const hg_route *rt);
 hg_xform_fn hg__api_envd_xform_of(const hg_route *rt);
@@ -567,6 +573,8 @@ void hg__api_connect_stream(hg_call *c, uint32_t pid, uint64_t out_off, uint64_t
 /* commands.c: sends c->u.ex.in[0..in_len) (eof: then closes) to the stdin
  * of c->p.cid, or signals it with c->u.ex.sig, then answers with after. */
 void hg__api_stdin_send(hg_call *c, hg_call_fn after);
+/* The same for envd's SendInput/CloseStdin: -ESRCH once the command exited. */
+void hg__api_stdin_send_live(hg_call *c, hg_call_fn after);
 void hg__api_signal_send(hg_call *c, hg_call_fn after);
 void hg__api_h_envd_proc(hg_call *c); /* process.Process/List|SendSignal|SendInput|CloseStdin */
 void hg__api_h_envd_connect(hg_call *c); /* process.Process/Connect */

@@ -112,7 +112,7 @@ int hg__api_auth_decide(const hg_api *api, hg_scope scope, const hg_params *p,
 }
 
 /* The Bearer credential, or on the output route also ?token=. */
-void hg__api_cred_parse(const hg_http_req *req, const hg_route *rt,
+void hg__api_cred_parse(const hg_http_req *req, const hg_route *rt, const hg_params *p,
                         char out[HG_API_TOKEN_MAX + 1]) {
   const char *h = hg_http_header_get(req, "authorization");
   out[0] = '\0';
@@ -134,6 +134,14 @@ void hg__api_cred_parse(const hg_http_req *req, const hg_route *rt,
   const char *k = NULL;
   if (hg__api_route_e2b(rt)) k = hg_http_header_get(req, "x-api-key");
   else if (hg__api_route_envd(rt)) k = hg_http_header_get(req, "x-access-token");
+  /* E2B's "<sandbox id>.<token>": the token, when it names the sandbox
+   * the request is for; one naming another stays whole, which is nobody's
+   * token (refused where the sandbox is). */
+  char named[HG_ID_MAX];
+  const char *secret;
+  if (k && hg__api_route_envd(rt) && hg__api_envd_token_split(k, named, &secret) == 0 &&
+      !strcmp(named, p->id))
+    k = secret;
   if (k && strlen(k) <= HG_API_TOKEN_MAX) {
     memcpy(out, k, strlen(k) + 1);
     return;
@@ -148,7 +156,7 @@ void hg__api_cred_parse(const hg_http_req *req, const hg_route *rt,
  * "admin" stands for the admin key it checked. */
 void hg__api_cred_get(hg_call *c) {
   if (!c->peer) {
-    hg__api_cred_parse(c->req, c->rt, c->cred);
+    hg__api_cred_parse(c->req, c->rt, &c->p, c->cred);
   } else if (c->peer_admin) {
     snprintf(c->cred, sizeof c->cred, "%s", c->api->admin_key);
   } else if (!c->cred[0] && c->rt->scope == SCOPE_OUTPUT &&

@@ -37,7 +37,7 @@ static void call_misdirected(hg_call *c, const char *owner, const char *addr) {
  * "" with none. Only Authorization: ?token= travels in the target. */
 static bool fwd_identity(const hg_call *c, char out[HG_FWDSIGN_IDENT_MAX]) {
   char cred[HG_API_TOKEN_MAX + 1];
-  hg__api_cred_parse(c->req, c->rt, cred);
+  hg__api_cred_parse(c->req, c->rt, &c->p, cred);
   out[0] = '\0';
   if (!cred[0]) return false;
   if (hg_secret_equal(cred, c->api->admin_key)) {
@@ -100,7 +100,8 @@ static void fwd_begin(hg_call *c, hg_fwd_why why, const char *owner, const char 
   char ident[HG_FWDSIGN_IDENT_MAX];
   fwd_identity(c, ident);
   hg_fwd_spec s = {.owner = owner, .addr = addr, .decline_status = decline,
-                   .identity = ident, .done = on_fwd_done, .ud = c};
+                   .identity = ident, .done = on_fwd_done, .ud = c,
+                   .sandbox = hg__api_route_envd(c->rt) ? c->p.id : NULL};
   c->why = why;
   int rc = api->fwd ? hg_fwd_start(api->fwd, c->req, &s, &c->fwd) : -EAGAIN;
   if (rc == 0) {

@@ -253,6 +253,26 @@ void hg__api_stdin_send(hg_call *c, hg_call_fn after) {
   hg__api_call_queue(c, w_stdin, after);
 }
 
+/* E2B's envd forgets a process once it exits: stdin for one that has
+ * exited is -ESRCH, whatever became of its pipe. A command that is dying
+ * (its pipe broken, not reaped yet) is given a moment to be told. */
+static int op_stdin_live(hg_call *c, hg_agent *a) {
+  hg_cmd_status st = {0};
+  int rc = hg_agent_wait(a, c->p.cid, 0, &st);
+  if (rc == 0 && st.exited) return -ESRCH;
+  rc = op_stdin(c, a);
+  if (rc == -EPIPE && hg_agent_wait(a, c->p.cid, 200, &st) == 0 && st.exited) return -ESRCH;
+  return rc;
+}
+
+static void w_stdin_live(hg_call *c) {
+  c->rc = hg__api_with_agent(c, op_stdin_live);
+}
+
+void hg__api_stdin_send_live(hg_call *c, hg_call_fn after) {
+  hg__api_call_queue(c, w_stdin_live, after);
+}
+
 void hg__api_h_stdin(hg_call *c) {
   if (hg__api_q_bool(c, "eof", &c->u.ex.eof) < 0) {
     hg__api_call_error(c, -EINVAL, "%s", c->msg);

@@ -74,7 +74,9 @@ static void xform_create(hg_call *c, int *status, json_t **obj, char *hdrs, size
   json_object_set_new(o, "templateID", str_or(d, "template", "base"));
   json_object_set_new(o, "clientID", json_string(c->api->node_id));
   json_object_set_new(o, "envdVersion", json_string(E2B_ENVD_VERSION));
-  json_object_set_new(o, "envdAccessToken", str_or(d, "token", ""));
+  json_object_set_new(o, "envdAccessToken",
+                      hg__api_envd_token(json_string_value(json_object_get(d, "id")),
+                                         json_string_value(json_object_get(d, "token"))));
   json_object_set_new(o, "domain", json_null());
   json_object_set_new(o, "trafficAccessToken", json_null());
   json_decref(d);
@@ -90,6 +92,11 @@ int hg__api_e2b_create_body(const json_t *b, json_t **out, char *msg) {
   int64_t timeout = 0;
   int rc;
   if (!h) return -ENOMEM;
+  json_t *ap = hg__api_field(b, "autoPause");
+  if (ap && !json_is_boolean(ap)) {
+    json_decref(h);
+    return hg__api_bad(msg, "field \"autoPause\": must be a boolean");
+  }
   if ((rc = hg__api_get_str(b, "templateID", 128, &tid, msg)) < 0 ||
       (rc = hg__api_get_int(b, "timeout", 0, HG_SB_IDLE_MAX_S, &timeout, msg)) < 0) {
     json_decref(h);
@@ -97,6 +104,8 @@ int hg__api_e2b_create_body(const json_t *b, json_t **out, char *msg) {
   }
   if (tid && strcmp(tid, "base") != 0) json_object_set_new(h, "template", json_string(tid));
   if (timeout > 0) json_object_set_new(h, "idle_suspend_s", json_integer(timeout));
+  /* E2B kills a sandbox when its timeout runs out, unless autoPause */
+  json_object_set_new(h, "idle_action", json_string(json_is_true(ap) ? "suspend" : "delete"));
   json_t *env = hg__api_field(b, "envVars"), *meta = hg__api_field(b, "metadata");
   if (env) json_object_set(h, "env", env);
   if (meta) json_object_set(h, "metadata", meta);
@@ -196,25 +205,20 @@ void hg__api_h_e2b_timeout(hg_call *c) {
 
 /* ---- connect, resume ---------------------------------------------------------------
  * Running: 200 at once. Paused or suspended: hangar's resume, then 201.
- * The answer carries the sandbox's token as envdAccessToken, as create did,
- * when this node has seen it (the API remembers the tokens it handed out
- * or saw valid since it started); else the SDK's envd calls need it given. */
-
-static const char *known_token(const hg_api *api, const char *sandbox) {
-  for (int i = 0; i < HG_API_TOKENS; i++)
-    if (api->toks[i].kind == TOK_SANDBOX && !strcmp(api->toks[i].sandbox, sandbox))
-      return api->toks[i].token;
-  return NULL;
-}
+ * The answer carries the sandbox's token as envdAccessToken, as create did:
+ * the caller holds the admin key or that token already, and the SDK's envd
+ * calls have no other credential. The sandbox is here (connect goes to its
+ * owner), so the manager knows it, after a restart or a move too. */
 
 static json_t *connect_body(hg_call *c, const json_t *d) {
-  const char *tok = known_token(c->api, c->p.id);
+  hg_sb_info info;
+  const char *tok = hg_sandbox_info(c->api->m, c->p.id, &info) == 0 ? info.token : NULL;
   json_t *o = json_object();
   json_object_set_new(o, "sandboxID", json_string(c->p.id));
   json_object_set_new(o, "templateID", str_or(d, "template", "base"));
   json_object_set_new(o, "clientID", json_string(c->api->node_id));
   json_object_set_new(o, "envdVersion", json_string(E2B_ENVD_VERSION));
-  json_object_set_new(o, "envdAccessToken", tok ? json_string(tok) : json_null());
+  json_object_set_new(o, "envdAccessToken", hg__api_envd_token(c->p.id, tok));
   json_object_set_new(o, "domain", json_null());
   json_object_set_new(o, "trafficAccessToken", json_null());
   return o;

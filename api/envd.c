@@ -59,11 +59,43 @@ bool hg__api_route_upload(const hg_route *rt) {
   return rt && (rt->handle == hg__api_h_file_put || rt->handle == hg__api_h_envd_file_post);
 }
 
+/* E2B's envdAccessToken is "<sandbox id>.<the sandbox's token>": SDKs
+ * before 2.15 send envd's REST calls (/files, /health) with it alone, no
+ * E2b-Sandbox-Id, so the token names its sandbox and any node can route it
+ * without shared state. Naming grants nothing: only the secret after the
+ * dot is a credential, and it is checked against the named sandbox's own
+ * token (hg_sandbox_token_ok, constant time) by whoever holds the sandbox.
+ * 0, id and *secret (inside tok); -EINVAL: not of that form. */
+int hg__api_envd_token_split(const char *tok, char id[HG_ID_MAX], const char **secret) {
+  const char *dot = tok ? strchr(tok, '.') : NULL;
+  if (!dot || (size_t)(dot - tok) >= HG_ID_MAX || !dot[1]) return -EINVAL;
+  char tmp[HG_ID_MAX];
+  memcpy(tmp, tok, (size_t)(dot - tok));
+  tmp[dot - tok] = '\0';
+  if (!hg_id_valid("sb", tmp)) return -EINVAL;
+  memcpy(id, tmp, sizeof tmp);
+  *secret = dot + 1;
+  return 0;
+}
+
+/* The envdAccessToken E2B's clients get for a sandbox (NULL: no token). */
+json_t *hg__api_envd_token(const char *id, const char *secret) {
+  if (!id || !secret || !*secret) return json_null();
+  return json_sprintf("%s.%s", id, secret);
+}
+
+/* The sandbox: E2b-Sandbox-Id, else the one X-Access-Token names. */
 void hg__api_envd_params(const hg_http_req *req, hg_match *m) {
   if (!m->rt || !hg__api_route_envd(m->rt)) return;
   const char *id = hg_http_header_get(req, "e2b-sandbox-id");
+  const char *secret;
+  char named[HG_ID_MAX];
   if (id && strlen(id) < sizeof m->p.id && hg_id_valid("sb", id))
     memcpy(m->p.id, id, strlen(id) + 1);
+  else if (!id &&
+           hg__api_envd_token_split(hg_http_header_get(req, "x-access-token"), named,
+                                    &secret) == 0)
+    memcpy(m->p.id, named, sizeof named);
 }
 
 hg_xform_fn hg__api_envd_xform_of(const hg_route *rt) {
@@ -607,7 +639,7 @@ void hg__api_h_envd_proc(hg_call *c) {
     if (x->eof || (rc = hg__api_envd_input(c->body, &x->in_buf, c->msg)) == 0) {
       x->in = x->in_buf.data;
       x->in_len = x->in_buf.len;
-      hg__api_stdin_send(c, a_proc_empty);
+      hg__api_stdin_send_live(c, a_proc_empty);
       return;
     }
   } else if (rc == 0) {

@@ -51,6 +51,7 @@ struct hg_fwd {
   char owner[HG_NODE_ID_MAX];
   char addr[HG_ADDR_MAX];
   char identity[HG_FWDSIGN_IDENT_MAX];
+  char sandbox[HG_ID_MAX]; /* E2b-Sandbox-Id if the client sent none */
   int decline;
   hg_fwd_done_cb done;
   void *ud;
@@ -247,6 +248,8 @@ static int fwd_headers(hg_fwd *w, const char *self) {
   int rc = 0;
   for (size_t i = 0; i < sizeof pass / sizeof pass[0] && rc == 0; i++) {
     const char *v = hg_http_header_get(req, pass[i].lower);
+    if (!strcmp(pass[i].lower, "e2b-sandbox-id") && (!v || !*v) && w->sandbox[0])
+      v = w->sandbox;
     hg_buf_reset(&h);
     rc = v && *v ? hg_buf_printf(&h, "%s: %s", pass[i].name, v)
                  : hg_buf_printf(&h, "%s:", pass[i].name);
@@ -296,6 +299,8 @@ int hg_fwd_start(hg_forward *f, hg_http_req *req, const hg_fwd_spec *spec, hg_fw
   int rc = 0;
   if (spec->identity && strlen(spec->identity) >= sizeof w->identity) rc = -EINVAL;
   else snprintf(w->identity, sizeof w->identity, "%s", spec->identity ? spec->identity : "");
+  if (spec->sandbox && strlen(spec->sandbox) >= sizeof w->sandbox) rc = -EINVAL;
+  else snprintf(w->sandbox, sizeof w->sandbox, "%s", spec->sandbox ? spec->sandbox : "");
   if (rc == 0) rc = target_path(req->target, &w->path);
   if (rc == 0) rc = fwd_easy(w);
   if (rc < 0) {

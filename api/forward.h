@@ -78,6 +78,10 @@ typedef struct hg_fwd_spec {
   int decline_status;
   /* X-Hangar-Identity (fwdsign.h): "admin", "bearer <cred>", NULL: none */
   const char *identity;
+  /* E2b-Sandbox-Id when the client sent none (envd's routes: the sandbox
+   * its access token named; the identity carries the token alone). NULL:
+   * the client's, if any. */
+  const char *sandbox;
   hg_fwd_done_cb done; /* called once, never from inside hg_fwd_start */
   void *ud;
 } hg_fwd_spec;

@@ -141,9 +141,11 @@ int hg__api_path_check(const char *what, const char *p, char *msg) {
 
 int hg__api_create_parse(const json_t *b, hg_sandbox_spec *s, char *msg) {
   int64_t vcpus = 0, mem = 0, idle = 0, replicas = 0, ckpt = 0;
+  const char *idle_action = NULL;
   int rc;
   memset(s, 0, sizeof *s);
   if ((rc = hg__api_get_str(b, "template", 128, &s->template_ref, msg)) < 0 ||
+      (rc = hg__api_get_str(b, "idle_action", 16, &idle_action, msg)) < 0 ||
       (rc = hg__api_get_int(b, "vcpus", 1, 64, &vcpus, msg)) < 0 ||
       (rc = hg__api_get_int(b, "memory_mib", 64, 1024 * 1024, &mem, msg)) < 0 ||
       (rc = hg__api_get_int(b, "idle_suspend_s", -1, HG_SB_IDLE_MAX_S, &idle, msg)) <
@@ -158,6 +160,11 @@ int hg__api_create_parse(const json_t *b, hg_sandbox_spec *s, char *msg) {
   s->vcpus = (unsigned)vcpus;
   s->memory_mib = (unsigned)mem;
   s->idle_suspend_s = idle;
+  /* what idle_suspend_s does when it passes: suspend (hangar's), or
+   * delete (E2B's timeout without autoPause) */
+  if (idle_action && strcmp(idle_action, "suspend") && strcmp(idle_action, "delete"))
+    return hg__api_bad(msg, "field \"idle_action\": \"suspend\" or \"delete\"");
+  s->idle_delete = idle_action && !strcmp(idle_action, "delete");
   s->replicas = (unsigned)replicas;
   char why[128];
   if (hg_ckpt_interval_check(ckpt, why) < 0) return hg__api_bad(msg, "field \"checkpoint_s\": %s", why);

@@ -68,6 +68,7 @@ sandbox *hg__manager_pool_claim(hg_manager *m, const hg_template_info *tpl,
     json_object_update(got->env, fresh->env);
     json_object_update(got->metadata, fresh->metadata);
     got->idle_suspend_s = fresh->idle_suspend_s;
+    got->idle_delete = fresh->idle_delete;
     got->replicas = fresh->replicas;
     got->checkpoint_s = fresh->checkpoint_s;
     got->created_ms = got->updated_ms = hg_wall_ns() / 1000000;

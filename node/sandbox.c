@@ -118,22 +118,20 @@ static json_t *sb_to_json(const sandbox *sb, bool with_secrets) {
   hg_iso_time(sb->created_ms, created);
   hg_iso_time(sb->updated_ms, updated);
   json_t *j = json_pack(
-      "{s:s, s:s, s:s, s:s, s:i, s:i, s:s, s:s, s:O, s:O, s:O, s:I, s:I, s:s, s:b}", "id",
-      sb->id, "state", hg_sb_state_name(sb->state), "template", sb->tpl_name,
+      "{s:s,s:s,s:s,s:s,s:i,s:i,s:s,s:s,s:O,s:O,s:O,s:I,s:I,s:s,s:b,s:s,s:s,s:I,s:i,s:I}",
+      "id", sb->id, "state", hg_sb_state_name(sb->state), "template", sb->tpl_name,
       "template_digest", sb->tpl_digest, "vcpus", (int)sb->vcpus, "memory_mib",
       (int)sb->memory_mib, "created_at", created, "updated_at", updated, "metadata",
       sb->metadata, "generations", sb->generations, "snapshots", sb->snapshots,
       "idle_suspend_s", (json_int_t)sb->idle_suspend_s, "gen", (json_int_t)sb->gen,
-      "hostname", sb->hostname, "nic", sb->nic);
-  json_object_set_new(j, "accel", json_string(sb->accel));
-  json_object_set_new(j, "epoch", json_integer((json_int_t)sb->epoch));
+      "hostname", sb->hostname, "nic", sb->nic, "accel", sb->accel, "idle_action",
+      sb->idle_delete ? "delete" : "suspend", "epoch", (json_int_t)sb->epoch, "replicas",
+      (int)sb->replicas, "checkpoint_s", (json_int_t)sb->checkpoint_s);
   if (sb->ngroup) {
     json_t *g = json_array();
     for (unsigned i = 0; i < sb->ngroup; i++) json_array_append_new(g, json_string(sb->group[i]));
     json_object_set_new(j, "group", g);
   }
-  json_object_set_new(j, "replicas", json_integer(sb->replicas));
-  json_object_set_new(j, "checkpoint_s", json_integer((json_int_t)sb->checkpoint_s));
   if (sb->pub_gen != sb->gen)
     json_object_set_new(j, "published_gen", json_integer((json_int_t)sb->pub_gen));
   if (!with_secrets) json_object_set_new(j, "checkpoints", checkpoints_json(sb->generations));
@@ -196,6 +194,7 @@ static int sb_from_json(sandbox *sb, json_t *j, unsigned default_replicas) {
   sb->vcpus = (unsigned)json_integer_value(json_object_get(j, "vcpus"));
   sb->memory_mib = (unsigned)json_integer_value(json_object_get(j, "memory_mib"));
   sb->idle_suspend_s = json_integer_value(json_object_get(j, "idle_suspend_s"));
+  sb->idle_delete = !strcmp(jstr(j, "idle_action"), "delete"); /* absent: suspend */
   sb->gen = (uint64_t)json_integer_value(json_object_get(j, "gen"));
   sb->next_snap = (unsigned)json_integer_value(json_object_get(j, "next_snap"));
   sb->pooled = json_is_true(json_object_get(j, "pooled"));
@@ -677,6 +676,7 @@ int hg__sb_spec_apply(hg_manager *m, const hg_sandbox_spec *spec,
   if (spec->metadata) json_object_update(sb->metadata, spec->metadata);
   sb->idle_suspend_s =
       spec->idle_suspend_s ? spec->idle_suspend_s : m->cfg.default_idle_suspend_s;
+  sb->idle_delete = spec->idle_delete;
   sb->replicas = spec->replicas ? spec->replicas : m->cfg.default_replicas;
   sb->checkpoint_s = spec->checkpoint_s > 0    ? spec->checkpoint_s
                      : spec->checkpoint_s == 0 ? m->cfg.default_checkpoint_s
@@ -1190,6 +1190,7 @@ static int fork_record(hg_manager *m, sandbox *parent, sandbox *child) {
   child->nic = parent->nic;
   snprintf(child->accel, sizeof child->accel, "%s", parent->accel);
   child->idle_suspend_s = parent->idle_suspend_s;
+  child->idle_delete = parent->idle_delete;
   child->checkpoint_s = parent->checkpoint_s;
   child->replicas = parent->replicas;
   json_object_update(child->env, parent->env);
@@ -1336,13 +1337,13 @@ int hg_sandbox_info(hg_manager *m, const char *id, hg_sb_info *out) {
   sandbox *sb = find_locked(m, id);
   if (sb) {
     info.state = sb->state;
-    info.gen = sb->gen;
-    info.pub_gen = sb->pub_gen;
-    info.epoch = sb->epoch;
-    info.lease.epoch = sb->epoch;
+    info.gen = sb->gen, info.pub_gen = sb->pub_gen;
+    info.epoch = info.lease.epoch = sb->epoch;
     info.lease.ngroup = sb->ngroup;
     memcpy(info.lease.group, sb->group, sizeof info.lease.group);
     info.replicas = sb->replicas;
+    info.idle_delete = sb->idle_delete;
+    memcpy(info.token, sb->token, sizeof info.token);
     /* templates/<name:tag>@<digest16>, as hg_template_build names it. */
     if (hg_template_name(sb->tpl_name, name) < 0)
       snprintf(name, sizeof name, "%s", sb->tpl_name);

@@ -135,7 +135,8 @@ int hg_manager_open(const hg_manager_config *cfg, hg_manager **out);
 void hg_manager_close(hg_manager *m);
 /* The sandboxes idle longer than their idle_suspend_s (running, not in use,
  * not pooled): up to max ids into due; returns how many. Suspending them is
- * the caller's (node/hangard's lifecycle suspends and replicates them).
+ * the caller's (node/hangard's lifecycle suspends and replicates them, or
+ * deletes those whose idle_delete is set).
  * Takes only the in-memory lock. */
 unsigned hg_manager_idle(hg_manager *m, char (*due)[HG_ID_MAX], unsigned max);
 
@@ -148,6 +149,7 @@ typedef struct hg_sandbox_spec {
   json_t *env;                /* object of strings, may be NULL */
   json_t *metadata;           /* object of strings, may be NULL */
   int64_t idle_suspend_s;     /* 0: default; -1: never */
+  bool idle_delete;           /* once idle_suspend_s passed: delete it, not suspend */
   unsigned replicas;          /* copies of each generation, 1..8; 0: default_replicas */
   /* Checkpoints (node/checkpoint.h): a generation of the running sandbox
    * every checkpoint_s seconds. 0: default_checkpoint_s; -1: off. */
@@ -222,6 +224,8 @@ typedef struct hg_sb_info {
   hg_sb_lease lease; /* epoch and group; until_ms 0 */
   uint64_t pub_gen;   /* the newest generation advertised (<= gen) */
   unsigned replicas;
+  bool idle_delete; /* its idle timer deletes it (hg_sandbox_spec) */
+  char token[65];   /* its secret (E2B's connect hands it back) */
   char tpl_dir[HG_TEMPLATE_NAME_MAX + 20];
   char template_ref[HG_TEMPLATE_NAME_MAX + 8];
 } hg_sb_info;

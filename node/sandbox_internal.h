@@ -29,6 +29,7 @@ typedef struct sandbox {
   unsigned vcpus, memory_mib;
   json_t *env, *metadata, *generations, *snapshots;
   int64_t idle_suspend_s;
+  bool idle_delete;   /* idle_suspend_s passed: deleted, not suspended (E2B's kill) */
   int64_t created_ms, updated_ms;
   uint64_t gen;       /* newest generation; 0: none */
   uint64_t pub_gen;   /* newest generation advertised (on_change): a checkpoint's

@@ -334,11 +334,19 @@ void hg_life_idle(hg_life *l) {
     uint64_t gen = 0;
     json_t *report = NULL;
     char msg[256];
-    hg_sb_info info;
+    hg_sb_info info = {0};
     /* A VM fenced since its lease went elsewhere (regain.h) is not idle:
      * it is not ours to suspend until the lease comes back. */
     if (hg_sandbox_info(l->m, due[i], &info) == 0 && !lease_valid(l, due[i], info.epoch))
       continue;
+    if (info.idle_delete) { /* E2B's timeout without autoPause: killed */
+      hg_log_info("sandbox.idle", "sandbox=%s action=delete", due[i]);
+      int rc = life_delete(l, due[i]);
+      if (rc < 0 && rc != -ENOENT)
+        hg_log_warn("sandbox.idle", "sandbox=%s action=delete err=\"%s\"", due[i],
+                    hg_err_str(rc));
+      continue;
+    }
     hg_log_info("sandbox.idle", "sandbox=%s action=suspend", due[i]);
     int rc = life_suspend(l, due[i], NULL, NULL, NULL, &gen, &report, msg);
     const char *dur = json_string_value(json_object_get(report, "durability"));

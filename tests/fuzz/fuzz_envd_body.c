@@ -2,8 +2,9 @@
  * network (api/envd.c, api/envd_procs.c): process.Process/Start's Connect
  * envelope, the selectors, signals and base64 stdin of Connect, SendSignal
  * and SendInput, and a multipart/form-data upload under a Content-Type that
- * is hostile too. Input: byte 0 picks the parser (bit 1: the process RPCs,
- * bit 0: Start, neither: multipart); for multipart, the Content-Type runs to
+ * is hostile too, and envd's X-Access-Token ("<sandbox id>.<secret>").
+ * Input: byte 0 picks the parser (bit 2: the access token, bit 1: the
+ * process RPCs, bit 0: Start, none: multipart); for multipart, the Content-Type runs to
  * the first '\n' and the body is the rest. Checks that a found part lies
  * inside the body, and walks every part as a multi-file write does.
  *
@@ -19,6 +20,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size < 1 || size > 65536) return 0;
   const char *in = (const char *)data + 1;
   size_t n = size - 1;
+  if (data[0] & 4) { /* X-Access-Token: the sandbox it names, its secret */
+    char tok[HG_API_TOKEN_MAX + 1], id[HG_ID_MAX];
+    const char *secret = NULL;
+    if (n > HG_API_TOKEN_MAX || memchr(in, '\0', n)) return 0;
+    memcpy(tok, in, n);
+    tok[n] = '\0';
+    if (hg__api_envd_token_split(tok, id, &secret) == 0) {
+      if (!hg_id_valid("sb", id) || secret <= tok || secret >= tok + n) abort();
+      json_t *again = hg__api_envd_token(id, secret); /* NULL: not UTF-8 */
+      if (again && (!json_is_string(again) || strcmp(json_string_value(again), tok))) abort();
+      json_decref(again);
+    }
+    return 0;
+  }
   if (data[0] & 2) { /* Connect's envelope, then what the process RPCs read of it */
     json_t *r = NULL;
     if (hg__api_envd_envelope(in, n, &r, msg) == 0) {

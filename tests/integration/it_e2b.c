@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "node/core/util.h"
 #include "tests/integration/harness.h"
 
 static hg_it_node node;
@@ -46,13 +47,14 @@ static int setup(void **state) {
 
 static int teardown(void **state) { return hg_it_node_stop(&node); }
 
-/* Runs the SDK script; its stdout into out. */
-static int run_script(const char *name, char *out, size_t cap) {
+/* Runs the SDK script with env (VAR=value ..., shell-safe) before it; its
+ * stdout into out. */
+static int run_script_env(const char *env, const char *name, char *out, size_t cap) {
   char cmd[1536];
   snprintf(cmd, sizeof cmd,
-           "NODE_PATH=%s/node_modules E2B_API_URL=%s E2B_SANDBOX_URL=%s E2B_API_KEY=%s "
+           "%s NODE_PATH=%s/node_modules E2B_API_URL=%s E2B_SANDBOX_URL=%s E2B_API_KEY=%s "
            "E2B_VALIDATE_API_KEY=false timeout 600 node %s/tests/integration/e2b/%s",
-           sdk, node.url, node.url, HG_IT_KEY, HG_SOURCE_DIR, name);
+           env, sdk, node.url, node.url, HG_IT_KEY, HG_SOURCE_DIR, name);
   FILE *p = popen(cmd, "r");
   if (!p) return -1;
   size_t n = fread(out, 1, cap - 1, p);
@@ -60,6 +62,10 @@ static int run_script(const char *name, char *out, size_t cap) {
   int st = pclose(p);
   fprintf(stderr, "--- %s:\n%s---\n", name, out);
   return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static int run_script(const char *name, char *out, size_t cap) {
+  return run_script_env("", name, out, cap);
 }
 
 /* Every line of want (NULL-ended) is in out; a missing one is named. */
@@ -82,6 +88,10 @@ static void sdk_create_run_files_kill(void **state) {
       "run 0 \"ok\\n\" \"err\\n\"\n",
       "wrote /tmp/e2b.txt\n",
       "read \"hello from e2b\"\n",
+      /* the access token alone names its sandbox (SDKs 2.7-2.14); one
+       * naming another sandbox, or under another E2b-Sandbox-Id, is refused */
+      "token-only 200 \"hello from e2b\"\n",
+      "token-other permission_denied unauthenticated\n",
       "missing FileNotFoundError\n",
       "mkdir true\n",
       "list f.txt:file:/tmp/d/e/f.txt\n",
@@ -93,8 +103,8 @@ static void sdk_create_run_files_kill(void **state) {
       "running true\n",
       NULL};
   expect_lines(out, want);
-  assert_non_null(strstr(out, "timeout paused\n")); /* setTimeout(2000): suspended idle */
-  assert_non_null(strstr(out, "killed true\n"));
+  /* setTimeout(2000), created without autoPause: killed at the timeout */
+  assert_non_null(strstr(out, "timeout-killed SandboxNotFoundError\n"));
   assert_non_null(strstr(out, "kill-again false\n"));
 }
 
@@ -107,6 +117,7 @@ static void sdk_pause_connect(void **state) {
   assert_non_null(strstr(out, "connected true\n"));
   assert_non_null(strstr(out, "after \"kept\\n\"\n"));
   assert_non_null(strstr(out, "connect-running true\n"));
+  assert_non_null(strstr(out, "timeout paused\n")); /* autoPause: suspended at the timeout */
   assert_non_null(strstr(out, "killed true\n"));
   assert_non_null(strstr(out, "connect-gone SandboxNotFoundError\n"));
 }
@@ -152,6 +163,10 @@ static void sdk_background_connect_list_kill_stdin(void **state) {
       "stdin-echo \"hello stdin\\n\"\n",
       "cat-exit 0 \"hello stdin\\n\"\n",
       "stdin-closed SandboxError true\n",
+      /* a command that has exited is not_found, as in E2B's envd */
+      "stdin-exited NotFoundError\n",
+      "close-exited NotFoundError\n",
+      "kill-exited false\n",
       "kill-unknown false\n",
       "connect-unknown NotFoundError true\n",
       "stdin-unknown NotFoundError true\n",
@@ -167,12 +182,31 @@ static void sdk_background_connect_list_kill_stdin(void **state) {
   expect_lines(out, want);
 }
 
+/* Sandbox.connect after hangard restarted (it has not seen the sandbox's
+ * token since): the answer still carries the token, so envd's calls work. */
+static void sdk_connect_after_restart(void **state) {
+  static char out[65536];
+  assert_int_equal(run_script_env("PHASE=create", "sdk_restart.cjs", out, sizeof out), 0);
+  const char *p = strstr(out, "id sb-");
+  assert_non_null(p);
+  char id[32] = "", env[64];
+  assert_int_equal(sscanf(p, "id %31[a-z0-9-]", id), 1);
+  assert_true(hg_id_valid("sb", id));
+  assert_int_equal(hg_it_node_restart(&node), 0);
+  snprintf(env, sizeof env, "SANDBOX_ID=%s", id);
+  assert_int_equal(run_script_env(env, "sdk_restart.cjs", out, sizeof out), 0);
+  static const char *const want[] = {"token true\n", "read \"kept across the restart\"\n",
+                                     "run 0 \"after\\n\"\n", "killed true\n", NULL};
+  expect_lines(out, want);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(sdk_create_run_files_kill),
       cmocka_unit_test(sdk_pause_connect),
       cmocka_unit_test(sdk_rename_multi_write),
       cmocka_unit_test(sdk_background_connect_list_kill_stdin),
+      cmocka_unit_test(sdk_connect_after_restart),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -23,15 +23,42 @@ static void create_body_maps_e2b_fields(void **state) {
   assert_int_equal(json_integer_value(json_object_get(h, "idle_suspend_s")), 300);
   assert_string_equal(json_string_value(json_object_get(json_object_get(h, "env"), "X")), "y");
   assert_string_equal(json_string_value(json_object_get(json_object_get(h, "metadata"), "a")), "1");
+  /* E2B kills a sandbox at its timeout unless autoPause */
+  assert_string_equal(json_string_value(json_object_get(h, "idle_action")), "delete");
   json_decref(h);
   json_decref(b);
   b = json_loads("{\"templateID\":\"py:1\"}", 0, NULL);
   assert_int_equal(hg__api_e2b_create_body(b, &h, msg), 0);
   assert_string_equal(json_string_value(json_object_get(h, "template")), "py:1");
   assert_null(json_object_get(h, "idle_suspend_s"));
+  assert_string_equal(json_string_value(json_object_get(h, "idle_action")), "delete");
   json_decref(h);
   json_decref(b);
   b = json_loads("{\"timeout\":\"soon\"}", 0, NULL);
+  assert_int_equal(hg__api_e2b_create_body(b, &h, msg), -EINVAL);
+  json_decref(b);
+}
+
+/* autoPause: suspended at the timeout; hangar's parser takes the mapping's
+ * idle_action, and without one keeps its own default (suspend). */
+static void auto_pause_decides_the_timeout(void **state) {
+  json_t *b = json_loads("{\"timeout\":30,\"autoPause\":true}", 0, NULL), *h = NULL;
+  assert_int_equal(hg__api_e2b_create_body(b, &h, msg), 0);
+  assert_string_equal(json_string_value(json_object_get(h, "idle_action")), "suspend");
+  hg_sandbox_spec spec;
+  assert_int_equal(hg__api_create_parse(h, &spec, msg), 0);
+  assert_false(spec.idle_delete);
+  json_object_set_new(h, "idle_action", json_string("delete"));
+  assert_int_equal(hg__api_create_parse(h, &spec, msg), 0);
+  assert_true(spec.idle_delete);
+  json_object_set_new(h, "idle_action", json_string("stop"));
+  assert_int_equal(hg__api_create_parse(h, &spec, msg), -EINVAL);
+  json_object_del(h, "idle_action"); /* hangar's own default: suspend */
+  assert_int_equal(hg__api_create_parse(h, &spec, msg), 0);
+  assert_false(spec.idle_delete);
+  json_decref(h);
+  json_decref(b);
+  b = json_loads("{\"autoPause\":\"yes\"}", 0, NULL);
   assert_int_equal(hg__api_e2b_create_body(b, &h, msg), -EINVAL);
   json_decref(b);
 }
@@ -239,6 +266,7 @@ static void process_rpcs_are_routed_by_header(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(create_body_maps_e2b_fields),
+      cmocka_unit_test(auto_pause_decides_the_timeout),
       cmocka_unit_test(start_envelope_becomes_a_command),
       cmocka_unit_test(multipart_finds_the_file_part),
       cmocka_unit_test(multipart_walks_every_file_part),

@@ -24,6 +24,7 @@ static struct {
   int move_rc, take_rc; /* move_view: 1 moves; the lease's take */
   bool pooled; /* create_begin: the warm pool served it */
   bool running, lease_lost; /* info says running; the lease is not valid */
+  bool idle_delete;         /* info says its idle timer deletes it */
   const char *due[4];       /* what hg_manager_checkpoints_due reports */
   int ckpt_rc, ckpt_after_rc;
   long ckpt_acked;          /* holders that acknowledged the checkpoint */
@@ -60,6 +61,7 @@ int hg_sandbox_info(hg_manager *m, const char *id, hg_sb_info *out) {
   memset(out, 0, sizeof *out);
   out->state = fk.pooled || fk.running ? HG_SB_RUNNING : HG_SB_CREATING;
   out->epoch = 3;
+  out->idle_delete = fk.idle_delete;
   return 0;
 }
 int hg_sandbox_create_finish(hg_manager *m, const char *id) {
@@ -251,6 +253,15 @@ static void idle_leaves_a_fenced_copy_alone(void **state) {
   hg_life_idle(life);
   assert_string_equal(calls, "valid(sb-a,3) keep_off(sb-a,on) suspend(sb-a) drop(sb-a) "
                              "replicate(sb-a,gen=7,default) ");
+}
+
+/* idle_action "delete" (E2B's timeout without autoPause): the timer
+ * deletes it as the API does, through the group, and suspends nothing. */
+static void idle_delete_deletes_through_the_group(void **state) {
+  fk.idle[0] = "sb-a";
+  fk.idle_delete = true;
+  hg_life_idle(life);
+  assert_string_equal(calls, "valid(sb-a,3) lease_delete(sb-a) delete(sb-a) forget(sb-a) ");
 }
 
 static void idle_suspend_alone_only_suspends(void **state) {
@@ -502,6 +513,8 @@ int main(void) {
       T(idle_suspend_that_fails_replicates_nothing),
       TA(idle_suspend_alone_only_suspends),
       cmocka_unit_test_setup_teardown(idle_leaves_a_fenced_copy_alone, setup_leased, teardown),
+      cmocka_unit_test_setup_teardown(idle_delete_deletes_through_the_group, setup_leased,
+                                      teardown),
       T(suspend_reports_the_copy),
       T(create_sets_the_policy_before_the_start),
       T(create_from_the_pool_is_running),

@@ -20,6 +20,19 @@ const { Sandbox } = require('e2b');
   const w = await sbx.files.write('/tmp/e2b.txt', 'hello from e2b');
   console.log('wrote ' + w.path);
   console.log('read ' + JSON.stringify(await sbx.files.read('/tmp/e2b.txt')));
+  // envd's REST calls with the access token alone, no E2b-Sandbox-Id (SDKs
+  // 2.7-2.14 send them so): the token names its sandbox. A token naming
+  // another sandbox, or this one's secret under another id, is refused.
+  const base = process.env.E2B_SANDBOX_URL + '/files?path=/tmp/e2b.txt';
+  const tok = sbx.envdAccessToken;
+  let res = await fetch(base, { headers: { 'X-Access-Token': tok } });
+  console.log('token-only ' + res.status + ' ' + JSON.stringify(await res.text()));
+  const secret = tok.slice(tok.indexOf('.') + 1);
+  res = await fetch(base, { headers: { 'X-Access-Token': 'sb-0123456789abcdef.' + secret } });
+  const other = await res.json();
+  res = await fetch(base, { headers: { 'X-Access-Token': 'sb-0123456789abcdef.' + secret,
+                                       'E2b-Sandbox-Id': sbx.sandboxId } });
+  console.log('token-other ' + other.code + ' ' + (await res.json()).code);
   try {
     await sbx.files.read('/tmp/no-such-file');
     console.log('missing read ok');
@@ -44,15 +57,19 @@ const { Sandbox } = require('e2b');
   await sbx.setTimeout(600000);
   const end = (await sbx.getInfo()).endAt.getTime();
   console.log('endAt-follows ' + (end > Date.now() + 300000 && end < Date.now() + 900000));
-  // setTimeout: hangar's idle suspend, from now: paused once 2 s pass idle.
+  // setTimeout: the deadline, idle from now. Created without autoPause
+  // (E2B's default), the sandbox is killed once 2 s pass idle, as in E2B.
   await sbx.setTimeout(2000);
-  let st = '';
-  for (let i = 0; i < 120 && st !== 'paused'; i++) {
+  let gone = '';
+  for (let i = 0; i < 120 && !gone; i++) {
     await new Promise((r) => setTimeout(r, 500));
-    st = (await sbx.getInfo()).state;
+    try {
+      await sbx.getInfo();
+    } catch (e) {
+      gone = e.constructor.name;
+    }
   }
-  console.log('timeout ' + st);
-  console.log('killed ' + await sbx.kill());
+  console.log('timeout-killed ' + gone);
   console.log('kill-again ' + await Sandbox.kill(sbx.sandboxId));
 })().catch((e) => {
   console.log('error ' + ((e && e.stack) || e));

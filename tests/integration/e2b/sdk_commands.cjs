@@ -61,6 +61,20 @@ const until = async (f) => {
   const r = await cat.wait();
   console.log('cat-exit ' + r.exitCode + ' ' + JSON.stringify(r.stdout));
 
+  // commands that have exited: their pids are gone, as in E2B's envd
+  // (SendInput, CloseStdin: not_found; SendSignal too: kill says false)
+  for (const [name, f] of [['stdin', (pid) => sbx.commands.sendStdin(pid, 'x')],
+                           ['close', (pid) => sbx.commands.closeStdin(pid)],
+                           ['kill', (pid) => sbx.commands.kill(pid)]]) {
+    const h = await sbx.commands.run('true', { background: true, stdin: true });
+    await h.wait();
+    try {
+      console.log(name + '-exited ' + await f(h.pid));
+    } catch (e) {
+      console.log(name + '-exited ' + e.constructor.name);
+    }
+  }
+
   // stdin of a command started without stdin: true; pids envd never started
   const nostdin = await sbx.commands.run('sleep 600', { background: true });
   try {

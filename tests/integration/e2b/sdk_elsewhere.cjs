@@ -15,6 +15,11 @@ const { Sandbox } = require('e2b');
               JSON.stringify(seen));
   await sbx.files.write('/tmp/elsewhere.txt', 'through another node');
   console.log('read ' + JSON.stringify(await sbx.files.read('/tmp/elsewhere.txt')));
+  // the access token alone, no E2b-Sandbox-Id (SDKs 2.7-2.14 read files so):
+  // this node tells the sandbox from the token and forwards to the owner
+  const res = await fetch(process.env.E2B_SANDBOX_URL + '/files?path=/tmp/elsewhere.txt', {
+    headers: { 'X-Access-Token': process.env.SANDBOX_ID + '.' + process.env.SANDBOX_TOKEN } });
+  console.log('token-only ' + res.status + ' ' + JSON.stringify(await res.text()));
   // envd's process RPCs reach the owner too (its table of pids)
   const bg = await sbx.commands.run('while :; do echo tick; sleep 0.3; done', { background: true });
   await bg.disconnect();

@@ -3,7 +3,10 @@
 const { Sandbox } = require('e2b');
 
 (async () => {
-  const sbx = await Sandbox.create({ timeoutMs: 600000, requestTimeoutMs: 300000 });
+  // lifecycle onTimeout 'pause' is E2B's autoPause (SDK 2.14 on; before,
+  // only betaCreate takes autoPause and this create ignores the option)
+  const sbx = await Sandbox.create({ timeoutMs: 600000, requestTimeoutMs: 300000,
+                                     lifecycle: { onTimeout: 'pause' } });
   await sbx.commands.run('echo kept > /tmp/kept');
   console.log('paused ' + await sbx.pause({ requestTimeoutMs: 300000 }));
   console.log('paused-again ' + await sbx.pause({ requestTimeoutMs: 300000 }));
@@ -14,6 +17,14 @@ const { Sandbox } = require('e2b');
   console.log('after ' + JSON.stringify(r.stdout));
   const c2 = await Sandbox.connect(sbx.sandboxId, { requestTimeoutMs: 300000 });
   console.log('connect-running ' + (c2.sandboxId === sbx.sandboxId));
+  // created with autoPause: its timeout pauses it (hangar's suspend)
+  await again.setTimeout(2000);
+  let st = '';
+  for (let i = 0; i < 120 && st !== 'paused'; i++) {
+    await new Promise((r) => setTimeout(r, 500));
+    st = (await again.getInfo()).state;
+  }
+  console.log('timeout ' + st);
   console.log('killed ' + await again.kill());
   try {
     await Sandbox.connect(sbx.sandboxId);
