@@ -22,6 +22,20 @@ evidence() { # DIR RUNLOG
   grep -q 'VIOLATION' "$2" || tail -40 "$1/cluster.log" 2>/dev/null
 }
 
+# The report page, as a browser shows it (issue 15): headless Chromium's
+# screenshot of seed-N/report.html, which page_check.py reads for the lanes.
+shoot() { # DIR
+  shell=$(command -v chromium-headless-shell || command -v chromium || true)
+  if [ -z "$shell" ]; then
+    echo "chaos_smoke: no chromium-headless-shell (tools/setup/deps.sh installs it)"
+    return 1
+  fi
+  "$shell" --no-sandbox --headless --disable-gpu --hide-scrollbars --window-size=1400,1000 \
+    --screenshot="$1/report.png" "file://$1/report.html" > "$1/screenshot.log" 2>&1 ||
+    { tail -5 "$1/screenshot.log"; return 1; }
+  python3 "$(dirname "$0")/page_check.py" "$1/report.png" 1400 1000
+}
+
 rm -rf "$out"
 mkdir -p "$out"
 status=0
@@ -35,5 +49,6 @@ for seed in ${CHAOS_SMOKE_SEEDS:-1 2}; do
     status=1
     evidence "$out/seed-$seed" "$out/seed-$seed.log"
   fi
+  shoot "$out/seed-$seed" || status=1
 done
 exit $status

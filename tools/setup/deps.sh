@@ -9,6 +9,7 @@ PACKAGES=(
   libnftnl-dev libmnl-dev libnetfilter-queue-dev libcmocka-dev libjansson-dev libssl-dev node-llhttp
   btrfs-progs nftables iptables qemu-system-x86 busybox-static cpio e2fsprogs kmod
   zstd curl iproute2 util-linux debootstrap ca-certificates spin
+  chromium-headless-shell
 )
 
 missing=()
