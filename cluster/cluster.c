@@ -570,7 +570,7 @@ int hg_cluster_start(hg_cluster *c) {
   if (c->state_dir && hg__cluster_persist_write(c->state_dir, NULL, true, inc) == 0)
     c->inc_saved = inc;
   c->started = true;
-  c->sweep_ms = hg_now_ms();
+  c->started_ms = c->sweep_ms = hg_now_ms();
   meta_publish(c, true);
   hg__cluster_peers_rebuild(c);
   uv_timer_start(&c->house_timer, on_house_timer, CL_HOUSEKEEP_MS, CL_HOUSEKEEP_MS);
@@ -728,7 +728,8 @@ void hg_cluster_metrics(hg_cluster *c, hg_buf *out) {
 
 bool hg_cluster_heard(const hg_cluster *c) {
   bool others = (c->join && c->join[0]) || c->nroster > 1;
-  return c->push_pulls > 0 || !others;
+  bool gave_up = c->started && hg_now_ms() - c->started_ms > CL_HEAR_WAIT_MS;
+  return c->push_pulls > 0 || !others || gave_up;
 }
 
 const char *hg_cluster_self_id(const hg_cluster *c) {

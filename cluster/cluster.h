@@ -156,8 +156,9 @@ void hg_cluster_metrics(hg_cluster *c, hg_buf *out);
 const char *hg_cluster_self_id(const hg_cluster *c);
 /* Has the directory come from a peer (one push-pull done) since start? A
  * node that knows of no other (no seeds, a roster of itself) has none to
- * wait for. Before it, this node's copies may be ones the cluster has moved
- * past (it was away). Loop thread. */
+ * wait for, and one that heard nobody for 10 s after its start stops
+ * waiting (its peers may be gone for good). Before it, this node's copies
+ * may be ones the cluster has moved past (it was away). Loop thread. */
 bool hg_cluster_heard(const hg_cluster *c);
 
 /* Lease messages (cluster/leases.h) ride the gossip socket, sealed with

@@ -38,6 +38,10 @@ void hg_cluster_crash(hg_cluster *c, void (*done)(void *ud), void *ud);
 #define CL_LEAVE_MAX_MS 500
 #define CL_PENDING_MAX CL_DIR_MAX /* directory broadcasts waiting for the loop */
 #define CL_PERSIST_RETRY_MS 5000
+/* How long a node waits after its start to hear the directory from a peer
+ * before it serves what it has, as a node alone would (hg_cluster_heard):
+ * the peers may all be gone for good. */
+#define CL_HEAR_WAIT_MS 10000
 #define CL_SEEDS_MAX 16 /* what hg_swim_join takes */
 
 /* What we know about a member beyond swim: its decoded metadata. */
@@ -93,6 +97,7 @@ struct hg_cluster {
   uv_async_t async;
   hg_closer closer; /* the six handles above; frees c once shut down */
   bool started, closing, shutting, crashed;
+  int64_t started_ms; /* monotonic, at hg_cluster_start */
   int64_t tombstone_ms;
 
   /* Datagrams: swim's up to HG_WIRE_UDP_MAX, leases' up to
