@@ -76,6 +76,21 @@ bench_cluster_tmp failover
 
 now_ms() { local t=${EPOCHREALTIME/[.,]/}; echo $((t / 1000)); }
 
+# seen_ms OWNER T0: ms from T0 until the first survivor logged the owner's
+# death (failover.member_dead, wall clock; the nodes share this host's
+# clock), or -1: how much of a failover is the sighting, how much the take.
+seen_ms() {
+  local first="" ts
+  for f in "$DIR"/n*/hangard.log; do
+    ts=$(grep -E "event=failover\.member_dead node=n[0-9]+ node=n$1( |$)" "$f" |
+      grep -o '^ts=[^ ]*' | cut -c4- | while read -r t; do
+        ms=$(date -d "$t" +%s%3N) && ((ms >= $2)) && echo "$ms"
+      done | sort -n | head -1)
+    [[ -n $ts && ( -z $first || $ts -lt $first ) ]] && first=$ts
+  done
+  [[ -n $first ]] && echo $((first - $2)) || echo -1
+}
+
 exec_ok() { # exec_ok I SB MAXTIME: 0 when `true` ran through node I
   [[ $(api "$1" POST "/v1/sandboxes/$2/commands?wait=10" '{"cmd":["true"]}' "$3") == 20[01] ]] &&
     [[ $(jq -r .exit_code "$T/resp" 2>/dev/null) == 0 ]]
@@ -88,7 +103,7 @@ for lease in "${lease_list[@]}"; do
   margin=$((lease / 4 < 500 ? lease / 4 : 500)) # hangard: at most a quarter of T
   log "up 3 nodes, lease ${lease}/${margin} ms, local gossip profile"
   bench_up 3 -- --lease-ms "$lease" --lease-margin-ms "$margin"
-  base=() fail=()
+  base=() fail=() seen=()
   for ((r = 1; r <= rounds; r++)); do
     [[ $(api 1 POST '/v1/sandboxes?wait=300' '{"replicas":3}') == 201 ]] ||
       die "create: $(head -c 300 "$T/resp")"
@@ -108,7 +123,8 @@ for lease in "${lease_list[@]}"; do
       sleep 0.1
     done
     fail+=($(($(now_ms) - t0)))
-    log "lease $lease round $r: n$owner crashed; $sb answered through n$via after ${fail[-1]} ms (baseline ${base[-1]} ms)"
+    seen+=($(seen_ms "$owner" "$t0"))
+    log "lease $lease round $r: n$owner crashed; seen dead after ${seen[-1]} ms; $sb answered through n$via after ${fail[-1]} ms (baseline ${base[-1]} ms)"
     cluster start "$owner" >&2
     for ((w = 0; w < 600; w++)); do converged && break; sleep 0.2; done
     api "$via" DELETE "/v1/sandboxes/$sb?wait=300" > /dev/null
@@ -116,11 +132,13 @@ for lease in "${lease_list[@]}"; do
   b50=$(printf '%s\n' "${base[@]}" | pct 0.5) b90=$(printf '%s\n' "${base[@]}" | pct 0.9)
   f50=$(printf '%s\n' "${fail[@]}" | pct 0.5) f90=$(printf '%s\n' "${fail[@]}" | pct 0.9)
   fmax=$(printf '%s\n' "${fail[@]}" | sort -g | tail -1)
-  printf 'lease %5d/%d ms: crash -> exec answers on a survivor p50 %6d ms p90 %6d ms max %6d ms | plain exec p50 %4d ms p90 %4d ms (%d runs)\n' \
-    "$lease" "$margin" "$f50" "$f90" "$fmax" "$b50" "$b90" "$rounds"
+  s50=$(printf '%s\n' "${seen[@]}" | pct 0.5) s90=$(printf '%s\n' "${seen[@]}" | pct 0.9)
+  printf 'lease %5d/%d ms: crash -> exec answers on a survivor p50 %6d ms p90 %6d ms max %6d ms (death seen p50 %d ms p90 %d ms) | plain exec p50 %4d ms p90 %4d ms (%d runs)\n' \
+    "$lease" "$margin" "$f50" "$f90" "$fmax" "$s50" "$s90" "$b50" "$b90" "$rounds"
   results=$(jq -c --argjson l "$lease" --argjson f "$(printf '%s\n' "${fail[@]}" | jq -s .)" \
     --argjson b "$(printf '%s\n' "${base[@]}" | jq -s .)" \
-    --argjson m "$margin" '. + [{lease_ms: $l, margin_ms: $m, failover_ms: $f, exec_ms: $b}]' <<< "$results")
+    --argjson s "$(printf '%s\n' "${seen[@]}" | jq -s .)" \
+    --argjson m "$margin" '. + [{lease_ms: $l, margin_ms: $m, failover_ms: $f, seen_ms: $s, exec_ms: $b}]' <<< "$results")
   "$CLUSTER" down --dir "$DIR" --prefix "$prefix" >&2
   UP=0
 done
@@ -197,11 +215,12 @@ mass_round() {
   for ((k = mass; k < total; k++)); do
     exec_ok 2 "$(cat "$T/mass/$k")" 60 || die "mass: running sandbox $k does not answer"
   done
-  printf 'mass failover, lease %d/%d ms: %d sandboxes (%d running) owned by survivors %d ms after the crash; the %d running ran again after %d ms; each answered an exec\n' \
-    "$lease" "$margin" "$total" "$mass_running" "$owned" "$mass_running" "$ran"
+  local dead; dead=$(seen_ms 1 "$t0")
+  printf 'mass failover, lease %d/%d ms: n1 seen dead %d ms after the crash; %d sandboxes (%d running) owned by survivors %d ms after the crash; the %d running ran again after %d ms; each answered an exec\n' \
+    "$lease" "$margin" "$dead" "$total" "$mass_running" "$owned" "$mass_running" "$ran"
   results=$(jq -c --argjson l "$lease" --argjson m "$margin" --argjson n "$total" \
-    --argjson r "$mass_running" --argjson o "$owned" --argjson x "$ran" \
-    '. + [{mass: {lease_ms: $l, margin_ms: $m, sandboxes: $n, running: $r,
+    --argjson r "$mass_running" --argjson o "$owned" --argjson x "$ran" --argjson d "$dead" \
+    '. + [{mass: {lease_ms: $l, margin_ms: $m, sandboxes: $n, running: $r, seen_ms: $d,
                  all_owned_ms: $o, running_again_ms: $x}}]' <<< "$results")
   "$CLUSTER" down --dir "$DIR" --prefix "$prefix" >&2
   UP=0
