@@ -46,6 +46,7 @@ static int setup(void **state) {
     fprintf(stderr, "it_e2b: installing the E2B SDK failed (%s)\n", cmd);
     return -1;
   }
+  fprintf(stderr, "it_e2b: SDK %s in %s\n", v && *v ? v : "(pinned)", sdk);
   return hg_it_node_start(&node) == 0 ? 0 : -1;
 }
 
