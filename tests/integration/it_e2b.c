@@ -18,6 +18,7 @@
 
 #include <cmocka.h> /* after the four above, which it needs */
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -197,6 +198,9 @@ static void sdk_connect_after_restart(void **state) {
   char id[32] = "", env[64];
   assert_int_equal(sscanf(p, "id %31[a-z0-9-]", id), 1);
   assert_true(hg_id_valid("sb", id));
+  /* stopped first: a second hangard beside the first shared its port and
+   * data dir (the connect could reach the old one; it broke teardown) */
+  hg_it_node_kill(&node, SIGTERM);
   assert_int_equal(hg_it_node_restart(&node), 0);
   snprintf(env, sizeof env, "SANDBOX_ID=%s", id);
   assert_int_equal(run_script_env(env, "sdk_restart.cjs", out, sizeof out), 0);
