@@ -6,7 +6,11 @@
  * connect (its resume); background commands re-attached, listed, killed
  * and fed stdin (envd's process RPCs). The SDK is installed into a cache dir
  * (HANGAR_E2B_SDK_DIR, default /var/cache/hangar/e2b-sdk) on first run;
- * HANGAR_E2B_SDK_VERSION runs another version than the pinned one. */
+ * HANGAR_E2B_SDK_VERSION runs another version than the pinned one
+ * (it_e2b_oldest: 2.14.0, the oldest 2.x that runs every script). Where
+ * versions differ only in API the scripts print the behaviour
+ * (e2b/compat.cjs: "not-found", "killed true"), each version held to its
+ * own error classes. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,6 +18,7 @@
 
 #include <cmocka.h> /* after the four above, which it needs */
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,10 +47,15 @@ static int setup(void **state) {
     fprintf(stderr, "it_e2b: installing the E2B SDK failed (%s)\n", cmd);
     return -1;
   }
+  fprintf(stderr, "it_e2b: SDK %s in %s\n", v && *v ? v : "(pinned)", sdk);
   return hg_it_node_start(&node) == 0 ? 0 : -1;
 }
 
-static int teardown(void **state) { return hg_it_node_stop(&node); }
+/* cmocka (1.1.5) exits 0 when the group teardown fails: main reads this,
+ * so an unclean hangard stop or errors in its log fail the test. */
+static int stop_rc;
+
+static int teardown(void **state) { return stop_rc = hg_it_node_stop(&node); }
 
 /* Runs the SDK script with env (VAR=value ..., shell-safe) before it; its
  * stdout into out. */
@@ -92,7 +102,7 @@ static void sdk_create_run_files_kill(void **state) {
        * naming another sandbox, or under another E2b-Sandbox-Id, is refused */
       "token-only 200 \"hello from e2b\"\n",
       "token-other permission_denied unauthenticated\n",
-      "missing FileNotFoundError\n",
+      "missing not-found\n",
       "mkdir true\n",
       "list f.txt:file:/tmp/d/e/f.txt\n",
       "stat file 1\n",
@@ -104,7 +114,7 @@ static void sdk_create_run_files_kill(void **state) {
       NULL};
   expect_lines(out, want);
   /* setTimeout(2000), created without autoPause: killed at the timeout */
-  assert_non_null(strstr(out, "timeout-killed SandboxNotFoundError\n"));
+  assert_non_null(strstr(out, "timeout-killed not-found\n"));
   assert_non_null(strstr(out, "kill-again false\n"));
 }
 
@@ -119,7 +129,7 @@ static void sdk_pause_connect(void **state) {
   assert_non_null(strstr(out, "connect-running true\n"));
   assert_non_null(strstr(out, "timeout paused\n")); /* autoPause: suspended at the timeout */
   assert_non_null(strstr(out, "killed true\n"));
-  assert_non_null(strstr(out, "connect-gone SandboxNotFoundError\n"));
+  assert_non_null(strstr(out, "connect-gone not-found\n"));
 }
 
 /* files.rename: envd's Filesystem/Move, its EntryInfo, Connect errors;
@@ -133,7 +143,7 @@ static void sdk_rename_multi_write(void **state) {
   assert_non_null(strstr(out, "old-exists false\n"));
   assert_non_null(strstr(out, "renamed-dir /tmp/mv-e dir\n"));
   assert_non_null(strstr(out, "dir-kept true\n"));
-  assert_non_null(strstr(out, "missing FileNotFoundError\n"));
+  assert_non_null(strstr(out, "missing not-found\n"));
   assert_non_null(strstr(out, "relative InvalidArgumentError\n"));
   assert_non_null(strstr(out, "multi one.txt:/tmp/m/one.txt,two.txt:/tmp/m/two.txt\n"));
   assert_non_null(strstr(out, "multi-read \"first\" \"second\"\n"));
@@ -192,6 +202,9 @@ static void sdk_connect_after_restart(void **state) {
   char id[32] = "", env[64];
   assert_int_equal(sscanf(p, "id %31[a-z0-9-]", id), 1);
   assert_true(hg_id_valid("sb", id));
+  /* stopped first: a second hangard beside the first shared its port and
+   * data dir (the connect could reach the old one; it broke teardown) */
+  hg_it_node_kill(&node, SIGTERM);
   assert_int_equal(hg_it_node_restart(&node), 0);
   snprintf(env, sizeof env, "SANDBOX_ID=%s", id);
   assert_int_equal(run_script_env(env, "sdk_restart.cjs", out, sizeof out), 0);
@@ -208,5 +221,6 @@ int main(void) {
       cmocka_unit_test(sdk_background_connect_list_kill_stdin),
       cmocka_unit_test(sdk_connect_after_restart),
   };
-  return cmocka_run_group_tests(tests, setup, teardown);
+  int failed = cmocka_run_group_tests(tests, setup, teardown);
+  return failed || stop_rc != 0 ? 1 : 0;
 }

@@ -2,8 +2,9 @@
 // E2B_API_URL, E2B_SANDBOX_URL and E2B_API_KEY set). Prints one line per
 // step; the test asserts the lines.
 const { Sandbox } = require('e2b');
+const { main, notFound, kill } = require('./compat.cjs');
 
-(async () => {
+main(async () => {
   const sbx = await Sandbox.create({ timeoutMs: 600000, requestTimeoutMs: 300000,
                                      metadata: { suite: 'it_e2b' } });
   console.log('created ' + /^sb-[0-9a-f]{16}$/.test(sbx.sandboxId));
@@ -37,7 +38,7 @@ const { Sandbox } = require('e2b');
     await sbx.files.read('/tmp/no-such-file');
     console.log('missing read ok');
   } catch (e) {
-    console.log('missing ' + e.constructor.name);
+    console.log('missing ' + notFound(e, 'File'));
   }
   console.log('mkdir ' + await sbx.files.makeDir('/tmp/d/e'));
   await sbx.files.write('/tmp/d/e/f.txt', 'x');
@@ -66,12 +67,9 @@ const { Sandbox } = require('e2b');
     try {
       await sbx.getInfo();
     } catch (e) {
-      gone = e.constructor.name;
+      gone = notFound(e, 'Sandbox');
     }
   }
   console.log('timeout-killed ' + gone);
   console.log('kill-again ' + await Sandbox.kill(sbx.sandboxId));
-})().catch((e) => {
-  console.log('error ' + ((e && e.stack) || e));
-  process.exit(1);
 });

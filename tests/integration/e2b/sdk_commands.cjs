@@ -5,12 +5,13 @@
 // re-attached after pause and connect; the errors for pids envd never
 // started and for bad bodies. Prints one line per step; the test asserts them.
 const { Sandbox } = require('e2b');
+const { main, notFound, kill } = require('./compat.cjs');
 
 const until = async (f) => {
   for (let i = 0; i < 600 && !f(); i++) await new Promise((r) => setTimeout(r, 100));
 };
 
-(async () => {
+main(async () => {
   const sbx = await Sandbox.create({ timeoutMs: 600000, requestTimeoutMs: 300000 });
   // ~10 s of lines, then exit 7
   const bg = await sbx.commands.run(
@@ -128,8 +129,5 @@ const until = async (f) => {
   const raw = Buffer.from(await res.arrayBuffer());
   console.log('bad-envelope ' + res.status + ' ' + res.headers.get('content-type') + ' ' + raw[0] +
               ' ' + JSON.parse(raw.subarray(5).toString()).error.code);
-  console.log('killed ' + await sbx.kill());
-})().catch((e) => {
-  console.log('error ' + ((e && e.stack) || e));
-  process.exit(1);
+  console.log('killed ' + await kill(sbx));
 });

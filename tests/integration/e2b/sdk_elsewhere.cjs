@@ -4,8 +4,9 @@
 // background command listed, re-attached and killed, info and kill all
 // reach the owner through this node.
 const { Sandbox } = require('e2b');
+const { main, notFound, kill } = require('./compat.cjs');
 
-(async () => {
+main(async () => {
   const sbx = await Sandbox.connect(process.env.SANDBOX_ID, { requestTimeoutMs: 300000 });
   console.log('connected ' + (sbx.sandboxId === process.env.SANDBOX_ID));
   let seen = '';
@@ -36,8 +37,5 @@ const { Sandbox } = require('e2b');
     console.log('killed-exit ' + e.exitCode);
   }
   console.log('info ' + (await sbx.getInfo()).state);
-  console.log('killed ' + await sbx.kill());
-})().catch((e) => {
-  console.log('error ' + ((e && e.stack) || e));
-  process.exit(1);
+  console.log('killed ' + await kill(sbx));
 });

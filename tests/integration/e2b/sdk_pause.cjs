@@ -1,8 +1,9 @@
 // E2B's pause and connect on hangar (pause is hangar's suspend): a file
 // written before the pause is there after the connect resumed it.
 const { Sandbox } = require('e2b');
+const { main, notFound, kill } = require('./compat.cjs');
 
-(async () => {
+main(async () => {
   // lifecycle onTimeout 'pause' is E2B's autoPause (SDK 2.14 on; before,
   // only betaCreate takes autoPause and this create ignores the option)
   const sbx = await Sandbox.create({ timeoutMs: 600000, requestTimeoutMs: 300000,
@@ -25,14 +26,11 @@ const { Sandbox } = require('e2b');
     st = (await again.getInfo()).state;
   }
   console.log('timeout ' + st);
-  console.log('killed ' + await again.kill());
+  console.log('killed ' + await kill(again));
   try {
     await Sandbox.connect(sbx.sandboxId);
     console.log('connect-gone ok');
   } catch (e) {
-    console.log('connect-gone ' + e.constructor.name);
+    console.log('connect-gone ' + notFound(e, 'Sandbox'));
   }
-})().catch((e) => {
-  console.log('error ' + ((e && e.stack) || e));
-  process.exit(1);
 });

@@ -2,8 +2,9 @@
 // multi-file writes, their answers and errors (it_e2b.c runs this as
 // sdk_rename_multi_write). Prints one line per step; the test asserts them.
 const { Sandbox } = require('e2b');
+const { main, notFound, kill } = require('./compat.cjs');
 
-(async () => {
+main(async () => {
   const sbx = await Sandbox.create({ timeoutMs: 600000, requestTimeoutMs: 300000 });
   await sbx.files.write('/tmp/mv-a.txt', 'moved bytes');
   const e = await sbx.files.rename('/tmp/mv-a.txt', '/tmp/mv-b.txt');
@@ -18,7 +19,7 @@ const { Sandbox } = require('e2b');
     await sbx.files.rename('/tmp/no-such-file', '/tmp/x');
     console.log('missing rename ok');
   } catch (err) {
-    console.log('missing ' + err.constructor.name);
+    console.log('missing ' + notFound(err, 'File'));
   }
   try {
     await sbx.files.rename('relative', '/tmp/x');
@@ -42,8 +43,5 @@ const { Sandbox } = require('e2b');
   } catch (err) {
     console.log('multi-relative ' + err.constructor.name);
   }
-  console.log('killed ' + await sbx.kill());
-})().catch((e) => {
-  console.log('error ' + ((e && e.stack) || e));
-  process.exit(1);
+  console.log('killed ' + await kill(sbx));
 });

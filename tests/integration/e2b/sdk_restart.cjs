@@ -4,8 +4,9 @@
 // The daemon has not seen the sandbox's token since it started: connect
 // still hands it back, so envd's calls (a command, a file) go through.
 const { Sandbox } = require('e2b');
+const { main, notFound, kill } = require('./compat.cjs');
 
-(async () => {
+main(async () => {
   if (process.env.PHASE === 'create') {
     const sbx = await Sandbox.create({ timeoutMs: 600000, requestTimeoutMs: 300000 });
     await sbx.files.write('/tmp/before-restart.txt', 'kept across the restart');
@@ -18,8 +19,5 @@ const { Sandbox } = require('e2b');
   console.log('read ' + JSON.stringify(await sbx.files.read('/tmp/before-restart.txt')));
   const r = await sbx.commands.run('echo after');
   console.log('run ' + r.exitCode + ' ' + JSON.stringify(r.stdout));
-  console.log('killed ' + await sbx.kill());
-})().catch((e) => {
-  console.log('error ' + ((e && e.stack) || e));
-  process.exit(1);
+  console.log('killed ' + await kill(sbx));
 });
