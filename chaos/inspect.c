@@ -119,6 +119,11 @@ void ch_record_generations(const ch_run *run) {
 
 /* ---- after the teardown ------------------------------------------------------- */
 
+/* One thing the teardown left: {"kind", "what"}. */
+static void leftover_add(json_t *out, const char *kind, const char *what) {
+  json_array_append_new(out, json_pack("{s:s,s:s}", "kind", kind, "what", what));
+}
+
 /* Processes whose command line names the run's directory (hangard, shims,
  * VMMs, receives: all run from DIR/n<i>/) or the delayer. */
 static void leftover_processes(const ch_run *run, json_t *out) {
@@ -138,7 +143,7 @@ static void leftover_processes(const ch_run *run, json_t *out) {
     if (!strstr(cl, dir) && !(run->delayer[0] && strstr(cl, run->delayer))) continue;
     char what[512]; /* d_name: digits only, checked above */
     snprintf(what, sizeof what, "pid %.20s: %.160s", e->d_name, cl);
-    json_array_append_new(out, json_pack("{s:s,s:s}", "kind", "process", "what", what));
+    leftover_add(out, "process", what);
   }
   closedir(proc);
 }
@@ -151,14 +156,14 @@ static void leftover_net(const ch_run *run, json_t *out) {
   struct dirent *e;
   while (d && (e = readdir(d))) {
     if (strncmp(e->d_name, pre, strlen(pre)) == 0)
-      json_array_append_new(out, json_pack("{s:s,s:s}", "kind", "netns", "what", e->d_name));
+      leftover_add(out, "netns", e->d_name);
   }
   if (d) closedir(d);
   char link[300];
   struct stat st;
   snprintf(link, sizeof link, "/sys/class/net/%sh", pre);
   if (stat(link, &st) == 0)
-    json_array_append_new(out, json_pack("{s:s,s:s}", "kind", "link", "what", link + 15));
+    leftover_add(out, "link", link + 15);
 }
 
 /* Mounts under the run's directory or of its namespaces. */
@@ -173,7 +178,7 @@ static void leftover_mounts(const ch_run *run, json_t *out) {
     if (sscanf(line, "%*s %*s %*s %*s %2047s", mnt) != 1) continue;
     if (strncmp(mnt, dir, strlen(dir)) == 0 || strcmp(mnt, run->cluster_dir) == 0 ||
         strncmp(mnt, ns, strlen(ns)) == 0)
-      json_array_append_new(out, json_pack("{s:s,s:s}", "kind", "mount", "what", mnt));
+      leftover_add(out, "mount", mnt);
   }
   fclose(f);
 }
@@ -194,7 +199,7 @@ static void leftover_loops(const ch_run *run, json_t *out) {
     if (strncmp(back, dir, strlen(dir)) != 0) continue;
     char what[400];
     snprintf(what, sizeof what, "/dev/%.32s on %.300s", e->d_name, back);
-    json_array_append_new(out, json_pack("{s:s,s:s}", "kind", "loop", "what", what));
+    leftover_add(out, "loop", what);
   }
   closedir(d);
 }
