@@ -62,6 +62,7 @@ enum {
   HG_API_EMETHOD = -4005,
   HG_API_EMISDIRECTED = -4021, /* a forwarded request for a sandbox another node owns */
   HG_API_EPEERSIG = -4011,     /* peer headers without a valid signature (fwdsign.h) */
+  HG_API_EOUTPUT_LOST = -5021, /* a command ran, its output could not be read */
 };
 
 /* ---- types ------------------------------------------------------------- */

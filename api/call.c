@@ -24,6 +24,8 @@ static const hg_api_error hg_api_errors[] = {
   {HG_API_EPEERSIG, {"peer_signature_invalid", 401},
    "forwarding headers without a valid signature of a cluster member"},
   {-ECONNREFUSED, {"port_closed", 502}, "nothing listens on that port in the sandbox"},
+  {HG_API_EOUTPUT_LOST, {"output_lost", 502},
+   "the command started, but the sandbox stopped running here before its output was read"},
   {-EXDEV, {"incompatible_accelerator", 409},
    "the sandbox was saved under another accelerator (kvm, tcg) than this node runs"},
 };

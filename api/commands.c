@@ -108,9 +108,23 @@ static void exec_wait(hg_call *c) {
      * again while it lasts. Other errors (suspended, gone) end it. */
     if ((rc < 0 && rc != -ETIMEDOUT) || x->st.exited || left == 0) break;
   }
-  if (hg__api_with_agent(c, op_collect) < 0)
-    hg_log_warn("api.exec", "sandbox=%s cid=%" PRIu64 " msg=\"output not collected\"",
-                c->p.id, c->p.cid);
+  int rc = hg__api_with_agent(c, op_collect);
+  if (rc < 0) {
+    /* The sandbox stopped running here (fenced, moved, suspended) after the
+     * command started: an empty stdout would be a lie the caller takes for
+     * the command's output. It may have run: a 5xx, never a 4xx. */
+    hg_log_warn("api.exec", "sandbox=%s cid=%" PRIu64 " exited=%d msg=\"output not collected\"",
+                c->p.id, c->p.cid, x->st.exited);
+    if (x->st.exited)
+      snprintf(c->msg, sizeof c->msg, "the command ran (%s %d), but its output could not be "
+               "read: %s", x->st.signal ? "killed by signal" : "exit code",
+               x->st.signal ? x->st.signal : x->st.code, hg__api_err_text(rc));
+    else
+      snprintf(c->msg, sizeof c->msg, "the command started, but its status and output could not "
+               "be read: %s", hg__api_err_text(rc));
+    c->rc = HG_API_EOUTPUT_LOST;
+    return;
+  }
   /* built here, not on the loop: cleaning 2 MiB of text takes a while */
   c->out = json_pack("{s:o,s:o,s:b}", "stdout", text_json(&x->out[1]), "stderr",
                      text_json(&x->out[2]), "truncated", x->trunc);
@@ -136,6 +150,10 @@ static void status_json(json_t *o, const hg_cmd_status *st) {
 static void a_exec(hg_call *c) {
   hg_exec *x = &c->u.ex;
   char id[32];
+  if (c->rc == HG_API_EOUTPUT_LOST) {
+    hg__api_call_error(c, c->rc, "%s", c->msg);
+    return;
+  }
   if (c->rc < 0) {
     hg__api_call_fail(c, c->rc, c->p.id);
     return;

@@ -157,6 +157,7 @@ typedef struct fk_cmd {
   hg_buf o, e;           /* stdout, stderr so far */
   uint64_t dropped;      /* stdout bytes lost to the ring */
   bool closed, exited, forever;
+  bool fences; /* its sandbox stops running once its exit is seen */
   int code;
   char env0[64];
 } fk_cmd;
@@ -410,7 +411,8 @@ void hg_sandbox_agent_put(hg_manager *m, const char *id) {
 
 /* Commands by argv[0]: "echo" ends at once with "hello\n" on stdout and
  * invalid UTF-8 on stderr; "follow" writes a, bb, ccc over three held
- * reads then exits 3; "sleep" never ends; "flood" lost 5 bytes to its ring. */
+ * reads then exits 3; "sleep" never ends; "flood" lost 5 bytes to its ring;
+ * "fenced" ends at once, its sandbox fenced before its output is read. */
 int hg_sandbox_exec(hg_manager *m, const char *id, const hg_exec_req *req, uint64_t *cid,
                     int *pid) {
   pthread_mutex_lock(&fk_mu);
@@ -437,6 +439,9 @@ int hg_sandbox_exec(hg_manager *m, const char *id, const hg_exec_req *req, uint6
       hg_buf_append(&c->o, "56789", 5);
       c->dropped = 5;
       c->closed = c->exited = true;
+    } else if (!strcmp(a0, "fenced")) {
+      hg_buf_append(&c->o, "1\n2\n", 4);
+      c->closed = c->exited = c->fences = true;
     } else {
       c->forever = true;
     }
@@ -466,6 +471,7 @@ int hg_agent_wait(hg_agent *a, uint64_t cid, uint32_t timeout_ms, hg_cmd_status 
   memset(st, 0, sizeof *st);
   st->exited = c->exited;
   st->code = c->code;
+  if (c->fences) ((fk_sb *)a)->state = HG_SB_SUSPENDED;
   pthread_mutex_unlock(&fk_mu);
   return 0;
 }
@@ -1419,6 +1425,24 @@ static void exec_wait_returns_output(void **state) {
   assert_int_equal(send_req("POST", t, tok, "{\"cmd\": [\"echo\"]}")->status, 409);
 }
 
+
+/* The sandbox stops running here (a lost lease fences it) between the
+ * command's exit and the read of its output: never a 201 with an empty
+ * stdout the caller would take for the output; a 5xx (it may have run). */
+static void exec_output_lost_to_a_fence_is_an_error(void **state) {
+  char id[HG_ID_MAX], tok[65], t[256];
+  create(id, tok);
+  target(t, sizeof t, "/v1/sandboxes/%s/commands?wait=5", id);
+  fk_req *r = send_req("POST", t, tok, "{\"cmd\": [\"fenced\"]}");
+  assert_int_equal(r->status, 502);
+  json_t *j = jbody(r), *err = json_object_get(j, "error");
+  assert_string_equal(jstr(err, "code"), "output_lost");
+  assert_non_null(strstr(jstr(err, "message"), "exit code 3"));
+  assert_null(json_object_get(j, "stdout"));
+  json_decref(j);
+  assert_int_equal(fk.gets, fk.puts);
+  assert_int_equal(api->held, 0);
+}
 static void held_calls_are_capped(void **state) {
   char id[HG_ID_MAX], tok[65], t[256];
   create(id, tok);
@@ -2293,6 +2317,7 @@ int main(void) {
       T(lifecycle_answers_and_waits),
       T(operations_queue_beyond_max_ops),
       T(exec_wait_returns_output),
+      T(exec_output_lost_to_a_fence_is_an_error),
       T(held_calls_are_capped),
       T(output_tokens_and_offsets),
       T(follow_streams_until_eof_and_resumes_at_offset),
