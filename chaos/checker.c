@@ -724,6 +724,58 @@ static void check_generations(hist *h) {
   }
 }
 
+/* Each generation a node received, held against what its sender said it
+ * sent (both logs' totals: raw send-stream bytes and zstd bytes on the
+ * wire). A receiver checks the stream's END frame itself; this is the
+ * check from outside that what was kept is what was sent. A send of the
+ * same generation against the same parent with other totals is a
+ * violation; none logged (the sender died before its line) judges
+ * nothing. */
+static bool same_send(const json_t *s, const json_t *r) {
+  const char *dir = ev_s(s, "dir");
+  return ev_is(s, "repl") && dir && !strcmp(dir, "sent") &&
+         !json_is_true(json_object_get(s, "had")) &&
+         json_integer_value(json_object_get(s, "node")) ==
+             json_integer_value(json_object_get(r, "peer")) &&
+         json_integer_value(json_object_get(s, "peer")) ==
+             json_integer_value(json_object_get(r, "node")) &&
+         json_equal(json_object_get(s, "sb"), json_object_get(r, "sb")) &&
+         json_equal(json_object_get(s, "gen"), json_object_get(r, "gen")) &&
+         json_equal(json_object_get(s, "parent"), json_object_get(r, "parent"));
+}
+
+static void check_generation_totals(hist *h) {
+  size_t i, k;
+  json_t *r, *s;
+  json_array_foreach(h->events, i, r) {
+    const char *dir = ev_s(r, "dir");
+    if (!ev_is(r, "repl") || !dir || strcmp(dir, "received") != 0 || !ev_s(r, "sb")) continue;
+    const json_t *other = NULL;
+    bool equal = false;
+    json_array_foreach(h->events, k, s) {
+      if (!same_send(s, r)) continue;
+      other = s;
+      equal |= json_equal(json_object_get(s, "raw"), json_object_get(r, "raw")) &&
+               json_equal(json_object_get(s, "zstd"), json_object_get(r, "zstd"));
+    }
+    if (!other) continue;
+    checked(h, "bad_generation_totals");
+    if (!equal)
+      violation(h, "bad_generation", ev_t(r), ev_s(r, "sb"),
+                (int)json_integer_value(json_object_get(r, "node")),
+                "n%lld received %s gen %lld from n%lld as %lld raw / %lld zstd bytes; "
+                "n%lld sent %lld / %lld",
+                json_integer_value(json_object_get(r, "node")), ev_s(r, "sb"),
+                json_integer_value(json_object_get(r, "gen")),
+                json_integer_value(json_object_get(r, "peer")),
+                json_integer_value(json_object_get(r, "raw")),
+                json_integer_value(json_object_get(r, "zstd")),
+                json_integer_value(json_object_get(other, "node")),
+                json_integer_value(json_object_get(other, "raw")),
+                json_integer_value(json_object_get(other, "zstd")));
+  }
+}
+
 /* ---- leftover: what the runner saw of the run after its teardown ---------------- */
 
 /* Whatever the teardown left: processes, namespaces, mounts, loops. */
@@ -866,6 +918,7 @@ int hg_chaos_check(json_t *events, json_t **report) {
   check_api_down(&h);
   check_converged(&h);
   check_generations(&h);
+  check_generation_totals(&h);
   check_leftovers(&h);
   json_t *rep = json_object();
   counts(&h, rep);

@@ -12,10 +12,17 @@
  * into "vmlog" events on the history's clock: each shim.log followed by
  * the watcher while the run goes (its dir may not last), every node's
  * hangard.log read at the end. The checker turns them into run
- * intervals. */
+ * intervals. hangard.log also gives, read at the end:
+ *   cluster.member  "member" events: what each node's gossip thought of
+ *                   each peer (alive, suspect, dead) from when; the page's
+ *                   node lanes
+ *   repl.sent, repl.received  "repl" events: each generation's totals
+ *                   as its sender counted them and as its receiver did;
+ *                   the checker holds the two against each other */
 #include "runner.h"
 
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,6 +99,62 @@ static void one_line(const char *line, int node, const char *sb, const kind_map 
   ch_hist_at(e, wall - wall0);
 }
 
+/* "n3" -> 3; 0 when id is no node of a run. */
+static int node_no(const char *id) {
+  char *end;
+  long n = id[0] == 'n' ? strtol(id + 1, &end, 10) : 0;
+  return n > 0 && n < 100 && id[1] && !*end ? (int)n : 0;
+}
+
+/* The message's own "node=" (the peer named), after the logger's. */
+static void peer_field(const char *line, char *out, size_t cap) {
+  const char *own = strstr(line, " node=");
+  field(own ? own + 1 : line, "node", out, cap);
+}
+
+/* cluster.member: node `node` thinks its peer is in state= from then. */
+static void member_line(const char *line, int node, double wall) {
+  char peer[32], state[16];
+  peer_field(line, peer, sizeof peer);
+  field(line, "state", state, sizeof state);
+  if (!node_no(peer) || !state[0] || node_no(peer) == node) return;
+  ch_hist_at(json_pack("{s:s,s:i,s:i,s:s}", "ev", "member", "node", node, "peer", node_no(peer),
+                       "state", state),
+             wall);
+}
+
+/* repl.sent / repl.received of a sandbox's generation (a template's are
+ * left out: they are no generation of the run's). */
+static void repl_line(const char *line, int node, bool sent, double wall) {
+  char sb[64], gen[24], peer[32], parent[32], raw[24], zstd[24], had[8];
+  field(line, "sandbox", sb, sizeof sb);
+  field(line, "gen", gen, sizeof gen);
+  field(line, sent ? "to" : "from", peer, sizeof peer);
+  field(line, "parent", parent, sizeof parent);
+  field(line, "raw", raw, sizeof raw);
+  field(line, "zstd", zstd, sizeof zstd);
+  field(line, "had", had, sizeof had);
+  if (strncmp(sb, "sb-", 3) != 0 || !gen[0] || !node_no(peer) || !raw[0] || !zstd[0]) return;
+  ch_hist_at(json_pack("{s:s,s:i,s:s,s:s,s:i,s:I,s:s,s:I,s:I,s:b}", "ev", "repl", "node", node,
+                       "dir", sent ? "sent" : "received", "sb", sb, "peer", node_no(peer), "gen",
+                       (json_int_t)strtoull(gen, NULL, 10), "parent", parent,
+                       "raw", (json_int_t)strtoull(raw, NULL, 10), "zstd",
+                       (json_int_t)strtoull(zstd, NULL, 10), "had", atoi(had) != 0),
+             wall);
+}
+
+/* A hangard.log line that is no VM's start or stop: membership, replication. */
+static void other_line(const char *line, int node, double wall0) {
+  char ev[64];
+  field(line, "event", ev, sizeof ev);
+  bool member = strcmp(ev, "cluster.member") == 0, sent = strcmp(ev, "repl.sent") == 0;
+  if (!member && !sent && strcmp(ev, "repl.received") != 0) return;
+  double wall = line_wall_ms(line);
+  if (wall < 0) return;
+  if (member) member_line(line, node, wall - wall0);
+  else repl_line(line, node, sent, wall - wall0);
+}
+
 /* ---- shim logs: followed while the run goes ------------------------------------ */
 
 /* A shim.log lives in its VM's dir, which goes with the sandbox's copy on
@@ -151,13 +214,15 @@ static void read_log(const char *path, int node, double wall0) {
   FILE *f = fopen(path, "r");
   if (!f) return;
   char line[2048];
-  while (fgets(line, sizeof line, f))
+  while (fgets(line, sizeof line, f)) {
     one_line(line, node, NULL, hangard_events, sizeof hangard_events / sizeof *hangard_events,
              wall0);
+    other_line(line, node, wall0);
+  }
   fclose(f);
 }
 
-void ch_record_vm_logs(const ch_run *run) {
+void ch_record_node_logs(const ch_run *run) {
   double wall0 = ch_wall0_ms();
   for (int i = 1; i <= run->nodes; i++) {
     char path[600];

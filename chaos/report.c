@@ -1,6 +1,6 @@
 /* chaos/report.c: the report page. One static HTML file, inline SVG, no
  * script: a lane of faults, one lane per node (health probes, the node's
- * own faults shaded), one lane per sandbox (a row per node with the VMs the
+ * own faults shaded, its peers' view of it), one lane per sandbox (a row per node with the VMs the
  * watcher saw, running solid, stopped hatched; request dots coloured by
  * outcome), violations as red lines and listed below. */
 #include "checker.h"
@@ -96,6 +96,56 @@ static void health_lane(page *p, const json_t *events, double y, int node) {
   }
 }
 
+static const char *member_colour(const char *st) {
+  if (!st) return "#ccc";
+  if (!strcmp(st, "alive")) return "#98df8a";
+  if (!strcmp(st, "suspect")) return "#ff7f0e";
+  if (!strcmp(st, "dead")) return "#d62728";
+  return "#7f7f7f"; /* left */
+}
+
+/* What node `by`'s gossip thought of `node`: a thin strip, a segment per
+ * state from its cluster.member line to the next. */
+static void member_strip(page *p, const json_t *events, double y, int node, int by) {
+  size_t i;
+  json_t *e;
+  const char *st = NULL;
+  double from = 0;
+  json_array_foreach(events, i, e) {
+    if (!ev_is(e, "member") || json_integer_value(json_object_get(e, "node")) != by ||
+        json_integer_value(json_object_get(e, "peer")) != node)
+      continue;
+    if (st)
+      fprintf(p->f, "<rect x='%.1f' y='%.1f' width='%.1f' height='4' fill='%s'><title>n%d "
+                    "thinks n%d %s %.0f-%.0f ms</title></rect>\n",
+              X(p, from), y, X(p, ev_t(e)) - X(p, from) + 1, member_colour(st), by, node, st, from,
+              ev_t(e));
+    st = ev_s(e, "state"), from = ev_t(e);
+  }
+  if (st)
+    fprintf(p->f, "<rect x='%.1f' y='%.1f' width='%.1f' height='4' fill='%s'><title>n%d thinks "
+                  "n%d %s from %.0f ms</title></rect>\n",
+            X(p, from), y, X(p, p->t_end) - X(p, from) + 1, member_colour(st), by, node, st, from);
+}
+
+/* A node's lane: its own faults shaded, its health probes, then one strip
+ * per peer with what that peer's gossip thought of it. */
+static double node_lane(page *p, const json_t *events, double y, int node, int nodes) {
+  fprintf(p->f, "<text x='4' y='%.1f' font-size='11' fill='%s'>n%d (health, peers' view)</text>\n",
+          y + ROW, node_colour[node % 6], node);
+  faults_lane(p, events, y, node);
+  health_lane(p, events, y, node);
+  double sy = y + ROW * 1.6;
+  for (int by = 1; by <= nodes; by++) {
+    if (by == node) continue;
+    fprintf(p->f, "<text x='%.1f' y='%.1f' font-size='7' fill='#666'>n%d</text>\n", X0 - 14,
+            sy + 3, by);
+    member_strip(p, events, sy, node, by);
+    sy += 5;
+  }
+  return sy - y + ROW * 0.5;
+}
+
 /* the watcher's samples of one sandbox on one node as bars */
 static void vm_bars(page *p, const json_t *events, const char *sb, int node, double y) {
   double from = -1, prev = -1;
@@ -174,7 +224,7 @@ int hg_chaos_report_html(const json_t *report, const json_t *events, const char 
   }
   if (nodes > 5) nodes = 5;
   json_t *viol = json_object_get(report, "violations");
-  double h = 60 + ROW * 3 + nodes * ROW * 2 + json_array_size(sbs) * ROW * (nodes + 2) + 40;
+  double h = 60 + ROW * 3 + nodes * (ROW * 2.1 + (nodes - 1) * 5) + json_array_size(sbs) * ROW * (nodes + 2) + 40;
   fprintf(f, "<!doctype html><html><head><meta charset='utf-8'><title>chaos seed %lld</title>"
              "<style>body{font-family:sans-serif;margin:20px}table{border-collapse:collapse}"
              "td,th{border:1px solid #ccc;padding:3px 8px;font-size:13px}.bad{color:#b00;font-weight:bold}"
@@ -204,12 +254,7 @@ int hg_chaos_report_html(const json_t *report, const json_t *events, const char 
   fprintf(f, "<text x='4' y='%.1f' font-size='11'>faults</text>\n", y + ROW);
   faults_lane(&p, events, y, 0);
   y += ROW * 3.5;
-  for (int n = 1; n <= nodes; n++) {
-    fprintf(f, "<text x='4' y='%.1f' font-size='11' fill='%s'>n%d (health)</text>\n", y + ROW, node_colour[n % 6], n);
-    faults_lane(&p, events, y, n);
-    health_lane(&p, events, y, n);
-    y += ROW * 2;
-  }
+  for (int n = 1; n <= nodes; n++) y += node_lane(&p, events, y, n, nodes);
   json_array_foreach(sbs, k, v) {
     const char *sb = json_string_value(v);
     fprintf(f, "<line x1='0' x2='%.0f' y1='%.1f' y2='%.1f' stroke='#ccc'/>", W, y + 2, y + 2);
@@ -231,7 +276,9 @@ int hg_chaos_report_html(const json_t *report, const json_t *events, const char 
     fputs("</title></line>\n", f);
   }
   fputs("</svg>\n<p>Lanes: fault windows (colour by kind); per node its health probes "
-        "(green answered, red tall: no answer) over its own faults shaded; per sandbox the "
+        "(green answered, red tall: no answer) over its own faults shaded, and under them one "
+        "thin strip per peer with what that peer's gossip thought of the node (pale green "
+        "alive, orange suspect, red dead, grey left); per sandbox the "
         "requests (dot at the answer, line from the invoke: green ok, orange fail, grey "
         "unknown) and one row per node with the VMs the watcher saw (solid running, pale "
         "stopped). Two solid bars at one time in one sandbox are a double run.</p>\n", f);

@@ -755,6 +755,8 @@ int main(int argc, char **argv) {
   }
   json_t *meta = run_json(&run);
   json_object_set_new(meta, "ev", json_string("meta"));
+  /* what t = 0 was on the nodes' clocks (their logs' ts=) */
+  json_object_set_new(meta, "wall0_ms", json_real(ch_wall0_ms()));
   ch_hist(meta);
   double start = ch_now();
   for (int k = 0; k < run.nfaults; k++) run.faults[k].at_ms += (int64_t)start;
@@ -776,7 +778,7 @@ int main(int argc, char **argv) {
   heal_all(&run);
   converge_and_record(&run);
   ch_record_generations(&run);
-  ch_record_vm_logs(&run);
+  ch_record_node_logs(&run);
   ch_hist(json_pack("{s:s,s:s}", "ev", "phase", "name", "end"));
   run.stop_observers = 1;
   for (int i = 0; i < nobs; i++) pthread_join(obs[i], NULL);

@@ -82,9 +82,10 @@ void ch_record_generations(const ch_run *run);
 void ch_record_leftovers(const ch_run *run);
 
 /* ---- nodelog.c: the nodes' logs as "vmlog" events (start / stop / fence
- * of a VM, on the history's clock). Every node's hangard.log, before the
- * teardown: */
-void ch_record_vm_logs(const ch_run *run);
+ * of a VM, on the history's clock), "member" (gossip's view of each peer)
+ * and "repl" (a generation's totals as sent and as received). Every
+ * node's hangard.log, before the teardown: */
+void ch_record_node_logs(const ch_run *run);
 /* The new whole lines of dir/shim.log (node's VM dir of sandbox sb) since
  * the last call for that dir; the watcher's thread only. */
 void ch_shimlog_follow(int node, const char *sb, const char *dir);

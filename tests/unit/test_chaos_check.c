@@ -50,22 +50,44 @@
   "{\"ev\":\"final_sb\",\"t\":3100,\"node\":1,\"sb\":\"sb-a\",\"status\":200,\"owner\":\"n2\",\"state\":\"running\"}\n" \
   "{\"ev\":\"final_sb\",\"t\":3100,\"node\":2,\"sb\":\"sb-a\",\"status\":200,\"owner\":\"n2\",\"state\":\"running\"}\n"
 
-/* Writes text to a temporary history, loads and checks it. Returns the
- * report; *n the number of violations. */
-static json_t *check_text(const char *text, int *n) {
+/* Writes text to a temporary history and loads it. */
+static json_t *load_text(const char *text) {
   char path[] = "/tmp/test_chaos_check.XXXXXX";
   int fd = mkstemp(path);
   assert_true(fd >= 0);
   assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
   close(fd);
-  json_t *events = NULL, *report = NULL;
+  json_t *events = NULL;
   int rc = hg_chaos_load(path, &events);
   unlink(path);
   assert_int_equal(rc, 0);
+  return events;
+}
+
+/* Loads text and checks it. Returns the report; *n the number of
+ * violations. */
+static json_t *check_text(const char *text, int *n) {
+  json_t *events = load_text(text), *report = NULL;
   *n = hg_chaos_check(events, &report);
   assert_true(*n >= 0);
   json_decref(events);
   return report;
+}
+
+/* The page of report over events, as text (one static buffer). */
+static const char *page_of(const json_t *report, const json_t *events) {
+  char path[] = "/tmp/test_chaos_report.XXXXXX";
+  int fd = mkstemp(path);
+  assert_true(fd >= 0);
+  close(fd);
+  assert_int_equal(hg_chaos_report_html(report, events, path), 0);
+  FILE *f = fopen(path, "r");
+  static char buf[65536];
+  size_t len = fread(buf, 1, sizeof buf - 1, f);
+  buf[len] = '\0';
+  fclose(f);
+  unlink(path);
+  return buf;
 }
 
 /* The one invariant every violation names, or NULL when they differ. */
@@ -283,6 +305,34 @@ static void read_only_generations_received_whole_pass(void **state) {
   json_t *r = check_text(META CREATE HEALTHY FINAL GEN("snapshots", "1", "true", "true", "")
                          GEN("replicas", "2", "true", "true", RECEIVED) STAGING(""), &n);
   assert_int_equal(n, 0);
+  json_decref(r);
+}
+
+/* What n1 logged as sent of sb-a's generation 2 to n2, and what n2 logged
+ * as received from n1. */
+#define REPL(dir, node, peer, raw, zstd)                                                       \
+  "{\"ev\":\"repl\",\"t\":2000,\"node\":" #node ",\"dir\":\"" dir "\",\"sb\":\"sb-a\","   \
+  "\"peer\":" #peer ",\"gen\":2,\"parent\":\"gen=1\",\"raw\":" #raw ",\"zstd\":" #zstd      \
+  ",\"had\":false}\n"
+
+static void a_generation_received_with_other_totals_than_sent_is_bad_generation(void **state) {
+  (void)state;
+  expect_only(META CREATE HEALTHY FINAL REPL("sent", 1, 2, 4096, 900)
+                  REPL("received", 2, 1, 4096, 899),
+              "bad_generation");
+}
+
+static void a_generation_received_as_sent_passes(void **state) {
+  (void)state;
+  int n;
+  /* the second receive has no send logged (its sender died first): it
+   * judges nothing */
+  json_t *r = check_text(META CREATE HEALTHY FINAL REPL("sent", 1, 2, 4096, 900)
+                             REPL("received", 2, 1, 4096, 900) REPL("received", 1, 2, 4096, 7),
+                         &n);
+  assert_int_equal(n, 0);
+  json_t *checked = json_object_get(r, "checked");
+  assert_int_equal(json_integer_value(json_object_get(checked, "bad_generation_totals")), 1);
   json_decref(r);
 }
 
@@ -548,20 +598,27 @@ static void the_report_page_names_each_violation(void **state) {
   int n;
   json_t *r = check_text(META CREATE HEALTHY FINAL DOWN_N2, &n);
   assert_int_equal(n, 1);
-  char path[] = "/tmp/test_chaos_report.XXXXXX";
-  int fd = mkstemp(path);
-  assert_true(fd >= 0);
-  close(fd);
   json_t *events = json_array(); /* the page without events still lists */
-  assert_int_equal(hg_chaos_report_html(r, events, path), 0);
-  FILE *f = fopen(path, "r");
-  char buf[8192];
-  size_t len = fread(buf, 1, sizeof buf - 1, f);
-  buf[len] = '\0';
-  fclose(f);
-  unlink(path);
-  assert_non_null(strstr(buf, "<svg"));
-  assert_non_null(strstr(buf, "api_down"));
+  const char *page = page_of(r, events);
+  assert_non_null(strstr(page, "<svg"));
+  assert_non_null(strstr(page, "api_down"));
+  json_decref(events);
+  json_decref(r);
+}
+
+static void the_report_page_shows_what_each_node_thought_of_its_peers(void **state) {
+  (void)state;
+  int n;
+  const char *text = META CREATE HEALTHY FINAL
+      "{\"ev\":\"member\",\"t\":100,\"node\":1,\"peer\":2,\"state\":\"alive\"}\n"
+      "{\"ev\":\"member\",\"t\":1200,\"node\":1,\"peer\":2,\"state\":\"suspect\"}\n"
+      "{\"ev\":\"member\",\"t\":2200,\"node\":1,\"peer\":2,\"state\":\"dead\"}\n";
+  json_t *r = check_text(text, &n), *events = load_text(text);
+  assert_int_equal(n, 0);
+  const char *page = page_of(r, events);
+  assert_non_null(strstr(page, "n1 thinks n2 alive 100-1200 ms"));
+  assert_non_null(strstr(page, "n1 thinks n2 suspect 1200-2200 ms"));
+  assert_non_null(strstr(page, "n1 thinks n2 dead from 2200 ms"));
   json_decref(events);
   json_decref(r);
 }
@@ -581,6 +638,8 @@ int main(void) {
       cmocka_unit_test(an_acknowledged_fork_gone_everywhere_is_lost_sandbox),
       cmocka_unit_test(a_writable_or_unreceived_generation_is_bad_generation),
       cmocka_unit_test(read_only_generations_received_whole_pass),
+      cmocka_unit_test(a_generation_received_with_other_totals_than_sent_is_bad_generation),
+      cmocka_unit_test(a_generation_received_as_sent_passes),
       cmocka_unit_test(anything_left_after_the_teardown_is_leftover),
       cmocka_unit_test(acknowledged_sandbox_404_everywhere_is_lost_sandbox),
       cmocka_unit_test(a_delete_of_unknown_outcome_excuses_a_gone_sandbox),
@@ -598,6 +657,7 @@ int main(void) {
       cmocka_unit_test(a_directory_entry_the_api_calls_unknown_is_not_converged),
       cmocka_unit_test(a_malformed_history_is_refused),
       cmocka_unit_test(the_report_page_names_each_violation),
+      cmocka_unit_test(the_report_page_shows_what_each_node_thought_of_its_peers),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
