@@ -6,6 +6,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +17,8 @@
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <cmocka.h>
 
 #include "gateway/netns.h"
 #include "node/core/proc.h"
@@ -499,4 +504,25 @@ long hg_it_wait_counter(char *(*read)(void *ud), void *ud, long min, int timeout
 const char *hg_it_str(const json_t *j, const char *key) {
   const char *s = json_string_value(json_object_get(j, key));
   return s ? s : "";
+}
+
+/* ---- a group whose teardown counts ------------------------------------------- */
+
+static int (*group_teardown)(void **state);
+static int group_teardown_rc;
+
+static int teardown_recorded(void **state) {
+  group_teardown_rc = group_teardown(state);
+  return group_teardown_rc;
+}
+
+int hg__it_run_group(const char *name, const struct CMUnitTest *tests, size_t n,
+                     int (*setup)(void **state), int (*teardown)(void **state)) {
+  group_teardown = teardown;
+  group_teardown_rc = 0;
+  int failed = _cmocka_run_group_tests(name, tests, n, setup,
+                                       teardown ? teardown_recorded : NULL);
+  if (group_teardown_rc != 0)
+    fprintf(stderr, "%s: the group teardown failed (see above): the test fails\n", name);
+  return failed || group_teardown_rc != 0 ? 1 : 0;
 }

@@ -54,6 +54,16 @@ void hg_it_node_kill(hg_it_node *n, int sig);
  * image goes either way. For a group teardown's return value. */
 int hg_it_node_stop(hg_it_node *n);
 
+/* Runs a cmocka group, as cmocka_run_group_tests does, and also fails
+ * (returns 1) when the group's teardown failed: cmocka (1.1.5) prints
+ * "GROUP TEARDOWN" failed and still exits 0, so an unclean hangard stop
+ * or a sanitizer report found at the teardown would pass. */
+struct CMUnitTest;
+int hg__it_run_group(const char *name, const struct CMUnitTest *tests, size_t n,
+                     int (*setup)(void **state), int (*teardown)(void **state));
+#define hg_it_run_group(tests, setup, teardown) \
+  hg__it_run_group(#tests, tests, sizeof(tests) / sizeof((tests)[0]), setup, teardown)
+
 /* How long a SIGTERMed hangard may take to exit: the HTTP drain (5 s), the
  * cluster's leave, and LeakSanitizer's scan at exit on a loaded machine. */
 #define HG_IT_STOP_TIMEOUT_MS 120000

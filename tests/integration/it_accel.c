@@ -193,7 +193,7 @@ int main(void) {
       cmocka_unit_test(a_kvm_guest_that_never_boots_is_given_up),
       cmocka_unit_test(a_template_that_cannot_boot_says_why),
   };
-  int rc = cmocka_run_group_tests(tests, group_setup, group_teardown);
+  int rc = hg_it_run_group(tests, group_setup, group_teardown);
   curl_global_cleanup();
   return rc;
 }

@@ -866,5 +866,5 @@ int main(void) {
   };
   /* HG_IT_FILTER=name (wildcards * and ?) runs only the tests matching it */
   if (getenv("HG_IT_FILTER")) cmocka_set_test_filter(getenv("HG_IT_FILTER"));
-  return cmocka_run_group_tests(tests, setup, teardown);
+  return hg_it_run_group(tests, setup, teardown);
 }

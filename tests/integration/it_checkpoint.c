@@ -275,5 +275,5 @@ int main(void) {
       cmocka_unit_test(running_sandbox_checkpoints_to_its_holders),
       cmocka_unit_test(killed_owner_resumes_elsewhere_from_its_checkpoint),
   };
-  return cmocka_run_group_tests(tests, setup, teardown);
+  return hg_it_run_group(tests, setup, teardown);
 }

@@ -92,5 +92,5 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(the_sdk_through_a_node_that_does_not_own_the_sandbox),
   };
-  return cmocka_run_group_tests(tests, setup, teardown);
+  return hg_it_run_group(tests, setup, teardown);
 }

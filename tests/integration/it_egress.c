@@ -1436,5 +1436,5 @@ int main(void) {
       cmocka_unit_test(daemon_kill9_fails_closed),
       cmocka_unit_test(hangard_log_clean),
   };
-  return cmocka_run_group_tests(tests, setup, teardown);
+  return hg_it_run_group(tests, setup, teardown);
 }

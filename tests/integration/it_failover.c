@@ -359,5 +359,5 @@ int main(void) {
       cmocka_unit_test(a_checkpointed_sandbox_runs_on_from_its_checkpoint),
       cmocka_unit_test(a_node_back_never_serves_a_sandbox_deleted_while_it_was_away),
   };
-  return cmocka_run_group_tests(tests, setup, teardown);
+  return hg_it_run_group(tests, setup, teardown);
 }

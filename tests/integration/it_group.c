@@ -244,5 +244,5 @@ int main(void) {
       cmocka_unit_test(a_dead_member_is_replaced_and_the_lease_outlives_it),
       cmocka_unit_test(a_holder_away_past_the_tombstone_drops_the_replica),
   };
-  return cmocka_run_group_tests(tests, setup, teardown);
+  return hg_it_run_group(tests, setup, teardown);
 }

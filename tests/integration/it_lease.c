@@ -531,5 +531,5 @@ int main(void) {
       cmocka_unit_test(a_rival_promise_during_a_restart_loses_nothing),
       cmocka_unit_test(a_group_of_two_grows_when_the_third_node_is_back),
   };
-  return cmocka_run_group_tests(tests, setup, teardown);
+  return hg_it_run_group(tests, setup, teardown);
 }

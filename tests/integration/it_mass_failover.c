@@ -172,5 +172,5 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(a_crashed_hosts_sandboxes_all_come_back_on_survivors),
   };
-  return cmocka_run_group_tests(tests, setup, teardown);
+  return hg_it_run_group(tests, setup, teardown);
 }

@@ -471,5 +471,5 @@ int main(void) {
       cmocka_unit_test(adopt_refuses_what_is_not_this_sandboxs_generation),
       cmocka_unit_test(a_generation_saved_under_another_accelerator_is_refused),
   };
-  return cmocka_run_group_tests(tests, setup, teardown);
+  return hg_it_run_group(tests, setup, teardown);
 }

@@ -520,7 +520,7 @@ int main(void) {
       cmocka_unit_test(daemon_kill9_keeps_taps_and_gateway_comes_back),
       cmocka_unit_test(delete_removes_the_namespace),
   };
-  int rc = cmocka_run_group_tests(tests, setup, teardown);
+  int rc = hg_it_run_group(tests, setup, teardown);
   curl_global_cleanup();
   return rc;
 }

@@ -408,5 +408,5 @@ int main(void) {
       cmocka_unit_test(orphans_never_overwrite_and_restart_finishes_a_cut_short_one),
       cmocka_unit_test(api_lists_and_deletes_orphans_admin_only),
   };
-  return cmocka_run_group_tests(tests, setup, teardown);
+  return hg_it_run_group(tests, setup, teardown);
 }

@@ -324,5 +324,5 @@ int main(void) {
       cmocka_unit_test(authenticated_upload_goes_to_the_guest_in_pieces),
   };
   if (getenv("HG_IT_FILTER")) cmocka_set_test_filter(getenv("HG_IT_FILTER"));
-  return cmocka_run_group_tests(tests, setup, teardown);
+  return hg_it_run_group(tests, setup, teardown);
 }

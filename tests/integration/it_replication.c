@@ -929,5 +929,5 @@ int main(void) {
       cmocka_unit_test(killed_owner_resumes_on_a_holder_and_hands_over),
       cmocka_unit_test(dead_holder_is_replaced),
   };
-  return cmocka_run_group_tests(tests, setup, teardown);
+  return hg_it_run_group(tests, setup, teardown);
 }

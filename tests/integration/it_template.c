@@ -232,5 +232,5 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(rebuilt_template_dir_becomes_the_default),
   };
-  return cmocka_run_group_tests(tests, setup, teardown);
+  return hg_it_run_group(tests, setup, teardown);
 }

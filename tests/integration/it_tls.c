@@ -173,5 +173,5 @@ int main(void) {
       cmocka_unit_test(cli_and_curl_over_https),
       cmocka_unit_test(plain_http_garbage_and_silence_lose_their_connection_only),
   };
-  return cmocka_run_group_tests(tests, setup, teardown);
+  return hg_it_run_group(tests, setup, teardown);
 }
