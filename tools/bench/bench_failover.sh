@@ -5,7 +5,7 @@
 #
 #   tools/bench/bench_failover.sh [--rounds R] [--lease-ms LIST] [--json FILE]
 #                                 [--prefix P] [--subnet A.B.C]
-#                                 [--mass N] [--mass-running R2]
+#                                 [--mass N] [--mass-running R2] [--quiet-lock FILE]
 #   env: BUILD (build dir, default <repo>/build),
 #        HANGAR_TEMPLATE_DIR (mkimage output, default /var/cache/hangar/test-template)
 #
@@ -26,13 +26,18 @@
 # --mass N (default 0: skipped): mass failover, once, at the first T of
 # LIST. Node 1 is made the owner of N suspended sandboxes and R2 (default
 # 20) running ones, each with three copies and its state in a replicated
-# generation (made through node 1, suspended, resumed there with ?node=n1,
-# the suspended ones suspended again; three at a time); then its host crashes. Reported: time until the directory,
+# generation (made through node 1 and suspended; the running ones resumed
+# there with ?node=n1; three at a time); then its host crashes. Reported: time until the directory,
 # read through a survivor every 200 ms, names a survivor as the owner of
 # all N + R2 (target T + margin + 2 s after the death is seen), and until
 # the R2 run again (each then answers an exec). Disk: every generation
 # holds the guest's touched memory (about 60-120 MiB for this template),
 # on each of three holders; the nodes' images are 24 GiB (sparse).
+#
+# --quiet-lock FILE: each measured part (from just before a crash until
+# the answer) holds FILE's flock (/tmp/hangar-it.lock: chaos/campaign and
+# the integration tests take it between their runs), so the bench can
+# build up beside them and still measure on a quiet host.
 #
 # Needs root (network namespaces, loop mounts, VMs), curl, jq. Whatever
 # happens, the cluster is brought down on exit.
@@ -49,6 +54,7 @@ subnet=10.251.93
 ANSWER_WAIT_MS=120000
 mass=0
 mass_running=20
+quiet_lock=
 
 usage() {
   sed -n '6,10p' "$0" | sed 's/^# \{0,1\}//' >&2
@@ -63,6 +69,7 @@ while (($#)); do
   --subnet) subnet=${2:?}; shift 2 ;;
   --mass) mass=${2:?}; shift 2 ;;
   --mass-running) mass_running=${2:?}; shift 2 ;;
+  --quiet-lock) quiet_lock=${2:?}; shift 2 ;;
   -h | --help) usage ;;
   *) echo "bench_failover: unknown argument $1" >&2; usage ;;
   esac
@@ -113,6 +120,7 @@ for lease in "${lease_list[@]}"; do
     [[ $(api "$owner" POST "/v1/sandboxes/$sb/resume?wait=300&node=n$owner") == 200 ]] ||
       die "resume: $(head -c 300 "$T/resp")"
     via=$((owner % 3 + 1))
+    quiet_begin
     t0=$(now_ms)
     exec_ok "$via" "$sb" 60 || die "baseline exec: $(head -c 300 "$T/resp")"
     base+=($(($(now_ms) - t0)))
@@ -123,6 +131,7 @@ for lease in "${lease_list[@]}"; do
       sleep 0.1
     done
     fail+=($(($(now_ms) - t0)))
+    quiet_end
     seen+=($(seen_ms "$owner" "$t0"))
     log "lease $lease round $r: n$owner crashed; seen dead after ${seen[-1]} ms; $sb answered through n$via after ${fail[-1]} ms (baseline ${base[-1]} ms)"
     cluster start "$owner" >&2
@@ -161,14 +170,36 @@ mass_call() {
 # mass_make K RUN: sandbox K of the mass round, owned by node 1 (see the
 # header); its id in $T/mass/K. Own response file: three run at once.
 mass_make() {
-  local k=$1 run=$2 sb
+  local k=$1 run=$2 sb owner
   local RESP=$T/mass/resp.$k
   mass_call "$k" 201 POST '/v1/sandboxes?wait=300' '{"replicas":3}' || return 1
-  sb=$(jq -r .id "$RESP")
+  sb=$(jq -r .id "$RESP") owner=$(jq -r .node "$RESP")
   mass_call "$k" 200 POST "/v1/sandboxes/$sb/suspend?wait=300" || return 1
-  mass_call "$k" 200 POST "/v1/sandboxes/$sb/resume?wait=300&node=n1" || return 1
-  if ((!run)); then mass_call "$k" 200 POST "/v1/sandboxes/$sb/suspend?wait=300" || return 1; fi
+  # A create through n1 lands there while it has room; a suspended one
+  # made elsewhere moves to n1 by a resume there and a suspend again.
+  if ((run)) || [[ $owner != n1 ]]; then
+    mass_call "$k" 200 POST "/v1/sandboxes/$sb/resume?wait=300&node=n1" || return 1
+  fi
+  if ((!run)) && [[ $owner != n1 ]]; then
+    mass_call "$k" 200 POST "/v1/sandboxes/$sb/suspend?wait=300" || return 1
+  fi
   echo "$sb" > "$T/mass/$k"
+}
+
+# quiet_begin / quiet_end: with --quiet-lock FILE, the measured part of a
+# round holds FILE's lock (flock), so that whatever else takes it between
+# its steps (chaos/campaign, the integration tests) waits and the numbers
+# are of a quiet host; the build-up does not hold it.
+quiet_begin() {
+  [[ -n $quiet_lock ]] || return 0
+  exec {quiet_fd}>> "$quiet_lock"
+  log "waiting for $quiet_lock"
+  flock "$quiet_fd"
+}
+quiet_end() {
+  [[ -n $quiet_lock && -n ${quiet_fd:-} ]] || return 0
+  exec {quiet_fd}>&-
+  quiet_fd=
 }
 
 # mass_count: "owned running" over the directory read through node 2: how
@@ -202,6 +233,7 @@ mass_round() {
   for ((k = 0; k < total; k++)); do cat "$T/mass/$k"; done | jq -R . | jq -s . > "$T/mass/ids.json"
   for ((k = mass; k < total; k++)); do cat "$T/mass/$k"; done | jq -R . | jq -s . > "$T/mass/run.json"
   log "mass: $total sandboxes on n1 in $(($(now_ms) - t_make)) ms; crash n1"
+  quiet_begin
   t0=$(now_ms)
   cluster crash 1 >&2
   while :; do
@@ -215,6 +247,7 @@ mass_round() {
   for ((k = mass; k < total; k++)); do
     exec_ok 2 "$(cat "$T/mass/$k")" 60 || die "mass: running sandbox $k does not answer"
   done
+  quiet_end
   local dead; dead=$(seen_ms 1 "$t0")
   printf 'mass failover, lease %d/%d ms: n1 seen dead %d ms after the crash; %d sandboxes (%d running) owned by survivors %d ms after the crash; the %d running ran again after %d ms; each answered an exec\n' \
     "$lease" "$margin" "$dead" "$total" "$mass_running" "$owned" "$mass_running" "$ran"
