@@ -103,6 +103,22 @@ exec_ok() { # exec_ok I SB MAXTIME: 0 when `true` ran through node I
     [[ $(jq -r .exit_code "$T/resp" 2>/dev/null) == 0 ]]
 }
 
+# quiet_begin / quiet_end: with --quiet-lock FILE, the measured part of a
+# round holds FILE's lock (flock), so that whatever else takes it between
+# its steps (chaos/campaign, the integration tests) waits and the numbers
+# are of a quiet host; the build-up does not hold it.
+quiet_begin() {
+  [[ -n $quiet_lock ]] || return 0
+  exec {quiet_fd}>> "$quiet_lock"
+  log "waiting for $quiet_lock"
+  flock "$quiet_fd"
+}
+quiet_end() {
+  [[ -n $quiet_lock && -n ${quiet_fd:-} ]] || return 0
+  exec {quiet_fd}>&-
+  quiet_fd=
+}
+
 results='[]'
 IFS=, read -r -a lease_list <<< "$leases"
 for lease in "${lease_list[@]}"; do
@@ -184,22 +200,6 @@ mass_make() {
     mass_call "$k" 200 POST "/v1/sandboxes/$sb/suspend?wait=300" || return 1
   fi
   echo "$sb" > "$T/mass/$k"
-}
-
-# quiet_begin / quiet_end: with --quiet-lock FILE, the measured part of a
-# round holds FILE's lock (flock), so that whatever else takes it between
-# its steps (chaos/campaign, the integration tests) waits and the numbers
-# are of a quiet host; the build-up does not hold it.
-quiet_begin() {
-  [[ -n $quiet_lock ]] || return 0
-  exec {quiet_fd}>> "$quiet_lock"
-  log "waiting for $quiet_lock"
-  flock "$quiet_fd"
-}
-quiet_end() {
-  [[ -n $quiet_lock && -n ${quiet_fd:-} ]] || return 0
-  exec {quiet_fd}>&-
-  quiet_fd=
 }
 
 # mass_count: "owned running" over the directory read through node 2: how
