@@ -337,9 +337,18 @@ static void second_suspend_on_n2_sends_increments_to_n1_and_n3(void **state) {
   uint64_t gens[8];
   /* n1 gives the sandbox up once it sees the move (gossip): until then its
    * generation 1 is an owner's, not a replica a stream can build on (the
-   * clean-clone CI once suspended first and n1 took a full stream). */
-  for (int64_t t0 = hg_now_ms(); holder_gens(1, "n1", gens) < 1; usleep(100 * 1000))
+   * clean-clone CI once suspended first and n1 took a full stream). Its
+   * directory view names n2 before its replicator's disown has moved the
+   * generation (up to a 2 s tick later), and a stream offered during the
+   * move builds on the template: wait for the disown on n1's disk too (its
+   * last step deletes sandboxes/<sb>). That race is the product's, filed. */
+  char sub[64];
+  snprintf(sub, sizeof sub, "sandboxes/%s", SB);
+  char *own = node_data(1, sub);
+  for (int64_t t0 = hg_now_ms();
+       holder_gens(1, "n1", gens) < 1 || access(own, F_OK) == 0; usleep(100 * 1000))
     assert_true(hg_now_ms() - t0 < 30000);
+  free(own);
   free(sh(2, "echo second > /root/note2; head -c 262144 /dev/urandom > /root/blob; sync"));
   idlers *d = calloc(1, sizeof *d);
   for (int k = 0; k < IDLE_CONNS; k++) {
