@@ -219,7 +219,7 @@ mass_round() {
   local lease=${lease_list[0]} margin k total=$((mass + mass_running)) t0 c owned=-1 ran=-1
   margin=$((lease / 4 < 500 ? lease / 4 : 500))
   log "mass: up 3 nodes, lease ${lease}/${margin} ms; $mass suspended + $mass_running running on n1"
-  POOL_SIZE=2 bench_up 3 -- --lease-ms "$lease" --lease-margin-ms "$margin" --image-size-gib 24
+  POOL_SIZE=${MASS_POOL_SIZE:-2} bench_up 3 -- --lease-ms "$lease" --lease-margin-ms "$margin" --image-size-gib 24
   mkdir -p "$T/mass"
   local t_make
   t_make=$(now_ms)
@@ -233,6 +233,10 @@ mass_round() {
   for ((k = 0; k < total; k++)); do cat "$T/mass/$k"; done | jq -R . | jq -s . > "$T/mass/ids.json"
   for ((k = mass; k < total; k++)); do cat "$T/mass/$k"; done | jq -R . | jq -s . > "$T/mass/run.json"
   log "mass: $total sandboxes on n1 in $(($(now_ms) - t_make)) ms; crash n1"
+  # what they cost on disk: each node's btrfs image, blocks allocated
+  local disk_mb
+  disk_mb=$(du -m "$DIR"/n*/data.img 2>/dev/null | awk '{s += $1} END {print s + 0}')
+  log "mass: the three nodes' images hold $disk_mb MiB ($((disk_mb / total)) MiB a sandbox)"
   quiet_begin
   t0=$(now_ms)
   cluster crash 1 >&2
@@ -253,8 +257,9 @@ mass_round() {
     "$lease" "$margin" "$dead" "$total" "$mass_running" "$owned" "$mass_running" "$ran"
   results=$(jq -c --argjson l "$lease" --argjson m "$margin" --argjson n "$total" \
     --argjson r "$mass_running" --argjson o "$owned" --argjson x "$ran" --argjson d "$dead" \
+    --argjson disk "$disk_mb" \
     '. + [{mass: {lease_ms: $l, margin_ms: $m, sandboxes: $n, running: $r, seen_ms: $d,
-                 all_owned_ms: $o, running_again_ms: $x}}]' <<< "$results")
+                 all_owned_ms: $o, running_again_ms: $x, disk_mib: $disk}}]' <<< "$results")
   "$CLUSTER" down --dir "$DIR" --prefix "$prefix" >&2
   UP=0
 }

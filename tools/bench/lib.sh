@@ -61,7 +61,8 @@ maxof() { sort -g | tail -1; }
 
 # bench_cluster_tmp TAG: T, a temp dir (/tmp/hangar-bench-TAG.*), and
 # DIR=$T/c for the cluster. On exit: the bench's background jobs killed,
-# the cluster under $prefix brought down once UP=1, T removed.
+# the cluster under $prefix brought down once UP=1, T removed; after a
+# failure the nodes' logs are kept first (/tmp/hangar-bench-TAG-logs.*).
 bench_cluster_tmp() {
   T=$(mktemp -d "/tmp/hangar-bench-$1.XXXXXX")
   DIR=$T/c
@@ -74,6 +75,12 @@ bench_cluster_cleanup() {
   local rc=$?
   trap - EXIT INT TERM
   jobs -p | xargs -r kill 2>/dev/null || true
+  if ((rc != 0)) && compgen -G "$DIR/n*/hangard.log" > /dev/null; then
+    local keep
+    keep=$(mktemp -d "${T}-logs.XXXXXX")
+    for f in "$DIR"/n*/hangard.log; do cp "$f" "$keep/$(basename "$(dirname "$f")").log"; done
+    log "the nodes' logs: $keep"
+  fi
   if ((UP)); then
     "$CLUSTER" down --dir "$DIR" --prefix "$prefix" >&2 || log "tools/cluster down failed"
   fi
