@@ -237,7 +237,7 @@ int hg_it_node_stop(hg_it_node *n) {
   for (int i = 0; i < 3 && kill_matching(n->dir, false, NULL) > 0; i++) usleep(200000);
   netns_cleanup(n);
   hg_store_destroy(n->data);
-  if (rc == 0) hg_rm_rf(n->dir);
+  if (rc == 0 && !getenv("HG_IT_KEEP")) hg_rm_rf(n->dir);
   else fprintf(stderr, "harness: kept %s (hangard.log) for a look\n", n->dir);
   n->dir[0] = '\0';
   return rc;
@@ -277,6 +277,28 @@ void hg_it_log_tail(const char *path, int lines) {
     if (text[i - 1] == '\n' && ++k == lines) break;
   fprintf(stderr, "harness: the end of %s:\n", path);
   print_from("log", text + i, len - i);
+  free(text);
+}
+
+void hg_it_node_log_about(const hg_it_node *n, const char *needle, int lines) {
+  char path[320], *text = NULL;
+  size_t len = 0;
+  snprintf(path, sizeof path, "%s/hangard.log", n->dir);
+  if (hg_read_file(path, 256u << 20, &text, &len) < 0) return;
+  const char *from[lines > 0 ? lines : 1]; /* starts of the last matching lines */
+  int got = 0;
+  for (const char *p = text, *nl; p < text + len; p = nl + 1) {
+    nl = memchr(p, '\n', (size_t)(text + len - p));
+    if (!nl) nl = text + len;
+    if (memmem(p, (size_t)(nl - p), needle, strlen(needle)))
+      from[got++ % lines] = p;
+  }
+  fprintf(stderr, "harness: %s about %s (last %d of %d lines):\n", path, needle,
+          got < lines ? got : lines, got);
+  for (int k = got < lines ? 0 : got - lines; k < got; k++) {
+    const char *p = from[k % lines], *nl = strchr(p, '\n');
+    fprintf(stderr, "  log| %.*s\n", (int)(nl ? nl - p : (long)strlen(p)), p);
+  }
   free(text);
 }
 

@@ -51,7 +51,8 @@ void hg_it_node_kill(hg_it_node *n, int sig);
  * clean stop) and its log (every run of it: restarts append) holds no
  * sanitizer report. Else -1, with the reason and the log's excerpt on
  * stderr, and the node's dir (hangard.log) is kept for a look; the data
- * image goes either way. For a group teardown's return value. */
+ * image goes either way (HG_IT_KEEP=1 keeps the dir always). For a group
+ * teardown's return value. */
 int hg_it_node_stop(hg_it_node *n);
 
 /* Runs a cmocka group, as cmocka_run_group_tests does, and also fails
@@ -74,6 +75,10 @@ int hg__it_run_group(const char *name, const struct CMUnitTest *tests, size_t n,
 int hg_it_log_check(const char *path, const char *who);
 /* Prints the last lines of a log to stderr (why a daemon did not stop). */
 void hg_it_log_tail(const char *path, int lines);
+/* Prints to stderr the last `lines` lines of n's hangard.log that contain
+ * needle: what the daemon said about a sandbox whose request failed, in
+ * the test's output (CI keeps nothing else). */
+void hg_it_node_log_about(const hg_it_node *n, const char *needle, int lines);
 /* SIGTERM to hangard, a child of this process, and its exit status within
  * HG_IT_STOP_TIMEOUT_MS (then SIGKILL): 0 when it exited 0, else -1 with
  * who and the status on stderr. Reaps it either way. */

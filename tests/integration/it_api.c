@@ -209,7 +209,8 @@ static void *client_main(void *arg) {
   for (int v = 0; v < 2; v++) {
     snprintf(path, sizeof path, "/v1/sandboxes/%s/%s?wait=" WAIT, cl->id, verbs[v]);
     j = client_json(c, cl, "POST", path, NULL, &st);
-    if (st != 200) CFAIL(cl, "%s: %ld", verbs[v], st);
+    if (st != 200) CFAIL(cl, "%s: %ld %s", verbs[v], st,
+                          hg_it_str(json_object_get(j, "error"), "message"));
     if (v == 0 &&
         json_integer_value(json_object_get(json_object_get(j, "result"), "gen")) < 1)
       CFAIL(cl, "suspend: no generation in the result");
@@ -256,6 +257,7 @@ static void twenty_concurrent_clients_full_lifecycle(void **state) {
     pthread_join(th[i], NULL);
     if (cls[i].err[0]) {
       fprintf(stderr, "client %d (%s): %s\n", i, cls[i].id, cls[i].err);
+      if (cls[i].id[0]) hg_it_node_log_about(&node, cls[i].id, 30);
       failed++;
     }
     if (cls[i].id[0]) hg_it_delete(&node, cls[i].id); /* a failed one's sandbox */
