@@ -534,12 +534,22 @@ void hg_leasing_drop(hg_leasing *l, const char *id) {
   post_cmd(l, CMD_RELEASE, id, NULL, 0, false);
 }
 
-bool hg_leasing_valid(hg_leasing *l, const char *id, uint64_t epoch) {
+bool hg_leasing_valid(hg_leasing *l, const char *id, uint64_t epoch, int64_t wait_ms) {
+  int64_t deadline = hg_now_ms() + wait_ms;
   pthread_mutex_lock(&l->mu);
-  entry *e = entry_get(l, id, false);
-  bool ok = e && e->info.epoch == epoch && usable(&e->info, 0);
+  for (;;) {
+    entry *e = entry_get(l, id, false);
+    bool held = e && e->info.epoch == epoch && e->info.state == HG_LEASE_HELD;
+    if (held && usable(&e->info, 0)) break;
+    if (!held || l->closed || hg_now_ms() >= deadline) {
+      pthread_mutex_unlock(&l->mu);
+      return false;
+    }
+    struct timespec ts = hg_mono_ts(deadline);
+    pthread_cond_timedwait(&l->cv, &l->mu, &ts);
+  }
   pthread_mutex_unlock(&l->mu);
-  return ok;
+  return true;
 }
 
 void hg_leasing_get_stats(hg_leasing *l, hg_leasing_stats *out) {

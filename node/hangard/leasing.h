@@ -78,8 +78,10 @@ int hg_leasing_delete(hg_leasing *l, const char *id, const hg_sb_lease *have,
 /* The VM stopped for good (suspend, delete): no more renewals. */
 void hg_leasing_drop(hg_leasing *l, const char *id);
 /* True while this node holds id's lease at epoch and it has not run out:
- * what a checkpoint's replication goes on under. Any thread. */
-bool hg_leasing_valid(hg_leasing *l, const char *id, uint64_t epoch);
+ * what a checkpoint's replication goes on under. With wait_ms > 0, a
+ * lease still held here but run out (its renewals came late: the VM is
+ * fenced until the next one lands) is waited for that long. Any thread. */
+bool hg_leasing_valid(hg_leasing *l, const char *id, uint64_t epoch, int64_t wait_ms);
 void hg_leasing_get_stats(hg_leasing *l, hg_leasing_stats *out);
 /* Whether this node could lose a member and still grant: groups of 3+. */
 bool hg_leasing_can_fail_over(hg_leasing *l);

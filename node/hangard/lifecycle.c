@@ -9,6 +9,7 @@
 #include <string.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "node/core/err.h"
 #include "node/core/log.h"
@@ -17,6 +18,8 @@
 #define HG_LIFE_IDLE_MAX 64 /* idle suspends per pass; the rest wait for the next */
 #define HG_LIFE_CKPT_MAX 64 /* checkpoints per pass; the rest wait for the next */
 #define HG_LIFE_BUSY_MAX 256 /* sandboxes in a checkpoint, suspend or delete at once */
+#define FENCE_WAIT_MS 10000  /* a suspend waits this long for a late renewal */
+#define FENCE_RETRY_MS 50
 
 struct hg_life {
   /* Sandboxes in a checkpoint, suspend or delete now (under mu): one of
@@ -222,6 +225,29 @@ static bool life_resumable(void *ud, const char *id) {
   return l->rp && hg_replicator_holds(l->rp, id);
 }
 
+/* hg_sandbox_suspend, through a fence that only a late renewal caused:
+ * on an overloaded node (a register's fdatasync slow, say) a round can
+ * land after the lease ran out, and the shim stops the VM until the next
+ * one does; the save then fails -ENOLCK with the lease still held here.
+ * It is waited for (FENCE_WAIT_MS at most) and the suspend tried again;
+ * a lease lost to a rival fails at once. The failed try changed nothing:
+ * the VM stays as it was, running. */
+static int suspend_through_fence(hg_life *l, const char *id, uint64_t *gen) {
+  int64_t until = hg_now_ms() + FENCE_WAIT_MS;
+  for (;;) {
+    int rc = hg_sandbox_suspend(l->m, id, gen);
+    int64_t left = until - hg_now_ms();
+    hg_sb_info info;
+    if (rc != -ENOLCK || !l->leases.valid || left <= 0 ||
+        hg_sandbox_info(l->m, id, &info) < 0 ||
+        !l->leases.valid(l->leases.ud, id, info.epoch, left))
+      return rc;
+    hg_log_info("sandbox.suspend", "sandbox=%s msg=\"fenced by a late renewal: the lease "
+                "is back, suspending again\"", id);
+    usleep(FENCE_RETRY_MS * 1000); /* the shim hears of the renewal just after */
+  }
+}
+
 /* Suspend, then copy the new generation to the sandbox's holders: with
  * durability "replicated" it succeeds only once they have it. */
 static int life_suspend(void *ud, const char *id, const char *durability,
@@ -232,7 +258,7 @@ static int life_suspend(void *ud, const char *id, const char *durability,
   msg[0] = '\0';
   busy_enter(l, id, true);
   if (l->rp) hg_replicator_keep_off(l->rp, id, true);
-  int rc = hg_sandbox_suspend(l->m, id, gen);
+  int rc = suspend_through_fence(l, id, gen);
   if (rc == 0) life_drop(l, id);
   if (rc < 0 && l->rp) hg_replicator_keep_off(l->rp, id, false);
   if (rc == 0 && l->rp)
@@ -243,7 +269,7 @@ static int life_suspend(void *ud, const char *id, const char *durability,
 }
 
 static bool lease_valid(hg_life *l, const char *id, uint64_t epoch) {
-  return !l->leases.valid || l->leases.valid(l->leases.ud, id, epoch);
+  return !l->leases.valid || l->leases.valid(l->leases.ud, id, epoch, 0);
 }
 
 /* Whether the replicator advertised the checkpoint (a holder has it, or

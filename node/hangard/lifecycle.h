@@ -32,8 +32,10 @@ typedef struct hg_life_leases {
   void (*drop)(void *ud, const char *id);
   json_t *(*status)(void *ud); /* hg_api_work's leases */
   /* True while this node's lease on id at epoch is valid (a checkpoint
-   * is taken and copied only then). NULL: always. */
-  bool (*valid)(void *ud, const char *id, uint64_t epoch);
+   * is taken and copied only then); with wait_ms > 0, one still held here
+   * but run out (renewals late, the VM fenced until the next lands) is
+   * waited for that long. NULL: always. */
+  bool (*valid)(void *ud, const char *id, uint64_t epoch, int64_t wait_ms);
   void *ud;
 } hg_life_leases;
 

@@ -377,9 +377,9 @@ static void life_drop(void *ud, const char *id) {
   hg_leasing_drop(n->leasing, id);
 }
 
-static bool life_valid(void *ud, const char *id, uint64_t epoch) {
+static bool life_valid(void *ud, const char *id, uint64_t epoch, int64_t wait_ms) {
   hg_node *n = ud;
-  return hg_leasing_valid(n->leasing, id, epoch);
+  return hg_leasing_valid(n->leasing, id, epoch, wait_ms);
 }
 
 static json_t *life_status(void *ud) {

@@ -20,6 +20,8 @@
 static char calls[2048];
 static struct {
   const char *idle[4]; /* what hg_manager_idle reports */
+  int suspend_fenced;  /* suspends that fail -ENOLCK (a fenced VM) first */
+  bool lease_late;     /* valid only when waited for */
   int suspend_rc, delete_rc, adopt_rc, fork_rc, policy_rc, after_rc;
   int move_rc, take_rc; /* move_view: 1 moves; the lease's take */
   bool pooled; /* create_begin: the warm pool served it */
@@ -78,6 +80,7 @@ int hg_sandbox_resume(hg_manager *m, const char *id) {
 }
 int hg_sandbox_suspend(hg_manager *m, const char *id, uint64_t *gen) {
   note("suspend(%s) ", id);
+  if (fk.suspend_fenced > 0 && fk.suspend_fenced--) return -ENOLCK;
   if (fk.suspend_rc) return fk.suspend_rc;
   *gen = 7;
   return 0;
@@ -137,9 +140,9 @@ static int fk_remove(void *ud, const char *id, const hg_sb_lease *have, char msg
 static void fk_drop(void *ud, const char *id) {
   note("drop(%s) ", id);
 }
-static bool fk_valid(void *ud, const char *id, uint64_t epoch) {
-  note("valid(%s,%llu) ", id, (unsigned long long)epoch);
-  return !fk.lease_lost;
+static bool fk_valid(void *ud, const char *id, uint64_t epoch, int64_t wait_ms) {
+  note("%s(%s,%llu) ", wait_ms > 0 ? "await" : "valid", id, (unsigned long long)epoch);
+  return !fk.lease_lost && (!fk.lease_late || wait_ms > 0);
 }
 static const hg_life_leases fk_leases = {
     .take = fk_take, .remove = fk_remove, .drop = fk_drop, .valid = fk_valid};
@@ -386,6 +389,31 @@ static void suspend_drops_and_delete_goes_through_the_group(void **state) {
   assert_string_equal(calls, "keep_off(sb-a,on) suspend(sb-a) keep_off(sb-a,off) ");
 }
 
+/* A suspend that found its VM fenced (-ENOLCK) while the lease is still
+ * this node's (a renewal landed late on a loaded node: it-api under CI's
+ * load) waits for the lease and suspends again; a lease lost to a rival
+ * ends it at once with -ENOLCK. */
+static void suspend_waits_out_a_fence_of_a_late_renewal(void **state) {
+  const hg_api_work *w = hg_life_work(life);
+  uint64_t gen = 0;
+  json_t *report = NULL;
+  char msg[256];
+  fk.suspend_fenced = 2;
+  fk.lease_late = true;
+  assert_int_equal(w->suspend(w->ud, "sb-a", NULL, NULL, NULL, &gen, &report, msg), 0);
+  json_decref(report);
+  assert_int_equal(gen, 7);
+  assert_string_equal(calls, "keep_off(sb-a,on) suspend(sb-a) await(sb-a,3) suspend(sb-a) "
+                             "await(sb-a,3) suspend(sb-a) drop(sb-a) "
+                             "replicate(sb-a,gen=7,default) ");
+  calls[0] = '\0';
+  fk.suspend_fenced = 1;
+  fk.lease_lost = true;
+  assert_int_equal(w->suspend(w->ud, "sb-a", NULL, NULL, NULL, &gen, &report, msg), -ENOLCK);
+  assert_string_equal(calls, "keep_off(sb-a,on) suspend(sb-a) await(sb-a,3) "
+                             "keep_off(sb-a,off) ");
+}
+
 static void fork_inherits_the_policy(void **state) {
   const hg_api_work *w = hg_life_work(life);
   char id[HG_ID_MAX], token[65];
@@ -522,6 +550,8 @@ int main(void) {
       T(resume_adopts_first),
       cmocka_unit_test_setup_teardown(resume_elsewhere_claims_before_it_adopts, setup_leased,
                                       teardown),
+      cmocka_unit_test_setup_teardown(suspend_waits_out_a_fence_of_a_late_renewal,
+                                      setup_leased, teardown),
       cmocka_unit_test_setup_teardown(suspend_drops_and_delete_goes_through_the_group,
                                       setup_leased, teardown),
       T(fork_inherits_the_policy),
