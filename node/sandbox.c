@@ -511,7 +511,7 @@ int hg__sb_vm_restore(hg_manager *m, sandbox *sb) {
     return rc;
   }
   int64_t t0 = hg_now_ns();
-  rc = agent_attach(m, sb);
+  rc = agent_attach_within(m, sb, AGENT_RESTORE_TIMEOUT_MS);
   int64_t t1 = hg_now_ns();
   if (rc == 0) rc = tell_restored(m, sb, true);
   if (rc < 0) vm_release(m, sb, true);
