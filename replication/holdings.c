@@ -282,19 +282,36 @@ int hg_repl_local(hg_repl *r, const char *sandbox, hg_repl_holdings *out) {
   return rc;
 }
 
+/* The key a receive of the sandbox holds (receive.c serve_offer). */
+static void sandbox_key(const char *sandbox, char key[HG_REPL_NAME_MAX + 2]) {
+  snprintf(key, HG_REPL_NAME_MAX + 2, "s/%s", sandbox);
+}
+
+int hg_repl_hold(hg_repl *r, const char *sandbox) {
+  char key[HG_REPL_NAME_MAX + 2];
+  if (!hg__repl_sandbox_ok(sandbox)) return -EINVAL;
+  sandbox_key(sandbox, key);
+  return hg__repl_key_take(r, key, true) ? 0 : -ENOMEM;
+}
+
+void hg_repl_unhold(hg_repl *r, const char *sandbox) {
+  char key[HG_REPL_NAME_MAX + 2];
+  sandbox_key(sandbox, key);
+  hg__repl_key_release(r, key);
+}
+
 int hg_repl_drop(hg_repl *r, const char *sandbox) {
   if (!hg__repl_sandbox_ok(sandbox)) return -EINVAL;
-  char key[HG_REPL_NAME_MAX + 2], rel[HG_REPL_REL_MAX], abs[PATH_MAX];
-  snprintf(key, sizeof key, "s/%s", sandbox);
+  char rel[HG_REPL_REL_MAX], abs[PATH_MAX];
   int rc = hg_path(rel, sizeof rel, "replicas/%s", sandbox);
   if (rc == 0) rc = hg_store_abs(r->store, rel, abs, sizeof abs);
   if (rc < 0) return rc;
   /* Waits for a receive of the sandbox in progress, which would
    * otherwise bring the directory back. */
-  if (!hg__repl_key_take(r, key, true)) return -ENOMEM;
+  if ((rc = hg_repl_hold(r, sandbox)) < 0) return rc;
   bool had = access(abs, F_OK) == 0;
   rc = had ? hg_store_subvol_delete(r->store, rel) : 0;
-  hg__repl_key_release(r, key);
+  hg_repl_unhold(r, sandbox);
   if (had && rc == 0) hg_log_info("repl.drop", "sandbox=%s", sandbox);
   return rc;
 }

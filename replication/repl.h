@@ -106,6 +106,14 @@ int hg_repl_local(hg_repl *r, const char *sandbox, hg_repl_holdings *out);
  * (snapshots/ or replicas/); -ENOENT when we hold none. Cheaper than
  * hg_repl_local (no sizes). */
 int hg_repl_newest(hg_repl *r, const char *sandbox, uint64_t *gen, char *rel, size_t cap);
+/* Keeps receives of sandbox out until hg_repl_unhold: waits for one in
+ * progress, and an offer meanwhile is refused "busy" (its sender retries).
+ * For whoever rearranges the sandbox's generations on disk (a disown moves
+ * snapshots/ to replicas/, writable for a moment, and a receive then would
+ * not see them). Take it before any lock of the manager's: a receive
+ * takes none. -EINVAL bad id, -ENOMEM. */
+int hg_repl_hold(hg_repl *r, const char *sandbox);
+void hg_repl_unhold(hg_repl *r, const char *sandbox);
 /* Deletes replicas/<sandbox> (a deleted sandbox); 0 if there is none. */
 int hg_repl_drop(hg_repl *r, const char *sandbox);
 /* Sandboxes with anything under replicas/ (for garbage collection); *ids is

@@ -437,18 +437,32 @@ int hg_replicator_move_view(hg_replicator *rp, const char *id, hg_sb_lease *view
   return 1;
 }
 
-int hg_replicator_adopt(hg_replicator *rp, const char *id, uint64_t epoch, char msg[256]) {
-  uint64_t gen = 0;
+/* Under the sandbox's receive key (hg_repl_hold): no receive changes our
+ * generations between the pick of the newest and the adopt, and none
+ * lists them while a disown of an older copy here moves them. */
+static int adopt_held(hg_replicator *rp, const char *id, uint64_t epoch, char msg[256],
+                      uint64_t *gen) {
   char rel[256];
-  if (newest_holding(rp, id, &gen, rel) < 0) {
+  if (newest_holding(rp, id, gen, rel) < 0) {
     snprintf(msg, 256, "node %s holds no generation of sandbox %s", rp->node_id, id);
     return -ENODATA;
   }
   int rc = hg_sandbox_adopt(rp->cfg.manager, id, rel, epoch);
-  if (rc < 0) {
+  if (rc < 0)
     snprintf(msg, 256, "adopting sandbox %s from %.120s: %s", id, rel, hg_err_str(rc));
+  return rc;
+}
+
+int hg_replicator_adopt(hg_replicator *rp, const char *id, uint64_t epoch, char msg[256]) {
+  uint64_t gen = 0;
+  int rc = hg_repl_hold(rp->cfg.repl, id);
+  if (rc < 0) {
+    snprintf(msg, 256, "adopting sandbox %s: %s", id, hg_err_str(rc));
     return rc;
   }
+  rc = adopt_held(rp, id, epoch, msg, &gen);
+  hg_repl_unhold(rp->cfg.repl, id);
+  if (rc < 0) return rc;
   hg_log_info("repl.adopted", "sandbox=%s gen=%" PRIu64 " epoch=%" PRIu64, id, gen, epoch);
   return 0;
 }
@@ -664,7 +678,14 @@ static void keep_count(hg_replicator *rp, const char *id) {
 static void keep_ownership(hg_replicator *rp, const char *id, uint64_t epoch) {
   hg_dirent e;
   if (cl_dir_get(rp, id, &e) < 0 || is_self(rp, e.owner) || e.epoch <= epoch) return;
-  int rc = hg_sandbox_disown(rp->cfg.manager, id, e.epoch);
+  /* The new owner's next generation may be offered to us meanwhile: under
+   * the receive key it waits ("busy", retried) until our generations are
+   * in replicas/, read-only again, and builds on them. */
+  int rc = hg_repl_hold(rp->cfg.repl, id);
+  if (rc == 0) {
+    rc = hg_sandbox_disown(rp->cfg.manager, id, e.epoch);
+    hg_repl_unhold(rp->cfg.repl, id);
+  }
   if (rc == 0)
     hg_log_info("repl.disowned", "sandbox=%s owner=%s epoch=%" PRIu64, id, e.owner, e.epoch);
   else if (rc != -ENOENT)

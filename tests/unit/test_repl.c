@@ -181,6 +181,14 @@ static void sandbox_new(const char *id, uint64_t seed) {
   snap_gen(&A, id, 1);
 }
 
+/* The sandbox resumes on n from its replica gen there. */
+static void resume_on(node *n, const char *id, uint64_t gen) {
+  char src[128], dst[128];
+  snprintf(src, sizeof src, "replicas/%s/%" PRIu64, id, gen);
+  snprintf(dst, sizeof dst, "sandboxes/%s", id);
+  assert_int_equal(hg_store_snapshot(n->s, src, dst, false), 0);
+}
+
 /* Runs a little more on n and suspends again as gen. */
 static void sandbox_next(node *n, const char *id, uint64_t gen, uint64_t seed) {
   char rel[128];
@@ -598,9 +606,7 @@ static void resumed_elsewhere_sends_increment_back(void **state) {
   sandbox_next(&A, id, 2, 12);
   free(send_ok(&A, &B, id, 1, 2));
 
-  assert_int_equal(hg_store_snapshot(B.s, "replicas/sb-00000000000000a2/2",
-                                     "sandboxes/sb-00000000000000a2", false),
-                   0);
+  resume_on(&B, id, 2);
   sandbox_next(&B, id, 3, 13);
   hg_repl_result *res = send_ok(&B, &A, id, 2, 3);
   assert_false(res->had);
@@ -635,9 +641,7 @@ static void unusable_parent_falls_back_to_a_full_stream(void **state) {
   const char *id = "sb-00000000000000c1";
   sandbox_for_b(id, 21);
   free(send_ok(&A, &B, id, 1, 1));
-  assert_int_equal(hg_store_snapshot(B.s, "replicas/sb-00000000000000c1/1",
-                                     "sandboxes/sb-00000000000000c1", false),
-                   0);
+  resume_on(&B, id, 1);
   char dir[PATH_MAX], from[PATH_MAX + 16], to[PATH_MAX + 16];
   path_of(&B, "sandboxes/sb-00000000000000c1", dir, sizeof dir);
   snprintf(from, sizeof from, "%s/rootfs.img", dir);
@@ -1007,6 +1011,70 @@ static void concurrent_offer_is_busy(void **state) {
   free(send_ok(&A, &B, id, 1, 1));
 }
 
+/* A sender that retries "busy" as the replicator does (send_ok), on a
+ * thread of its own. */
+typedef struct sender {
+  node *from, *to;
+  const char *id;
+  uint64_t epoch, gen;
+  hg_repl_result *res;
+  pthread_t th;
+} sender;
+
+static void *sender_main(void *arg) {
+  sender *x = arg;
+  x->res = send_ok(x->from, x->to, x->id, x->epoch, x->gen);
+  return NULL;
+}
+
+/* The sandbox moved from A to B (B resumed it from gen 1 and suspended
+ * again as gen 2), and A disowns its copy: snapshots/<id>/1 goes to
+ * replicas/<id>/1, writable for the rename (hg_store_move). B's offer of
+ * gen 2 then must not be judged: A's listing skips a writable
+ * subvolume, misses gen 1 and picks the template as the parent. Under
+ * hg_repl_hold, as the replicator disowns, the offer is refused "busy"
+ * until the move is over, and then builds on gen 1. */
+static void disown_hold_keeps_offers_off_moving_gens(void **state) {
+  const char *id = "sb-00000000000000b1";
+  sandbox_for_b(id, 111);
+  free(send_ok(&A, &B, id, 1, 1));
+  resume_on(&B, id, 1);
+  sandbox_next(&B, id, 2, 112);
+
+  /* Without the hold: gen 1 writable mid-move is no parent. */
+  const char *own = "snapshots/sb-00000000000000b1/1";
+  assert_int_equal(hg_store_set_readonly(A.s, own, false), 0);
+  hg_repl_result *res = send_ok(&B, &A, id, 2, 2);
+  assert_true(res->parent_template);
+  free(res);
+  assert_int_equal(hg_store_subvol_delete(A.s, "replicas/sb-00000000000000b1/2"), 0);
+  assert_int_equal(hg_store_set_readonly(A.s, own, true), 0);
+
+  /* With it: "busy" while held, then the increment against gen 1. */
+  const char *busy = "hangar_repl_refused_total{code=\"busy\"}";
+  uint64_t busy0 = metric(&A, busy);
+  assert_int_equal(hg_repl_hold(A.r, id), 0);
+  res = calloc(1, sizeof *res);
+  assert_int_equal(hg_repl_send_gen(B.r, &A.t, id, 2, 2, TMPL, NULL, NULL, res), -EBUSY);
+  assert_string_equal(res->code, "busy");
+  free(res);
+  sender x = {.from = &B, .to = &A, .id = id, .epoch = 2, .gen = 2};
+  assert_int_equal(pthread_create(&x.th, NULL, sender_main, &x), 0);
+  assert_int_equal(hg_store_set_readonly(A.s, own, false), 0);
+  wait_metric(&A, busy, busy0 + 3); /* the sender retried meanwhile */
+  assert_int_equal(hg_store_move(A.s, own, "replicas/sb-00000000000000b1/1"), 0);
+  assert_int_equal(hg_store_set_readonly(A.s, "replicas/sb-00000000000000b1/1", true), 0);
+  hg_repl_unhold(A.r, id);
+  assert_int_equal(pthread_join(x.th, NULL), 0);
+  assert_false(x.res->parent_template);
+  assert_int_equal(x.res->parent_gen, 1);
+  assert_int_equal(x.res->held.n, 2);
+  free(x.res);
+  assert_same_tree(&B, "snapshots/sb-00000000000000b1/2", &A,
+                   "replicas/sb-00000000000000b1/2");
+  assert_int_equal(hg_repl_hold(A.r, ".."), -EINVAL);
+}
+
 /* Past max_receives exchanges at once, an offer is told "busy". */
 static void receive_slots_are_bounded(void **state) {
   const char *x = "sb-00000000000000ac", *y = "sb-00000000000000ad";
@@ -1239,6 +1307,7 @@ int main(void) {
       cmocka_unit_test(replayed_exchange_is_refused),
       cmocka_unit_test(retention_keeps_newest),
       cmocka_unit_test(concurrent_offer_is_busy),
+      cmocka_unit_test(disown_hold_keeps_offers_off_moving_gens),
       cmocka_unit_test(receive_slots_are_bounded),
       cmocka_unit_test(idle_strangers_do_not_block_replication),
       cmocka_unit_test(strangers_per_address_are_bounded),
