@@ -5,7 +5,9 @@
  * lifecycle work (write side) against agent users (read side), so a
  * suspend never frees an agent channel that a command is using.
  *
- * The warm pool lives in pool.c; sandbox_internal.h is what the two share. */
+ * The warm pool lives in pool.c, what happens at open to the sandboxes
+ * found on disk in sandbox_recover.c; sandbox_internal.h is what the three
+ * share. */
 #include "node/sandbox.h"
 
 #include <dirent.h>
@@ -25,7 +27,6 @@
 #include "node/sandbox_internal.h"
 #include "node/template.h"
 
-#define SANDBOX_JSON_MAX (1024 * 1024)
 #define BOOT_TIMEOUT_MS 120000 /* a cold boot under TCG takes seconds */
 #define MAX_GENERATIONS 4096
 #define MAX_REPLICAS 8
@@ -50,19 +51,19 @@ int hg_sb_state_parse(const char *name, hg_sb_state *out) {
 
 /* --- paths ---------------------------------------------------------------- */
 
-static int sb_rel(const sandbox *sb, char *out, size_t cap) {
+int hg__sb_rel(const sandbox *sb, char *out, size_t cap) {
   return hg_path(out, cap, "sandboxes/%s", sb->id);
 }
 
-static int sb_dir(hg_manager *m, const sandbox *sb, char out[4096]) {
+int hg__sb_dir(hg_manager *m, const sandbox *sb, char out[4096]) {
   char rel[64];
-  int rc = sb_rel(sb, rel, sizeof rel);
+  int rc = hg__sb_rel(sb, rel, sizeof rel);
   return rc < 0 ? rc : hg_store_abs(m->cfg.store, rel, out, 4096);
 }
 
 static int sb_file(hg_manager *m, const sandbox *sb, const char *name, char out[4096]) {
   char dir[4096];
-  int rc = sb_dir(m, sb, dir);
+  int rc = hg__sb_dir(m, sb, dir);
   return rc < 0 ? rc : hg_path(out, 4096, "%s/%s", dir, name);
 }
 
@@ -178,7 +179,7 @@ static int group_from_json(sandbox *sb, json_t *arr) {
 
 /* Absent fields take what records made before them meant: epoch 1, the
  * manager's default replica count. */
-static int sb_from_json(sandbox *sb, json_t *j, unsigned default_replicas) {
+int hg__sb_from_json(sandbox *sb, json_t *j, unsigned default_replicas) {
   const char *id = jstr(j, "id");
   if (!hg_id_valid("sb", id) || hg_sb_state_parse(jstr(j, "state"), &sb->state) < 0)
     return -EPROTO;
@@ -293,7 +294,7 @@ int hg__sb_set_state(hg_manager *m, sandbox *sb, hg_sb_state st, const char *pen
 
 /* --- table ------------------------------------------------------------------ */
 
-static int table_add(hg_manager *m, sandbox *sb) {
+int hg__manager_table_add(hg_manager *m, sandbox *sb) {
   if (m->nsbs == m->cap) {
     unsigned cap = m->cap ? 2 * m->cap : 64;
     sandbox **grown = realloc(m->sbs, cap * sizeof *grown);
@@ -346,7 +347,7 @@ static void sb_put(hg_manager *m, sandbox *sb) {
  * file copied with the snapshot. */
 static void remove_run_files(hg_manager *m, const sandbox *sb) {
   char dir[4096];
-  if (sb_dir(m, sb, dir) == 0) m->cfg.vmm->clear(dir);
+  if (hg__sb_dir(m, sb, dir) == 0) m->cfg.vmm->clear(dir);
 }
 
 /* consoles/<id>.log: outside the subvolume, so a guest's console output
@@ -368,7 +369,7 @@ static void remove_console(hg_manager *m, const char *id) {
 
 static int vm_config(hg_manager *m, const sandbox *sb, hg_vm_config *cfg,
                      char paths[5][4096]) {
-  int rc = sb_dir(m, sb, paths[0]);
+  int rc = hg__sb_dir(m, sb, paths[0]);
   if (rc == 0) rc = hg_path(paths[1], 4096, "%s/vmlinuz", paths[0]);
   if (rc == 0) rc = hg_path(paths[2], 4096, "%s/initrd.img", paths[0]);
   if (rc == 0) rc = hg_path(paths[3], 4096, "%s/rootfs.img", paths[0]);
@@ -395,7 +396,7 @@ static int agent_attach_within(hg_manager *m, sandbox *sb, int timeout_ms) {
   return 0;
 }
 
-static int agent_attach(hg_manager *m, sandbox *sb) {
+int hg__sb_agent_attach(hg_manager *m, sandbox *sb) {
   return agent_attach_within(m, sb, AGENT_TIMEOUT_MS);
 }
 
@@ -437,7 +438,7 @@ static void net_detach(hg_manager *m, const sandbox *sb) {
 }
 
 /* stop: the VM is gone for good (its tap goes too); else only our handle. */
-static void vm_release(hg_manager *m, sandbox *sb, bool stop) {
+void hg__sb_vm_release(hg_manager *m, sandbox *sb, bool stop) {
   agent_detach(sb);
   if (sb->vm) {
     if (stop) m->cfg.vmm->stop(sb->vm);
@@ -476,7 +477,7 @@ static int lease_for_start(hg_manager *m, sandbox *sb, int64_t *deadline) {
 /* Tells the guest it was restored: clock, entropy, and (identity) its
  * hostname and machine id; always the generation, epoch and node it runs
  * at now, which it writes where programs in it can read them. */
-static int tell_restored(hg_manager *m, sandbox *sb, bool identity) {
+int hg__sb_tell_restored(hg_manager *m, sandbox *sb, bool identity) {
   hg_agent_restore r = {.hostname = identity ? sb->hostname : NULL,
                         .machine_id = identity ? sb->machine_id : NULL,
                         .gen = sb->gen,
@@ -513,8 +514,8 @@ int hg__sb_vm_restore(hg_manager *m, sandbox *sb) {
   int64_t t0 = hg_now_ns();
   rc = agent_attach_within(m, sb, AGENT_RESTORE_TIMEOUT_MS);
   int64_t t1 = hg_now_ns();
-  if (rc == 0) rc = tell_restored(m, sb, true);
-  if (rc < 0) vm_release(m, sb, true);
+  if (rc == 0) rc = hg__sb_tell_restored(m, sb, true);
+  if (rc < 0) hg__sb_vm_release(m, sb, true);
   hg_log_debug("sandbox.restored", "sandbox=%s attach_ms=%.1f restored_ms=%.1f", sb->id,
                (double)(t1 - t0) / 1e6, (double)(hg_now_ns() - t1) / 1e6);
   return rc;
@@ -532,10 +533,10 @@ static int vm_boot(hg_manager *m, sandbox *sb) {
   if (rc == 0) rc = m->cfg.vmm->start(&cfg, &sb->vm);
   if (tap >= 0) close(tap);
   if (rc == 0) rc = agent_attach_within(m, sb, BOOT_TIMEOUT_MS);
-  if (rc == 0) rc = tell_restored(m, sb, true);
+  if (rc == 0) rc = hg__sb_tell_restored(m, sb, true);
   if (rc < 0) {
     hg_log_error("sandbox.boot", "sandbox=%s err=\"%s\"", sb->id, hg_err_str(rc));
-    vm_release(m, sb, true);
+    hg__sb_vm_release(m, sb, true);
   }
   return rc;
 }
@@ -554,7 +555,7 @@ static int take_generation(hg_manager *m, sandbox *sb, const char *kind, bool pu
   pthread_mutex_lock(&m->mu);
   uint64_t g = sb->gen + 1;
   pthread_mutex_unlock(&m->mu);
-  sb_rel(sb, src, sizeof src);
+  hg__sb_rel(sb, src, sizeof src);
   hg_path(dst, sizeof dst, "snapshots/%s/%llu", sb->id, (unsigned long long)g);
   /* Persist first so the generation's own sandbox.json names itself. */
   pthread_mutex_lock(&m->mu);
@@ -692,7 +693,7 @@ int hg__sb_spec_apply(hg_manager *m, const hg_sandbox_spec *spec,
 static int admit(hg_manager *m, sandbox *sb) {
   pthread_mutex_lock(&m->mu);
   int rc = hg__manager_capacity_check(m, sb->memory_mib, true);
-  if (rc == 0) rc = table_add(m, sb);
+  if (rc == 0) rc = hg__manager_table_add(m, sb);
   pthread_mutex_unlock(&m->mu);
   return rc;
 }
@@ -715,7 +716,7 @@ int hg__sb_create_cold(hg_manager *m, const hg_template_info *tpl, sandbox *sb) 
     hg__sb_free(sb);
     return rc;
   }
-  sb_rel(sb, rel, sizeof rel);
+  hg__sb_rel(sb, rel, sizeof rel);
   rc = hg_store_snapshot(m->cfg.store, tpl->rel, rel, false);
   if (rc == 0) rc = sb_persist(m, sb);
   if (rc < 0) {
@@ -746,7 +747,7 @@ static int warm_claimed(hg_manager *m, sandbox *sb, int64_t *t, double *clock_ms
   int64_t deadline = 0;
   int rc = lease_for_start(m, sb, &deadline);
   if (rc == 0 && deadline > 0) rc = m->cfg.vmm->set_deadline(sb->vm, deadline);
-  if (rc == 0) rc = tell_restored(m, sb, false);
+  if (rc == 0) rc = hg__sb_tell_restored(m, sb, false);
   *clock_ms = step_ms(t);
   if (rc == 0) rc = sb_persist(m, sb);
   if (rc < 0) {
@@ -801,7 +802,7 @@ int hg_sandbox_create_begin(hg_manager *m, const hg_sandbox_spec *spec,
   return 0;
 }
 
-static void set_failed(hg_manager *m, sandbox *sb, int err, const char *what) {
+void hg__sb_set_failed(hg_manager *m, sandbox *sb, int err, const char *what) {
   pthread_mutex_lock(&m->mu);
   snprintf(sb->error, sizeof sb->error, "%s: %s", what, hg_err_str(err));
   pthread_mutex_unlock(&m->mu);
@@ -825,8 +826,8 @@ int hg_sandbox_create_finish(hg_manager *m, const char *id) {
     hg_log_debug("sandbox.create_steps", "sandbox=%s warm=0 lock_ms=%.2f restore_ms=%.2f "
                  "record_ms=%.2f", sb->id, lock_ms, start_ms, step_ms(&t));
     if (rc < 0) {
-      vm_release(m, sb, true);
-      set_failed(m, sb, rc, "create");
+      hg__sb_vm_release(m, sb, true);
+      hg__sb_set_failed(m, sb, rc, "create");
     }
   }
   hg__sb_lifecycle_end(m, sb);
@@ -966,14 +967,14 @@ static int suspend_locked(hg_manager *m, sandbox *sb, uint64_t *gen) {
   if (rc < 0) {
     hg_log_error("sandbox.suspend", "sandbox=%s err=\"%s\"", sb->id, hg_err_str(rc));
     if (before == HG_SB_RUNNING) m->cfg.vmm->resume(sb->vm);
-    if (agent_attach(m, sb) < 0 && before == HG_SB_RUNNING) {
-      set_failed(m, sb, rc, "suspend");
+    if (hg__sb_agent_attach(m, sb) < 0 && before == HG_SB_RUNNING) {
+      hg__sb_set_failed(m, sb, rc, "suspend");
       return rc;
     }
     hg__sb_set_state(m, sb, before, NULL);
     return rc;
   }
-  vm_release(m, sb, true);
+  hg__sb_vm_release(m, sb, true);
   return hg__sb_set_state(m, sb, HG_SB_SUSPENDED, NULL);
 }
 
@@ -991,7 +992,7 @@ int hg_sandbox_snapshot(hg_manager *m, const char *id, char name[64]) {
   int rc = lifecycle_begin(m, id, &sb);
   if (rc < 0) return rc;
   /* (the agent of a VM adopted fenced attaches now: see recover) */
-  if (sb->state != HG_SB_RUNNING || (!sb->agent && agent_attach(m, sb) < 0)) {
+  if (sb->state != HG_SB_RUNNING || (!sb->agent && hg__sb_agent_attach(m, sb) < 0)) {
     hg__sb_lifecycle_end(m, sb);
     return -EBUSY;
   }
@@ -1000,7 +1001,7 @@ int hg_sandbox_snapshot(hg_manager *m, const char *id, char name[64]) {
   unsigned n = ++sb->next_snap;
   pthread_mutex_unlock(&m->mu);
   snprintf(name, 64, "snap-%u", n);
-  sb_rel(sb, src, sizeof src);
+  hg__sb_rel(sb, src, sizeof src);
   hg_path(dst, sizeof dst, "snapshots/%s/%s", sb->id, name);
   /* Freeze so the rootfs image holds a clean filesystem at this instant. */
   rc = hg_agent_freeze(sb->agent);
@@ -1067,7 +1068,7 @@ int hg_sandbox_checkpoint(hg_manager *m, const char *id, uint64_t *gen, double *
   }
   agent_detach(sb);
   /* recorded with the generation: a hangard that dies before the VM
-   * continues leaves it stopped, and recovery continues it (ckpt_continue) */
+   * continues leaves it stopped, and recovery continues it (hg__sb_ckpt_continue) */
   pthread_mutex_lock(&m->mu);
   snprintf(sb->pending, sizeof sb->pending, "checkpoint");
   pthread_mutex_unlock(&m->mu);
@@ -1080,12 +1081,12 @@ int hg_sandbox_checkpoint(hg_manager *m, const char *id, uint64_t *gen, double *
   double ms = (double)(hg_now_ns() - t0) / 1e6;
   ckpt_rearm(m, sb);
   if (rrc < 0) { /* stopped for good: as a failed suspend that cannot go back */
-    set_failed(m, sb, rrc, "checkpoint");
+    hg__sb_set_failed(m, sb, rrc, "checkpoint");
     hg__sb_lifecycle_end(m, sb);
     return rrc;
   }
   /* A guest slow to answer gets its channel back at its next use. */
-  if (agent_attach(m, sb) < 0)
+  if (hg__sb_agent_attach(m, sb) < 0)
     hg_log_warn("sandbox.checkpoint", "sandbox=%s msg=\"agent reattaches at next use\"",
                 sb->id);
   if (rc == 0) gen_note_pause(m, sb, *gen, ms);
@@ -1165,18 +1166,13 @@ int hg_sandbox_retain(hg_manager *m, const char *id) {
  * (snapshots/<id>/<gen>), else a replica (replicas/<id>/<gen>): a sandbox
  * moved here starts from a replica, and its older generations may exist
  * here only as replicas. -ENOENT: neither. */
-static int gen_find(hg_manager *m, const char *id, uint64_t gen, char out[96]) {
+int hg__sb_gen_find(hg_manager *m, const char *id, uint64_t gen, char out[96]) {
   static const char *const dirs[] = {"snapshots", "replicas"};
   for (size_t i = 0; i < HG_ARRAY_SIZE(dirs); i++)
     if (hg_path(out, 96, "%s/%s/%llu", dirs[i], id, (unsigned long long)gen) == 0 &&
         hg_store_is_subvol(m->cfg.store, out))
       return 0;
   return -ENOENT;
-}
-
-static bool has_generation(hg_manager *m, sandbox *sb, uint64_t gen) {
-  char rel[96];
-  return gen_find(m, sb->id, gen, rel) == 0;
 }
 
 /* Makes the child's record from the parent's, with a new identity. */
@@ -1220,7 +1216,7 @@ static int fork_from(hg_manager *m, sandbox *parent, const char *src, const char
   }
   if (rc == 0) rc = admit(m, child);
   if (rc < 0) return rc;
-  sb_rel(child, dst, sizeof dst);
+  hg__sb_rel(child, dst, sizeof dst);
   pthread_rwlock_wrlock(&child->lock);
   rc = hg_store_snapshot(m->cfg.store, src, dst, false);
   if (rc == 0) remove_run_files(m, child);
@@ -1231,7 +1227,7 @@ static int fork_from(hg_manager *m, sandbox *parent, const char *src, const char
   if (rc < 0) {
     hg_log_error("sandbox.fork", "sandbox=%s from=%s err=\"%s\"", parent->id, point,
                  hg_err_str(rc));
-    vm_release(m, child, true);
+    hg__sb_vm_release(m, child, true);
     hg_store_subvol_delete(m->cfg.store, dst);
     forget(m, child);
   }
@@ -1258,7 +1254,7 @@ int hg_sandbox_fork(hg_manager *m, const char *id, uint64_t gen, const char *sna
     if (rc == 0) rc = hg_path(src, sizeof src, "snapshots/%s/%s", sb->id, snapshot);
   } else {
     if (gen == 0) rc = checkpoint_locked(m, sb, &gen);
-    if (rc == 0) rc = gen_find(m, sb->id, gen, src);
+    if (rc == 0) rc = hg__sb_gen_find(m, sb->id, gen, src);
     snprintf(point, sizeof point, "%llu", (unsigned long long)gen);
   }
   sandbox *child = rc == 0 ? hg__sb_new() : NULL;
@@ -1297,7 +1293,7 @@ static int delete_dirs(hg_manager *m, const char *id, const char *const *dirs, s
 
 int hg__sb_delete_locked(hg_manager *m, sandbox *sb) {
   if (sb->state != HG_SB_DELETING) hg__sb_set_state(m, sb, HG_SB_DELETING, NULL);
-  vm_release(m, sb, true);
+  hg__sb_vm_release(m, sb, true);
   /* Generations first, the record last: a crash in between leaves a
    * "deleting" sandbox that recovery deletes again. A deleted sandbox's
    * replicas held here go too (every holder drops its own). */
@@ -1368,7 +1364,7 @@ int hg_sandbox_set_deadline(hg_manager *m, const char *id, int64_t until_ms) {
   if (sb && !sb->pooled &&
       (st == HG_SB_RUNNING || st == HG_SB_PAUSED || st == HG_SB_SUSPENDING ||
        st == HG_SB_RESUMING || st == HG_SB_CREATING))
-    rc = sb_dir(m, sb, dir);
+    rc = hg__sb_dir(m, sb, dir);
   pthread_mutex_unlock(&m->mu);
   if (rc < 0) return rc;
   return m->cfg.vmm->set_deadline_at(dir, until_ms);
@@ -1418,7 +1414,7 @@ static int generations_to_replicas(hg_manager *m, const char *id) {
  * and the record goes last, so a crash at any step leaves either the whole
  * sandbox (recovery finds it suspended, a new disown finishes) or none. */
 static int disown_locked(hg_manager *m, sandbox *sb) {
-  vm_release(m, sb, true);
+  hg__sb_vm_release(m, sb, true);
   static const char *const dirs[] = {"snapshots", "sandboxes"};
   int rc = generations_to_replicas(m, sb->id);
   if (rc == 0) rc = delete_dirs(m, sb->id, dirs, HG_ARRAY_SIZE(dirs));
@@ -1459,7 +1455,7 @@ int hg_sandbox_disown(hg_manager *m, const char *id, uint64_t epoch) {
  * VM the manager lost track of (an adopt that failed) may still run. */
 static int vm_kill(hg_manager *m, sandbox *sb) {
   char dir[4096];
-  int rc = sb_dir(m, sb, dir);
+  int rc = hg__sb_dir(m, sb, dir);
   if (rc < 0) return rc;
   agent_detach(sb);
   if (!sb->vm && m->cfg.vmm->adopt(dir, &sb->vm) < 0) sb->vm = NULL;
@@ -1479,9 +1475,9 @@ static int vm_kill(hg_manager *m, sandbox *sb) {
 }
 
 /* Writes sandboxes/<id>/orphan.json: from here on the sandbox is an
- * orphan, and a restart finishes the move (load_all). */
+ * orphan, and a restart finishes the move (hg__manager_load_all). */
 /* Writes orphan.json into the subvolume rel (store-relative). */
-static int orphan_record_in(hg_manager *m, sandbox *sb, const char *rel, uint64_t epoch,
+int hg__sb_orphan_record_in(hg_manager *m, sandbox *sb, const char *rel, uint64_t epoch,
                             const char *reason, hg_sb_state was) {
   char dir[4096], path[4096] = "", at[32];
   hg_iso_time(hg_wall_ns() / 1000000, at);
@@ -1509,8 +1505,8 @@ static int orphan_record_in(hg_manager *m, sandbox *sb, const char *rel, uint64_
 static int orphan_record(hg_manager *m, sandbox *sb, uint64_t epoch, const char *reason,
                          hg_sb_state was) {
   char rel[64];
-  int rc = sb_rel(sb, rel, sizeof rel);
-  return rc < 0 ? rc : orphan_record_in(m, sb, rel, epoch, reason, was);
+  int rc = hg__sb_rel(sb, rel, sizeof rel);
+  return rc < 0 ? rc : hg__sb_orphan_record_in(m, sb, rel, epoch, reason, was);
 }
 
 /* Moves every subvolume in from/ (store-relative) to to/<same name>. */
@@ -1558,7 +1554,7 @@ static int orphan_locked(hg_manager *m, sandbox *sb, uint64_t epoch, const char 
   char name[HG_ORPHAN_NAME_MAX];
   int rc = vm_kill(m, sb);
   if (rc < 0) {
-    set_failed(m, sb, rc, "orphan: the VM did not stop");
+    hg__sb_set_failed(m, sb, rc, "orphan: the VM did not stop");
     return rc;
   }
   if (epoch <= sb->epoch) /* the lease layer knows better; say so, and obey */
@@ -1598,7 +1594,7 @@ int hg_sandbox_orphan(hg_manager *m, const char *id, uint64_t epoch, const char 
 /* At start-up: sandboxes/<id> holding an orphan record is an orphaning a
  * crash cut short. Its VM (if its shim still runs it) stops, the move is
  * finished; the sandbox never enters the table. false: no record. */
-static bool orphan_recover(hg_manager *m, sandbox *sb) {
+bool hg__sb_orphan_recover(hg_manager *m, sandbox *sb) {
   char path[4096], *text = NULL, name[HG_ORPHAN_NAME_MAX];
   struct stat st;
   if (sb_file(m, sb, HG_ORPHAN_RECORD, path) < 0 || lstat(path, &st) < 0) return false;
@@ -1677,7 +1673,7 @@ static int staged_record(hg_manager *m, const char *dir, const char *id,
   if (rc < 0) return rc == -EFBIG ? -EPROTO : rc;
   json_t *j = json_loads(text, 0, NULL);
   free(text);
-  rc = j ? sb_from_json(sb, j, m->cfg.default_replicas) : -EPROTO;
+  rc = j ? hg__sb_from_json(sb, j, m->cfg.default_replicas) : -EPROTO;
   json_decref(j);
   if (rc == 0 &&
       (strcmp(sb->id, id) != 0 || sb->gen == 0 || !gen_matches_path(gen_rel, sb->gen) ||
@@ -1761,7 +1757,7 @@ static int adopt_place(hg_manager *m, const char *stage, sandbox *sb) {
   hg_sb_change ch;
   char rec[4096];
   struct stat st;
-  sb_rel(sb, rel, sizeof rel);
+  hg__sb_rel(sb, rel, sizeof rel);
   /* An orphaning a failure cut short is not stale: the next start moves it. */
   if (sb_file(m, sb, HG_ORPHAN_RECORD, rec) == 0 && lstat(rec, &st) == 0) {
     hg_log_error("sandbox.adopt", "sandbox=%s err=\"%s holds an unfinished orphan\"", sb->id,
@@ -1775,7 +1771,7 @@ static int adopt_place(hg_manager *m, const char *stage, sandbox *sb) {
   if (rc < 0) return rc;
   pthread_mutex_lock(&m->mu);
   rc = hg__manager_capacity_check(m, 0, true); /* suspended: no memory held yet */
-  if (rc == 0) rc = table_add(m, sb);
+  if (rc == 0) rc = hg__manager_table_add(m, sb);
   if (rc == 0) ch = change_of(sb, NULL);
   pthread_mutex_unlock(&m->mu);
   if (rc < 0) {
@@ -1817,7 +1813,7 @@ int hg_sandbox_adopt(hg_manager *m, const char *id, const char *gen_rel, uint64_
 /* A checkpoint that hangard did not live to finish left its VM stopped
  * (QMP stop): it continues. Caller holds sb's write lock; the VM is not
  * fenced (a SIGSTOPped QEMU answers no QMP). */
-static void ckpt_continue(hg_manager *m, sandbox *sb) {
+void hg__sb_ckpt_continue(hg_manager *m, sandbox *sb) {
   int rc = m->cfg.vmm->resume(sb->vm);
   hg_log_info("sandbox.checkpoint_continued", "sandbox=%s rc=%d", sb->id, rc);
   if (rc == 0) hg__sb_set_state(m, sb, HG_SB_RUNNING, NULL); /* clears pending */
@@ -1826,8 +1822,8 @@ static void ckpt_continue(hg_manager *m, sandbox *sb) {
 static void agent_attach_late(hg_manager *m, sandbox *sb) {
   pthread_rwlock_wrlock(&sb->lock);
   if (sb->state == HG_SB_RUNNING && sb->vm && !strcmp(sb->pending, "checkpoint"))
-    ckpt_continue(m, sb);
-  if (sb->state == HG_SB_RUNNING && sb->vm && !sb->agent && agent_attach(m, sb) == 0)
+    hg__sb_ckpt_continue(m, sb);
+  if (sb->state == HG_SB_RUNNING && sb->vm && !sb->agent && hg__sb_agent_attach(m, sb) == 0)
     hg_log_info("sandbox.agent_attached", "sandbox=%s late=1", sb->id);
   pthread_rwlock_unlock(&sb->lock);
 }
@@ -1929,197 +1925,6 @@ int hg_manager_template_register(hg_manager *m, const char *name_tag, const char
 
 /* --- open, recovery, idle ------------------------------------------------------- */
 
-/* Makes the working subvolume a writable copy of generation gen again:
- * after a crash in the middle of a save, the working copy's memory and
- * device state may not belong together, the generation's always do. */
-static int rollback_to(hg_manager *m, sandbox *sb, uint64_t gen) {
-  char src[96], dst[64];
-  int rc = gen_find(m, sb->id, gen, src);
-  if (rc < 0) return rc;
-  sb_rel(sb, dst, sizeof dst);
-  rc = hg_store_subvol_delete(m->cfg.store, dst);
-  if (rc == 0) rc = hg_store_snapshot(m->cfg.store, src, dst, false);
-  if (rc == 0) {
-    pthread_mutex_lock(&m->mu);
-    sb->gen = gen;
-    pthread_mutex_unlock(&m->mu);
-  }
-  return rc;
-}
-
-/* What the VM wrote after generation g is in no generation: before the
- * working copy goes back to g, its files as they were when the VM died
- * go to orphans/<id>/<epoch> for an operator (a copy that ran is never
- * deleted by itself, DESIGN §9). Writes after a generation were never
- * promised to last, so a copy that cannot be kept (disk full) does not
- * stop the sandbox from going back: it is logged. The copy is made in
- * staging/ (emptied at open), so a crash midway leaves nothing behind. */
-static void keep_crashed_copy(hg_manager *m, sandbox *sb, hg_sb_state was, uint64_t g,
-                              const char *why) {
-  char src[64], tmp[96], reason[320], name[HG_ORPHAN_NAME_MAX] = "";
-  uint64_t epoch = sb->epoch ? sb->epoch : 1;
-  snprintf(reason, sizeof reason, "%s; the sandbox went back to generation %llu, these are "
-           "its files as they were then", why, (unsigned long long)g);
-  int rc = sb_rel(sb, src, sizeof src);
-  if (rc == 0) rc = hg_path(tmp, sizeof tmp, "staging/crashed-%s", sb->id);
-  if (rc == 0) rc = hg_store_snapshot(m->cfg.store, src, tmp, false);
-  if (rc == 0) rc = orphan_record_in(m, sb, tmp, epoch, reason, was);
-  if (rc == 0) {
-    pthread_mutex_lock(&m->orphan_mu);
-    rc = hg_orphan_place(m->cfg.store, tmp, sb->id, epoch, name);
-    pthread_mutex_unlock(&m->orphan_mu);
-  }
-  if (rc < 0) {
-    hg_log_error("sandbox.crashed_copy", "sandbox=%s err=\"%s\" msg=\"not kept: what it "
-                 "wrote after generation %llu is lost\"", sb->id, hg_err_str(rc),
-                 (unsigned long long)g);
-    hg_store_subvol_delete(m->cfg.store, tmp);
-    return;
-  }
-  hg_log_warn("sandbox.orphaned", "sandbox=%s own_epoch=%llu state=%s orphan=%s "
-              "reason=\"%.200s\"", sb->id, (unsigned long long)sb->epoch,
-              hg_sb_state_name(was), name, reason);
-}
-
-/* The VM is gone: the newest whole generation is what is left. */
-static void fall_back(hg_manager *m, sandbox *sb, const char *why) {
-  hg_sb_state was = sb->state;
-  vm_release(m, sb, true);
-  uint64_t g = sb->gen;
-  while (g > 0 && !has_generation(m, sb, g)) g--;
-  if (g > 0) keep_crashed_copy(m, sb, was, g, why);
-  if (g > 0 && rollback_to(m, sb, g) == 0) {
-    hg_log_warn("sandbox.rollback", "sandbox=%s gen=%llu why=\"%s\"", sb->id,
-                (unsigned long long)g, why);
-    hg__sb_set_state(m, sb, HG_SB_SUSPENDED, NULL);
-  } else {
-    set_failed(m, sb, -ESRCH, why);
-  }
-}
-
-/* A suspend cut short by a crash. "saved": the generation is whole, finish.
- * "saving" with the VM alive: the suspend never happened, go on running.
- * "saving" with the VM gone: back to the newest whole generation. */
-static void recover_suspend(hg_manager *m, sandbox *sb) {
-  if (strcmp(sb->pending, "saved") == 0) {
-    vm_release(m, sb, true);
-    hg__sb_set_state(m, sb, HG_SB_SUSPENDED, NULL);
-    return;
-  }
-  if (sb->vm && m->cfg.vmm->resume(sb->vm) == 0 && agent_attach(m, sb) == 0) {
-    hg__sb_set_state(m, sb, HG_SB_RUNNING, NULL);
-    return;
-  }
-  fall_back(m, sb, "suspend interrupted and the VM is gone");
-}
-
-/* Its lease ran out while hangard was away (or runs out as we attach: the
- * deadline may pass between the adopt and the agent's answer): the shim
- * stopped it and it answers nothing until the lease is granted again (the
- * leases are taken up once the manager is open). Kept; the agent attaches
- * on first use. */
-static bool kept_fenced(hg_manager *m, sandbox *sb) {
-  hg_vm_info info;
-  if (!sb->vm || m->cfg.vmm->info(sb->vm, &info) < 0 || !info.fenced) return false;
-  hg_log_info("sandbox.fenced", "sandbox=%s why=\"lease ran out while hangard was "
-              "down; continues once it is granted again\"", sb->id);
-  return true;
-}
-
-/* Brings a sandbox found on disk back to a clear state after a restart. */
-
-static void recover(hg_manager *m, sandbox *sb) {
-  char dir[4096];
-  sb_dir(m, sb, dir);
-  if (sb->pooled) {
-    /* Unclaimed warm sandboxes are cheap to make again. */
-    sb->vm = NULL;
-    if (m->cfg.vmm->adopt(dir, &sb->vm) < 0) sb->vm = NULL;
-    hg__sb_delete_locked(m, sb);
-    return;
-  }
-  hg_sb_state st = sb->state;
-  bool live = st == HG_SB_RUNNING || st == HG_SB_PAUSED || st == HG_SB_RESUMING ||
-              st == HG_SB_SUSPENDING || st == HG_SB_CREATING;
-  if (live && m->cfg.vmm->adopt(dir, &sb->vm) < 0) sb->vm = NULL;
-  switch (st) {
-  case HG_SB_RUNNING:
-  case HG_SB_RESUMING:
-    if (st == HG_SB_RUNNING && kept_fenced(m, sb)) break;
-    if (sb->vm && !strcmp(sb->pending, "checkpoint")) ckpt_continue(m, sb);
-    if (sb->vm && agent_attach(m, sb) == 0) {
-      if (st == HG_SB_RESUMING) tell_restored(m, sb, true);
-      hg__sb_set_state(m, sb, HG_SB_RUNNING, NULL);
-    } else if (!(st == HG_SB_RUNNING && kept_fenced(m, sb))) {
-      fall_back(m, sb, "VM lost while hangard was down");
-    }
-    break;
-  case HG_SB_PAUSED:
-    if (!sb->vm) fall_back(m, sb, "VM lost while hangard was down");
-    break;
-  case HG_SB_SUSPENDING:
-    recover_suspend(m, sb);
-    break;
-  case HG_SB_CREATING:
-    vm_release(m, sb, true);
-    set_failed(m, sb, -EINTR, "create interrupted by daemon restart");
-    break;
-  case HG_SB_DELETING:
-    hg__sb_delete_locked(m, sb);
-    break;
-  default:
-    break;
-  }
-  hg_log_info("sandbox.recovered", "sandbox=%s state=%s vm=%s", sb->id,
-              hg_sb_state_name(sb->state), sb->vm ? "adopted" : "none");
-}
-
-static sandbox *load_one(hg_manager *m, const char *name) {
-  char path[4096], *text;
-  if (hg_store_abs(m->cfg.store, "sandboxes", path, sizeof path - 100) < 0) return NULL;
-  size_t len = strlen(path);
-  snprintf(path + len, sizeof path - len, "/%s/sandbox.json", name);
-  if (hg_read_file(path, SANDBOX_JSON_MAX, &text, NULL) < 0) return NULL;
-  json_t *j = json_loads(text, 0, NULL);
-  free(text);
-  sandbox *sb = hg__sb_new();
-  if (sb && (!j || sb_from_json(sb, j, m->cfg.default_replicas) < 0 ||
-             strcmp(sb->id, name) != 0)) {
-    hg_log_warn("sandbox.load", "dir=%s err=\"unreadable sandbox.json\"", name);
-    hg__sb_free(sb);
-    sb = NULL;
-  }
-  json_decref(j);
-  return sb;
-}
-
-static void load_all(hg_manager *m) {
-  char dir[4096];
-  if (hg_store_abs(m->cfg.store, "sandboxes", dir, sizeof dir) < 0) return;
-  DIR *d = opendir(dir);
-  if (!d) return;
-  struct dirent *e;
-  while ((e = readdir(d))) {
-    if (!hg_id_valid("sb", e->d_name)) continue;
-    sandbox *sb = load_one(m, e->d_name);
-    if (!sb) continue;
-    if (orphan_recover(m, sb)) {
-      hg__sb_free(sb);
-      continue;
-    }
-    if (table_add(m, sb) < 0) {
-      hg__sb_free(sb);
-      continue;
-    }
-    recover(m, sb);
-    if (sb->gone) {
-      hg__manager_table_remove(m, sb);
-      hg__sb_free(sb);
-    }
-  }
-  closedir(d);
-}
-
 int hg_manager_open(const hg_manager_config *cfg, hg_manager **out) {
   hg_manager *m = calloc(1, sizeof *m);
   if (!m) return -ENOMEM;
@@ -2136,7 +1941,7 @@ int hg_manager_open(const hg_manager_config *cfg, hg_manager **out) {
   pthread_mutex_init(&m->move_mu, NULL);
   pthread_mutex_init(&m->orphan_mu, NULL);
   pthread_cond_init(&m->pool_cv, NULL);
-  load_all(m);
+  hg__manager_load_all(m);
   /* No other thread runs yet: the table is ours to read without the lock. */
   for (unsigned i = 0; i < m->nsbs; i++)
     if (!m->sbs[i]->pooled && !m->sbs[i]->gone) {
@@ -2153,7 +1958,7 @@ void hg_manager_close(hg_manager *m) {
   if (!m) return;
   hg__manager_pool_halt(m);
   for (unsigned i = 0; i < m->nsbs; i++) {
-    vm_release(m, m->sbs[i], false);
+    hg__sb_vm_release(m, m->sbs[i], false);
     hg__sb_free(m->sbs[i]);
   }
   free(m->sbs);

@@ -1,6 +1,7 @@
-/* sandbox_internal.h: what node/sandbox.c (the manager) and node/pool.c
- * (its warm pool) share, and nothing else includes: the sandbox record,
- * the manager's state, and the few helpers of sandbox.c that the pool calls.
+/* sandbox_internal.h: what node/sandbox.c (the manager), node/pool.c (its
+ * warm pool) and node/sandbox_recover.c (its start-up) share, and nothing
+ * else includes: the sandbox record, the manager's state, and the helpers
+ * of sandbox.c that the other two call.
  * Everyone else goes through sandbox.h. Names shared across the two files
  * are hg__sb_* (on one sandbox) and hg__manager_* (on the manager), as
  * libuv's uv__*; everything else stays static in its file.
@@ -22,6 +23,7 @@
  * resume that gives up fails though nothing is wrong. As an agent call's
  * own deadline (agentcli.c CALL_MS). */
 #define AGENT_RESTORE_TIMEOUT_MS 30000
+#define SANDBOX_JSON_MAX (1024 * 1024)
 #define POOL_DEMAND_MAX 64 /* creates remembered for the pool's demand (pool.c) */
 
 typedef struct sandbox {
@@ -101,9 +103,32 @@ int hg__sb_vm_restore(hg_manager *m, sandbox *sb);
 int hg__sb_delete_locked(hg_manager *m, sandbox *sb);
 /* Drops the write lock and the reference a lookup took. */
 void hg__sb_lifecycle_end(hg_manager *m, sandbox *sb);
-/* Caller holds m->mu. */
+int hg__sb_from_json(sandbox *sb, json_t *j, unsigned default_replicas);
+/* sandboxes/<id>, store-relative and absolute. */
+int hg__sb_rel(const sandbox *sb, char *out, size_t cap);
+int hg__sb_dir(hg_manager *m, const sandbox *sb, char out[4096]);
+/* Where generation gen of sandbox id is (snapshots/ or replicas/). */
+int hg__sb_gen_find(hg_manager *m, const char *id, uint64_t gen, char out[96]);
+/* Caller holds sb's write lock. */
+int hg__sb_agent_attach(hg_manager *m, sandbox *sb);
+void hg__sb_vm_release(hg_manager *m, sandbox *sb, bool stop);
+int hg__sb_tell_restored(hg_manager *m, sandbox *sb, bool identity);
+void hg__sb_set_failed(hg_manager *m, sandbox *sb, int err, const char *what);
+void hg__sb_ckpt_continue(hg_manager *m, sandbox *sb);
+/* Writes orphan.json into the subvolume rel (store-relative). */
+int hg__sb_orphan_record_in(hg_manager *m, sandbox *sb, const char *rel, uint64_t epoch,
+                            const char *reason, hg_sb_state was);
+/* At start-up: finishes an orphaning of sb a crash cut short; false when
+ * sandboxes/<id> holds no orphan record. */
+bool hg__sb_orphan_recover(hg_manager *m, sandbox *sb);
+/* Caller holds m->mu (or is hg_manager_open: no other thread yet). */
+int hg__manager_table_add(hg_manager *m, sandbox *sb);
 void hg__manager_table_remove(hg_manager *m, sandbox *sb);
 int hg__manager_capacity_check(hg_manager *m, unsigned memory_mib, bool new_sandbox);
+
+/* sandbox_recover.c: at open, every sandbox on disk into the table,
+ * recovered (no other thread runs yet). */
+void hg__manager_load_all(hg_manager *m);
 
 /* pool.c: the warm pool */
 sandbox *hg__manager_pool_claim(hg_manager *m, const hg_template_info *tpl, sandbox *fresh);

@@ -1,0 +1,214 @@
+/* sandbox_recover: what the manager does with the sandboxes it finds on
+ * disk when it opens (hg__manager_load_all, from hg_manager_open): each
+ * sandboxes/<id>/sandbox.json is read, an orphaning a crash cut short is
+ * finished, and a transition a crash cut short is brought to a clear
+ * state: an adopted VM goes on, a lost one falls back to the newest whole
+ * generation, a half-made sandbox fails, a half-deleted one goes.
+ *
+ * Locking is sandbox.c's; at open no other thread runs yet. */
+#include <dirent.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "node/core/err.h"
+#include "node/core/log.h"
+#include "node/orphan.h"
+#include "node/sandbox_internal.h"
+
+static bool has_generation(hg_manager *m, sandbox *sb, uint64_t gen) {
+  char rel[96];
+  return hg__sb_gen_find(m, sb->id, gen, rel) == 0;
+}
+
+/* Makes the working subvolume a writable copy of generation gen again:
+ * after a crash in the middle of a save, the working copy's memory and
+ * device state may not belong together, the generation's always do. */
+static int rollback_to(hg_manager *m, sandbox *sb, uint64_t gen) {
+  char src[96], dst[64];
+  int rc = hg__sb_gen_find(m, sb->id, gen, src);
+  if (rc < 0) return rc;
+  hg__sb_rel(sb, dst, sizeof dst);
+  rc = hg_store_subvol_delete(m->cfg.store, dst);
+  if (rc == 0) rc = hg_store_snapshot(m->cfg.store, src, dst, false);
+  if (rc == 0) {
+    pthread_mutex_lock(&m->mu);
+    sb->gen = gen;
+    pthread_mutex_unlock(&m->mu);
+  }
+  return rc;
+}
+
+/* What the VM wrote after generation g is in no generation: before the
+ * working copy goes back to g, its files as they were when the VM died
+ * go to orphans/<id>/<epoch> for an operator (a copy that ran is never
+ * deleted by itself, DESIGN §9). Writes after a generation were never
+ * promised to last, so a copy that cannot be kept (disk full) does not
+ * stop the sandbox from going back: it is logged. The copy is made in
+ * staging/ (emptied at open), so a crash midway leaves nothing behind. */
+static void keep_crashed_copy(hg_manager *m, sandbox *sb, hg_sb_state was, uint64_t g,
+                              const char *why) {
+  char src[64], tmp[96], reason[320], name[HG_ORPHAN_NAME_MAX] = "";
+  uint64_t epoch = sb->epoch ? sb->epoch : 1;
+  snprintf(reason, sizeof reason, "%s; the sandbox went back to generation %llu, these are "
+           "its files as they were then", why, (unsigned long long)g);
+  int rc = hg__sb_rel(sb, src, sizeof src);
+  if (rc == 0) rc = hg_path(tmp, sizeof tmp, "staging/crashed-%s", sb->id);
+  if (rc == 0) rc = hg_store_snapshot(m->cfg.store, src, tmp, false);
+  if (rc == 0) rc = hg__sb_orphan_record_in(m, sb, tmp, epoch, reason, was);
+  if (rc == 0) {
+    pthread_mutex_lock(&m->orphan_mu);
+    rc = hg_orphan_place(m->cfg.store, tmp, sb->id, epoch, name);
+    pthread_mutex_unlock(&m->orphan_mu);
+  }
+  if (rc < 0) {
+    hg_log_error("sandbox.crashed_copy", "sandbox=%s err=\"%s\" msg=\"not kept: what it "
+                 "wrote after generation %llu is lost\"", sb->id, hg_err_str(rc),
+                 (unsigned long long)g);
+    hg_store_subvol_delete(m->cfg.store, tmp);
+    return;
+  }
+  hg_log_warn("sandbox.orphaned", "sandbox=%s own_epoch=%llu state=%s orphan=%s "
+              "reason=\"%.200s\"", sb->id, (unsigned long long)sb->epoch,
+              hg_sb_state_name(was), name, reason);
+}
+
+/* The VM is gone: the newest whole generation is what is left. */
+static void fall_back(hg_manager *m, sandbox *sb, const char *why) {
+  hg_sb_state was = sb->state;
+  hg__sb_vm_release(m, sb, true);
+  uint64_t g = sb->gen;
+  while (g > 0 && !has_generation(m, sb, g)) g--;
+  if (g > 0) keep_crashed_copy(m, sb, was, g, why);
+  if (g > 0 && rollback_to(m, sb, g) == 0) {
+    hg_log_warn("sandbox.rollback", "sandbox=%s gen=%llu why=\"%s\"", sb->id,
+                (unsigned long long)g, why);
+    hg__sb_set_state(m, sb, HG_SB_SUSPENDED, NULL);
+  } else {
+    hg__sb_set_failed(m, sb, -ESRCH, why);
+  }
+}
+
+/* A suspend cut short by a crash. "saved": the generation is whole, finish.
+ * "saving" with the VM alive: the suspend never happened, go on running.
+ * "saving" with the VM gone: back to the newest whole generation. */
+static void recover_suspend(hg_manager *m, sandbox *sb) {
+  if (strcmp(sb->pending, "saved") == 0) {
+    hg__sb_vm_release(m, sb, true);
+    hg__sb_set_state(m, sb, HG_SB_SUSPENDED, NULL);
+    return;
+  }
+  if (sb->vm && m->cfg.vmm->resume(sb->vm) == 0 && hg__sb_agent_attach(m, sb) == 0) {
+    hg__sb_set_state(m, sb, HG_SB_RUNNING, NULL);
+    return;
+  }
+  fall_back(m, sb, "suspend interrupted and the VM is gone");
+}
+
+/* Its lease ran out while hangard was away (or runs out as we attach: the
+ * deadline may pass between the adopt and the agent's answer): the shim
+ * stopped it and it answers nothing until the lease is granted again (the
+ * leases are taken up once the manager is open). Kept; the agent attaches
+ * on first use. */
+static bool kept_fenced(hg_manager *m, sandbox *sb) {
+  hg_vm_info info;
+  if (!sb->vm || m->cfg.vmm->info(sb->vm, &info) < 0 || !info.fenced) return false;
+  hg_log_info("sandbox.fenced", "sandbox=%s why=\"lease ran out while hangard was "
+              "down; continues once it is granted again\"", sb->id);
+  return true;
+}
+
+/* Brings a sandbox found on disk back to a clear state after a restart. */
+static void recover(hg_manager *m, sandbox *sb) {
+  char dir[4096];
+  hg__sb_dir(m, sb, dir);
+  if (sb->pooled) {
+    /* Unclaimed warm sandboxes are cheap to make again. */
+    sb->vm = NULL;
+    if (m->cfg.vmm->adopt(dir, &sb->vm) < 0) sb->vm = NULL;
+    hg__sb_delete_locked(m, sb);
+    return;
+  }
+  hg_sb_state st = sb->state;
+  bool live = st == HG_SB_RUNNING || st == HG_SB_PAUSED || st == HG_SB_RESUMING ||
+              st == HG_SB_SUSPENDING || st == HG_SB_CREATING;
+  if (live && m->cfg.vmm->adopt(dir, &sb->vm) < 0) sb->vm = NULL;
+  switch (st) {
+  case HG_SB_RUNNING:
+  case HG_SB_RESUMING:
+    if (st == HG_SB_RUNNING && kept_fenced(m, sb)) break;
+    if (sb->vm && !strcmp(sb->pending, "checkpoint")) hg__sb_ckpt_continue(m, sb);
+    if (sb->vm && hg__sb_agent_attach(m, sb) == 0) {
+      if (st == HG_SB_RESUMING) hg__sb_tell_restored(m, sb, true);
+      hg__sb_set_state(m, sb, HG_SB_RUNNING, NULL);
+    } else if (!(st == HG_SB_RUNNING && kept_fenced(m, sb))) {
+      fall_back(m, sb, "VM lost while hangard was down");
+    }
+    break;
+  case HG_SB_PAUSED:
+    if (!sb->vm) fall_back(m, sb, "VM lost while hangard was down");
+    break;
+  case HG_SB_SUSPENDING:
+    recover_suspend(m, sb);
+    break;
+  case HG_SB_CREATING:
+    hg__sb_vm_release(m, sb, true);
+    hg__sb_set_failed(m, sb, -EINTR, "create interrupted by daemon restart");
+    break;
+  case HG_SB_DELETING:
+    hg__sb_delete_locked(m, sb);
+    break;
+  default:
+    break;
+  }
+  hg_log_info("sandbox.recovered", "sandbox=%s state=%s vm=%s", sb->id,
+              hg_sb_state_name(sb->state), sb->vm ? "adopted" : "none");
+}
+
+static sandbox *load_one(hg_manager *m, const char *name) {
+  char path[4096], *text;
+  if (hg_store_abs(m->cfg.store, "sandboxes", path, sizeof path - 100) < 0) return NULL;
+  size_t len = strlen(path);
+  snprintf(path + len, sizeof path - len, "/%s/sandbox.json", name);
+  if (hg_read_file(path, SANDBOX_JSON_MAX, &text, NULL) < 0) return NULL;
+  json_t *j = json_loads(text, 0, NULL);
+  free(text);
+  sandbox *sb = hg__sb_new();
+  if (sb && (!j || hg__sb_from_json(sb, j, m->cfg.default_replicas) < 0 ||
+             strcmp(sb->id, name) != 0)) {
+    hg_log_warn("sandbox.load", "dir=%s err=\"unreadable sandbox.json\"", name);
+    hg__sb_free(sb);
+    sb = NULL;
+  }
+  json_decref(j);
+  return sb;
+}
+
+void hg__manager_load_all(hg_manager *m) {
+  char dir[4096];
+  if (hg_store_abs(m->cfg.store, "sandboxes", dir, sizeof dir) < 0) return;
+  DIR *d = opendir(dir);
+  if (!d) return;
+  struct dirent *e;
+  while ((e = readdir(d))) {
+    if (!hg_id_valid("sb", e->d_name)) continue;
+    sandbox *sb = load_one(m, e->d_name);
+    if (!sb) continue;
+    if (hg__sb_orphan_recover(m, sb)) {
+      hg__sb_free(sb);
+      continue;
+    }
+    if (hg__manager_table_add(m, sb) < 0) {
+      hg__sb_free(sb);
+      continue;
+    }
+    recover(m, sb);
+    if (sb->gone) {
+      hg__manager_table_remove(m, sb);
+      hg__sb_free(sb);
+    }
+  }
+  closedir(d);
+}
