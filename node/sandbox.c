@@ -1162,15 +1162,31 @@ int hg_sandbox_retain(hg_manager *m, const char *id) {
   return rc < 0 ? rc : done;
 }
 
+bool hg__sb_gen_name(const char *name, uint64_t *gen) {
+  char *end;
+  unsigned long long n = strtoull(name, &end, 10);
+  if (name[0] < '1' || name[0] > '9' || *end || n == 0) return false;
+  *gen = n;
+  return true;
+}
+
+bool hg__sb_gen_whole(hg_manager *m, const char *rel) {
+  hg_subvol_info info;
+  return hg_store_is_subvol(m->cfg.store, rel) &&
+         hg_store_subvol_info(m->cfg.store, rel, &info) == 0 && info.readonly;
+}
+
 /* Where generation gen of sandbox id is: one taken here
  * (snapshots/<id>/<gen>), else a replica (replicas/<id>/<gen>): a sandbox
  * moved here starts from a replica, and its older generations may exist
- * here only as replicas. -ENOENT: neither. */
+ * here only as replicas. Only a read-only subvolume is a generation (as
+ * replication counts them, holdings.c): a writable one is not whole, or
+ * not yet. -ENOENT: neither. */
 int hg__sb_gen_find(hg_manager *m, const char *id, uint64_t gen, char out[96]) {
   static const char *const dirs[] = {"snapshots", "replicas"};
   for (size_t i = 0; i < HG_ARRAY_SIZE(dirs); i++)
     if (hg_path(out, 96, "%s/%s/%llu", dirs[i], id, (unsigned long long)gen) == 0 &&
-        hg_store_is_subvol(m->cfg.store, out))
+        hg__sb_gen_whole(m, out))
       return 0;
   return -ENOENT;
 }
@@ -1395,11 +1411,10 @@ static int generations_to_replicas(hg_manager *m, const char *id) {
   if (!d) return errno == ENOENT ? 0 : -errno;
   struct dirent *e;
   while (rc == 0 && (e = readdir(d))) {
-    char *end;
-    unsigned long long gen = strtoull(e->d_name, &end, 10);
-    if (e->d_name[0] < '1' || e->d_name[0] > '9' || *end || gen == 0) continue;
+    uint64_t gen;
+    if (!hg__sb_gen_name(e->d_name, &gen)) continue;
     rc = hg_path(src, sizeof src, "%s/%s", rel, e->d_name);
-    if (rc == 0) rc = hg_path(dst, sizeof dst, "replicas/%s/%llu", id, gen);
+    if (rc == 0) rc = hg_path(dst, sizeof dst, "replicas/%s/%llu", id, (unsigned long long)gen);
     if (rc < 0 || !hg_store_is_subvol(m->cfg.store, src) ||
         hg_store_is_subvol(m->cfg.store, dst))
       continue;

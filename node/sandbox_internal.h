@@ -107,6 +107,10 @@ int hg__sb_from_json(sandbox *sb, json_t *j, unsigned default_replicas);
 /* sandboxes/<id>, store-relative and absolute. */
 int hg__sb_rel(const sandbox *sb, char *out, size_t cap);
 int hg__sb_dir(hg_manager *m, const sandbox *sb, char out[4096]);
+/* A generation's directory name: decimal, no sign, no leading zero. */
+bool hg__sb_gen_name(const char *name, uint64_t *gen);
+/* rel (store-relative) is a generation: a read-only subvolume. */
+bool hg__sb_gen_whole(hg_manager *m, const char *rel);
 /* Where generation gen of sandbox id is (snapshots/ or replicas/). */
 int hg__sb_gen_find(hg_manager *m, const char *id, uint64_t gen, char out[96]);
 /* Caller holds sb's write lock. */

@@ -2,8 +2,9 @@
  * disk when it opens (hg__manager_load_all, from hg_manager_open): each
  * sandboxes/<id>/sandbox.json is read, an orphaning a crash cut short is
  * finished, and a transition a crash cut short is brought to a clear
- * state: an adopted VM goes on, a lost one falls back to the newest whole
- * generation, a half-made sandbox fails, a half-deleted one goes.
+ * state: a generation's freeze is finished, an adopted VM goes on, a lost
+ * one falls back to the newest whole generation, a half-made sandbox
+ * fails, a half-deleted one goes.
  *
  * Locking is sandbox.c's; at open no other thread runs yet. */
 #include <dirent.h>
@@ -17,6 +18,39 @@
 #include "node/core/log.h"
 #include "node/orphan.h"
 #include "node/sandbox_internal.h"
+
+/* take_generation snapshots the sandbox after its VM's state was saved
+ * and sandbox.json written, then freezes the snapshot (its identity, then
+ * read-only). A writable snapshots/<id>/<gen> at open is a whole
+ * generation whose freeze a crash cut short (chaos seed 38), or one that
+ * a disown's move had made writable for its rename (store.c
+ * rename_readonly); either way its freeze is finished here, before
+ * recovery looks for generations. One that will not freeze stays
+ * writable, and is no generation to hg__sb_gen_find or to replication. */
+static void finish_freezes(hg_manager *m, const sandbox *sb) {
+  char dir_rel[96], dir[4096], rel[128];
+  if (hg_path(dir_rel, sizeof dir_rel, "snapshots/%s", sb->id) < 0 ||
+      hg_store_abs(m->cfg.store, dir_rel, dir, sizeof dir) < 0)
+    return;
+  DIR *d = opendir(dir);
+  if (!d) return;
+  struct dirent *e;
+  while ((e = readdir(d))) {
+    uint64_t gen;
+    if (!hg__sb_gen_name(e->d_name, &gen) ||
+        hg_path(rel, sizeof rel, "%s/%s", dir_rel, e->d_name) < 0 ||
+        !hg_store_is_subvol(m->cfg.store, rel) || hg__sb_gen_whole(m, rel))
+      continue;
+    int rc = hg_store_freeze(m->cfg.store, rel);
+    if (rc == 0)
+      hg_log_warn("sandbox.gen_frozen", "sandbox=%s gen=%llu why=\"freeze cut short by a crash\"",
+                  sb->id, (unsigned long long)gen);
+    else
+      hg_log_error("sandbox.gen_frozen", "sandbox=%s gen=%llu err=\"%s\" msg=\"left writable: "
+                   "not a generation\"", sb->id, (unsigned long long)gen, hg_err_str(rc));
+  }
+  closedir(d);
+}
 
 static bool has_generation(hg_manager *m, sandbox *sb, uint64_t gen) {
   char rel[96];
@@ -200,6 +234,7 @@ void hg__manager_load_all(hg_manager *m) {
       hg__sb_free(sb);
       continue;
     }
+    finish_freezes(m, sb);
     if (hg__manager_table_add(m, sb) < 0) {
       hg__sb_free(sb);
       continue;
