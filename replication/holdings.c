@@ -348,3 +348,47 @@ int hg_repl_replica_ids(hg_repl *r, char (**ids)[HG_ID_MAX], size_t *n) {
   *n = len;
   return 0;
 }
+
+/* Gives replicas/<sandbox>/<gen> left writable its flag back. */
+static void settle_dir(hg_repl *r, const char *sandbox) {
+  char dir[HG_REPL_REL_MAX], abs[PATH_MAX], rel[HG_REPL_REL_MAX];
+  if (hg_path(dir, sizeof dir, "replicas/%s", sandbox) < 0 ||
+      hg_store_abs(r->store, dir, abs, sizeof abs) < 0)
+    return;
+  DIR *d = opendir(abs);
+  if (!d) return;
+  struct dirent *de;
+  hg_subvol_info info;
+  uint64_t gen;
+  while ((de = readdir(d))) {
+    if (!parse_gen(de->d_name, &gen) ||
+        hg_path(rel, sizeof rel, "%s/%s", dir, de->d_name) < 0 ||
+        !hg_store_is_subvol(r->store, rel) ||
+        hg_store_subvol_info(r->store, rel, &info) < 0 || info.readonly)
+      continue;
+    int rc = hg_store_set_readonly(r->store, rel, true);
+    if (rc == 0)
+      hg_log_warn("repl.gen_settled", "sandbox=%s gen=%" PRIu64 " identity=%s why=\"a move "
+                  "into replicas/ cut short by a crash\"", sandbox, gen,
+                  hg__repl_identity(&info));
+    else
+      hg_log_error("repl.gen_settled", "sandbox=%s gen=%" PRIu64 " err=\"%s\"", sandbox, gen,
+                   hg_err_str(rc));
+  }
+  closedir(d);
+}
+
+/* A promotion (staging/ -> replicas/S/G) and a disown's move (snapshots/
+ * -> replicas/) rename a read-only subvolume writable for a moment
+ * (store.c rename_readonly); what gets there was whole and read-only
+ * before. A crash in that moment leaves replicas/S/G writable: no listing
+ * counts it, and its path makes every later receive of G fail to promote
+ * (conflict). At open it gets its flag back; set_readonly keeps its
+ * received_uuid, the identity it had (no freeze: that would replace it). */
+void hg__repl_replicas_settle(hg_repl *r) {
+  char(*ids)[HG_ID_MAX] = NULL;
+  size_t n = 0;
+  if (hg_repl_replica_ids(r, &ids, &n) < 0) return;
+  for (size_t i = 0; i < n; i++) settle_dir(r, ids[i]);
+  free(ids);
+}

@@ -406,6 +406,7 @@ int hg_repl_open(const hg_repl_config *cfg, hg_repl **out) {
   pthread_mutex_init(&r->mu, NULL);
   pthread_cond_init(&r->cv, NULL);
   int rc = repl_configure(r, cfg);
+  if (rc == 0) hg__repl_replicas_settle(r);
   if (rc == 0) rc = listen_open(cfg->listen, &r->lfd, r->addr);
   if (rc == 0 && (r->wake = eventfd(0, EFD_CLOEXEC)) < 0) rc = -errno;
   if (rc == 0) rc = -pthread_create(&r->acceptor, NULL, hg__repl_accept_main, r);

@@ -201,6 +201,10 @@ int hg__repl_local_subvol(hg_repl *r, const char *rel, hg_subvol_info *info);
 int hg__repl_local_gen(hg_repl *r, const char *sandbox, uint64_t gen,
                        char rel[HG_REPL_REL_MAX], hg_subvol_info *info);
 
+/* At open, before any receive: replicas/<id>/<gen> that a crash left
+ * writable mid-move become read-only again, identity kept. */
+void hg__repl_replicas_settle(hg_repl *r);
+
 /* ---- admit.c (r->mu held unless said) ---- */
 
 /* Registers a new connection as a stranger in r->conns, pushing out the

@@ -1075,6 +1075,35 @@ static void disown_hold_keeps_offers_off_moving_gens(void **state) {
   assert_int_equal(hg_repl_hold(A.r, ".."), -EINVAL);
 }
 
+/* A receive's promotion (staging/ -> replicas/) moves the read-only
+ * subvolume writable for a moment (hg_store_move): a crash then leaves
+ * replicas/<id>/<gen> whole but writable, which no listing counts. The
+ * service, opened again, makes it read-only with its identity kept. */
+static void replica_left_writable_is_settled_at_open(void **state) {
+  const char *id = "sb-00000000000000b2";
+  const char *rel = "replicas/sb-00000000000000b2/1";
+  char before[37], after[37];
+  sandbox_for_b(id, 121);
+  free(send_ok(&A, &B, id, 1, 1));
+  identity_of(&B, rel, before);
+  assert_int_equal(hg_store_set_readonly(B.s, rel, false), 0); /* the cut */
+  hg_repl_close(B.r);
+  B.r = NULL;
+  assert_int_equal(repl_open(&B, KEY1, NULL, "127.0.0.1:0", &B.r), 0);
+  snprintf(B.t.addr, sizeof B.t.addr, "%s", hg_repl_addr(B.r));
+  hg_subvol_info info;
+  assert_int_equal(hg_store_subvol_info(B.s, rel, &info), 0);
+  assert_true(info.readonly);
+  assert_string_equal(identity_of(&B, rel, after), before);
+  uint64_t g = 0;
+  char newest[256];
+  assert_int_equal(hg_repl_newest(B.r, id, &g, newest, sizeof newest), 0);
+  assert_int_equal(g, 1);
+  hg_repl_result *res = send_ok(&A, &B, id, 1, 1);
+  assert_true(res->had);
+  free(res);
+}
+
 /* Past max_receives exchanges at once, an offer is told "busy". */
 static void receive_slots_are_bounded(void **state) {
   const char *x = "sb-00000000000000ac", *y = "sb-00000000000000ad";
@@ -1308,6 +1337,7 @@ int main(void) {
       cmocka_unit_test(retention_keeps_newest),
       cmocka_unit_test(concurrent_offer_is_busy),
       cmocka_unit_test(disown_hold_keeps_offers_off_moving_gens),
+      cmocka_unit_test(replica_left_writable_is_settled_at_open),
       cmocka_unit_test(receive_slots_are_bounded),
       cmocka_unit_test(idle_strangers_do_not_block_replication),
       cmocka_unit_test(strangers_per_address_are_bounded),
