@@ -287,16 +287,22 @@ static void sandbox_key(const char *sandbox, char key[HG_REPL_NAME_MAX + 2]) {
   snprintf(key, HG_REPL_NAME_MAX + 2, "s/%s", sandbox);
 }
 
+/* The receive key first, then the sends: a receive takes no send gate,
+ * and a send no key, so neither wait closes a cycle. */
 int hg_repl_hold(hg_repl *r, const char *sandbox) {
   char key[HG_REPL_NAME_MAX + 2];
   if (!hg__repl_sandbox_ok(sandbox)) return -EINVAL;
   sandbox_key(sandbox, key);
-  return hg__repl_key_take(r, key, true) ? 0 : -ENOMEM;
+  if (!hg__repl_key_take(r, key, true)) return -ENOMEM;
+  if (hg__repl_sends_stop(r, sandbox)) return 0;
+  hg__repl_key_release(r, key);
+  return -ENOMEM;
 }
 
 void hg_repl_unhold(hg_repl *r, const char *sandbox) {
   char key[HG_REPL_NAME_MAX + 2];
   sandbox_key(sandbox, key);
+  hg__repl_sends_resume(r, sandbox);
   hg__repl_key_release(r, key);
 }
 

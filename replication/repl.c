@@ -12,6 +12,11 @@
  * retention from deleting a parent an exchange in flight has chosen, and
  * two receives of one generation from racing to the same name.
  *
+ * A sandbox held (hg_repl_hold) for a delete or a move of its
+ * generations also waits for this node's sends of it, and starts none:
+ * btrfs refuses to delete, or flip the read-only flag of, a subvolume a
+ * BTRFS_IOC_SEND reads (EPERM; chaos seed 31).
+ *
  * This file: the shared helpers, per-sandbox locks and receive slots,
  * sockets, open and close, metrics. Beside it, behind repl_internal.h:
  * what this node holds (holdings.c), the responder to inbound exchanges
@@ -168,7 +173,7 @@ const char *hg__repl_parent_text(const hg_repl_parent *p, char *buf, size_t cap)
   return buf;
 }
 
-/* ---- per-sandbox locks and receive slots ----------------------------------- */
+/* ---- per-sandbox locks, send gates and receive slots ------------------------- */
 
 static keylock *key_find(hg_repl *r, const char *key) {
   for (keylock *k = r->locks; k; k = k->next)
@@ -206,6 +211,69 @@ void hg__repl_key_release(hg_repl *r, const char *key) {
   pthread_cond_broadcast(&r->cv);
   pthread_mutex_unlock(&r->mu);
   free(found);
+}
+
+/* The sandbox's gate (r->mu held); a new one when create. NULL: none, or
+ * out of memory. */
+static sendgate *gate_get(hg_repl *r, const char *sandbox, bool create) {
+  for (sendgate *g = r->gates; g; g = g->next)
+    if (strcmp(g->sandbox, sandbox) == 0) return g;
+  sendgate *g = create ? calloc(1, sizeof *g) : NULL;
+  if (!g) return NULL;
+  snprintf(g->sandbox, sizeof g->sandbox, "%s", sandbox);
+  g->next = r->gates;
+  r->gates = g;
+  return g;
+}
+
+/* Frees the sandbox's gate once nothing keeps it (r->mu held); wakes a
+ * hold waiting for the sends to end. */
+static void gate_put(hg_repl *r, const char *sandbox) {
+  pthread_cond_broadcast(&r->cv);
+  for (sendgate **pp = &r->gates; *pp; pp = &(*pp)->next) {
+    sendgate *g = *pp;
+    if (strcmp(g->sandbox, sandbox) != 0) continue;
+    if (g->sends || g->held) return;
+    *pp = g->next;
+    free(g);
+    return;
+  }
+}
+
+int hg__repl_send_enter(hg_repl *r, const char *sandbox) {
+  pthread_mutex_lock(&r->mu);
+  sendgate *g = gate_get(r, sandbox, true);
+  int rc = !g ? -ENOMEM : g->held ? -EBUSY : 0;
+  if (rc == 0) g->sends++;
+  pthread_mutex_unlock(&r->mu);
+  return rc;
+}
+
+void hg__repl_send_leave(hg_repl *r, const char *sandbox) {
+  pthread_mutex_lock(&r->mu);
+  sendgate *g = gate_get(r, sandbox, false);
+  if (g && g->sends) g->sends--;
+  gate_put(r, sandbox);
+  pthread_mutex_unlock(&r->mu);
+}
+
+/* The wait ends: a send in flight fails once a frame write makes no
+ * progress for r->timeout_ms (frame.c), and every one ends. */
+bool hg__repl_sends_stop(hg_repl *r, const char *sandbox) {
+  pthread_mutex_lock(&r->mu);
+  sendgate *g = gate_get(r, sandbox, true);
+  if (g) g->held = true;
+  while (g && g->sends) pthread_cond_wait(&r->cv, &r->mu);
+  pthread_mutex_unlock(&r->mu);
+  return g != NULL;
+}
+
+void hg__repl_sends_resume(hg_repl *r, const char *sandbox) {
+  pthread_mutex_lock(&r->mu);
+  sendgate *g = gate_get(r, sandbox, false);
+  if (g) g->held = false;
+  gate_put(r, sandbox);
+  pthread_mutex_unlock(&r->mu);
 }
 
 bool hg__repl_slot_take(hg_repl *r) {
@@ -372,6 +440,11 @@ static void repl_free(hg_repl *r) {
     keylock *k = r->locks;
     r->locks = k->next;
     free(k);
+  }
+  while (r->gates) {
+    sendgate *g = r->gates;
+    r->gates = g->next;
+    free(g);
   }
   pthread_cond_destroy(&r->cv);
   pthread_mutex_destroy(&r->mu);

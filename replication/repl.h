@@ -106,12 +106,16 @@ int hg_repl_local(hg_repl *r, const char *sandbox, hg_repl_holdings *out);
  * (snapshots/ or replicas/); -ENOENT when we hold none. Cheaper than
  * hg_repl_local (no sizes). */
 int hg_repl_newest(hg_repl *r, const char *sandbox, uint64_t *gen, char *rel, size_t cap);
-/* Keeps receives of sandbox out until hg_repl_unhold: waits for one in
- * progress, and an offer meanwhile is refused "busy" (its sender retries).
- * For whoever rearranges the sandbox's generations on disk (a disown moves
- * snapshots/ to replicas/, writable for a moment, and a receive then would
- * not see them). Take it before any lock of the manager's: a receive
- * takes none. -EINVAL bad id, -ENOMEM. */
+/* Keeps receives and sends of sandbox out until hg_repl_unhold: waits for
+ * a receive in progress and for this node's sends of it in flight; an
+ * offer meanwhile is refused "busy" (its sender retries), and a send of
+ * it here fails -EBUSY, code "busy" (the replicator retries it as a
+ * peer's busy). For whoever deletes or rearranges the sandbox's
+ * generations on disk: a disown moves snapshots/ to replicas/, writable
+ * for a moment, and a receive then would not see them; btrfs refuses to
+ * delete or flip the read-only flag of a subvolume a send reads (EPERM).
+ * Take it before any lock of the manager's: sends and receives take none.
+ * Not reentrant. -EINVAL bad id, -ENOMEM. */
 int hg_repl_hold(hg_repl *r, const char *sandbox);
 void hg_repl_unhold(hg_repl *r, const char *sandbox);
 /* Deletes replicas/<sandbox> (a deleted sandbox); 0 if there is none. */

@@ -96,6 +96,16 @@ typedef struct keylock {
   char key[HG_REPL_NAME_MAX + 2]; /* "s/<sandbox>" or "t/<template>" */
 } keylock;
 
+/* This node's sends of one sandbox: BTRFS_IOC_SEND reading its
+ * generations, which btrfs meanwhile refuses to delete or flip read-only
+ * (EPERM). Kept while sends > 0 or held. */
+typedef struct sendgate {
+  struct sendgate *next;
+  char sandbox[HG_ID_MAX];
+  unsigned sends; /* in flight */
+  bool held;      /* hg_repl_hold: no new send starts */
+} sendgate;
+
 struct hg_repl {
   hg_store *store;
   char node_id[HG_NODE_ID_MAX];
@@ -121,6 +131,7 @@ struct hg_repl {
   unsigned nconns; /* threads, evicted ones included */
   unsigned nstrangers, nauthed, receiving;
   keylock *locks;
+  sendgate *gates;
   uint64_t sent_raw, sent_zstd, recv_raw, recv_zstd;
   uint64_t streams[DIR_COUNT][RES_COUNT];
   uint64_t refused[C_COUNT];
@@ -161,6 +172,14 @@ const char *hg__repl_parent_text(const hg_repl_parent *p, char *buf, size_t cap)
  * out of memory. */
 bool hg__repl_key_take(hg_repl *r, const char *key, bool wait);
 void hg__repl_key_release(hg_repl *r, const char *key);
+/* A send of sandbox begins: -EBUSY while it is held (the caller retries,
+ * as for a peer's "busy"), -ENOMEM. Pair with hg__repl_send_leave. */
+int hg__repl_send_enter(hg_repl *r, const char *sandbox);
+void hg__repl_send_leave(hg_repl *r, const char *sandbox);
+/* hg_repl_hold's half for sends: no new one starts, and it waits for
+ * those in flight; false out of memory. Undone by hg__repl_sends_resume. */
+bool hg__repl_sends_stop(hg_repl *r, const char *sandbox);
+void hg__repl_sends_resume(hg_repl *r, const char *sandbox);
 bool hg__repl_slot_take(hg_repl *r);
 void hg__repl_slot_release(hg_repl *r);
 void hg__repl_addr_format(const struct sockaddr_storage *ss, char *out, size_t cap);

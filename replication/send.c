@@ -266,18 +266,24 @@ static int out_run(hg_repl *r, const hg_repl_target *peer, hg_repl_offer *o,
   return rc;
 }
 
-int hg_repl_send_gen(hg_repl *r, const hg_repl_target *peer, const char *sandbox,
-                     uint64_t epoch, uint64_t gen, const char *tmpl,
-                     hg_stream_progress_fn progress, void *ud, hg_repl_result *res) {
-  res_init(res, peer);
-  if (!peer || !hg__repl_sandbox_ok(sandbox) || gen == 0 ||
-      (tmpl && !hg_repl_name_ok(tmpl))) {
-    res->rc = -EINVAL;
-    snprintf(res->code, sizeof res->code, "bad_request");
-    snprintf(res->message, sizeof res->message,
-             "invalid sandbox, generation or template");
-    return res->rc;
-  }
+/* A send that failed here, before any exchange: res says why, logged. */
+static int local_fail(hg_repl_result *res, const hg_repl_target *peer,
+                      const char *sandbox, uint64_t gen, int rc, const char *code,
+                      const char *why) {
+  res->rc = rc;
+  snprintf(res->code, sizeof res->code, "%s", code);
+  snprintf(res->message, sizeof res->message, "local gen %" PRIu64 " of %s: %s", gen,
+           sandbox, why);
+  hg_log_warn("repl.send_failed", "sandbox=%s gen=%" PRIu64 " to=%s code=%s msg=\"%s\"",
+              sandbox, gen, peer->node, res->code, res->message);
+  return rc;
+}
+
+/* hg_repl_send_gen once the sandbox's gate let it in. */
+static int send_gen_entered(hg_repl *r, const hg_repl_target *peer, const char *sandbox,
+                            uint64_t epoch, uint64_t gen, const char *tmpl,
+                            hg_stream_progress_fn progress, void *ud,
+                            hg_repl_result *res) {
   hg_repl_offer *o = calloc(1, sizeof *o);
   char(*paths)[HG_REPL_REL_MAX] = calloc(HG_REPL_CANDIDATES + 1, HG_REPL_REL_MAX);
   gen_entry *g = NULL;
@@ -287,15 +293,10 @@ int hg_repl_send_gen(hg_repl *r, const hg_repl_target *peer, const char *sandbox
   if (rc == 0) rc = hg__repl_local_gen(r, sandbox, gen, paths[HG_REPL_CANDIDATES], &info);
   if (rc == 0) rc = hg__repl_gens_list(r, sandbox, false, &g, &n);
   if (rc < 0) {
-    res->rc = rc;
-    snprintf(res->code, sizeof res->code, "%s", hg__repl_local_code(rc));
-    snprintf(res->message, sizeof res->message, "local gen %" PRIu64 " of %s: %s", gen,
-             sandbox, hg_err_str(rc));
-    hg_log_warn("repl.send_failed", "sandbox=%s gen=%" PRIu64 " to=%s code=%s msg=\"%s\"",
-                sandbox, gen, peer->node, res->code, res->message);
     free(o);
     free(paths);
-    return rc;
+    return local_fail(res, peer, sandbox, gen, rc, hg__repl_local_code(rc),
+                      hg_err_str(rc));
   }
   snprintf(o->sandbox, sizeof o->sandbox, "%s", sandbox);
   o->epoch = epoch;
@@ -333,6 +334,33 @@ int hg_repl_send_gen(hg_repl *r, const hg_repl_target *peer, const char *sandbox
   }
   free(o);
   free(paths);
+  return rc;
+}
+
+/* Counted in the sandbox's gate while it runs: a delete or move of its
+ * generations here (hg_repl_hold) waits for it, and one held meanwhile
+ * is not read at all. */
+int hg_repl_send_gen(hg_repl *r, const hg_repl_target *peer, const char *sandbox,
+                     uint64_t epoch, uint64_t gen, const char *tmpl,
+                     hg_stream_progress_fn progress, void *ud, hg_repl_result *res) {
+  res_init(res, peer);
+  if (!peer || !hg__repl_sandbox_ok(sandbox) || gen == 0 ||
+      (tmpl && !hg_repl_name_ok(tmpl))) {
+    res->rc = -EINVAL;
+    snprintf(res->code, sizeof res->code, "bad_request");
+    snprintf(res->message, sizeof res->message,
+             "invalid sandbox, generation or template");
+    return res->rc;
+  }
+  int rc = hg__repl_send_enter(r, sandbox);
+  if (rc == -EBUSY)
+    return local_fail(res, peer, sandbox, gen, rc, hg__repl_codes[C_BUSY].code,
+                      "held here (its generations are being deleted or moved)");
+  if (rc < 0)
+    return local_fail(res, peer, sandbox, gen, rc, hg__repl_local_code(rc),
+                      hg_err_str(rc));
+  rc = send_gen_entered(r, peer, sandbox, epoch, gen, tmpl, progress, ud, res);
+  hg__repl_send_leave(r, sandbox);
   return rc;
 }
 

@@ -31,6 +31,7 @@ struct hg_life {
   hg_manager *m;
   hg_gateway *gw;    /* NULL: no networking */
   hg_replicator *rp; /* NULL: no replication */
+  hg_repl *repl;     /* NULL: no replication */
   hg_life_leases leases; /* take NULL: none */
   hg_api_work work;  /* the API's view, ud = this */
 };
@@ -87,10 +88,19 @@ static int life_delete_one(hg_life *l, const char *id) {
   return rc;
 }
 
+/* Under the sandbox's replication hold, taken before the group round: a
+ * send of it here (the keeper's, to a new holder) reads its generations,
+ * and btrfs refuses to delete a subvolume a send reads (EPERM), which
+ * left a sandbox deleted in its group but "deleting" here for good
+ * (chaos seed 31). The hold waits for such a send and starts no new one. */
 static int life_delete(void *ud, const char *id) {
   hg_life *l = ud;
   busy_enter(l, id, true);
-  int rc = life_delete_one(l, id);
+  int rc = l->repl ? hg_repl_hold(l->repl, id) : 0;
+  if (rc == 0) {
+    rc = life_delete_one(l, id);
+    if (l->repl) hg_repl_unhold(l->repl, id);
+  }
   busy_leave(l, id);
   return rc;
 }
@@ -417,6 +427,7 @@ int hg_life_new(const hg_life_config *cfg, hg_life **out) {
   l->m = cfg->manager;
   l->gw = cfg->gateway;
   l->rp = cfg->replicator;
+  l->repl = cfg->repl;
   if (cfg->leases) l->leases = *cfg->leases;
   l->work = (hg_api_work){.ud = l,
                           .create_begin = life_create_begin,

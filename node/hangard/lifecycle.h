@@ -5,9 +5,12 @@
  * whoever asks: the API through hg_api_work (api/work.h), the idle timer
  * through hg_life_idle, the checkpoint timer through hg_life_checkpoints.
  * A checkpoint, a suspend and a delete of one sandbox never overlap (a
- * checkpoint's replication runs after the manager let go of it). A resume takes the sandbox's lease (DESIGN §9)
- * first, a suspend gives it back, a delete goes through its group; the
- * manager's own lease hook covers the VM starts inside create and fork.
+ * checkpoint's replication runs after the manager let go of it); a delete
+ * holds the sandbox in the replication service (hg_repl_hold), so no send
+ * or receive of it here is in flight while its generations go. A resume
+ * takes the sandbox's lease (DESIGN §9) first, a suspend gives it back, a
+ * delete goes through its group; the manager's own lease hook covers the
+ * VM starts inside create and fork.
  *
  * It owns nothing but itself: the subsystems are the node's. Calls block
  * and run on workers (as hg_api_work says). */
@@ -17,6 +20,7 @@
 #include "api/work.h"
 #include "gateway/gateway.h"
 #include "node/sandbox.h"
+#include "replication/repl.h"
 #include "replication/replicator.h"
 
 typedef struct hg_life hg_life;
@@ -43,6 +47,7 @@ typedef struct hg_life_config {
   hg_manager *manager;       /* required */
   hg_gateway *gateway;       /* NULL: no networking */
   hg_replicator *replicator; /* NULL: no replication (no cluster) */
+  hg_repl *repl;             /* its service, whose hold a delete takes; NULL: none */
   const hg_life_leases *leases; /* NULL: no leases */
 } hg_life_config;
 

@@ -405,6 +405,20 @@ static json_t *life_status(void *ud) {
   return o;
 }
 
+/* hg_sandbox_orphan under the sandbox's replication hold: the orphaning
+ * moves its generations (snapshots/ into sandboxes/<id>/, read-only
+ * flags flipped for the renames), which btrfs refuses (EPERM) while a
+ * send here reads them (chaos seed 31); the hold waits for the send.
+ * n->repl is set before the leases open, and never changes after. */
+static int node_orphan(void *ud, const char *id, uint64_t epoch, const char *reason) {
+  hg_node *n = ud;
+  int rc = n->repl ? hg_repl_hold(n->repl, id) : 0;
+  if (rc < 0) return rc;
+  rc = hg_sandbox_orphan(n->manager, id, epoch, reason);
+  if (n->repl) hg_repl_unhold(n->repl, id);
+  return rc;
+}
+
 /* Another node was promised the sandbox at a higher epoch. A copy that
  * is only suspended here ran nothing since its last generation and is
  * left alone: if that node did take it, its directory entry at the higher
@@ -440,7 +454,7 @@ static void lease_lost(void *ud, const char *id, uint64_t epoch, const char *hol
   else
     snprintf(reason, sizeof reason, "node %s holds it at an epoch above this copy's %" PRIu64,
              holder[0] ? holder : "?", epoch);
-  rc = hg_sandbox_orphan(n->manager, id, epoch, reason);
+  rc = node_orphan(n, id, epoch, reason);
   if (rc < 0 && rc != -ENOENT)
     hg_log_error("lease.orphan", "sandbox=%s epoch=%" PRIu64 " err=\"%s\"", id, epoch,
                  hg_err_str(rc));
@@ -706,6 +720,7 @@ static int node_open(hg_node *n) {
   if ((rc = cluster_open(n)) < 0) return rc;
   if ((rc = gateway_open(n)) < 0) return rc;
   hg_regain_config gcfg = {.taken = regain_taken,
+                           .orphan = node_orphan,
                            .ud = n,
                            .settle_ms = 2 * (c->lease_ms + c->lease_margin_ms)};
   if ((rc = hg_regain_start(&gcfg, &n->regain)) < 0) return rc;
@@ -735,6 +750,7 @@ static int node_open(hg_node *n) {
   hg_life_config lcfg = {.manager = n->manager,
                          .gateway = n->gateway,
                          .replicator = n->replicator,
+                         .repl = n->repl,
                          .leases = n->leases_off ? NULL : &n->life_leases};
   if ((rc = hg_life_new(&lcfg, &n->life)) < 0) return rc;
   hg_regain_attach(n->regain, n->manager, n->life);

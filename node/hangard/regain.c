@@ -51,7 +51,7 @@ static int look_taken(hg_regain *r, const char *id, uint64_t own, const char *ow
   char reason[160];
   snprintf(reason, sizeof reason, "node %s holds it at epoch %" PRIu64 " (its lease was "
            "promised to that node while this copy ran)", owner, epoch);
-  int rc = hg_sandbox_orphan(r->manager, id, own, reason);
+  int rc = r->cfg.orphan(r->cfg.ud, id, own, reason);
   if (rc < 0 && rc != -ENOENT) {
     hg_log_error("lease.orphan", "sandbox=%s epoch=%" PRIu64 " err=\"%s\"", id, epoch,
                  hg_err_str(rc));

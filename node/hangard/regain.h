@@ -35,6 +35,9 @@ typedef struct hg_regain_config {
    * an epoch above `epoch`: that owner and its epoch. From the thread. */
   bool (*taken)(void *ud, const char *id, uint64_t epoch, char owner[HG_NODE_ID_MAX],
                 uint64_t *owner_epoch);
+  /* Orphans our copy (hg_sandbox_orphan, as the node does it: under the
+   * sandbox's replication hold). From the thread; required. */
+  int (*orphan)(void *ud, const char *id, uint64_t epoch, const char *reason);
   void *ud;
   /* No claim of ours before this long after the loss (the directory is
    * looked at every second meanwhile): a claim's whole wait, after which

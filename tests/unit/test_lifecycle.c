@@ -30,6 +30,7 @@ static struct {
   const char *due[4];       /* what hg_manager_checkpoints_due reports */
   int ckpt_rc, ckpt_after_rc;
   long ckpt_acked;          /* holders that acknowledged the checkpoint */
+  int hold_rc;              /* hg_repl_hold */
 } fk;
 
 static void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -41,10 +42,11 @@ static void note(const char *fmt, ...) {
   va_end(ap);
 }
 
-static int fk_manager, fk_gateway, fk_replicator;
+static int fk_manager, fk_gateway, fk_replicator, fk_repl;
 #define M ((hg_manager *)&fk_manager)
 #define GW ((hg_gateway *)&fk_gateway)
 #define RP ((hg_replicator *)&fk_replicator)
+#define RPL ((hg_repl *)&fk_repl)
 
 unsigned hg_manager_idle(hg_manager *m, char (*due)[HG_ID_MAX], unsigned max) {
   unsigned n = 0;
@@ -100,6 +102,13 @@ int hg_sandbox_fork(hg_manager *m, const char *id, uint64_t gen, const char *sna
 int hg_sandbox_delete(hg_manager *m, const char *id) {
   note("delete(%s) ", id);
   return fk.delete_rc;
+}
+int hg_repl_hold(hg_repl *r, const char *id) {
+  note("hold(%s) ", id);
+  return fk.hold_rc;
+}
+void hg_repl_unhold(hg_repl *r, const char *id) {
+  note("unhold(%s) ", id);
 }
 int hg_gateway_set_policy(hg_gateway *gw, const char *name, const hg_policy *p) {
   note("set_policy(%s) ", name);
@@ -209,6 +218,13 @@ static int open_life(hg_gateway *gw, hg_replicator *rp, const hg_life_leases *le
   memset(&fk, 0, sizeof fk);
   calls[0] = '\0';
   hg_life_config cfg = {.manager = M, .gateway = gw, .replicator = rp, .leases = leases};
+  return hg_life_new(&cfg, &life);
+}
+static int setup_repl(void **state) {
+  memset(&fk, 0, sizeof fk);
+  calls[0] = '\0';
+  hg_life_config cfg = {
+      .manager = M, .gateway = GW, .replicator = RP, .repl = RPL, .leases = &fk_leases};
   return hg_life_new(&cfg, &life);
 }
 static int setup_leased(void **state) {
@@ -533,6 +549,25 @@ static void a_life_needs_a_manager(void **state) {
   assert_null(l);
 }
 
+/* A delete holds the sandbox in the replication service from before its
+ * group round to after its generations went: a send of it here would make
+ * btrfs refuse the delete (chaos seed 31). A hold that fails deletes
+ * nothing, not even in the group. */
+static void delete_holds_the_sandbox_against_sends(void **state) {
+  const hg_api_work *w = hg_life_work(life);
+  assert_int_equal(w->remove(w->ud, "sb-a"), 0);
+  assert_string_equal(
+      calls, "hold(sb-a) lease_delete(sb-a) delete(sb-a) forget(sb-a) unhold(sb-a) ");
+  calls[0] = '\0';
+  fk.delete_rc = -EPERM;
+  assert_int_equal(w->remove(w->ud, "sb-a"), -EPERM);
+  assert_string_equal(calls, "hold(sb-a) lease_delete(sb-a) delete(sb-a) unhold(sb-a) ");
+  calls[0] = '\0';
+  fk.hold_rc = -ENOMEM;
+  assert_int_equal(w->remove(w->ud, "sb-a"), -ENOMEM);
+  assert_string_equal(calls, "hold(sb-a) ");
+}
+
 int main(void) {
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
 #define TA(name) cmocka_unit_test_setup_teardown(name, setup_alone, teardown)
@@ -554,6 +589,8 @@ int main(void) {
                                       setup_leased, teardown),
       cmocka_unit_test_setup_teardown(suspend_drops_and_delete_goes_through_the_group,
                                       setup_leased, teardown),
+      cmocka_unit_test_setup_teardown(delete_holds_the_sandbox_against_sends, setup_repl,
+                                      teardown),
       T(fork_inherits_the_policy),
       TA(alone_there_is_nothing_to_adopt_or_forget),
       cmocka_unit_test_setup_teardown(timer_checkpoint_copies_then_advertises, setup_leased,

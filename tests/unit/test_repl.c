@@ -17,6 +17,7 @@
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -1075,6 +1076,102 @@ static void disown_hold_keeps_offers_off_moving_gens(void **state) {
   assert_int_equal(hg_repl_hold(A.r, ".."), -EINVAL);
 }
 
+/* A send whose progress callback stops it mid-stream (after 4 MiB, the
+ * BTRFS_IOC_SEND then blocked on the full pipe, still reading) until
+ * released; on a thread of its own. */
+typedef struct slow_send {
+  node *from, *to;
+  const char *id;
+  uint64_t gen;
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  bool reading, released;
+  int rc;
+  hg_repl_result res;
+  pthread_t th;
+} slow_send;
+
+static void slow_progress(void *ud, const hg_stream_stats *st) {
+  slow_send *x = ud;
+  pthread_mutex_lock(&x->mu);
+  x->reading = true;
+  pthread_cond_broadcast(&x->cv);
+  while (!x->released) pthread_cond_wait(&x->cv, &x->mu);
+  pthread_mutex_unlock(&x->mu);
+}
+
+static void *slow_send_main(void *arg) {
+  slow_send *x = arg;
+  x->rc = hg_repl_send_gen(x->from->r, &x->to->t, x->id, 1, x->gen, TMPL, slow_progress,
+                           x, &x->res);
+  return NULL;
+}
+
+typedef struct holder {
+  hg_repl *r;
+  const char *id;
+  atomic_bool done;
+  int rc;
+  pthread_t th;
+} holder;
+
+static void *holder_main(void *arg) {
+  holder *h = arg;
+  h->rc = hg_repl_hold(h->r, h->id);
+  atomic_store(&h->done, true);
+  return NULL;
+}
+
+/* Chaos seed 31: a delete of a sandbox whose generation this node was
+ * sending failed, as btrfs refuses to delete (or flip the read-only flag
+ * of) a subvolume a send reads (EPERM), and the sandbox stayed
+ * "deleting". hg_repl_hold, which the delete, orphan and disown paths
+ * take, waits for the sandbox's sends here to end; a new send of it
+ * meanwhile is refused "busy" (-EBUSY: the replicator retries); under the
+ * hold the generation deletes. */
+static void hold_waits_for_sends_of_the_sandbox(void **state) {
+  const char *id = "sb-00000000000000b3";
+  const char *gen2 = "snapshots/sb-00000000000000b3/2";
+  uint64_t seed = 131;
+  char dir[PATH_MAX];
+  sandbox_for_b(id, seed);
+  path_of(&A, "sandboxes/sb-00000000000000b3", dir, sizeof dir);
+  write_random(dir, "bulk", 0, 24 * MIB, &seed); /* a stream well past 4 MiB */
+  snap_gen(&A, id, 2);
+  slow_send x = {.from = &A, .to = &B, .id = id, .gen = 2};
+  pthread_mutex_init(&x.mu, NULL);
+  pthread_cond_init(&x.cv, NULL);
+  assert_int_equal(pthread_create(&x.th, NULL, slow_send_main, &x), 0);
+  pthread_mutex_lock(&x.mu);
+  while (!x.reading) pthread_cond_wait(&x.cv, &x.mu);
+  pthread_mutex_unlock(&x.mu);
+  assert_int_equal(hg_store_subvol_delete(A.s, gen2), -EPERM); /* the bug's refusal */
+
+  holder h = {.r = A.r, .id = id};
+  assert_int_equal(pthread_create(&h.th, NULL, holder_main, &h), 0);
+  usleep(300 * 1000);
+  assert_false(atomic_load(&h.done)); /* waits for the send */
+  hg_repl_result *res = calloc(1, sizeof *res);
+  assert_int_equal(hg_repl_send_gen(A.r, &C.t, id, 1, 2, TMPL, NULL, NULL, res), -EBUSY);
+  assert_string_equal(res->code, "busy");
+
+  pthread_mutex_lock(&x.mu);
+  x.released = true;
+  pthread_cond_broadcast(&x.cv);
+  pthread_mutex_unlock(&x.mu);
+  assert_int_equal(pthread_join(x.th, NULL), 0);
+  assert_int_equal(x.rc, 0);
+  assert_int_equal(pthread_join(h.th, NULL), 0);
+  assert_int_equal(h.rc, 0);
+  assert_int_equal(hg_store_subvol_delete(A.s, gen2), 0);
+  hg_repl_unhold(A.r, id);
+  /* open again: the generation is gone, not held */
+  assert_int_equal(hg_repl_send_gen(A.r, &C.t, id, 1, 2, TMPL, NULL, NULL, res), -ENOENT);
+  free(res);
+  pthread_cond_destroy(&x.cv);
+  pthread_mutex_destroy(&x.mu);
+}
+
 /* A receive's promotion (staging/ -> replicas/) moves the read-only
  * subvolume writable for a moment (hg_store_move): a crash then leaves
  * replicas/<id>/<gen> whole but writable, which no listing counts. The
@@ -1337,6 +1434,7 @@ int main(void) {
       cmocka_unit_test(retention_keeps_newest),
       cmocka_unit_test(concurrent_offer_is_busy),
       cmocka_unit_test(disown_hold_keeps_offers_off_moving_gens),
+      cmocka_unit_test(hold_waits_for_sends_of_the_sandbox),
       cmocka_unit_test(replica_left_writable_is_settled_at_open),
       cmocka_unit_test(receive_slots_are_bounded),
       cmocka_unit_test(idle_strangers_do_not_block_replication),
