@@ -221,6 +221,7 @@ static sendgate *gate_get(hg_repl *r, const char *sandbox, bool create) {
   sendgate *g = create ? calloc(1, sizeof *g) : NULL;
   if (!g) return NULL;
   snprintf(g->sandbox, sizeof g->sandbox, "%s", sandbox);
+  for (size_t i = 0; i < HG_REPL_GATE_SOCKS; i++) g->socks[i] = -1;
   g->next = r->gates;
   r->gates = g;
   return g;
@@ -257,12 +258,29 @@ void hg__repl_send_leave(hg_repl *r, const char *sandbox) {
   pthread_mutex_unlock(&r->mu);
 }
 
-/* The wait ends: a send in flight fails once a frame write makes no
- * progress for r->timeout_ms (frame.c), and every one ends. */
+bool hg__repl_send_sock(hg_repl *r, const char *sandbox, int fd, bool on) {
+  pthread_mutex_lock(&r->mu);
+  sendgate *g = gate_get(r, sandbox, false);
+  bool ok = !on || (g && !g->held);
+  for (size_t i = 0; ok && g && i < HG_REPL_GATE_SOCKS; i++) {
+    if (g->socks[i] != (on ? -1 : fd)) continue;
+    g->socks[i] = on ? fd : -1;
+    break; /* all taken: this send is waited for, not cut */
+  }
+  pthread_mutex_unlock(&r->mu);
+  return ok;
+}
+
+/* The wait ends: the sends' sockets are shut down, so their frame writes
+ * fail at once (a send not registered yet sees the hold when it does),
+ * and one without a socket fails once a write makes no progress for
+ * r->timeout_ms (frame.c). The ioctl ends when its reader stops. */
 bool hg__repl_sends_stop(hg_repl *r, const char *sandbox) {
   pthread_mutex_lock(&r->mu);
   sendgate *g = gate_get(r, sandbox, true);
   if (g) g->held = true;
+  for (size_t i = 0; g && i < HG_REPL_GATE_SOCKS; i++)
+    if (g->socks[i] >= 0) shutdown(g->socks[i], SHUT_RDWR);
   while (g && g->sends) pthread_cond_wait(&r->cv, &r->mu);
   pthread_mutex_unlock(&r->mu);
   return g != NULL;

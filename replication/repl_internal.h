@@ -99,11 +99,13 @@ typedef struct keylock {
 /* This node's sends of one sandbox: BTRFS_IOC_SEND reading its
  * generations, which btrfs meanwhile refuses to delete or flip read-only
  * (EPERM). Kept while sends > 0 or held. */
+#define HG_REPL_GATE_SOCKS 8 /* sends of one sandbox whose socket a hold can cut */
 typedef struct sendgate {
   struct sendgate *next;
   char sandbox[HG_ID_MAX];
   unsigned sends; /* in flight */
   bool held;      /* hg_repl_hold: no new send starts */
+  int socks[HG_REPL_GATE_SOCKS]; /* the sends' connections; -1: free */
 } sendgate;
 
 struct hg_repl {
@@ -176,8 +178,15 @@ void hg__repl_key_release(hg_repl *r, const char *key);
  * as for a peer's "busy"), -ENOMEM. Pair with hg__repl_send_leave. */
 int hg__repl_send_enter(hg_repl *r, const char *sandbox);
 void hg__repl_send_leave(hg_repl *r, const char *sandbox);
-/* hg_repl_hold's half for sends: no new one starts, and it waits for
- * those in flight; false out of memory. Undone by hg__repl_sends_resume. */
+/* A send of sandbox (entered) has its connection fd open (on) or is about
+ * to close it (off). On: false when the sandbox was held meanwhile (the
+ * send stops, "busy"). A hold shuts the registered sockets down. */
+bool hg__repl_send_sock(hg_repl *r, const char *sandbox, int fd, bool on);
+/* hg_repl_hold's half for sends: no new one starts, those in flight have
+ * their connections shut down (a send to a peer that stopped reading
+ * would hold a delete or an orphaning up to the io timeout, on the
+ * lease fencer's thread), and it waits for them to end; false out of
+ * memory. Undone by hg__repl_sends_resume. */
 bool hg__repl_sends_stop(hg_repl *r, const char *sandbox);
 void hg__repl_sends_resume(hg_repl *r, const char *sandbox);
 bool hg__repl_slot_take(hg_repl *r);

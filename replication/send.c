@@ -42,6 +42,7 @@ typedef struct out_xchg {
   hg_stream_progress_fn progress;
   void *progress_ud;
   int dial_ms; /* connecting; a LIST waits less than a transfer */
+  const char *gate; /* the sandbox whose send this is (hg_repl_hold cuts it); NULL */
 } out_xchg;
 
 /* One exchange with peer, accounted in res; false when its frame buffer
@@ -60,6 +61,7 @@ static bool out_begin(out_xchg *x, hg_repl *r, const hg_repl_target *peer,
 }
 
 static void out_end(out_xchg *x) {
+  if (x->fd >= 0 && x->gate) hg__repl_send_sock(x->r, x->gate, x->fd, false);
   if (x->fd >= 0) close(x->fd);
   free(x->buf);
 }
@@ -118,6 +120,9 @@ static int out_open(out_xchg *x, hg_rframe_type type, hg_repl_offer *o) {
   if (rc < 0)
     return out_fail(x, rc, hg__repl_local_code(rc), "connecting to %s: %s", x->peer->addr,
                     hg_err_str(rc));
+  if (x->gate && !hg__repl_send_sock(r, x->gate, x->fd, true))
+    return out_fail(x, -EBUSY, hg__repl_codes[C_BUSY].code,
+                    "sandbox %s is held here (deleted or moved): not sent", x->gate);
   rc = hg_rframe_session_initiator(&x->s, &r->keys);
   if (rc < 0)
     return out_fail(x, rc, hg__repl_local_code(rc), "session: %s", hg_err_str(rc));
@@ -240,6 +245,7 @@ static int out_run(hg_repl *r, const hg_repl_target *peer, hg_repl_offer *o,
                    hg_stream_progress_fn progress, void *ud, hg_repl_result *res) {
   out_xchg x;
   bool ok = out_begin(&x, r, peer, res);
+  x.gate = o->tmpl ? NULL : o->sandbox;
   x.progress = progress;
   x.progress_ud = ud;
   int rc = ok ? out_offer(&x, o, paths, src_rel)

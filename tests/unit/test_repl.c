@@ -1128,7 +1128,8 @@ static void *holder_main(void *arg) {
  * "deleting". hg_repl_hold, which the delete, orphan and disown paths
  * take, waits for the sandbox's sends here to end; a new send of it
  * meanwhile is refused "busy" (-EBUSY: the replicator retries); under the
- * hold the generation deletes. */
+ * hold the generation deletes. The send in flight is cut (its socket shut
+ * down), not sent to the end. */
 static void hold_waits_for_sends_of_the_sandbox(void **state) {
   const char *id = "sb-00000000000000b3";
   const char *gen2 = "snapshots/sb-00000000000000b3/2";
@@ -1160,7 +1161,7 @@ static void hold_waits_for_sends_of_the_sandbox(void **state) {
   pthread_cond_broadcast(&x.cv);
   pthread_mutex_unlock(&x.mu);
   assert_int_equal(pthread_join(x.th, NULL), 0);
-  assert_int_equal(x.rc, 0);
+  assert_true(x.rc < 0); /* its connection was cut by the hold */
   assert_int_equal(pthread_join(h.th, NULL), 0);
   assert_int_equal(h.rc, 0);
   assert_int_equal(hg_store_subvol_delete(A.s, gen2), 0);
@@ -1168,6 +1169,44 @@ static void hold_waits_for_sends_of_the_sandbox(void **state) {
   /* open again: the generation is gone, not held */
   assert_int_equal(hg_repl_send_gen(A.r, &C.t, id, 1, 2, TMPL, NULL, NULL, res), -ENOENT);
   free(res);
+  pthread_cond_destroy(&x.cv);
+  pthread_mutex_destroy(&x.mu);
+}
+
+/* A send to a peer that stopped reading would hold the hold (and the
+ * delete or orphaning, on the lease fencer's thread) until the io
+ * timeout: the hold shuts its socket down, and it ends at once. */
+static void hold_cuts_a_send_to_a_peer_that_stopped_reading(void **state) {
+  const char *id = "sb-00000000000000b4";
+  sandbox_for_b(id, 141);
+  snap_gen(&A, id, 2);
+  int ls = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0); /* listens, never accepts */
+  struct sockaddr_in sa = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+  socklen_t len = sizeof sa;
+  assert_true(ls >= 0);
+  assert_int_equal(bind(ls, (struct sockaddr *)&sa, sizeof sa), 0);
+  assert_int_equal(listen(ls, 4), 0);
+  assert_int_equal(getsockname(ls, (struct sockaddr *)&sa, &len), 0);
+  slow_send x = {.from = &A, .id = id, .gen = 2, .released = true};
+  node mute = {.id = "nd-mute"};
+  snprintf(mute.t.node, sizeof mute.t.node, "nd-mute");
+  snprintf(mute.t.addr, sizeof mute.t.addr, "127.0.0.1:%d", ntohs(sa.sin_port));
+  x.to = &mute;
+  pthread_mutex_init(&x.mu, NULL);
+  pthread_cond_init(&x.cv, NULL);
+  assert_int_equal(pthread_create(&x.th, NULL, slow_send_main, &x), 0);
+  usleep(500 * 1000); /* offered, waiting for an answer that never comes */
+  assert_int_equal(pthread_tryjoin_np(x.th, NULL), EBUSY); /* still in flight */
+  int64_t t0 = hg_now_ms();
+  assert_int_equal(hg_repl_hold(A.r, id), 0);
+  int64_t held_ms = hg_now_ms() - t0;
+  assert_int_equal(pthread_join(x.th, NULL), 0);
+  fprintf(stderr, "hold returned after %lld ms (io timeout %d ms)\n", (long long)held_ms,
+          IO_TIMEOUT_MS);
+  assert_true(held_ms < IO_TIMEOUT_MS / 4);
+  assert_true(x.rc < 0);
+  hg_repl_unhold(A.r, id);
+  close(ls);
   pthread_cond_destroy(&x.cv);
   pthread_mutex_destroy(&x.mu);
 }
@@ -1434,6 +1473,7 @@ int main(void) {
       cmocka_unit_test(retention_keeps_newest),
       cmocka_unit_test(concurrent_offer_is_busy),
       cmocka_unit_test(disown_hold_keeps_offers_off_moving_gens),
+      cmocka_unit_test(hold_cuts_a_send_to_a_peer_that_stopped_reading),
       cmocka_unit_test(hold_waits_for_sends_of_the_sandbox),
       cmocka_unit_test(replica_left_writable_is_settled_at_open),
       cmocka_unit_test(receive_slots_are_bounded),
