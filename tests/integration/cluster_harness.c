@@ -263,8 +263,8 @@ int hg_itc_up(hg_itc *c, int n, const hg_itc_opts *o) {
   return 0;
 }
 
-/* HG_IT_KEEP=1: the nodes' logs survive `down` (which removes DIR), in
- * /tmp/hg-itc-<prefix>-logs/n<i>.log. */
+/* After a failed check or expectation, or with HG_IT_KEEP=1: the nodes'
+ * logs survive `down` (which removes DIR), in /tmp/hg-itc-<prefix>-logs/n<i>.log. */
 static void keep_logs(hg_itc *c) {
   char to[300], from[320], path[340];
   snprintf(to, sizeof to, "/tmp/hg-itc-%s-logs", c->prefix);
@@ -336,7 +336,8 @@ int hg_itc_down(hg_itc *c) {
   active = NULL;
   alarm(0);
   int rc = check_nodes(c);
-  if (rc < 0 || getenv("HG_IT_KEEP")) keep_logs(c);
+  if (rc < 0 || c->failed || getenv("HG_IT_KEEP")) keep_logs(c);
+  c->failed = false;
   int down = hg_itc_tool(c, "down", NULL);
   if (down != 0) fprintf(stderr, "cluster_harness: down exited %d\n", down);
   hg_rm_rf(c->dir);
@@ -442,6 +443,18 @@ json_t *hg_itc_json(hg_itc *c, int i, const char *token, const char *method,
   return j;
 }
 
+/* What node i logged about the sandbox a failed request named
+ * ("/v1/sandboxes/sb-<16 hex>…"): in the test's output, which CI keeps. */
+static void log_about_path(hg_itc *c, int i, const char *path) {
+  const char *p = strstr(path, "/sb-");
+  char id[HG_ID_MAX], log[320];
+  if (!p || i < 1 || i > c->n) return;
+  snprintf(id, sizeof id, "%.19s", p + 1);
+  if (!hg_id_valid("sb", id)) return;
+  snprintf(log, sizeof log, "%s/n%d/hangard.log", c->dir, i);
+  hg_it_log_about(log, id, 40);
+}
+
 bool hg_itc_expect(hg_itc *c, int i, const char *token, const char *method, const char *path,
                    json_t *body, long want, int timeout_ms, json_t **out) {
   long status;
@@ -451,6 +464,8 @@ bool hg_itc_expect(hg_itc *c, int i, const char *token, const char *method, cons
     fprintf(stderr, "n%d %s %s: status %ld, want %ld: %s\n", i, method, path, status, want,
             d ? d : "(no JSON)");
     free(d);
+    log_about_path(c, i, path);
+    c->failed = true;
   }
   if (out) *out = j;
   else json_decref(j);

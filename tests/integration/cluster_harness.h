@@ -36,6 +36,7 @@ typedef struct hg_itc {
   hg_it_node node[HG_ITC_MAX + 1]; /* url (HANGAR_URL_<i>); pid stays 0 */
   bool killed[HG_ITC_MAX + 1];     /* SIGKILLed by the test, not started since */
   bool up;
+  bool failed; /* an hg_itc_expect did not get its status: down keeps the logs */
 } hg_itc;
 
 typedef struct hg_itc_opts {

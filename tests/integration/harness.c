@@ -280,10 +280,9 @@ void hg_it_log_tail(const char *path, int lines) {
   free(text);
 }
 
-void hg_it_node_log_about(const hg_it_node *n, const char *needle, int lines) {
-  char path[320], *text = NULL;
+void hg_it_log_about(const char *path, const char *needle, int lines) {
+  char *text = NULL;
   size_t len = 0;
-  snprintf(path, sizeof path, "%s/hangard.log", n->dir);
   if (hg_read_file(path, 256u << 20, &text, &len) < 0) return;
   const char *from[lines > 0 ? lines : 1]; /* starts of the last matching lines */
   int got = 0;

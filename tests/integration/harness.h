@@ -75,10 +75,10 @@ int hg__it_run_group(const char *name, const struct CMUnitTest *tests, size_t n,
 int hg_it_log_check(const char *path, const char *who);
 /* Prints the last lines of a log to stderr (why a daemon did not stop). */
 void hg_it_log_tail(const char *path, int lines);
-/* Prints to stderr the last `lines` lines of n's hangard.log that contain
+/* Prints to stderr the last `lines` lines of a hangard.log that contain
  * needle: what the daemon said about a sandbox whose request failed, in
  * the test's output (CI keeps nothing else). */
-void hg_it_node_log_about(const hg_it_node *n, const char *needle, int lines);
+void hg_it_log_about(const char *path, const char *needle, int lines);
 /* SIGTERM to hangard, a child of this process, and its exit status within
  * HG_IT_STOP_TIMEOUT_MS (then SIGKILL): 0 when it exited 0, else -1 with
  * who and the status on stderr. Reaps it either way. */

@@ -257,7 +257,9 @@ static void twenty_concurrent_clients_full_lifecycle(void **state) {
     pthread_join(th[i], NULL);
     if (cls[i].err[0]) {
       fprintf(stderr, "client %d (%s): %s\n", i, cls[i].id, cls[i].err);
-      if (cls[i].id[0]) hg_it_node_log_about(&node, cls[i].id, 30);
+      char log[320];
+      snprintf(log, sizeof log, "%s/hangard.log", node.dir);
+      if (cls[i].id[0]) hg_it_log_about(log, cls[i].id, 30);
       failed++;
     }
     if (cls[i].id[0]) hg_it_delete(&node, cls[i].id); /* a failed one's sandbox */
