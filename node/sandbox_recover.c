@@ -165,6 +165,11 @@ static void recover(hg_manager *m, sandbox *sb) {
     hg__sb_delete_locked(m, sb);
     return;
   }
+  /* Idleness counts from the restart: the last run's monotonic clock is
+   * gone, and a VM adopted fenced attaches its agent (which set it) only
+   * at its first use; with 0 the first idle pass took the sandbox for
+   * idle since the host booted and suspended it. */
+  sb->last_active_ms = hg_now_ms();
   hg_sb_state st = sb->state;
   bool live = st == HG_SB_RUNNING || st == HG_SB_PAUSED || st == HG_SB_RESUMING ||
               st == HG_SB_SUSPENDING || st == HG_SB_CREATING;

@@ -52,6 +52,30 @@ static const hg_vmm_ops gone_vmm = {
     .name = "gone", .adopt = vm_gone, .stop = vm_stop, .release = vm_release,
     .clear = vm_clear};
 
+/* ---- a VMM whose VMs live on, fenced (the lease ran out while hangard was down) -- */
+
+static char fenced_vm; /* stands for a VM: the manager only hands it back */
+static int vm_adopt_fenced(const char *dir, hg_vm **out) {
+  (void)dir;
+  *out = (hg_vm *)&fenced_vm;
+  return 0;
+}
+static int vm_info_fenced(hg_vm *vm, hg_vm_info *out) {
+  (void)vm;
+  *out = (hg_vm_info){.shim_pid = 1, .vmm_pid = 1, .fenced = true};
+  return 0;
+}
+static const hg_vmm_ops fenced_vmm = {
+    .name = "fenced", .adopt = vm_adopt_fenced, .info = vm_info_fenced, .stop = vm_stop,
+    .release = vm_release, .clear = vm_clear};
+
+static hg_manager *manager_open_with(const hg_vmm_ops *vmm) {
+  hg_manager_config cfg = {.store = store, .vmm = vmm, .accel = "tcg"};
+  hg_manager *m = NULL;
+  assert_int_equal(hg_manager_open(&cfg, &m), 0);
+  return m;
+}
+
 static hg_manager *manager_open(void) {
   hg_manager_config cfg = {.store = store, .vmm = &gone_vmm, .accel = "tcg"};
   hg_manager *m = NULL;
@@ -61,17 +85,23 @@ static hg_manager *manager_open(void) {
 
 /* ---- on-disk state as the manager writes it -------------------------------- */
 
-static void write_record(const char *id, const char *state, const char *pending,
-                         uint64_t gen) {
+static void write_record_idle(const char *id, const char *state, const char *pending,
+                              uint64_t gen, int idle_suspend_s) {
   char rel[128], path[PATH_MAX], text[1024];
   snprintf(rel, sizeof rel, "sandboxes/%s/sandbox.json", id);
   assert_int_equal(hg_store_abs(store, rel, path, sizeof path), 0);
   int n = snprintf(text, sizeof text,
                    "{\"id\":\"%s\",\"state\":\"%s\",\"pending\":\"%s\",\"token\":\"%s\","
                    "\"template\":\"t:1\",\"template_digest\":\"%064d\",\"vcpus\":1,"
-                   "\"memory_mib\":256,\"gen\":%" PRIu64 ",\"epoch\":1}",
-                   id, state, pending, TOKEN, 0, gen);
+                   "\"memory_mib\":256,\"gen\":%" PRIu64 ",\"epoch\":1,"
+                   "\"idle_suspend_s\":%d}",
+                   id, state, pending, TOKEN, 0, gen, idle_suspend_s);
   assert_int_equal(hg_write_file_atomic(path, text, (size_t)n), 0);
+}
+
+static void write_record(const char *id, const char *state, const char *pending,
+                         uint64_t gen) {
+  write_record_idle(id, state, pending, gen, 0);
 }
 
 /* What take_generation does: sandbox.json names generation gen, then the
@@ -157,8 +187,28 @@ static void gen_freeze_cut_short_is_finished_at_open(void **state) {
   hg_manager_close(m);
 }
 
+/* it_template under load: hangard restarted, the running sandbox's VM was
+ * adopted fenced (its lease ran out meanwhile), so its agent did not
+ * attach at open, and that attach was what set its last activity: it
+ * stayed 0 on the monotonic clock, and the first idle pass suspended the
+ * sandbox (idle since the host booted). Idleness counts from the restart. */
+static void a_sandbox_adopted_fenced_is_not_idle_at_open(void **state) {
+  (void)state;
+  const char *id = "sb-00000000000000e2";
+  assert_int_equal(hg_store_subvol_create(store, "sandboxes/sb-00000000000000e2"), 0);
+  write_record_idle(id, "running", "", 0, 60); /* idle after 60 s; the host is up longer */
+  hg_manager *m = manager_open_with(&fenced_vmm);
+  hg_sb_info info;
+  assert_int_equal(hg_sandbox_info(m, id, &info), 0);
+  assert_int_equal(info.state, HG_SB_RUNNING); /* kept, fenced, for its lease */
+  char due[4][HG_ID_MAX];
+  assert_int_equal(hg_manager_idle(m, due, 4), 0);
+  hg_manager_close(m);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(a_sandbox_adopted_fenced_is_not_idle_at_open),
       cmocka_unit_test(gen_freeze_cut_short_is_finished_at_open),
   };
   return cmocka_run_group_tests(tests, group_setup, group_teardown);
