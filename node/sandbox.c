@@ -512,7 +512,7 @@ int hg__sb_vm_restore(hg_manager *m, sandbox *sb) {
     return rc;
   }
   int64_t t0 = hg_now_ns();
-  rc = agent_attach_within(m, sb, AGENT_RESTORE_TIMEOUT_MS);
+  rc = agent_attach_within(m, sb, AGENT_SLOW_TIMEOUT_MS);
   int64_t t1 = hg_now_ns();
   if (rc == 0) rc = hg__sb_tell_restored(m, sb, true);
   if (rc < 0) hg__sb_vm_release(m, sb, true);
@@ -1838,7 +1838,8 @@ static void agent_attach_late(hg_manager *m, sandbox *sb) {
   pthread_rwlock_wrlock(&sb->lock);
   if (sb->state == HG_SB_RUNNING && sb->vm && !strcmp(sb->pending, "checkpoint"))
     hg__sb_ckpt_continue(m, sb);
-  if (sb->state == HG_SB_RUNNING && sb->vm && !sb->agent && hg__sb_agent_attach(m, sb) == 0)
+  if (sb->state == HG_SB_RUNNING && sb->vm && !sb->agent &&
+      agent_attach_within(m, sb, AGENT_SLOW_TIMEOUT_MS) == 0)
     hg_log_info("sandbox.agent_attached", "sandbox=%s late=1", sb->id);
   pthread_rwlock_unlock(&sb->lock);
 }

@@ -18,11 +18,13 @@
 #include "node/sandbox.h"
 
 #define AGENT_TIMEOUT_MS 10000
-/* A VM just restored answers once its vCPUs get a core: on a loaded host
- * (twenty restores at once under TCG on two cores) that is seconds, and a
- * resume that gives up fails though nothing is wrong. As an agent call's
- * own deadline (agentcli.c CALL_MS). */
-#define AGENT_RESTORE_TIMEOUT_MS 30000
+/* A VM just restored answers once its vCPUs get a core, and one adopted
+ * at start-up once its recovered lease is renewed (it stays fenced till
+ * then): on a loaded host (twenty restores at once under TCG on two
+ * cores) either is seconds, and a resume or an exec that gives up fails
+ * though nothing is wrong. As an agent call's own deadline (agentcli.c
+ * CALL_MS). */
+#define AGENT_SLOW_TIMEOUT_MS 30000
 #define SANDBOX_JSON_MAX (1024 * 1024)
 #define POOL_DEMAND_MAX 64 /* creates remembered for the pool's demand (pool.c) */
 
