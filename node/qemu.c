@@ -1026,15 +1026,28 @@ static int await_incoming(hg_vm *vm) {
   return qmp_simple(vm, "cont");
 }
 
-static int incoming(hg_vm *vm, const char *vmstate) {
+/* *step names the step that failed, for the log. */
+static int incoming(hg_vm *vm, const char *vmstate, const char **step) {
+  *step = "open vmstate";
   int fd = open(vmstate, O_RDONLY | O_CLOEXEC);
   if (fd < 0) return -errno;
+  *step = "x-ignore-shared";
   int rc = set_ignore_shared(vm);
+  if (rc == 0) *step = "send vmstate fd";
   if (rc == 0) rc = send_vmstate_fd(vm, fd);
   close(fd);
+  if (rc == 0) *step = "migrate-incoming";
   if (rc == 0) rc = qmp_with_uri(vm, "migrate-incoming", "fd:" VMSTATE_FD_NAME);
+  if (rc == 0) *step = "await incoming";
   if (rc == 0) rc = await_incoming(vm);
   return rc;
+}
+
+/* Whether the shim stopped the VM: a QMP wait that ran out on a fenced
+ * QEMU is the lease's doing, not QEMU's. */
+static bool shim_says_fenced(hg_vm *vm) {
+  shim_status st;
+  return shim_status_get(vm, &st) == 0 && strcmp(st.state, "fenced") == 0;
 }
 
 static int qemu_restore(const hg_vm_config *cfg, const char *vmstate, hg_vm **out) {
@@ -1048,11 +1061,13 @@ static int qemu_restore(const hg_vm_config *cfg, const char *vmstate, hg_vm **ou
     qemu_release(vm);
     return rc;
   }
+  const char *step = "launch";
   rc = vm_launch(vm, cfg, true);
   int64_t t1 = hg_now_ns();
-  if (rc == 0) rc = incoming(vm, vmstate);
+  if (rc == 0) rc = incoming(vm, vmstate, &step);
   if (rc < 0) {
-    hg_log_error("vmm.restore_failed", "dir=%s vmstate=%s err=%d", vm->dir, vmstate, rc);
+    hg_log_error("vmm.restore_failed", "dir=%s vmstate=%s step=\"%s\" fenced=%d ms=%.1f err=%d",
+                 vm->dir, vmstate, step, shim_says_fenced(vm), (hg_now_ns() - t0) / 1e6, rc);
     log_console_tail(vm->log_path);
     abandon(vm);
     return rc;
