@@ -260,6 +260,7 @@ mass_round() {
     --argjson disk "$disk_mb" \
     '. + [{mass: {lease_ms: $l, margin_ms: $m, sandboxes: $n, running: $r, seen_ms: $d,
                  all_owned_ms: $o, running_again_ms: $x, disk_mib: $disk}}]' <<< "$results")
+  if [[ ${BENCH_KEEP_LOGS:-} == 1 ]]; then bench_keep_logs; fi
   "$CLUSTER" down --dir "$DIR" --prefix "$prefix" >&2
   UP=0
 }

@@ -62,7 +62,8 @@ maxof() { sort -g | tail -1; }
 # bench_cluster_tmp TAG: T, a temp dir (/tmp/hangar-bench-TAG.*), and
 # DIR=$T/c for the cluster. On exit: the bench's background jobs killed,
 # the cluster under $prefix brought down once UP=1, T removed; after a
-# failure the nodes' logs are kept first (/tmp/hangar-bench-TAG-logs.*).
+# failure (or with BENCH_KEEP_LOGS=1) the nodes' logs are kept first
+# (/tmp/hangar-bench-TAG-logs.*).
 bench_cluster_tmp() {
   T=$(mktemp -d "/tmp/hangar-bench-$1.XXXXXX")
   DIR=$T/c
@@ -71,16 +72,21 @@ bench_cluster_tmp() {
   trap 'exit 130' INT TERM
 }
 
+# bench_keep_logs: the nodes' logs copied to /tmp/hangar-bench-TAG-logs.*
+# (before a `down`, which removes DIR), when there are any.
+bench_keep_logs() {
+  compgen -G "$DIR/n*/hangard.log" > /dev/null || return 0
+  local keep
+  keep=$(mktemp -d "${T}-logs.XXXXXX")
+  for f in "$DIR"/n*/hangard.log; do cp "$f" "$keep/$(basename "$(dirname "$f")").log"; done
+  log "the nodes' logs: $keep"
+}
+
 bench_cluster_cleanup() {
   local rc=$?
   trap - EXIT INT TERM
   jobs -p | xargs -r kill 2>/dev/null || true
-  if ((rc != 0)) && compgen -G "$DIR/n*/hangard.log" > /dev/null; then
-    local keep
-    keep=$(mktemp -d "${T}-logs.XXXXXX")
-    for f in "$DIR"/n*/hangard.log; do cp "$f" "$keep/$(basename "$(dirname "$f")").log"; done
-    log "the nodes' logs: $keep"
-  fi
+  if ((rc != 0)) || [[ ${BENCH_KEEP_LOGS:-} == 1 ]]; then bench_keep_logs; fi
   if ((UP)); then
     "$CLUSTER" down --dir "$DIR" --prefix "$prefix" >&2 || log "tools/cluster down failed"
   fi
