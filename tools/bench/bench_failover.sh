@@ -208,11 +208,14 @@ mass_make() {
 mass_count() {
   local RESP=$T/mass/dir
   [[ $(api 2 GET /v1/cluster/sandboxes '' 5) == 200 ]] || { echo "0 0"; return; }
+  # as sets (objects), not index() per entry: 1020 x 1020 compares a poll
   jq -r --slurpfile ids "$T/mass/ids.json" --slurpfile run "$T/mass/run.json" '
-    [.sandboxes[] | select(.sandbox as $s | $ids[0] | index($s))
-     | select(.owner != "n1" and .owner != null)] as $mine
-    | "\($mine | length) \([$mine[] | select(.sandbox as $s | $run[0] | index($s))
-                           | select(.state == "running")] | length)"' "$RESP"
+    ($ids[0] | map({key: ., value: true}) | from_entries) as $idset
+    | ($run[0] | map({key: ., value: true}) | from_entries) as $runset
+    | [.sandboxes[] | select($idset[.sandbox]) | select(.owner != "n1" and .owner != null)]
+      as $mine
+    | "\($mine | length) \([$mine[] | select($runset[.sandbox]) | select(.state == "running")]
+                         | length)"' "$RESP"
 }
 
 mass_round() {
