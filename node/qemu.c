@@ -296,6 +296,13 @@ static int shim_status_get(hg_vm *vm, shim_status *out) {
   return parse_status(line, out);
 }
 
+/* Whether the shim stopped the VM (its deadline passed): QMP on it would
+ * hang, and a QMP wait that ran out on it is the lease's doing. */
+static bool shim_says_fenced(hg_vm *vm) {
+  shim_status st;
+  return shim_status_get(vm, &st) == 0 && strcmp(st.state, "fenced") == 0;
+}
+
 /* QMP would hang on a SIGSTOPped QEMU: ask the shim first. */
 static int check_controllable(hg_vm *vm) {
   shim_status st;
@@ -1043,13 +1050,6 @@ static int incoming(hg_vm *vm, const char *vmstate, const char **step) {
   return rc;
 }
 
-/* Whether the shim stopped the VM: a QMP wait that ran out on a fenced
- * QEMU is the lease's doing, not QEMU's. */
-static bool shim_says_fenced(hg_vm *vm) {
-  shim_status st;
-  return shim_status_get(vm, &st) == 0 && strcmp(st.state, "fenced") == 0;
-}
-
 static int qemu_restore(const hg_vm_config *cfg, const char *vmstate, hg_vm **out) {
   int64_t t0 = hg_now_ns();
   hg_vm *vm;
@@ -1183,8 +1183,7 @@ static int qemu_save(hg_vm *vm, const char *vmstate) {
  * as a last resort directly. */
 static int qemu_stop(hg_vm *vm) {
   if (shim_alive(vm)) {
-    shim_status st;
-    bool fenced = shim_status_get(vm, &st) == 0 && strcmp(st.state, "fenced") == 0;
+    bool fenced = shim_says_fenced(vm);
     char line[64];
     /* QEMU may close the socket before its reply to quit gets out. */
     int rc = fenced ? -ENOLCK : qmp_simple(vm, "quit");

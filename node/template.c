@@ -330,6 +330,17 @@ static int template_digest(const char *src, const char *cmdline, unsigned mem, b
   return rc;
 }
 
+/* Writes all n bytes of buf at off. */
+static int pwrite_all(int fd, const char *buf, size_t n, off_t off) {
+  for (size_t w = 0; w < n;) {
+    ssize_t m = pwrite(fd, buf + w, n - w, off + (off_t)w);
+    if (m < 0 && errno == EINTR) continue;
+    if (m <= 0) return m < 0 ? -errno : -EIO;
+    w += (size_t)m;
+  }
+  return 0;
+}
+
 /* Copies [off, end) of in to out with plain reads and writes. */
 static int copy_range(int in, int out, off_t off, off_t end) {
   static __thread char buf[1 << 16];
@@ -338,12 +349,8 @@ static int copy_range(int in, int out, off_t off, off_t end) {
     ssize_t n = pread(in, buf, want, off);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) return n < 0 ? -errno : -EIO;
-    for (ssize_t w = 0; w < n;) {
-      ssize_t m = pwrite(out, buf + w, (size_t)(n - w), off + w);
-      if (m < 0 && errno == EINTR) continue;
-      if (m < 0) return -errno;
-      w += m;
-    }
+    int rc = pwrite_all(out, buf, (size_t)n, off);
+    if (rc < 0) return rc;
     off += n;
   }
   return 0;
@@ -561,13 +568,11 @@ static int fill_holes(const char *dir, const char *name) {
     if (hole < 0 || hole >= st.st_size) break;
     off_t data = lseek(fd, hole, SEEK_DATA);
     if (data < 0) data = st.st_size; /* ENXIO: a hole to the end */
-    for (off = hole; rc == 0 && off < data;) {
-      size_t n = (size_t)(data - off) < sizeof zeros ? (size_t)(data - off) : sizeof zeros;
-      ssize_t w = pwrite(fd, zeros, n, off);
-      if (w < 0 && errno == EINTR) continue;
-      if (w <= 0) rc = w < 0 ? -errno : -EIO;
-      else off += w;
+    for (off_t at = hole; rc == 0 && at < data; at += (off_t)sizeof zeros) {
+      size_t n = (size_t)(data - at) < sizeof zeros ? (size_t)(data - at) : sizeof zeros;
+      rc = pwrite_all(fd, zeros, n, at);
     }
+    off = data;
   }
   if (rc == 0 && fsync(fd) < 0) rc = -errno;
   close(fd);

@@ -291,6 +291,7 @@ static void sandbox_key(const char *sandbox, char key[HG_REPL_NAME_MAX + 2]) {
  * and a send no key, so neither wait closes a cycle. */
 int hg_repl_hold(hg_repl *r, const char *sandbox) {
   char key[HG_REPL_NAME_MAX + 2];
+  if (!r) return 0;
   if (!hg__repl_sandbox_ok(sandbox)) return -EINVAL;
   sandbox_key(sandbox, key);
   if (!hg__repl_key_take(r, key, true)) return -ENOMEM;
@@ -301,6 +302,7 @@ int hg_repl_hold(hg_repl *r, const char *sandbox) {
 
 void hg_repl_unhold(hg_repl *r, const char *sandbox) {
   char key[HG_REPL_NAME_MAX + 2];
+  if (!r) return;
   sandbox_key(sandbox, key);
   hg__repl_sends_resume(r, sandbox);
   hg__repl_key_release(r, key);

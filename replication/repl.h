@@ -115,7 +115,8 @@ int hg_repl_newest(hg_repl *r, const char *sandbox, uint64_t *gen, char *rel, si
  * for a moment, and a receive then would not see them; btrfs refuses to
  * delete or flip the read-only flag of a subvolume a send reads (EPERM).
  * Take it before any lock of the manager's: sends and receives take none.
- * Not reentrant. -EINVAL bad id, -ENOMEM. */
+ * Not reentrant. r NULL (a node without replication): nothing to hold,
+ * 0. -EINVAL bad id, -ENOMEM. */
 int hg_repl_hold(hg_repl *r, const char *sandbox);
 void hg_repl_unhold(hg_repl *r, const char *sandbox);
 /* Deletes replicas/<sandbox> (a deleted sandbox); 0 if there is none. */

@@ -96,10 +96,10 @@ static int life_delete_one(hg_life *l, const char *id) {
 static int life_delete(void *ud, const char *id) {
   hg_life *l = ud;
   busy_enter(l, id, true);
-  int rc = l->repl ? hg_repl_hold(l->repl, id) : 0;
+  int rc = hg_repl_hold(l->repl, id);
   if (rc == 0) {
     rc = life_delete_one(l, id);
-    if (l->repl) hg_repl_unhold(l->repl, id);
+    hg_repl_unhold(l->repl, id);
   }
   busy_leave(l, id);
   return rc;

@@ -412,10 +412,10 @@ static json_t *life_status(void *ud) {
  * n->repl is set before the leases open, and never changes after. */
 static int node_orphan(void *ud, const char *id, uint64_t epoch, const char *reason) {
   hg_node *n = ud;
-  int rc = n->repl ? hg_repl_hold(n->repl, id) : 0;
+  int rc = hg_repl_hold(n->repl, id);
   if (rc < 0) return rc;
   rc = hg_sandbox_orphan(n->manager, id, epoch, reason);
-  if (n->repl) hg_repl_unhold(n->repl, id);
+  hg_repl_unhold(n->repl, id);
   return rc;
 }
 
