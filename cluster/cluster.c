@@ -332,6 +332,7 @@ static void swim_kick(hg_cluster *c) {
 
 void hg__cluster_after_swim(hg_cluster *c) {
   swim_kick(c);
+  hg__cluster_dir_burst(c);
   hg__cluster_persist_schedule(c);
 }
 

@@ -37,6 +37,10 @@ void hg_cluster_crash(hg_cluster *c, void (*done)(void *ud), void *ud);
 #define CL_ROSTER_FILE_MAX (4u << 20)
 #define CL_LEAVE_MAX_MS 500
 #define CL_PENDING_MAX CL_DIR_MAX /* directory broadcasts waiting for the loop */
+/* A burst of directory changes goes by push-pull too (hg__cluster_dir_burst):
+ * past this many broadcasts since the last, at most this often. */
+#define CL_DIR_BURST 32
+#define CL_DIR_BURST_MS 250
 #define CL_PERSIST_RETRY_MS 5000
 /* How long a node waits after its start to hear the directory from a peer
  * before it serves what it has, as a node alone would (hg_cluster_heard):
@@ -114,6 +118,8 @@ struct hg_cluster {
 
   struct pp *pps; /* push-pulls in flight (pushpull.c) */
   unsigned pp_in, pp_out;
+  unsigned dir_burst;         /* directory broadcasts since the last burst push-pull */
+  int64_t dir_burst_next_ms; /* monotonic: no burst push-pull before */
 
   member_info *minfo;
   size_t nminfo, minfo_cap;
@@ -208,6 +214,7 @@ int hg__cluster_dir_snapshot(hg_cluster *c, hg_dirent **out, size_t *n);
 void hg__cluster_on_user(void *ud, const hg_wire_user *u);
 /* The async handle: entries put by other threads, broadcast from the loop. */
 void hg__cluster_dir_on_async(uv_async_t *a);
+void hg__cluster_dir_burst(hg_cluster *c);
 
 /* ---- members.c ---- */
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cluster/cluster_internal.h"
+#include "node/core/log.h"
 #include "node/core/util.h"
 
 /* ---- directory (caller holds mu) ---- */
@@ -172,8 +173,38 @@ void hg__cluster_dir_on_async(uv_async_t *a) {
     pthread_mutex_unlock(&c->mu);
     if (!have) break;
     if (c->started && !c->shutting) hg_swim_broadcast_user(c->swim, &u);
+    c->dir_burst++;
   }
   hg__cluster_after_swim(c);
+}
+
+/* Gossip carries a handful of entries a datagram, each a few times: some
+ * hundred entries a second to a peer. A burst of changes (a failover
+ * adopting hundreds of sandboxes, a mass create) would take seconds to be
+ * heard, and every node answers the API from its copy. Past CL_DIR_BURST
+ * broadcasts the whole directory also goes to every live member by
+ * push-pull (one compressed TCP exchange each, both ways), at most every
+ * CL_DIR_BURST_MS: a tail shorter than a burst goes by gossip alone, and
+ * the swim timer (gossip's interval at most) brings this back for the rest
+ * of a longer one. Loop only. */
+void hg__cluster_dir_burst(hg_cluster *c) {
+  int64_t now = hg_now_ms();
+  if (c->dir_burst < CL_DIR_BURST || now < c->dir_burst_next_ms || !c->started ||
+      c->shutting)
+    return;
+  size_t n;
+  hg_swim_member *ms = hg__cluster_members_copy(c, &n);
+  if (!ms) return;
+  unsigned sent = 0;
+  for (size_t i = 0; i < n; i++)
+    if (ms[i].state == HG_MEMBER_ALIVE && strcmp(ms[i].id, c->id) != 0) {
+      hg__cluster_push_pull(c, ms[i].addr, false);
+      sent++;
+    }
+  hg_log_debug("cluster.dir_burst", "changes=%u peers=%u", c->dir_burst, sent);
+  free(ms);
+  c->dir_burst = 0;
+  c->dir_burst_next_ms = now + CL_DIR_BURST_MS;
 }
 
 /* ---- the directory API (thread-safe) ---- */

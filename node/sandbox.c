@@ -23,6 +23,7 @@
 #include "node/checkpoint.h"
 #include "node/core/err.h"
 #include "node/core/log.h"
+#include "node/core/strmap.h"
 #include "node/orphan.h"
 #include "node/sandbox_internal.h"
 #include "node/template.h"
@@ -1424,6 +1425,11 @@ static int generations_to_replicas(hg_manager *m, const char *id) {
   return rc;
 }
 
+/* The stripe of move_mu that orders moves of sandbox id. */
+static pthread_mutex_t *move_lock(hg_manager *m, const char *id) {
+  return &m->move_mu[hg_strmap_hash(id) % MOVE_LOCKS];
+}
+
 /* The sandbox leaves this node: its generations stay as replicas, its
  * writable subvolume, disk snapshots and record go. Generations move first
  * and the record goes last, so a crash at any step leaves either the whole
@@ -1445,7 +1451,7 @@ static int disown_locked(hg_manager *m, sandbox *sb) {
 
 int hg_sandbox_disown(hg_manager *m, const char *id, uint64_t epoch) {
   sandbox *sb;
-  pthread_mutex_lock(&m->move_mu);
+  pthread_mutex_lock(move_lock(m, id));
   int rc = lifecycle_begin(m, id, &sb);
   if (rc == 0) {
     if (epoch <= sb->epoch)
@@ -1459,7 +1465,7 @@ int hg_sandbox_disown(hg_manager *m, const char *id, uint64_t epoch) {
                   (unsigned long long)epoch, (unsigned long long)sb->gen);
     hg__sb_lifecycle_end(m, sb);
   }
-  pthread_mutex_unlock(&m->move_mu);
+  pthread_mutex_unlock(move_lock(m, id));
   return rc;
 }
 
@@ -1596,13 +1602,13 @@ int hg_sandbox_orphan(hg_manager *m, const char *id, uint64_t epoch, const char 
   if (epoch == 0) return -EINVAL;
   sandbox *sb;
   /* After adopts and disowns, as they order themselves over one id. */
-  pthread_mutex_lock(&m->move_mu);
+  pthread_mutex_lock(move_lock(m, id));
   int rc = lifecycle_begin(m, id, &sb);
   if (rc == 0) {
     rc = orphan_locked(m, sb, epoch, reason);
     hg__sb_lifecycle_end(m, sb);
   }
-  pthread_mutex_unlock(&m->move_mu);
+  pthread_mutex_unlock(move_lock(m, id));
   return rc;
 }
 
@@ -1801,7 +1807,7 @@ int hg_sandbox_adopt(hg_manager *m, const char *id, const char *gen_rel, uint64_
   char stage[64];
   if (!hg_id_valid("sb", id) || !gen_rel || epoch == 0) return -EINVAL;
   hg_path(stage, sizeof stage, "staging/adopt-%s", id);
-  pthread_mutex_lock(&m->move_mu);
+  pthread_mutex_lock(move_lock(m, id));
   sandbox *old, *sb = NULL;
   int rc = adopt_check(m, id, epoch, &old);
   if (rc == 0) rc = adopt_stage(m, id, gen_rel, epoch, stage, &sb);
@@ -1819,7 +1825,7 @@ int hg_sandbox_adopt(hg_manager *m, const char *id, const char *gen_rel, uint64_
     hg_log_info("sandbox.adopted", "sandbox=%s from=%s epoch=%llu gen=%llu", id, gen_rel,
                 (unsigned long long)epoch, gen);
   }
-  pthread_mutex_unlock(&m->move_mu);
+  pthread_mutex_unlock(move_lock(m, id));
   return rc;
 }
 
@@ -1954,7 +1960,7 @@ int hg_manager_open(const hg_manager_config *cfg, hg_manager **out) {
   if (!m->cfg.default_replicas) m->cfg.default_replicas = 2;
   if (m->cfg.default_replicas > MAX_REPLICAS) m->cfg.default_replicas = MAX_REPLICAS;
   pthread_mutex_init(&m->mu, NULL);
-  pthread_mutex_init(&m->move_mu, NULL);
+  for (unsigned i = 0; i < MOVE_LOCKS; i++) pthread_mutex_init(&m->move_mu[i], NULL);
   pthread_mutex_init(&m->orphan_mu, NULL);
   pthread_cond_init(&m->pool_cv, NULL);
   hg__manager_load_all(m);
@@ -1979,7 +1985,7 @@ void hg_manager_close(hg_manager *m) {
   }
   free(m->sbs);
   pthread_cond_destroy(&m->pool_cv);
-  pthread_mutex_destroy(&m->move_mu);
+  for (unsigned i = 0; i < MOVE_LOCKS; i++) pthread_mutex_destroy(&m->move_mu[i]);
   pthread_mutex_destroy(&m->orphan_mu);
   pthread_mutex_destroy(&m->mu);
   free(m);

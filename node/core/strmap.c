@@ -10,14 +10,14 @@
 /* FNV-1a: keys are short ids; nothing here is chosen by an attacker who
  * could also see the bucket count, and a long chain costs time, not
  * correctness. */
-static size_t strmap_hash(const char *s) {
+size_t hg_strmap_hash(const char *s) {
   uint64_t h = 1469598103934665603ull;
   for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
   return (size_t)h;
 }
 
 static hg_strmap_node **slot_of(const hg_strmap *m, const char *key) {
-  return &m->buckets[strmap_hash(key) & (m->nbuckets - 1)];
+  return &m->buckets[hg_strmap_hash(key) & (m->nbuckets - 1)];
 }
 
 hg_strmap_node *hg_strmap_get(const hg_strmap *m, const char *key) {
@@ -34,7 +34,7 @@ static int strmap_grow(hg_strmap *m) {
   for (size_t i = 0; i < m->nbuckets; i++) {
     for (hg_strmap_node *n = m->buckets[i], *next; n; n = next) {
       next = n->next;
-      hg_strmap_node **slot = &b[strmap_hash(n->key) & (nb - 1)];
+      hg_strmap_node **slot = &b[hg_strmap_hash(n->key) & (nb - 1)];
       n->next = *slot;
       *slot = n;
     }

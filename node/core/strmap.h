@@ -29,6 +29,8 @@ typedef struct hg_strmap {
 #define HG_STRMAP_INIT \
   { NULL, 0, 0 }
 
+/* The map's hash of a key (FNV-1a), for callers that stripe by key too. */
+size_t hg_strmap_hash(const char *s);
 /* The node whose key equals key, or NULL. */
 hg_strmap_node *hg_strmap_get(const hg_strmap *m, const char *key);
 /* Adds n (n->key set): 0, -EEXIST when the key is there already (n is not

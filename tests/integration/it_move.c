@@ -437,6 +437,81 @@ static void adopt_refuses_what_is_not_this_sandboxs_generation(void **state) {
   assert_false(exists("replicas/%s", x));
 }
 
+/* A failover adopts hundreds of sandboxes at once: adopts of different
+ * sandboxes run side by side and all land; racing adopts of one sandbox
+ * at one epoch land once, the others see it there. */
+#define RACE_IDS 24
+#define RACE_THREADS 8
+
+typedef struct adopt_race {
+  char ids[RACE_IDS][HG_ID_MAX];
+  unsigned next; /* the index the next thread takes, under fx.mu */
+  int rc[RACE_IDS * RACE_THREADS];
+  unsigned nrc;
+  bool one_id; /* every thread adopts ids[0] */
+} adopt_race;
+
+static void *adopt_racer(void *arg) {
+  adopt_race *r = arg;
+  for (;;) {
+    pthread_mutex_lock(&fx.mu);
+    unsigned k = r->next++;
+    pthread_mutex_unlock(&fx.mu);
+    if (k >= (r->one_id ? RACE_THREADS : RACE_IDS)) return NULL;
+    const char *id = r->ids[r->one_id ? 0 : k];
+    char from[96];
+    snprintf(from, sizeof from, "replicas/%s/1", id);
+    int rc = hg_sandbox_adopt(fx.m, id, from, 6);
+    pthread_mutex_lock(&fx.mu);
+    r->rc[r->nrc++] = rc;
+    pthread_mutex_unlock(&fx.mu);
+  }
+}
+
+static void adopt_race_run(adopt_race *r) {
+  pthread_t t[RACE_THREADS];
+  r->next = r->nrc = 0;
+  for (unsigned i = 0; i < RACE_THREADS; i++)
+    assert_int_equal(pthread_create(&t[i], NULL, adopt_racer, r), 0);
+  for (unsigned i = 0; i < RACE_THREADS; i++) pthread_join(t[i], NULL);
+}
+
+static void adopts_run_side_by_side_and_one_sandbox_lands_once(void **state) {
+  (void)state;
+  static adopt_race r;
+  hg_sb_info info;
+  memset(&r, 0, sizeof r);
+  for (unsigned i = 0; i < RACE_IDS; i++) {
+    snprintf(r.ids[i], HG_ID_MAX, "sb-00000000000001%02x", i);
+    fake_generation(r.ids[i], 1, r.ids[i], 1, true);
+  }
+  adopt_race_run(&r);
+  assert_int_equal(r.nrc, RACE_IDS);
+  for (unsigned i = 0; i < RACE_IDS; i++) {
+    assert_int_equal(r.rc[i], 0);
+    assert_int_equal(hg_sandbox_info(fx.m, r.ids[i], &info), 0);
+    assert_int_equal(info.state, HG_SB_SUSPENDED);
+    assert_int_equal(info.epoch, 6);
+    assert_false(exists("staging/adopt-%s", r.ids[i]));
+  }
+  for (unsigned i = 0; i < RACE_IDS; i++) assert_int_equal(hg_sandbox_delete(fx.m, r.ids[i]), 0);
+
+  fake_generation(r.ids[0], 1, r.ids[0], 1, true);
+  r.one_id = true;
+  adopt_race_run(&r);
+  unsigned landed = 0, there = 0;
+  for (unsigned i = 0; i < r.nrc; i++) {
+    landed += r.rc[i] == 0;
+    there += r.rc[i] == -EEXIST;
+  }
+  assert_int_equal(landed, 1);
+  assert_int_equal(there, RACE_THREADS - 1);
+  assert_int_equal(hg_sandbox_info(fx.m, r.ids[0], &info), 0);
+  assert_int_equal(info.epoch, 6);
+  assert_false(exists("staging/adopt-%s", r.ids[0]));
+  assert_int_equal(hg_sandbox_delete(fx.m, r.ids[0]), 0);
+}
+
 /* A generation saved under TCG on a node that now runs KVM (or the
  * reverse) is refused with its own error before QEMU sees it, and stays
  * whole: under the right accelerator it resumes. */
@@ -469,6 +544,7 @@ int main(void) {
       cmocka_unit_test(moved_sandbox_resumes_its_process_and_files),
       cmocka_unit_test(replica_generations_fork_move_again_and_go_with_delete),
       cmocka_unit_test(adopt_refuses_what_is_not_this_sandboxs_generation),
+      cmocka_unit_test(adopts_run_side_by_side_and_one_sandbox_lands_once),
       cmocka_unit_test(a_generation_saved_under_another_accelerator_is_refused),
   };
   return hg_it_run_group(tests, setup, teardown);

@@ -65,6 +65,9 @@ static void on_closed(void *ud) {
   ((node *)ud)->closed = true;
 }
 
+/* A test's departures from the "local" profile (zero: none), for the next starts. */
+static hg_swim_config swim_override;
+
 static node *started[16]; /* for the teardown of a test that failed midway */
 static size_t nstarted;
 
@@ -120,6 +123,7 @@ static void node_start_ex(node *n, const char *id, const char *join, const char 
                              .cluster_key = key,
                              .zone = zone,
                              .profile = "local",
+                             .swim = swim_override,
                              .state_dir = n->dir};
     fill_meta(&cfg.self, id, n->port, "base:1", 0, 0, 0, 0);
     n->closed = false;
@@ -396,6 +400,45 @@ static void expired_tombstones_are_not_taken_back(void **state) {
   run_ms(500); /* a push-pull or two more */
   assert_int_equal(hg_cluster_dir_get(b.c, gone, &e), -ENOENT);
   assert_int_equal(hg_cluster_dir_get(a.c, gone, &e), -ENOENT);
+  node_close(&b);
+  node_close(&a);
+}
+
+/* ---- bursts ---- */
+
+#define BURST 1000
+
+static bool has_burst(node *n) {
+  for (int i = 0; i < BURST; i++) {
+    char sb[32];
+    snprintf(sb, sizeof sb, "sb-%016x", 0x2000 + i);
+    if (!dir_state_is(n, sb, "suspended")) return false;
+  }
+  return true;
+}
+
+/* A burst of changes (a failover adopting hundreds of sandboxes) reaches
+ * the peers by push-pull, not only a handful of entries a datagram. Gossip
+ * and the periodic push-pull are slowed here so far that without the
+ * burst's push-pull the entries would ride on probes alone (~10 s). */
+static void a_burst_of_directory_changes_goes_by_push_pull(void **state) {
+  node a = {0}, b = {0};
+  swim_override.gossip_interval_ms = 60000;
+  swim_override.push_pull_interval_ms = 600000;
+  node_start(&a, "n-a", NULL);
+  node_start(&b, "n-b", a.gossip);
+  memset(&swim_override, 0, sizeof swim_override);
+  assert_true(WAIT_UNTIL(alive(&a) == 2 && alive(&b) == 2, 5000));
+  assert_true(WAIT_UNTIL(stats(&a).push_pulls > 0, 5000)); /* the join's */
+  uint64_t before = stats(&a).push_pulls;
+  for (int i = 0; i < BURST; i++) {
+    char sb[32];
+    snprintf(sb, sizeof sb, "sb-%016x", 0x2000 + i);
+    hg_dirent e = dirent(sb, 1, "suspended");
+    assert_int_equal(hg_cluster_dir_put(a.c, &e), 0);
+  }
+  assert_true(WAIT_UNTIL(has_burst(&b), 3000));
+  assert_true(WAIT_UNTIL(stats(&a).push_pulls > before, 2000));
   node_close(&b);
   node_close(&a);
 }
@@ -1171,6 +1214,7 @@ int main(void) {
       T(replica_targets_follow_rendezvous_zones_and_liveness),
       T(interleaved_dir_updates_both_survive),
       T(expired_tombstones_are_not_taken_back),
+      T(a_burst_of_directory_changes_goes_by_push_pull),
       T(metrics_are_prometheus_text),
       T(lease_datagrams_reach_the_named_node),
   };
