@@ -608,8 +608,9 @@ int hg__manager_capacity_check(hg_manager *m, unsigned memory_mib, bool new_sand
 
 /* Takes a sandbox for lifecycle work: reference + write lock. One deleted
  * or disowned while we waited for the lock is gone: -ENOENT, so no call
- * works on (or reports) a sandbox that has left the table. */
-static int lifecycle_begin(hg_manager *m, const char *id, sandbox **out) {
+ * works on (or reports) a sandbox that has left the table. As it is:
+ * moves (adopt, disown, orphan) take one adopted lazily without its copy. */
+static int lifecycle_take(hg_manager *m, const char *id, sandbox **out) {
   sandbox *sb;
   int rc = sb_get(m, id, &sb);
   if (rc < 0) return rc;
@@ -629,6 +630,16 @@ static int lifecycle_begin(hg_manager *m, const char *id, sandbox **out) {
 void hg__sb_lifecycle_end(hg_manager *m, sandbox *sb) {
   pthread_rwlock_unlock(&sb->lock);
   sb_put(m, sb);
+}
+
+static int adopt_copy(hg_manager *m, sandbox *sb);
+
+/* lifecycle_take, with the copy into place of a sandbox adopted lazily. */
+static int lifecycle_begin(hg_manager *m, const char *id, sandbox **out) {
+  int rc = lifecycle_take(m, id, out);
+  if (rc == 0 && (*out)->adopted_from[0] && (rc = adopt_copy(m, *out)) < 0)
+    hg__sb_lifecycle_end(m, *out);
+  return rc;
 }
 
 /* --- create ------------------------------------------------------------------- */
@@ -1439,6 +1450,7 @@ static int disown_locked(hg_manager *m, sandbox *sb) {
   static const char *const dirs[] = {"snapshots", "sandboxes"};
   int rc = generations_to_replicas(m, sb->id);
   if (rc == 0) rc = delete_dirs(m, sb->id, dirs, HG_ARRAY_SIZE(dirs));
+  if (rc == 0) rc = hg__sb_adopted_remove(m, sb->id, true); /* one adopted lazily */
   if (rc < 0) {
     hg_log_error("sandbox.disown", "sandbox=%s err=\"%s\"", sb->id, hg_err_str(rc));
     return rc;
@@ -1452,7 +1464,7 @@ static int disown_locked(hg_manager *m, sandbox *sb) {
 int hg_sandbox_disown(hg_manager *m, const char *id, uint64_t epoch) {
   sandbox *sb;
   pthread_mutex_lock(move_lock(m, id));
-  int rc = lifecycle_begin(m, id, &sb);
+  int rc = lifecycle_take(m, id, &sb);
   if (rc == 0) {
     if (epoch <= sb->epoch)
       rc = -ESTALE;
@@ -1573,6 +1585,8 @@ static int orphan_finish(hg_manager *m, const char *id, uint64_t epoch,
 static int orphan_locked(hg_manager *m, sandbox *sb, uint64_t epoch, const char *reason) {
   hg_sb_state was = sb->state;
   char name[HG_ORPHAN_NAME_MAX];
+  /* Adopted lazily: no copy of ours ever ran, its generations are replicas. */
+  if (sb->adopted_from[0]) return disown_locked(m, sb);
   int rc = vm_kill(m, sb);
   if (rc < 0) {
     hg__sb_set_failed(m, sb, rc, "orphan: the VM did not stop");
@@ -1603,7 +1617,7 @@ int hg_sandbox_orphan(hg_manager *m, const char *id, uint64_t epoch, const char 
   sandbox *sb;
   /* After adopts and disowns, as they order themselves over one id. */
   pthread_mutex_lock(move_lock(m, id));
-  int rc = lifecycle_begin(m, id, &sb);
+  int rc = lifecycle_take(m, id, &sb);
   if (rc == 0) {
     rc = orphan_locked(m, sb, epoch, reason);
     hg__sb_lifecycle_end(m, sb);
@@ -1706,12 +1720,12 @@ static int staged_record(hg_manager *m, const char *dir, const char *id,
   return rc;
 }
 
-/* Makes staging/adopt-<id>, a writable copy of gen_rel whose sandbox.json
- * already says "suspended at this epoch": moved into place in one rename,
- * a crash leaves either nothing (staging is cleared at start) or the whole
- * sandbox. *out gets its record. */
-static int adopt_stage(hg_manager *m, const char *id, const char *gen_rel, uint64_t epoch,
-                       const char *stage, sandbox **out) {
+/* The sandbox gen_rel records, suspended here at epoch and not yet copied
+ * into place (adopted_from: the copy waits for its first lifecycle call).
+ * gen_rel must be a read-only generation of this very sandbox whose files
+ * are its own. Reads only: the generation stays as it is. */
+int hg__sb_adopt_read(hg_manager *m, const char *id, const char *gen_rel, uint64_t epoch,
+                      sandbox **out) {
   char dir[4096];
   hg_subvol_info info;
   int rc = hg_store_abs(m->cfg.store, gen_rel, dir, sizeof dir);
@@ -1719,34 +1733,101 @@ static int adopt_stage(hg_manager *m, const char *id, const char *gen_rel, uint6
   if (!hg_store_is_subvol(m->cfg.store, gen_rel)) return -ENOENT;
   if ((rc = hg_store_subvol_info(m->cfg.store, gen_rel, &info)) < 0) return rc;
   if (!info.readonly) return -EPROTO; /* a generation never changes */
-  rc = hg_store_subvol_delete(m->cfg.store, stage);
-  if (rc == 0) rc = hg_store_snapshot(m->cfg.store, gen_rel, stage, false);
-  if (rc == 0) rc = hg_store_abs(m->cfg.store, stage, dir, sizeof dir);
-  if (rc < 0) return rc;
-  /* The source node's shim files name its processes, not ours. */
-  m->cfg.vmm->clear(dir);
   sandbox *sb = hg__sb_new();
   if (!sb) return -ENOMEM;
   rc = check_files(dir);
   if (rc == 0) rc = staged_record(m, dir, id, gen_rel, sb);
-  if (rc == 0) {
-    hg_sb_change ch;
-    bool pooled;
-    sb->state = HG_SB_SUSPENDED;
-    sb->pending[0] = sb->error[0] = '\0';
-    sb->epoch = epoch;
-    sb->pub_gen = sb->gen; /* what it is adopted from is its newest, and held */
-    sb->pooled = false;
-    /* Disk snapshots stay on the node that took them. */
-    json_array_clear(sb->snapshots);
-    rc = hg_path(dir + strlen(dir), sizeof dir - strlen(dir), "/sandbox.json");
-    if (rc == 0) rc = sb_write(m, sb, dir, &ch, &pooled);
-  }
+  if (rc == 0 && hg_path(sb->adopted_from, sizeof sb->adopted_from, "%s", gen_rel) < 0)
+    rc = -ENAMETOOLONG;
   if (rc < 0) {
     hg__sb_free(sb);
     return rc;
   }
+  sb->state = HG_SB_SUSPENDED;
+  sb->pending[0] = sb->error[0] = '\0';
+  sb->epoch = epoch;
+  sb->pub_gen = sb->gen; /* what it is adopted from is its newest, and held */
+  sb->pooled = false;
+  /* Disk snapshots stay on the node that took them. */
+  json_array_clear(sb->snapshots);
   *out = sb;
+  return 0;
+}
+
+/* adopted/<id>.json: the record of a sandbox adopted and not yet copied
+ * into place, what the next start adopts again (sandbox_recover.c). */
+static int adopted_path(hg_manager *m, const char *id, char out[4096]) {
+  char rel[64];
+  int rc = hg_path(rel, sizeof rel, "adopted/%s.json", id);
+  return rc < 0 ? rc : hg_store_abs(m->cfg.store, rel, out, 4096);
+}
+
+static int adopted_write(hg_manager *m, const sandbox *sb) {
+  char path[4096];
+  json_t *j = json_pack("{s:s,s:s,s:I}", "sandbox", sb->id, "from", sb->adopted_from, "epoch",
+                        (json_int_t)sb->epoch);
+  char *text = j ? json_dumps(j, JSON_COMPACT) : NULL;
+  json_decref(j);
+  if (!text) return -ENOMEM;
+  int rc = adopted_path(m, sb->id, path);
+  if (rc == 0) rc = hg_write_file_atomic(path, text, strlen(text));
+  free(text);
+  return rc;
+}
+
+int hg__sb_adopted_remove(hg_manager *m, const char *id, bool durable) {
+  char path[4096];
+  int rc = adopted_path(m, id, path);
+  if (rc < 0) return rc;
+  if (unlink(path) < 0) return errno == ENOENT ? 0 : -errno;
+  *strrchr(path, '/') = '\0';
+  return durable ? hg_fsync_path(path) : 0;
+}
+
+/* The copy a lazy adopt put off, at the sandbox's first lifecycle call:
+ * staging/adopt-<id>, a writable snapshot of its generation whose
+ * sandbox.json says "suspended at this epoch", moved into place in one
+ * rename. A crash before the rename leaves the adoption record (the next
+ * start adopts lazily again), after it the sandbox's own record, which
+ * wins. A sandboxes/<id> no record claims (left by an older crash) goes
+ * first. Caller holds sb's lock. */
+static int adopt_copy(hg_manager *m, sandbox *sb) {
+  char stage[64], dir[4096], rel[64], rec[4096];
+  hg_sb_change ch;
+  bool pooled;
+  struct stat st;
+  int64_t t0 = hg_now_ms();
+  int rc = hg_path(stage, sizeof stage, "staging/adopt-%s", sb->id);
+  if (rc == 0) rc = hg__sb_rel(sb, rel, sizeof rel);
+  /* An orphaning a failure cut short is not stale: the next start moves it. */
+  if (rc == 0 && sb_file(m, sb, HG_ORPHAN_RECORD, rec) == 0 && lstat(rec, &st) == 0) {
+    hg_log_error("sandbox.adopt", "sandbox=%s err=\"%s holds an unfinished orphan\"", sb->id,
+                 rel);
+    return -EBUSY;
+  }
+  if (rc == 0) rc = hg_store_subvol_delete(m->cfg.store, stage);
+  if (rc == 0) rc = hg_store_snapshot(m->cfg.store, sb->adopted_from, stage, false);
+  if (rc == 0) rc = hg_store_abs(m->cfg.store, stage, dir, sizeof dir);
+  if (rc == 0) {
+    m->cfg.vmm->clear(dir); /* the source node's shim files name its processes */
+    rc = hg_path(dir + strlen(dir), sizeof dir - strlen(dir), "/sandbox.json");
+  }
+  if (rc == 0) rc = sb_write(m, sb, dir, &ch, &pooled);
+  if (rc == 0 && hg_store_is_subvol(m->cfg.store, rel)) {
+    hg_log_warn("sandbox.adopt", "sandbox=%s stale=%s", sb->id, rel);
+    rc = hg_store_subvol_delete(m->cfg.store, rel);
+  }
+  if (rc == 0) rc = hg_store_move(m->cfg.store, stage, rel);
+  if (rc < 0) {
+    hg_store_subvol_delete(m->cfg.store, stage);
+    hg_log_warn("sandbox.adopt", "sandbox=%s from=%s step=copy err=\"%s\"", sb->id,
+                sb->adopted_from, hg_err_str(rc));
+    return rc;
+  }
+  hg_log_info("sandbox.adopt_copied", "sandbox=%s from=%s ms=%lld", sb->id, sb->adopted_from,
+              (long long)(hg_now_ms() - t0));
+  sb->adopted_from[0] = '\0';
+  hg__sb_adopted_remove(m, sb->id, false); /* the sandbox's own record wins now */
   return 0;
 }
 
@@ -1755,7 +1836,7 @@ static int adopt_stage(hg_manager *m, const char *id, const char *gen_rel, uint6
 static int adopt_check(hg_manager *m, const char *id, uint64_t epoch, sandbox **old) {
   sandbox *sb;
   *old = NULL;
-  int rc = lifecycle_begin(m, id, &sb);
+  int rc = lifecycle_take(m, id, &sb);
   if (rc == -ENOENT) return 0;
   if (rc < 0) return rc;
   if (sb->epoch >= epoch)
@@ -1770,54 +1851,39 @@ static int adopt_check(hg_manager *m, const char *id, uint64_t epoch, sandbox **
   return 0;
 }
 
-/* Moves the staged copy to sandboxes/<id> and enters sb in the table. A
- * sandboxes/<id> that no record claims (left by an older crash) goes
- * first. */
-static int adopt_place(hg_manager *m, const char *stage, sandbox *sb) {
-  char rel[64];
+/* Enters an adopted sb in the table and says so. */
+static int adopt_enter(hg_manager *m, sandbox *sb) {
   hg_sb_change ch;
-  char rec[4096];
-  struct stat st;
-  hg__sb_rel(sb, rel, sizeof rel);
-  /* An orphaning a failure cut short is not stale: the next start moves it. */
-  if (sb_file(m, sb, HG_ORPHAN_RECORD, rec) == 0 && lstat(rec, &st) == 0) {
-    hg_log_error("sandbox.adopt", "sandbox=%s err=\"%s holds an unfinished orphan\"", sb->id,
-                 rel);
-    return -EBUSY;
-  }
-  if (hg_store_is_subvol(m->cfg.store, rel))
-    hg_log_warn("sandbox.adopt", "sandbox=%s stale=%s", sb->id, rel);
-  int rc = hg_store_subvol_delete(m->cfg.store, rel);
-  if (rc == 0) rc = hg_store_move(m->cfg.store, stage, rel);
-  if (rc < 0) return rc;
   pthread_mutex_lock(&m->mu);
-  rc = hg__manager_capacity_check(m, 0, true); /* suspended: no memory held yet */
+  int rc = hg__manager_capacity_check(m, 0, true); /* suspended: no memory held yet */
   if (rc == 0) rc = hg__manager_table_add(m, sb);
   if (rc == 0) ch = change_of(sb, NULL);
   pthread_mutex_unlock(&m->mu);
-  if (rc < 0) {
-    hg_store_subvol_delete(m->cfg.store, rel);
-    return rc;
-  }
-  report(m, &ch);
-  return 0;
+  if (rc == 0) report(m, &ch);
+  return rc;
 }
 
+/* Lazy: a failover adopts hundreds of sandboxes at once, and a copy into
+ * place costs btrfs two commits (the snapshot, the rename), ~100 a second
+ * on a busy node at best; what makes the sandbox ours is a small record
+ * (adopted/<id>.json), and the copy waits for the first lifecycle call
+ * (lifecycle_begin), most of them never soon. */
 int hg_sandbox_adopt(hg_manager *m, const char *id, const char *gen_rel, uint64_t epoch) {
-  char stage[64];
   if (!hg_id_valid("sb", id) || !gen_rel || epoch == 0) return -EINVAL;
-  hg_path(stage, sizeof stage, "staging/adopt-%s", id);
   pthread_mutex_lock(move_lock(m, id));
   sandbox *old, *sb = NULL;
   int rc = adopt_check(m, id, epoch, &old);
-  if (rc == 0) rc = adopt_stage(m, id, gen_rel, epoch, stage, &sb);
+  if (rc == 0) rc = hg__sb_adopt_read(m, id, gen_rel, epoch, &sb);
+  /* The older copy goes first (its own adoption record with it), then
+   * ours is written: a crash between leaves neither, and the sandbox
+   * waits as replicas for a move (a resume through any node). */
   if (rc == 0 && old) rc = disown_locked(m, old);
   if (old) hg__sb_lifecycle_end(m, old);
+  if (rc == 0) rc = adopted_write(m, sb);
   /* Once in the table sb is the table's: what the log needs, copied first. */
   unsigned long long gen = sb ? sb->gen : 0;
-  if (rc == 0) rc = adopt_place(m, stage, sb);
+  if (rc == 0 && (rc = adopt_enter(m, sb)) < 0) hg__sb_adopted_remove(m, id, true);
   if (rc < 0) {
-    hg_store_subvol_delete(m->cfg.store, stage);
     if (sb) hg__sb_free(sb);
     hg_log_warn("sandbox.adopt", "sandbox=%s from=%s epoch=%llu err=\"%s\"", id, gen_rel,
                 (unsigned long long)epoch, hg_err_str(rc));

@@ -60,6 +60,8 @@ typedef struct sandbox {
   bool nic;           /* the VM has a NIC (its template's saved machine had one) */
   char accel[8];      /* "kvm" or "tcg": its memory image restores only under it */
   char error[160];    /* why a sandbox is failed */
+  char adopted_from[96]; /* adopted lazily: the generation its copy into place
+                          * comes from (adopted/<id>.json); "": in place */
 
   hg_vm *vm;
   hg_agent *agent;
@@ -130,6 +132,13 @@ int hg__sb_orphan_record_in(hg_manager *m, sandbox *sb, const char *rel, uint64_
 /* At start-up: finishes an orphaning of sb a crash cut short; false when
  * sandboxes/<id> holds no orphan record. */
 bool hg__sb_orphan_recover(hg_manager *m, sandbox *sb);
+/* A sandbox adopted lazily (hg_sandbox_adopt): its record as generation
+ * gen_rel has it, suspended at epoch, adopted_from set; the generation is
+ * checked, not copied. */
+int hg__sb_adopt_read(hg_manager *m, const char *id, const char *gen_rel, uint64_t epoch,
+                      sandbox **out);
+/* Removes adopted/<id>.json, if any; durable: and syncs its dir. */
+int hg__sb_adopted_remove(hg_manager *m, const char *id, bool durable);
 /* Caller holds m->mu (or is hg_manager_open: no other thread yet). */
 int hg__manager_table_add(hg_manager *m, sandbox *sb);
 void hg__manager_table_remove(hg_manager *m, sandbox *sb);

@@ -48,8 +48,8 @@ struct hg_store {
 
 /* consoles/: guest console logs, the guest's to write: never replicated. */
 static const char *const layout_dirs[] = {
-    "templates", "sandboxes", "snapshots", "replicas",
-    "orphans",   "staging",   "state",     "consoles",
+    "templates", "sandboxes", "snapshots", "replicas", "orphans",
+    "staging",   "state",     "consoles",  "adopted",
 };
 
 /* ---- paths ---------------------------------------------------------- */

@@ -228,6 +228,19 @@ static void fake_generation(const char *id, unsigned gen, const char *record_id,
   if (readonly) assert_int_equal(hg_store_set_readonly(fx.st, rel, true), 0);
 }
 
+/* Closes the manager and opens it again: sandbox id is back, suspended
+ * at gen and epoch. */
+static void reopen_finds_suspended(const char *id, uint64_t gen, uint64_t epoch) {
+  hg_sb_info info;
+  hg_manager_close(fx.m);
+  fx.m = NULL;
+  assert_int_equal(manager_open(), 0);
+  assert_int_equal(hg_sandbox_info(fx.m, id, &info), 0);
+  assert_int_equal(info.state, HG_SB_SUSPENDED);
+  assert_int_equal(info.gen, gen);
+  assert_int_equal(info.epoch, epoch);
+}
+
 /* --- tests --------------------------------------------------------------------- */
 
 /* The whole manual move on one node: suspend (gen 1), a replica of gen 1,
@@ -294,13 +307,7 @@ static void moved_sandbox_resumes_its_process_and_files(void **state) {
    * leaves the replica's record ("suspending", "saving"): recovery lands
    * on suspended from the generation, which exists here only as a replica. */
   snapshot("replicas/%s/1", a, "sandboxes/%s", a, false);
-  hg_manager_close(fx.m);
-  fx.m = NULL;
-  assert_int_equal(manager_open(), 0);
-  assert_int_equal(hg_sandbox_info(fx.m, a, &info), 0);
-  assert_int_equal(info.state, HG_SB_SUSPENDED);
-  assert_int_equal(info.gen, 1);
-  assert_int_equal(info.epoch, 1);
+  reopen_finds_suspended(a, 1, 1);
 
   /* The move proper: the stale epoch-1 sandbox is disowned on the way. */
   assert_int_equal(hg_sandbox_adopt(fx.m, a, "replicas/sb-ffffffffffffffff/1", 2),
@@ -320,8 +327,16 @@ static void moved_sandbox_resumes_its_process_and_files(void **state) {
   assert_int_equal(last.gen, 1);
   assert_true(hg_sandbox_token_ok(fx.m, a, fx.a_token));
   assert_false(exists("staging/adopt-%s", a));
+  /* Adopted lazily: a record says so, the copy waits for the first call;
+   * a restart in between adopts it again from the record. */
+  assert_true(exists("adopted/%s.json", a));
+  assert_false(exists("sandboxes/%s", a));
+  reopen_finds_suspended(a, 1, 2);
+  assert_true(hg_sandbox_token_ok(fx.m, a, fx.a_token));
 
   assert_int_equal(hg_sandbox_resume(fx.m, a), 0);
+  assert_true(exists("sandboxes/%s", a));
+  assert_false(exists("adopted/%s.json", a));
   assert_int_equal(last_change(a, NULL).epoch, 2);
   /* it goes on from where it stood, unbroken */
   long after = hg_it_wait_counter(counter_output, &cnt, before + 3, 120000);
@@ -432,9 +447,11 @@ static void adopt_refuses_what_is_not_this_sandboxs_generation(void **state) {
   assert_int_equal(info.epoch, 5);
   assert_int_equal(info.replicas, 3);
   assert_string_equal(info.tpl_dir, "default:latest@0123456789abcdef");
-  assert_true(exists("sandboxes/%s/sandbox.json", x));
-  assert_int_equal(hg_sandbox_delete(fx.m, x), 0);
+  assert_true(exists("adopted/%s.json", x));
+  assert_int_equal(hg_sandbox_delete(fx.m, x), 0); /* copied into place, then deleted */
   assert_false(exists("replicas/%s", x));
+  assert_false(exists("sandboxes/%s", x));
+  assert_false(exists("adopted/%s.json", x));
 }
 
 /* A failover adopts hundreds of sandboxes at once: adopts of different
@@ -494,6 +511,14 @@ static void adopts_run_side_by_side_and_one_sandbox_lands_once(void **state) {
     assert_int_equal(info.epoch, 6);
     assert_false(exists("staging/adopt-%s", r.ids[i]));
   }
+  /* One adopted lazily and moved on before its copy: its generation stays
+   * a replica, the adoption record goes. */
+  assert_int_equal(hg_sandbox_disown(fx.m, r.ids[1], 7), 0);
+  assert_int_equal(hg_sandbox_info(fx.m, r.ids[1], &info), -ENOENT);
+  assert_true(exists("replicas/%s/1", r.ids[1]));
+  assert_false(exists("adopted/%s.json", r.ids[1]));
+  assert_false(exists("sandboxes/%s", r.ids[1]));
+  assert_int_equal(hg_sandbox_adopt(fx.m, r.ids[1], "replicas/sb-0000000000000101/1", 8), 0);
   for (unsigned i = 0; i < RACE_IDS; i++) assert_int_equal(hg_sandbox_delete(fx.m, r.ids[i]), 0);
 
   fake_generation(r.ids[0], 1, r.ids[0], 1, true);

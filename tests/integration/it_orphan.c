@@ -269,6 +269,11 @@ static void orphans_never_overwrite_and_restart_finishes_a_cut_short_one(void **
   assert_int_equal(hg_store_snapshot(fx.st, src, from, true), 0);
   assert_int_equal(hg_sandbox_adopt(fx.m, a, from, 6), 0);
   assert_true(listed(a));
+  /* Adopted lazily, it has no copy of its own to orphan until a first
+   * call makes one (before, an orphaning disowns it: replicas stay). */
+  assert_false(is_subvol("sandboxes/%s", a));
+  assert_int_equal(hg_sandbox_set_idle(fx.m, a, 3600), 0);
+  assert_true(is_subvol("sandboxes/%s", a));
   assert_int_equal(hg_sandbox_orphan(fx.m, a, 5, "fenced twice"), 0);
   assert_false(listed(a));
   assert_true(is_subvol("orphans/%s/5", a));
@@ -282,6 +287,7 @@ static void orphans_never_overwrite_and_restart_finishes_a_cut_short_one(void **
 
   /* Cut short: the record is written, nothing moved yet. */
   assert_int_equal(hg_sandbox_adopt(fx.m, a, from, 7), 0);
+  assert_int_equal(hg_sandbox_set_idle(fx.m, a, 3600), 0); /* its copy, in place */
   manager_close();
   const char record[] = "{\"id\": \"x\", \"epoch\": 8, \"reason\": \"crash\"}";
   char rel[160];
