@@ -31,7 +31,9 @@
 #define CKPT_TICK_MS 1000 /* checkpoint intervals are whole seconds, from 2 */
 #define REPL_PORT 7947 /* replication's default port, beside gossip's */
 #define META_MS 1000   /* load and capacity to the cluster (it gossips at most 1/s) */
-#define THREADPOOL_SIZE "64"
+/* The API's calls and operations (api.h's budget), failover's takes (64:
+ * they mostly wait) and restores share it. */
+#define THREADPOOL_SIZE "128"
 #define CLUSTER_KEY_HEX 64
 
 typedef struct hg_config {
