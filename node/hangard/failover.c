@@ -109,6 +109,17 @@ static void queue_push(hg_failover *f, job *j, int step) {
   q->tail = &j->next;
 }
 
+/* Ahead of the queue: a sandbox that ran is down until its VM runs again,
+ * a suspended one only waits for its new owner's name. */
+static void queue_push_front(hg_failover *f, job *j, int step) {
+  queue *q = &f->q[step];
+  j->step = step;
+  j->queued = true;
+  j->next = q->head;
+  if (!q->head) q->tail = &j->next;
+  q->head = j;
+}
+
 static void job_done(uv_work_t *w, int status) {
   job *j = w->data;
   hg_failover *f = j->f;
@@ -175,7 +186,10 @@ static void enqueue(hg_failover *f, const char *id, bool run) {
   }
   j->run = run;
   j->retry_at_ms = 0;
-  queue_push(f, j, STEP_TAKE);
+  if (run)
+    queue_push_front(f, j, STEP_TAKE);
+  else
+    queue_push(f, j, STEP_TAKE);
   hg_log_info("failover.queued", "sandbox=%s run=%s", id, run ? "yes" : "no");
 }
 
