@@ -1320,13 +1320,17 @@ static int delete_dirs(hg_manager *m, const char *id, const char *const *dirs, s
 }
 
 int hg__sb_delete_locked(hg_manager *m, sandbox *sb) {
-  if (sb->state != HG_SB_DELETING) hg__sb_set_state(m, sb, HG_SB_DELETING, NULL);
+  /* One adopted lazily has no record of its own to mark: its adoption
+   * record goes last instead. */
+  bool lazy = sb->adopted_from[0] != '\0';
+  if (sb->state != HG_SB_DELETING && !lazy) hg__sb_set_state(m, sb, HG_SB_DELETING, NULL);
   hg__sb_vm_release(m, sb, true);
   /* Generations first, the record last: a crash in between leaves a
    * "deleting" sandbox that recovery deletes again. A deleted sandbox's
    * replicas held here go too (every holder drops its own). */
   static const char *const dirs[] = {"snapshots", "replicas", "sandboxes"};
   int rc = delete_dirs(m, sb->id, dirs, HG_ARRAY_SIZE(dirs));
+  if (rc == 0 && lazy) rc = hg__sb_adopted_remove(m, sb->id, true);
   if (rc < 0) {
     hg_log_error("sandbox.delete", "sandbox=%s err=\"%s\"", sb->id, hg_err_str(rc));
     return rc;
@@ -1343,7 +1347,7 @@ int hg__sb_delete_locked(hg_manager *m, sandbox *sb) {
 
 int hg_sandbox_delete(hg_manager *m, const char *id) {
   sandbox *sb;
-  int rc = lifecycle_begin(m, id, &sb);
+  int rc = lifecycle_take(m, id, &sb); /* one adopted lazily: no copy to make first */
   if (rc < 0) return rc;
   rc = hg__sb_delete_locked(m, sb);
   /* Out of the table now: the last reference frees it. */

@@ -448,7 +448,7 @@ static void adopt_refuses_what_is_not_this_sandboxs_generation(void **state) {
   assert_int_equal(info.replicas, 3);
   assert_string_equal(info.tpl_dir, "default:latest@0123456789abcdef");
   assert_true(exists("adopted/%s.json", x));
-  assert_int_equal(hg_sandbox_delete(fx.m, x), 0); /* copied into place, then deleted */
+  assert_int_equal(hg_sandbox_delete(fx.m, x), 0); /* never copied into place */
   assert_false(exists("replicas/%s", x));
   assert_false(exists("sandboxes/%s", x));
   assert_false(exists("adopted/%s.json", x));

@@ -18,6 +18,7 @@
  * driver's log (timings included). */
 #include <dirent.h>
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/if_tun.h>
@@ -366,6 +367,53 @@ static void save_stop_restore_continues_counter(void **state) {
   assert_true(info.running);
 }
 
+/* A restore whose shim fences QEMU before it makes its QMP socket (the
+ * deadline it was started with already past: a lease round landing late
+ * on a loaded node) waits for the deadline to move, however far past the
+ * start's own 30 s that is (time fenced does not count), and goes on. */
+typedef struct late_renewal {
+  const char *dir;
+  int delay_ms;
+  int rc;
+} late_renewal;
+
+static void *renew_late(void *arg) {
+  late_renewal *r = arg;
+  sleep_ms(r->delay_ms);
+  r->rc = ops->set_deadline_at(r->dir, hg_now_ms() + 60000);
+  return NULL;
+}
+
+static void restore_fenced_at_start_goes_on_once_renewed(void **state) {
+  NEED_QEMU();
+  fixture *fx = *state;
+  launch(fx, 2);
+  char vmstate[PATH_MAX];
+  path_in(fx, "vmstate", vmstate, sizeof vmstate);
+  assert_int_equal(ops->save(fx->vm, vmstate), 0);
+  assert_int_equal(ops->stop(fx->vm), 0);
+  ops->release(fx->vm);
+  fx->vm = NULL;
+
+  hg_vm_config cfg;
+  config(fx, &cfg);
+  cfg.deadline_ms = hg_now_ms() - 1;
+  late_renewal r = {.dir = fx->dir, .delay_ms = 32000, .rc = -1};
+  pthread_t th;
+  assert_int_equal(pthread_create(&th, NULL, renew_late, &r), 0);
+  int64_t t0 = hg_now_ms();
+  int rc = ops->restore(&cfg, vmstate, &fx->vm);
+  pthread_join(th, NULL);
+  print_message("timing: restore fenced at its start returned %d after %lld ms\n", rc,
+                (long long)(hg_now_ms() - t0));
+  assert_int_equal(rc, 0);
+  assert_int_equal(r.rc, 0);
+  assert_true(hg_now_ms() - t0 >= r.delay_ms);
+  hg_vm_info info;
+  assert_int_equal(ops->info(fx->vm, &info), 0);
+  assert_true(info.running && !info.fenced);
+}
+
 static void save_then_resume_continues(void **state) {
   NEED_QEMU();
   fixture *fx = *state;
@@ -678,6 +726,8 @@ int main(void) {
       cmocka_unit_test_setup_teardown(save_stop_restore_continues_counter, setup,
                                       teardown),
       cmocka_unit_test_setup_teardown(save_then_resume_continues, setup, teardown),
+      cmocka_unit_test_setup_teardown(restore_fenced_at_start_goes_on_once_renewed, setup,
+                                      teardown),
       cmocka_unit_test_setup_teardown(dropping_handle_leaves_vm_running, setup, teardown),
       cmocka_unit_test_setup_teardown(adopt_after_hangard_sigkill, setup, teardown),
       cmocka_unit_test_setup_teardown(adopt_reports_esrch_when_gone, setup, teardown),
