@@ -246,8 +246,8 @@ mass_round() {
   while :; do
     read -r c r <<< "$(mass_count)"
     if ((owned < 0 && c == total)); then owned=$(($(now_ms) - t0)); fi
-    if ((ran < 0 && r == mass_running)); then ran=$(($(now_ms) - t0)); fi
-    if ((owned >= 0 && ran >= 0)); then break; fi
+    if ((ran < 0 && mass_running > 0 && r == mass_running)); then ran=$(($(now_ms) - t0)); fi
+    if ((owned >= 0 && (ran >= 0 || mass_running == 0))); then break; fi
     (($(now_ms) - t0 < 600000)) || die "mass: after 600 s, $c of $total owned, $r of $mass_running running"
     sleep 0.2
   done
@@ -256,8 +256,11 @@ mass_round() {
   done
   quiet_end
   local dead; dead=$(seen_ms 1 "$t0")
-  printf 'mass failover, lease %d/%d ms: n1 seen dead %d ms after the crash; %d sandboxes (%d running) owned by survivors %d ms after the crash; the %d running ran again after %d ms; each answered an exec\n' \
-    "$lease" "$margin" "$dead" "$total" "$mass_running" "$owned" "$mass_running" "$ran"
+  local again="none ran"
+  if ((mass_running > 0)); then again="the $mass_running running ran again after $ran ms, each answered an exec"; fi
+  printf 'mass failover, lease %d/%d ms: n1 seen dead %d ms after the crash; %d sandboxes (%d running) owned by survivors %d ms after the crash; %s\n' \
+    "$lease" "$margin" "$dead" "$total" "$mass_running" "$owned" "$again"
+  if ((ran < 0)); then ran=null; fi # none ran: no time to report
   results=$(jq -c --argjson l "$lease" --argjson m "$margin" --argjson n "$total" \
     --argjson r "$mass_running" --argjson o "$owned" --argjson x "$ran" --argjson d "$dead" \
     --argjson disk "$disk_mb" \
