@@ -10,25 +10,20 @@
 
 #include "cluster/cluster_internal.h"
 #include "node/core/log.h"
+#include "node/core/strmap.h"
 #include "node/core/util.h"
 
 /* ---- directory (caller holds mu) ---- */
 
-static size_t dir_hash(const char *s) {
-  uint64_t h = 1469598103934665603ull; /* FNV-1a */
-  for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-    h = (h ^ *p) * 1099511628211ull;
-  return (size_t)h;
-}
-
 static dir_node *dir_find(hg_cluster *c, const char *sandbox) {
-  for (dir_node *n = c->buckets[dir_hash(sandbox) & (c->nbuckets - 1)]; n; n = n->next)
+  dir_node *n = c->buckets[hg_strmap_hash(sandbox) & (c->nbuckets - 1)];
+  for (; n; n = n->next)
     if (strcmp(n->e.sandbox, sandbox) == 0) return n;
   return NULL;
 }
 
 static void dir_unlink(hg_cluster *c, dir_node *victim) {
-  dir_node **pp = &c->buckets[dir_hash(victim->e.sandbox) & (c->nbuckets - 1)];
+  dir_node **pp = &c->buckets[hg_strmap_hash(victim->e.sandbox) & (c->nbuckets - 1)];
   while (*pp != victim) pp = &(*pp)->next;
   *pp = victim->next;
   c->ndir--;
@@ -58,7 +53,7 @@ static void dir_grow(hg_cluster *c) {
   for (size_t i = 0; i < c->nbuckets; i++) {
     for (dir_node *n = c->buckets[i], *next; n; n = next) {
       next = n->next;
-      size_t k = dir_hash(n->e.sandbox) & (nb - 1);
+      size_t k = hg_strmap_hash(n->e.sandbox) & (nb - 1);
       n->next = b[k];
       b[k] = n;
     }
@@ -97,7 +92,7 @@ int hg__cluster_dir_merge(hg_cluster *c, const hg_dirent *e) {
   if (!n) return -ENOMEM;
   n->e = *e;
   n->stored_ms = hg_now_ms();
-  size_t k = dir_hash(e->sandbox) & (c->nbuckets - 1);
+  size_t k = hg_strmap_hash(e->sandbox) & (c->nbuckets - 1);
   n->next = c->buckets[k];
   c->buckets[k] = n;
   if (++c->ndir > 2 * c->nbuckets) dir_grow(c);

@@ -316,7 +316,7 @@ void hg__manager_table_remove(hg_manager *m, sandbox *sb) {
 }
 
 /* A caller-visible sandbox (not deleted, not a warm one); caller holds m->mu. */
-static sandbox *find_locked(hg_manager *m, const char *id) {
+sandbox *hg__manager_find_locked(hg_manager *m, const char *id) {
   for (unsigned i = 0; i < m->nsbs; i++)
     if (!m->sbs[i]->gone && !m->sbs[i]->pooled && strcmp(m->sbs[i]->id, id) == 0)
       return m->sbs[i];
@@ -327,7 +327,7 @@ static sandbox *find_locked(hg_manager *m, const char *id) {
 static int sb_get(hg_manager *m, const char *id, sandbox **out) {
   if (!hg_id_valid("sb", id)) return -ENOENT;
   pthread_mutex_lock(&m->mu);
-  sandbox *sb = find_locked(m, id);
+  sandbox *sb = hg__manager_find_locked(m, id);
   if (sb) sb->refs++;
   pthread_mutex_unlock(&m->mu);
   if (!sb) return -ENOENT;
@@ -1362,7 +1362,7 @@ int hg_sandbox_info(hg_manager *m, const char *id, hg_sb_info *out) {
   hg_sb_info info = {0};
   char name[HG_TEMPLATE_NAME_MAX];
   pthread_mutex_lock(&m->mu);
-  sandbox *sb = find_locked(m, id);
+  sandbox *sb = hg__manager_find_locked(m, id);
   if (sb) {
     info.state = sb->state;
     info.gen = sb->gen, info.pub_gen = sb->pub_gen;
@@ -1389,7 +1389,7 @@ int hg_sandbox_set_deadline(hg_manager *m, const char *id, int64_t until_ms) {
   char dir[4096];
   int rc = -ENOENT;
   pthread_mutex_lock(&m->mu);
-  sandbox *sb = find_locked(m, id);
+  sandbox *sb = hg__manager_find_locked(m, id);
   /* By state, not sb->vm (which changes under the sandbox's lock): the
    * states a VM may exist in. */
   hg_sb_state st = sb ? sb->state : HG_SB_FAILED;

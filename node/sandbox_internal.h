@@ -140,6 +140,7 @@ int hg__sb_adopt_read(hg_manager *m, const char *id, const char *gen_rel, uint64
 /* Removes adopted/<id>.json, if any; durable: and syncs its dir. */
 int hg__sb_adopted_remove(hg_manager *m, const char *id, bool durable);
 /* Caller holds m->mu (or is hg_manager_open: no other thread yet). */
+sandbox *hg__manager_find_locked(hg_manager *m, const char *id);
 int hg__manager_table_add(hg_manager *m, sandbox *sb);
 void hg__manager_table_remove(hg_manager *m, sandbox *sb);
 int hg__manager_capacity_check(hg_manager *m, unsigned memory_mib, bool new_sandbox);

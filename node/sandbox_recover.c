@@ -226,12 +226,6 @@ static sandbox *load_one(hg_manager *m, const char *name) {
   return sb;
 }
 
-static sandbox *table_find(hg_manager *m, const char *id) {
-  for (unsigned i = 0; i < m->nsbs; i++)
-    if (!strcmp(m->sbs[i]->id, id)) return m->sbs[i];
-  return NULL;
-}
-
 /* adopted/<name>: {"sandbox", "from", "epoch"}. The sandbox's own record
  * wins when it is as new (its copy into place finished, the adoption
  * record's removal did not); one older than the adoption cannot be (the
@@ -251,7 +245,7 @@ static void load_adopted(hg_manager *m, const char *name) {
   free(text);
   const char *from = json_string_value(json_object_get(j, "from"));
   json_int_t epoch = json_integer_value(json_object_get(j, "epoch"));
-  sandbox *have = table_find(m, id), *sb = NULL;
+  sandbox *have = hg__manager_find_locked(m, id), *sb = NULL;
   int rc = from && epoch > 0 ? 0 : -EPROTO;
   if (rc == 0 && have && have->epoch >= (uint64_t)epoch) {
     hg__sb_adopted_remove(m, id, false);
