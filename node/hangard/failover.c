@@ -25,6 +25,7 @@
  * flushes: the 1000-round's claims went out 16 at a time, each round of
  * them 100-450 ms (its flushes) on a loaded host, ~50 takes a second. */
 #define TAKERS 64
+#define AHEAD_CHUNK 32     /* claims ahead a worker starts (failover_claim_ahead) */
 #define STRANDED_MAX 1000  /* listed; the count goes on */
 #define SEEN_MAX 64        /* deaths remembered */
 /* A member swim lists as dead at our start may only be one it has not
@@ -73,6 +74,8 @@ struct hg_failover {
   uint64_t restored, failed;
   int64_t started_ms;
   char seen_dead[SEEN_MAX][HG_NODE_ID_MAX]; /* deaths seen happen ("": free) */
+  char (*ahead)[HG_ID_MAX]; /* queued by this scan: their claims go out ahead */
+  size_t nahead, capahead;
   stranded *strand;    /* from the last scan */
   size_t nstrand, strand_total;
 };
@@ -165,6 +168,68 @@ static void pump_queue(hg_failover *f, queue *q) {
   }
 }
 
+/* The claims of a scan's new jobs, started at once on a few workers (each
+ * reads a replica's record and posts, without waiting): the lease service
+ * sends them in the same batches and the acceptors promise them in the
+ * same flushes, while the takes that wait for them go TAKERS at a time. */
+typedef struct ahead_batch {
+  uv_work_t work;
+  hg_failover *f;
+  char (*ids)[HG_ID_MAX];
+  size_t n;
+} ahead_batch;
+
+static void ahead_work(uv_work_t *w) {
+  ahead_batch *b = w->data;
+  for (size_t i = 0; i < b->n; i++) hg_life_failover_claim_ahead(b->f->cfg.life, b->ids[i]);
+}
+
+static void ahead_done(uv_work_t *w, int status) {
+  ahead_batch *b = w->data;
+  hg_failover *f = b->f;
+  (void)status;
+  free(b->ids);
+  free(b);
+  f->busy--;
+  if (f->closing) maybe_free(f);
+}
+
+static void ahead_note(hg_failover *f, const char *id) {
+  if (f->nahead == f->capahead) {
+    size_t cap = f->capahead ? 2 * f->capahead : 64;
+    void *p = realloc(f->ahead, cap * sizeof *f->ahead);
+    if (!p) return; /* its take claims when it comes */
+    f->ahead = p;
+    f->capahead = cap;
+  }
+  snprintf(f->ahead[f->nahead++], HG_ID_MAX, "%s", id);
+}
+
+/* In chunks, on as many workers: reading the records is most of it. */
+static void ahead_start(hg_failover *f) {
+  size_t total = f->nahead;
+  for (size_t at = 0; at < f->nahead; at += AHEAD_CHUNK) {
+    size_t n = f->nahead - at < AHEAD_CHUNK ? f->nahead - at : AHEAD_CHUNK;
+    ahead_batch *b = calloc(1, sizeof *b);
+    char(*ids)[HG_ID_MAX] = b ? malloc(n * sizeof *ids) : NULL;
+    if (!ids) {
+      free(b);
+      break; /* their takes claim when they come */
+    }
+    memcpy(ids, f->ahead + at, n * sizeof *ids);
+    *b = (ahead_batch){.f = f, .ids = ids, .n = n};
+    b->work.data = b;
+    if (uv_queue_work(f->cfg.loop, &b->work, ahead_work, ahead_done) < 0) {
+      free(ids);
+      free(b);
+      break;
+    }
+    f->busy++;
+  }
+  f->nahead = 0;
+  if (total) hg_log_info("failover.claims_ahead", "sandboxes=%zu", total);
+}
+
 /* VM restores first: they hold leases taken for them. */
 static void pump(hg_failover *f) {
   pump_queue(f, &f->q[STEP_RUN]);
@@ -190,6 +255,7 @@ static void enqueue(hg_failover *f, const char *id, bool run) {
     queue_push_front(f, j, STEP_TAKE);
   else
     queue_push(f, j, STEP_TAKE);
+  ahead_note(f, id);
   hg_log_info("failover.queued", "sandbox=%s run=%s", id, run ? "yes" : "no");
 }
 
@@ -326,6 +392,7 @@ static void scan(hg_failover *f) {
   free(ms);
   json_decref(dir);
   json_decref(mj);
+  ahead_start(f);
   pump(f);
 }
 
@@ -377,6 +444,7 @@ static void maybe_free(hg_failover *f) {
   if (!f->timer_closed || f->busy > 0) return;
   hg_strmap_free_all(&f->jobs, offsetof(job, node));
   free(f->strand);
+  free(f->ahead);
   free(f);
 }
 

@@ -9,10 +9,10 @@
  * (hg_life_failover_run); a suspended one stays suspended here. The lease decides if two survivors disagree (a
  * view not yet converged): one claim wins.
  *
- * Both steps run on the loop's workers: up to 16 takes at a time (they
- * mostly wait on the lease group, and claims in flight together go out
- * in the same batches), and at most `workers` VM restores; the loop only
- * reads the directory and queues. A sandbox whose newest
+ * Both steps run on the loop's workers: up to 64 takes at a time (they
+ * mostly wait on the lease group; the claims of all of a scan's sandboxes
+ * go out ahead of them, together, in the same batches), and at most
+ * `workers` VM restores; the loop only reads the directory and queues. A sandbox whose newest
  * generation no alive node holds is stranded: logged once, counted, and
  * listed (hg_failover_status), never dropped.
  *

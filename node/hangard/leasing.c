@@ -27,6 +27,7 @@
 #define REGROUP_MS 5000 /* how often held leases' groups are checked (growth, dead members) */
 #define DEAD_MAX 64       /* dead nodes remembered, with since when */
 #define DEAD_MEMBER_MS_DEFAULT (600 * 1000)
+#define AHEAD_MAX_MS_DEFAULT 60000
 
 /* CMD_RESTART: the recovery of a VM found at start (hg_lease_recover's vm) */
 typedef enum cmd_kind { CMD_CLAIM, CMD_RECOVER, CMD_RESTART, CMD_QUERY, CMD_RELEASE } cmd_kind;
@@ -40,12 +41,20 @@ typedef struct cmd {
   bool deleting;
 } cmd;
 
-/* A sandbox's lease as the service last told it, for the workers. */
+/* A sandbox's lease as the service last told it, for the workers.
+ * Dropped (hg_leasing_drop), it stays as a tombstone until the loop has
+ * made the service forget the lease: a renewal answered in between must
+ * not bring it back as held, or the next take would trust a lease that
+ * nothing renews any more (its VM fenced for good once it ran out). */
 typedef struct entry {
   hg_strmap_node node;
   char id[HG_ID_MAX];
   hg_lease_info info;
-  uint64_t seq; /* bumped on every change */
+  unsigned releases; /* drops the loop has not carried out yet: a tombstone */
+  /* Claimed ahead (hg_leasing_claim_ahead): the next take's claim is
+   * this one, whatever its outcome; since when, for the safety net. */
+  bool ahead;
+  int64_t ahead_ms;
 } entry;
 
 /* The highest epoch a failed claim of a sandbox saw (a rival's promise),
@@ -145,6 +154,9 @@ static void fence_one(hg_leasing *l, fence_job *j) {
   if (rc < 0 && rc != -ENOENT && rc != -ESRCH)
     hg_log_warn("lease.deadline", "sandbox=%s until_ms=%" PRId64 " err=\"%s\"", j->id,
                 j->until_ms, hg_err_str(rc));
+  else if (rc < 0) /* no VM (yet, or any more) to tell: the next renewal tells it */
+    hg_log_debug("lease.deadline", "sandbox=%s until_ms=%" PRId64 " err=\"%s\"", j->id,
+                 j->until_ms, hg_err_str(rc));
   if (j->regroup && l->manager) {
     rc = hg_sandbox_set_lease(l->manager, j->id, &j->group);
     hg_log_info("lease.group", "sandbox=%s members=%u err=\"%s\"", j->id, j->group.ngroup,
@@ -191,25 +203,37 @@ static entry *entry_get(hg_leasing *l, const char *id, bool make) {
   return e;
 }
 
-static void entry_drop(hg_leasing *l, const char *id) {
-  entry *e = entry_get(l, id, false);
-  if (!e) return;
+static void entry_free(hg_leasing *l, entry *e) {
   hg_strmap_del(&l->table, &e->node);
   free(e);
+}
+
+/* Makes e (mu held) a tombstone until its release has run (release_done). */
+static void entry_tomb(entry *e) {
+  memset(&e->info, 0, sizeof e->info);
+  e->ahead = false;
+  e->releases++;
+}
+
+/* id's entry unless none or a tombstone. */
+static entry *entry_live(hg_leasing *l, const char *id) {
+  entry *e = entry_get(l, id, false);
+  return e && e->releases == 0 ? e : NULL;
 }
 
 static void on_changed(void *ud, const char *sandbox, const hg_lease_info *info) {
   hg_leasing *l = ud;
   pthread_mutex_lock(&l->mu);
   entry *e = entry_get(l, sandbox, true);
+  if (e && e->releases) { /* dropped: what the service says now is past */
+    pthread_mutex_unlock(&l->mu);
+    return;
+  }
   bool moved = e && (info->lease_until_ms != e->info.lease_until_ms ||
                      info->state != e->info.state);
   bool regroup = e && e->info.state == HG_LEASE_HELD && info->state == HG_LEASE_HELD &&
                  !info->conf.joint && hg_lease_conf_cmp(&info->conf, &e->info.conf) != 0;
-  if (e) {
-    e->info = *info;
-    e->seq++;
-  }
+  if (e) e->info = *info;
   if (info->state == HG_LEASE_LOST) l->lost++;
   /* The rival may never hold it (its claim short of a majority): a take
    * of ours, to run the sandbox again, goes above what it was promised. */
@@ -238,6 +262,15 @@ static void on_datagram(void *ud, const void *data, size_t len) {
   if (l->svc) hg_leases_receive(l->svc, data, len);
 }
 
+/* The service forgot id's lease: its tombstone goes with the last drop. */
+static void release_done(hg_leasing *l, const char *id) {
+  pthread_mutex_lock(&l->mu);
+  entry *e = entry_get(l, id, false);
+  if (e && e->releases && --e->releases == 0) entry_free(l, e);
+  pthread_cond_broadcast(&l->cv);
+  pthread_mutex_unlock(&l->mu);
+}
+
 static void run_cmd(hg_leasing *l, const cmd *c) {
   int rc = 0;
   switch (c->kind) {
@@ -253,6 +286,7 @@ static void run_cmd(hg_leasing *l, const cmd *c) {
     break;
   case CMD_RELEASE:
     hg_leases_release(l->svc, c->id);
+    release_done(l, c->id);
     break;
   }
   if (rc < 0 && rc != -EALREADY)
@@ -349,7 +383,7 @@ static int await(hg_leasing *l, const char *id, uint64_t above, bool deleting,
                  int64_t timeout_ms, hg_lease_info *out) {
   int64_t deadline = hg_now_ms() + timeout_ms;
   for (;;) {
-    entry *e = entry_get(l, id, false);
+    entry *e = entry_live(l, id);
     if (e) *out = e->info;
     if (e && (e->info.state == HG_LEASE_LOST || e->info.state == HG_LEASE_GONE ||
               e->info.state == HG_LEASE_LIVE))
@@ -427,36 +461,54 @@ static uint64_t seen_take(hg_leasing *l, const char *id) {
   return epoch;
 }
 
+/* Starts a claim of id from a clean slate: the answer is what comes after
+ * (a tombstone stays: its release runs before this claim's command).
+ * *above and *recover say what was posted. */
+static int claim_post(hg_leasing *l, const char *id, const hg_lease_conf *conf,
+                      uint64_t *above, bool fresh, bool deleting, bool *recover) {
+  pthread_mutex_lock(&l->mu);
+  entry *e = entry_live(l, id);
+  if (e) entry_free(l, e);
+  /* The last request's claim lost to a higher epoch: this one goes above
+   * it. That promise may be a rival's claim that never reached a majority
+   * (it was cut off); claimed at the recorded epoch again, the sandbox
+   * would lose to it forever. A new request only, never a retry of our
+   * own (see claim); its claim waits out any live lease as any claim does. */
+  uint64_t seen = seen_take(l, id);
+  if (!fresh && seen >= (*recover ? *above : *above + 1)) {
+    *recover = false;
+    *above = seen;
+  }
+  pthread_mutex_unlock(&l->mu);
+  return *recover ? post_cmd(l, CMD_RECOVER, id, conf, *above, false)
+                  : post_cmd(l, CMD_CLAIM, id, conf, *above, deleting);
+}
+
 /* Takes id's lease by a claim above `above` (recover: a renewal at it),
  * unless held already; *got says how it ended. */
 static int claim(hg_leasing *l, const char *id, const hg_lease_conf *conf, uint64_t above,
                  bool fresh, bool deleting, bool recover, hg_lease_info *got,
                  char msg[256]) {
+  int rc;
   memset(got, 0, sizeof *got);
   pthread_mutex_lock(&l->mu);
-  entry *e = entry_get(l, id, false);
+  entry *e = entry_live(l, id);
   if (e && !deleting && usable(&e->info, above ? above - 1 : 0)) {
     *got = e->info; /* held here already (a resume of a paused VM, say) */
+    e->ahead = false;
     pthread_mutex_unlock(&l->mu);
     return 0;
   }
-  /* A claim starts from a clean slate: the answer is what comes after. */
-  entry_drop(l, id);
-  /* The last request's claim lost to a higher epoch: this one goes above
-   * it. That promise may be a rival's claim that never reached a majority
-   * (it was cut off); claimed at the recorded epoch again, the sandbox
-   * would lose to it forever. A new request only, never a retry of our
-   * own (see below); its claim waits out any live lease as any claim does. */
-  uint64_t seen = seen_take(l, id);
-  if (!fresh && seen >= (recover ? above : above + 1)) {
-    recover = false;
-    above = seen;
+  if (e && e->ahead && !deleting) {
+    /* Claimed ahead: its outcome is this take's (a loss must not be
+     * claimed again higher, see below). */
+    e->ahead = false;
+  } else {
+    pthread_mutex_unlock(&l->mu);
+    if ((rc = claim_post(l, id, conf, &above, fresh, deleting, &recover)) < 0)
+      return claim_result(l, id, rc, got, deleting, msg);
+    pthread_mutex_lock(&l->mu);
   }
-  pthread_mutex_unlock(&l->mu);
-  int rc = recover ? post_cmd(l, CMD_RECOVER, id, conf, above, false)
-                   : post_cmd(l, CMD_CLAIM, id, conf, above, deleting);
-  if (rc < 0) return claim_result(l, id, rc, got, deleting, msg);
-  pthread_mutex_lock(&l->mu);
   rc = await(l, id, recover ? above - 1 : above, deleting, claim_timeout(l, fresh), got);
   bool held = rc == 0 && (got->state == HG_LEASE_HELD || got->state == HG_LEASE_GONE);
   if (!held && got->seen_epoch > got->epoch) seen_note(l, id, got->seen_epoch);
@@ -496,6 +548,36 @@ int hg_leasing_take(hg_leasing *l, const char *id, hg_sb_take how, const hg_sb_l
   return 0;
 }
 
+int hg_leasing_claim_ahead(hg_leasing *l, const char *id, const hg_sb_lease *have) {
+  hg_lease_conf conf;
+  conf_of(l, have, &conf);
+  uint64_t above = have->epoch;
+  pthread_mutex_lock(&l->mu);
+  /* Held, claiming, or lost here already (or a drop under way): the
+   * take decides as it would have. */
+  if (entry_get(l, id, false)) {
+    pthread_mutex_unlock(&l->mu);
+    return 0;
+  }
+  entry *e = entry_get(l, id, true);
+  if (!e) {
+    pthread_mutex_unlock(&l->mu);
+    return -ENOMEM;
+  }
+  e->ahead = true;
+  e->ahead_ms = hg_now_ms();
+  uint64_t seen = seen_take(l, id); /* as the take's own claim would (claim_post) */
+  if (seen > above) above = seen;
+  pthread_mutex_unlock(&l->mu);
+  int rc = post_cmd(l, CMD_CLAIM, id, &conf, above, false);
+  if (rc < 0) {
+    pthread_mutex_lock(&l->mu);
+    if ((e = entry_live(l, id)) && e->ahead) entry_free(l, e);
+    pthread_mutex_unlock(&l->mu);
+  }
+  return rc;
+}
+
 int hg_leasing_delete(hg_leasing *l, const char *id, const hg_sb_lease *have,
                       char msg[256]) {
   hg_lease_conf conf;
@@ -510,7 +592,7 @@ int hg_leasing_deleted(hg_leasing *l, const char *id, const hg_sb_lease *have) {
   hg_lease_conf conf;
   conf_of(l, have, &conf);
   pthread_mutex_lock(&l->mu);
-  if (entry_get(l, id, false)) { /* leased or claimed here: not a forgotten one */
+  if (entry_live(l, id)) { /* leased or claimed here: not a forgotten one */
     pthread_mutex_unlock(&l->mu);
     return 0;
   }
@@ -529,16 +611,18 @@ int hg_leasing_deleted(hg_leasing *l, const char *id, const hg_sb_lease *have) {
 
 void hg_leasing_drop(hg_leasing *l, const char *id) {
   pthread_mutex_lock(&l->mu);
-  entry_drop(l, id);
+  entry *e = entry_get(l, id, true);
+  bool tomb = e != NULL;
+  if (tomb) entry_tomb(e);
   pthread_mutex_unlock(&l->mu);
-  post_cmd(l, CMD_RELEASE, id, NULL, 0, false);
+  if (post_cmd(l, CMD_RELEASE, id, NULL, 0, false) < 0 && tomb) release_done(l, id);
 }
 
 bool hg_leasing_valid(hg_leasing *l, const char *id, uint64_t epoch, int64_t wait_ms) {
   int64_t deadline = hg_now_ms() + wait_ms;
   pthread_mutex_lock(&l->mu);
   for (;;) {
-    entry *e = entry_get(l, id, false);
+    entry *e = entry_live(l, id);
     bool held = e && e->info.epoch == epoch && e->info.state == HG_LEASE_HELD;
     if (held && usable(&e->info, 0)) break;
     if (!held || l->closed || hg_now_ms() >= deadline) {
@@ -641,13 +725,37 @@ static void group_str(const hg_lease_group *g, char *out, size_t cap) {
   }
 }
 
+/* Claims ahead that no take came for (the failover gave the sandbox up,
+ * say) are given back: a lease held here for nothing would keep every
+ * other node out of the sandbox. */
+static void drop_stale_aheads(hg_leasing *l, int64_t now) {
+  enum { MAX = 64 }; /* a pass; the next takes the rest */
+  char ids[MAX][HG_ID_MAX];
+  size_t n = 0, cur = 0;
+  pthread_mutex_lock(&l->mu);
+  for (hg_strmap_node *nd = hg_strmap_next(&l->table, &cur, NULL); nd && n < MAX;
+       nd = hg_strmap_next(&l->table, &cur, nd)) {
+    entry *e = HG_CONTAINER_OF(nd, entry, node);
+    if (!e->ahead || e->releases || now - e->ahead_ms < l->cfg.ahead_max_ms) continue;
+    entry_tomb(e); /* at once: a take that comes now claims anew */
+    snprintf(ids[n++], HG_ID_MAX, "%s", e->id);
+  }
+  pthread_mutex_unlock(&l->mu);
+  for (size_t i = 0; i < n; i++) {
+    hg_log_warn("lease.ahead_unused", "sandbox=%s after_ms=%" PRId64, ids[i],
+                l->cfg.ahead_max_ms);
+    if (post_cmd(l, CMD_RELEASE, ids[i], NULL, 0, false) < 0) release_done(l, ids[i]);
+  }
+}
+
 static void on_regroup(uv_timer_t *t) {
   hg_leasing *l = t->data;
+  int64_t now = hg_now_ms();
+  if (l->svc) drop_stale_aheads(l, now);
   if (!l->cfg.cluster || !l->svc) return;
   typedef struct { char id[HG_ID_MAX]; hg_lease_group cur; } due;
   due *d = NULL;
   size_t n = 0, cap = 0;
-  int64_t now = hg_now_ms();
   pthread_mutex_lock(&l->mu);
   size_t cur = 0;
   for (hg_strmap_node *nd = hg_strmap_next(&l->table, &cur, NULL); nd;
@@ -699,6 +807,7 @@ int hg_leasing_open(const hg_leasing_config *cfg, hg_leasing **out) {
   l->lease_ms = cfg->lease_ms ? cfg->lease_ms : HG_LEASE_MS_DEFAULT;
   l->margin_ms = cfg->margin_ms ? cfg->margin_ms : HG_LEASE_MARGIN_MS_DEFAULT;
   l->cfg.dead_member_ms = cfg->dead_member_ms > 0 ? cfg->dead_member_ms : DEAD_MEMBER_MS_DEFAULT;
+  l->cfg.ahead_max_ms = cfg->ahead_max_ms > 0 ? cfg->ahead_max_ms : AHEAD_MAX_MS_DEFAULT;
   l->cmds_tail = &l->cmds;
   pthread_mutex_init(&l->mu, NULL);
   hg_cond_init_mono(&l->cv);

@@ -28,6 +28,7 @@ typedef struct hg_leasing_config {
   int64_t lease_ms, margin_ms;
   unsigned acceptors;   /* group size at create: 3 or 5 */
   int64_t dead_member_ms; /* a member dead this long is replaced; 0: 600 s */
+  int64_t ahead_max_ms;   /* a claim ahead no take came for this long goes; 0: 60 s */
   hg_cluster *cluster;  /* NULL: alone; the loop's handle (sends, membership) */
   /* A lease this node held went to another node at a higher epoch (a
    * majority of its group promised that node, which may or may not go on
@@ -66,6 +67,14 @@ void hg_leasing_free(hg_leasing *l);
  * group answered in time (no_quorum); -ENOENT: it was deleted. */
 int hg_leasing_take(hg_leasing *l, const char *id, hg_sb_take how, const hg_sb_lease *have,
                     hg_sb_lease *out, char msg[256]);
+/* Starts, without waiting, the claim a take(MOVE, have) of id would make
+ * (a failover's: hundreds of them go out in the same batches, and the
+ * acceptors' flushes, instead of a few at a time behind the takers). The
+ * next take of id waits for this claim's outcome rather than claiming
+ * again: held, it returns at once; lost, -ESTALE. Nothing if id's lease
+ * is held, claimed or lost here already. A claim ahead no take comes for
+ * is given back after ahead_max_ms (checked every 5 s). Any thread. */
+int hg_leasing_claim_ahead(hg_leasing *l, const char *id, const hg_sb_lease *have);
 /* Asks id's group (have: the group and epoch a replica here records)
  * whether id was deleted, for a replica the directory has forgotten: 1
  * deleted, 0 not (or leased here), -ENOLCK: no quorum answered in time.

@@ -198,6 +198,18 @@ int hg_life_failover_take(hg_life *l, const char *id, bool run, char msg[256]) {
   return rc;
 }
 
+void hg_life_failover_claim_ahead(hg_life *l, const char *id) {
+  hg_sb_lease view;
+  hg_sb_info info;
+  char msg[256];
+  if (!l->rp || !l->leases.claim_ahead || hg_sandbox_info(l->m, id, &info) == 0) return;
+  if (hg_replicator_move_view(l->rp, id, &view, msg) != 1) return;
+  int rc = l->leases.claim_ahead(l->leases.ud, id, &view);
+  if (rc < 0)
+    hg_log_warn("sandbox.failover", "sandbox=%s step=claim_ahead err=\"%s\"", id,
+                hg_err_str(rc));
+}
+
 int hg_life_failover_run(hg_life *l, const char *id, char msg[256]) {
   msg[0] = '\0';
   int rc = hg_sandbox_resume(l->m, id);

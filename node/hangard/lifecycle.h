@@ -34,6 +34,8 @@ typedef struct hg_life_leases {
               hg_sb_lease *out, char msg[256]);
   int (*remove)(void *ud, const char *id, const hg_sb_lease *have, char msg[256]);
   void (*drop)(void *ud, const char *id);
+  /* hg_leasing_claim_ahead; NULL: takes claim as they come. */
+  int (*claim_ahead)(void *ud, const char *id, const hg_sb_lease *have);
   json_t *(*status)(void *ud); /* hg_api_work's leases */
   /* True while this node's lease on id at epoch is valid (a checkpoint
    * is taken and copied only then); with wait_ms > 0, one still held here
@@ -84,6 +86,11 @@ void hg_life_checkpoints(hg_life *l);
  * hg_life_failover_run: resumes what hg_life_failover_take(run) took; on
  * failure the lease goes (ours and suspended: a resume may follow). */
 int hg_life_failover_take(hg_life *l, const char *id, bool run, char msg[256]);
+/* Starts the claim hg_life_failover_take(id) will make, without waiting
+ * (leases' claim_ahead): a failover's claims go out together. Nothing when
+ * id is here already or no replica here records it. Reads a replica's
+ * record: a worker. */
+void hg_life_failover_claim_ahead(hg_life *l, const char *id);
 int hg_life_failover_run(hg_life *l, const char *id, char msg[256]);
 
 /* Takes the lease of id, running (or paused) here with its VM fenced

@@ -377,6 +377,11 @@ static void life_drop(void *ud, const char *id) {
   hg_leasing_drop(n->leasing, id);
 }
 
+static int life_claim_ahead(void *ud, const char *id, const hg_sb_lease *have) {
+  hg_node *n = ud;
+  return hg_leasing_claim_ahead(n->leasing, id, have);
+}
+
 static bool life_valid(void *ud, const char *id, uint64_t epoch, int64_t wait_ms) {
   hg_node *n = ud;
   return hg_leasing_valid(n->leasing, id, epoch, wait_ms);
@@ -507,6 +512,7 @@ static int leasing_open(hg_node *n) {
       .take = lease_take,
       .remove = life_remove,
       .drop = life_drop,
+      .claim_ahead = life_claim_ahead,
       .status = life_status,
       .valid = life_valid,
       .ud = n};

@@ -98,7 +98,10 @@ static int wait_ready(hg_it_node *n) {
   for (unsigned polls = 1; hg_now_ms() < deadline; polls++) {
     int st;
     if (waitpid(n->pid, &st, WNOHANG) == n->pid) {
-      fprintf(stderr, "harness: hangard exited early; see %s/hangard.log\n", n->dir);
+      fprintf(stderr, "harness: hangard exited early (status 0x%x); its last lines:\n", st);
+      char log[300];
+      snprintf(log, sizeof log, "%s/hangard.log", n->dir);
+      hg_it_log_tail(log, 20); /* the node's dir goes with the cleanup */
       n->exit_status = st;
       n->pid = 0;
       return -ECHILD;
