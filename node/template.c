@@ -532,15 +532,19 @@ static void fail_why(char *why, const char *what, int rc) {
   if (why && !why[0]) snprintf(why, HG_TEMPLATE_WHY_MAX, "%s: %s", what, hg_err_str(rc));
 }
 
-/* The import is done: the template is name's default from now on. A
- * record that cannot be written only costs a re-import at the next start. */
-static int adopt(hg_store *st, const char *name, const char *rel, hg_template_source *src,
-                 const char *digest, hg_template_info *out) {
+/* The import's record (the source, and the digest it makes), written
+ * before the template appears: the template is name's default from the
+ * moment it does, and a listing never shows it without its source. A
+ * record whose template never appears (a build that failed, a crash)
+ * names nothing: resolve falls back to the newest, and the next start
+ * imports again (template_gone). One that cannot be written only costs a
+ * re-import at the next start. */
+static void record_source(hg_store *st, const char *name, hg_template_source *src,
+                          const char *digest) {
   snprintf(src->digest, sizeof src->digest, "%s", digest);
   int rc = hg_template_source_write(st, name, src);
   if (rc < 0)
     hg_log_warn("template.source", "template=%s err=\"%s\"", name, hg_err_str(rc));
-  return read_info(st, rel, out);
 }
 
 /* What one build is about, past its arguments. */
@@ -653,6 +657,7 @@ int hg_template_build(const hg_template_build_args *a, const char *name_tag,
   if (rc == 0) rc = hg_path(rel, sizeof rel, "templates/%s@%.16s", name, digest);
   /* Identical artifacts were built before: that template is reused. */
   bool fresh = rc == 0 && !hg_store_is_subvol(a->store, rel);
+  if (rc == 0) record_source(a->store, name, &src, digest);
   if (fresh) {
     build_job b = {.name = name, .src_dir = src_dir, .rel = rel, .cmdline = cmdline,
                    .profile = profile, .digest = digest, .mem = mem, .kvm = kvm};
@@ -665,5 +670,5 @@ int hg_template_build(const hg_template_build_args *a, const char *name_tag,
   hg_log_info("template.ready", "template=%s digest=%s profile=%s accel=%s built=%s", name,
               digest, profile[0] ? profile : "-", kvm ? "kvm" : "tcg",
               fresh ? "new" : "existing");
-  return adopt(a->store, name, rel, &src, digest, out);
+  return read_info(a->store, rel, out);
 }

@@ -75,7 +75,7 @@ struct hg_failover {
   int64_t started_ms;
   char seen_dead[SEEN_MAX][HG_NODE_ID_MAX]; /* deaths seen happen ("": free) */
   char (*ahead)[HG_ID_MAX]; /* queued by this scan: their claims go out ahead */
-  size_t nahead, capahead;
+  size_t nahead, capahead, nahead_run; /* those that ran first */
   stranded *strand;    /* from the last scan */
   size_t nstrand, strand_total;
 };
@@ -194,7 +194,8 @@ static void ahead_done(uv_work_t *w, int status) {
   if (f->closing) maybe_free(f);
 }
 
-static void ahead_note(hg_failover *f, const char *id) {
+/* As the takes: a sandbox that ran ahead of the suspended ones. */
+static void ahead_note(hg_failover *f, const char *id, bool run) {
   if (f->nahead == f->capahead) {
     size_t cap = f->capahead ? 2 * f->capahead : 64;
     void *p = realloc(f->ahead, cap * sizeof *f->ahead);
@@ -202,7 +203,10 @@ static void ahead_note(hg_failover *f, const char *id) {
     f->ahead = p;
     f->capahead = cap;
   }
-  snprintf(f->ahead[f->nahead++], HG_ID_MAX, "%s", id);
+  size_t at = run ? f->nahead_run++ : f->nahead;
+  memmove(f->ahead + at + 1, f->ahead + at, (f->nahead - at) * sizeof *f->ahead);
+  snprintf(f->ahead[at], HG_ID_MAX, "%s", id);
+  f->nahead++;
 }
 
 /* In chunks, on as many workers: reading the records is most of it. */
@@ -226,7 +230,7 @@ static void ahead_start(hg_failover *f) {
     }
     f->busy++;
   }
-  f->nahead = 0;
+  f->nahead = f->nahead_run = 0;
   if (total) hg_log_info("failover.claims_ahead", "sandboxes=%zu", total);
 }
 
@@ -255,7 +259,7 @@ static void enqueue(hg_failover *f, const char *id, bool run) {
     queue_push_front(f, j, STEP_TAKE);
   else
     queue_push(f, j, STEP_TAKE);
-  ahead_note(f, id);
+  ahead_note(f, id, run);
   hg_log_info("failover.queued", "sandbox=%s run=%s", id, run ? "yes" : "no");
 }
 
