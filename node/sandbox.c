@@ -1758,34 +1758,8 @@ int hg__sb_adopt_read(hg_manager *m, const char *id, const char *gen_rel, uint64
   return 0;
 }
 
-/* adopted/<id>.json: the record of a sandbox adopted and not yet copied
- * into place, what the next start adopts again (sandbox_recover.c). */
-static int adopted_path(hg_manager *m, const char *id, char out[4096]) {
-  char rel[64];
-  int rc = hg_path(rel, sizeof rel, "adopted/%s.json", id);
-  return rc < 0 ? rc : hg_store_abs(m->cfg.store, rel, out, 4096);
-}
-
-static int adopted_write(hg_manager *m, const sandbox *sb) {
-  char path[4096];
-  json_t *j = json_pack("{s:s,s:s,s:I}", "sandbox", sb->id, "from", sb->adopted_from, "epoch",
-                        (json_int_t)sb->epoch);
-  char *text = j ? json_dumps(j, JSON_COMPACT) : NULL;
-  json_decref(j);
-  if (!text) return -ENOMEM;
-  int rc = adopted_path(m, sb->id, path);
-  if (rc == 0) rc = hg_write_file_atomic(path, text, strlen(text));
-  free(text);
-  return rc;
-}
-
 int hg__sb_adopted_remove(hg_manager *m, const char *id, bool durable) {
-  char path[4096];
-  int rc = adopted_path(m, id, path);
-  if (rc < 0) return rc;
-  if (unlink(path) < 0) return errno == ENOENT ? 0 : -errno;
-  *strrchr(path, '/') = '\0';
-  return durable ? hg_fsync_path(path) : 0;
+  return hg__adopted_remove(m->adopted, id, durable);
 }
 
 /* The copy a lazy adopt put off, at the sandbox's first lifecycle call:
@@ -1870,7 +1844,7 @@ static int adopt_enter(hg_manager *m, sandbox *sb) {
 /* Lazy: a failover adopts hundreds of sandboxes at once, and a copy into
  * place costs btrfs two commits (the snapshot, the rename), ~100 a second
  * on a busy node at best; what makes the sandbox ours is a small record
- * (adopted/<id>.json), and the copy waits for the first lifecycle call
+ * (adopted.h: group-committed), and the copy waits for the first lifecycle call
  * (lifecycle_begin), most of them never soon. */
 int hg_sandbox_adopt(hg_manager *m, const char *id, const char *gen_rel, uint64_t epoch) {
   if (!hg_id_valid("sb", id) || !gen_rel || epoch == 0) return -EINVAL;
@@ -1883,7 +1857,7 @@ int hg_sandbox_adopt(hg_manager *m, const char *id, const char *gen_rel, uint64_
    * waits as replicas for a move (a resume through any node). */
   if (rc == 0 && old) rc = disown_locked(m, old);
   if (old) hg__sb_lifecycle_end(m, old);
-  if (rc == 0) rc = adopted_write(m, sb);
+  if (rc == 0) rc = hg__adopted_put(m->adopted, sb->id, sb->adopted_from, sb->epoch);
   /* Once in the table sb is the table's: what the log needs, copied first. */
   unsigned long long gen = sb ? sb->gen : 0;
   if (rc == 0 && (rc = adopt_enter(m, sb)) < 0) hg__sb_adopted_remove(m, id, true);
@@ -2033,6 +2007,13 @@ int hg_manager_open(const hg_manager_config *cfg, hg_manager **out) {
   for (unsigned i = 0; i < MOVE_LOCKS; i++) pthread_mutex_init(&m->move_mu[i], NULL);
   pthread_mutex_init(&m->orphan_mu, NULL);
   pthread_cond_init(&m->pool_cv, NULL);
+  char adopted[4096];
+  int rc = hg_store_abs(m->cfg.store, "adopted", adopted, sizeof adopted);
+  if (rc == 0) rc = hg__adopted_open(adopted, &m->adopted);
+  if (rc < 0) {
+    hg_manager_close(m);
+    return rc;
+  }
   hg__manager_load_all(m);
   /* No other thread runs yet: the table is ours to read without the lock. */
   for (unsigned i = 0; i < m->nsbs; i++)
@@ -2058,6 +2039,7 @@ void hg_manager_close(hg_manager *m) {
   for (unsigned i = 0; i < MOVE_LOCKS; i++) pthread_mutex_destroy(&m->move_mu[i]);
   pthread_mutex_destroy(&m->orphan_mu);
   pthread_mutex_destroy(&m->mu);
+  hg__adopted_close(m->adopted);
   free(m);
 }
 

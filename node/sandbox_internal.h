@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "node/adopted.h"
 #include "node/sandbox.h"
 
 #define AGENT_TIMEOUT_MS 10000
@@ -61,7 +62,7 @@ typedef struct sandbox {
   char accel[8];      /* "kvm" or "tcg": its memory image restores only under it */
   char error[160];    /* why a sandbox is failed */
   char adopted_from[96]; /* adopted lazily: the generation its copy into place
-                          * comes from (adopted/<id>.json); "": in place */
+                          * comes from (adopted.h's record); "": in place */
 
   hg_vm *vm;
   hg_agent *agent;
@@ -94,6 +95,7 @@ struct hg_manager {
   /* Orders the placing and deleting of orphans (orphans/<id>/ is made by
    * one and removed by the other). Taken after any sandbox's lock. */
   pthread_mutex_t orphan_mu;
+  hg_adopted *adopted; /* adoption records (adopted.h) */
 };
 
 /* sandbox.c: records */
@@ -137,7 +139,7 @@ bool hg__sb_orphan_recover(hg_manager *m, sandbox *sb);
  * checked, not copied. */
 int hg__sb_adopt_read(hg_manager *m, const char *id, const char *gen_rel, uint64_t epoch,
                       sandbox **out);
-/* Removes adopted/<id>.json, if any; durable: and syncs its dir. */
+/* Removes id's adoption record, if any (adopted.h); durable: synced. */
 int hg__sb_adopted_remove(hg_manager *m, const char *id, bool durable);
 /* Caller holds m->mu (or is hg_manager_open: no other thread yet). */
 sandbox *hg__manager_find_locked(hg_manager *m, const char *id);

@@ -4,7 +4,7 @@
  * finished, and a transition a crash cut short is brought to a clear
  * state: a generation's freeze is finished, an adopted VM goes on, a lost
  * one falls back to the newest whole generation, a half-made sandbox
- * fails, a half-deleted one goes. Then each adopted/<id>.json, a sandbox
+ * fails, a half-deleted one goes. Then each adoption record (adopted.h), a sandbox
  * adopted lazily and not yet copied into place, enters the table again.
  *
  * Locking is sandbox.c's; at open no other thread runs yet. */
@@ -226,34 +226,22 @@ static sandbox *load_one(hg_manager *m, const char *name) {
   return sb;
 }
 
-/* adopted/<name>: {"sandbox", "from", "epoch"}. The sandbox's own record
- * wins when it is as new (its copy into place finished, the adoption
- * record's removal did not); one older than the adoption cannot be (the
- * adopt disowns it before it writes), and is left with both, said. A
- * generation that no longer reads is said too: the record goes. */
-static void load_adopted(hg_manager *m, const char *name) {
-  char rel[HG_ID_MAX + 16], path[4096], id[HG_ID_MAX], *text = NULL;
-  size_t n = strlen(name);
-  if (n < 6 || n - 5 >= sizeof id || strcmp(name + n - 5, ".json")) return;
-  snprintf(id, sizeof id, "%.*s", (int)(n - 5), name);
-  if (!hg_id_valid("sb", id)) return;
-  if (hg_path(rel, sizeof rel, "adopted/%s", name) < 0 ||
-      hg_store_abs(m->cfg.store, rel, path, sizeof path) < 0 ||
-      hg_read_file(path, 4096, &text, NULL) < 0)
-    return;
-  json_t *j = json_loads(text, 0, NULL);
-  free(text);
-  const char *from = json_string_value(json_object_get(j, "from"));
-  json_int_t epoch = json_integer_value(json_object_get(j, "epoch"));
+/* An adoption record (adopted.h). The sandbox's own record wins when it
+ * is as new (its copy into place finished, the adoption record's removal
+ * did not); one older than the adoption cannot be (the adopt disowns it
+ * before it writes), and is left with both, said. A generation that no
+ * longer reads is said too: the record goes. */
+static void load_adopted(void *ud, const char *id, const char *from, uint64_t epoch) {
+  hg_manager *m = ud;
   sandbox *have = hg__manager_find_locked(m, id), *sb = NULL;
   int rc = from && epoch > 0 ? 0 : -EPROTO;
-  if (rc == 0 && have && have->epoch >= (uint64_t)epoch) {
+  if (rc == 0 && have && have->epoch >= epoch) {
     hg__sb_adopted_remove(m, id, false);
   } else if (rc == 0 && have) {
-    hg_log_error("sandbox.adopt", "sandbox=%s epoch=%lld own_epoch=%llu err=\"an adoption "
+    hg_log_error("sandbox.adopt", "sandbox=%s epoch=%llu own_epoch=%llu err=\"an adoption "
                  "record above the sandbox here: both left for the operator\"", id,
-                 (long long)epoch, (unsigned long long)have->epoch);
-  } else if (rc == 0 && (rc = hg__sb_adopt_read(m, id, from, (uint64_t)epoch, &sb)) == 0 &&
+                 (unsigned long long)epoch, (unsigned long long)have->epoch);
+  } else if (rc == 0 && (rc = hg__sb_adopt_read(m, id, from, epoch, &sb)) == 0 &&
              (rc = hg__manager_table_add(m, sb)) < 0) {
     hg__sb_free(sb);
   }
@@ -266,17 +254,6 @@ static void load_adopted(hg_manager *m, const char *name) {
     sb->last_active_ms = hg_now_ms();
     hg_log_info("sandbox.recovered", "sandbox=%s state=suspended adopted_from=%s", id, from);
   }
-  json_decref(j);
-}
-
-static void load_all_adopted(hg_manager *m) {
-  char dir[4096];
-  if (hg_store_abs(m->cfg.store, "adopted", dir, sizeof dir) < 0) return;
-  DIR *d = opendir(dir);
-  if (!d) return;
-  struct dirent *e;
-  while ((e = readdir(d))) load_adopted(m, e->d_name);
-  closedir(d);
 }
 
 void hg__manager_load_all(hg_manager *m) {
@@ -305,5 +282,5 @@ void hg__manager_load_all(hg_manager *m) {
     }
   }
   closedir(d);
-  load_all_adopted(m);
+  hg__adopted_each(m->adopted, load_adopted, m);
 }
