@@ -609,13 +609,18 @@ int hg_leasing_deleted(hg_leasing *l, const char *id, const hg_sb_lease *have) {
   return got.state == HG_LEASE_GONE ? 1 : 0;
 }
 
+/* Has the loop release id's lease; its tombstone (entry_tomb) goes then,
+ * or now when the loop takes no more commands. */
+static void release_post(hg_leasing *l, const char *id) {
+  if (post_cmd(l, CMD_RELEASE, id, NULL, 0, false) < 0) release_done(l, id);
+}
+
 void hg_leasing_drop(hg_leasing *l, const char *id) {
   pthread_mutex_lock(&l->mu);
   entry *e = entry_get(l, id, true);
-  bool tomb = e != NULL;
-  if (tomb) entry_tomb(e);
+  if (e) entry_tomb(e);
   pthread_mutex_unlock(&l->mu);
-  if (post_cmd(l, CMD_RELEASE, id, NULL, 0, false) < 0 && tomb) release_done(l, id);
+  release_post(l, id); /* with no tombstone (no memory), release_done finds none */
 }
 
 bool hg_leasing_valid(hg_leasing *l, const char *id, uint64_t epoch, int64_t wait_ms) {
@@ -744,7 +749,7 @@ static void drop_stale_aheads(hg_leasing *l, int64_t now) {
   for (size_t i = 0; i < n; i++) {
     hg_log_warn("lease.ahead_unused", "sandbox=%s after_ms=%" PRId64, ids[i],
                 l->cfg.ahead_max_ms);
-    if (post_cmd(l, CMD_RELEASE, ids[i], NULL, 0, false) < 0) release_done(l, ids[i]);
+    release_post(l, ids[i]);
   }
 }
 

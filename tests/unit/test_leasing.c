@@ -156,13 +156,19 @@ static void a_dropped_lease_is_not_valid_and_a_take_renews_it_again(void **state
   assert_true(hg_leasing_valid(f->l, SB, again.epoch, 0));
 }
 
+/* The view a move claims from: this node's group, at epoch. */
+static hg_sb_lease moved_from(uint64_t epoch) {
+  hg_sb_lease have = {.epoch = epoch, .ngroup = 1};
+  snprintf(have.group[0], sizeof have.group[0], "n-test");
+  return have;
+}
+
 /* A failover's claim goes out ahead of its take; the take then finds
  * the lease held (above the epoch it moves from) and claims nothing more:
  * the epoch is the one claim's. */
 static void a_take_after_a_claim_ahead_gets_that_claims_lease(void **state) {
   fixture *f = *state;
-  hg_sb_lease have = {.epoch = 3, .ngroup = 1}, got;
-  snprintf(have.group[0], sizeof have.group[0], "n-test");
+  hg_sb_lease have = moved_from(3), got;
   assert_int_equal(hg_leasing_claim_ahead(f->l, SB, &have), 0);
   turn_for(f, T_MS / 2);
   int64_t t0 = hg_now_ms();
@@ -177,8 +183,7 @@ static void a_take_after_a_claim_ahead_gets_that_claims_lease(void **state) {
  * claim's lease, one epoch above the view, not two. */
 static void a_take_during_a_claim_ahead_ends_at_its_epoch(void **state) {
   fixture *f = *state;
-  hg_sb_lease have = {.epoch = 3, .ngroup = 1}, got;
-  snprintf(have.group[0], sizeof have.group[0], "n-test");
+  hg_sb_lease have = moved_from(3), got;
   assert_int_equal(hg_leasing_claim_ahead(f->l, SB, &have), 0);
   assert_int_equal(take(f, HG_SB_TAKE_MOVE, &have, &got), 0);
   assert_int_equal(got.epoch, 4);
@@ -192,8 +197,7 @@ static void a_take_during_a_claim_ahead_ends_at_its_epoch(void **state) {
  * the node does not keep every other one out of the sandbox. */
 static void a_claim_ahead_no_take_came_for_is_given_back(void **state) {
   fixture *f = *state;
-  hg_sb_lease have = {.epoch = 3, .ngroup = 1};
-  snprintf(have.group[0], sizeof have.group[0], "n-test");
+  hg_sb_lease have = moved_from(3);
   assert_int_equal(hg_leasing_claim_ahead(f->l, SB, &have), 0);
   turn_for(f, T_MS);
   assert_true(hg_leasing_valid(f->l, SB, 4, 0));
