@@ -38,9 +38,11 @@ void hg_cluster_crash(hg_cluster *c, void (*done)(void *ud), void *ud);
 #define CL_LEAVE_MAX_MS 500
 #define CL_PENDING_MAX CL_DIR_MAX /* directory broadcasts waiting for the loop */
 /* A burst of directory changes goes by push-pull too (hg__cluster_dir_burst):
- * past this many broadcasts since the last, at most this often. */
+ * past this many broadcasts since the last, at most this often; for this
+ * long after one, any change goes too (the burst's tail). */
 #define CL_DIR_BURST 32
 #define CL_DIR_BURST_MS 250
+#define CL_DIR_TAIL_MS 1000
 #define CL_PERSIST_RETRY_MS 5000
 /* How long a node waits after its start to hear the directory from a peer
  * before it serves what it has, as a node alone would (hg_cluster_heard):
@@ -120,6 +122,7 @@ struct hg_cluster {
   unsigned pp_in, pp_out;
   unsigned dir_burst;         /* directory broadcasts since the last burst push-pull */
   int64_t dir_burst_next_ms; /* monotonic: no burst push-pull before */
+  int64_t dir_tail_until_ms; /* monotonic: a burst's tail is pushed until */
 
   member_info *minfo;
   size_t nminfo, minfo_cap;

@@ -179,13 +179,15 @@ void hg__cluster_dir_on_async(uv_async_t *a) {
  * heard, and every node answers the API from its copy. Past CL_DIR_BURST
  * broadcasts the whole directory also goes to every live member by
  * push-pull (one compressed TCP exchange each, both ways), at most every
- * CL_DIR_BURST_MS: a tail shorter than a burst goes by gossip alone, and
- * the swim timer (gossip's interval at most) brings this back for the rest
- * of a longer one. Loop only. */
+ * CL_DIR_BURST_MS; the swim timer (gossip's interval at most) brings this
+ * back for the rest of a longer one. A burst's tail goes the same way, up
+ * to CL_DIR_TAIL_MS after its last push: gossip alone took a failover's
+ * last few dozen adoptions most of a second to carry (docs/benchmarks.md).
+ * A change on its own, outside a burst, goes by gossip alone. Loop only. */
 void hg__cluster_dir_burst(hg_cluster *c) {
   int64_t now = hg_now_ms();
-  if (c->dir_burst < CL_DIR_BURST || now < c->dir_burst_next_ms || !c->started ||
-      c->shutting)
+  unsigned enough = now < c->dir_tail_until_ms ? 1 : CL_DIR_BURST;
+  if (c->dir_burst < enough || now < c->dir_burst_next_ms || !c->started || c->shutting)
     return;
   size_t n;
   hg_swim_member *ms = hg__cluster_members_copy(c, &n);
@@ -200,6 +202,7 @@ void hg__cluster_dir_burst(hg_cluster *c) {
   free(ms);
   c->dir_burst = 0;
   c->dir_burst_next_ms = now + CL_DIR_BURST_MS;
+  c->dir_tail_until_ms = now + CL_DIR_TAIL_MS;
 }
 
 /* ---- the directory API (thread-safe) ---- */

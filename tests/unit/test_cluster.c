@@ -443,6 +443,36 @@ static void a_burst_of_directory_changes_goes_by_push_pull(void **state) {
   node_close(&a);
 }
 
+/* The tail of a burst (the last few adoptions of a failover, fewer than
+ * a burst) follows it by push-pull too, not by probes alone. */
+static void a_bursts_tail_goes_by_push_pull_too(void **state) {
+  node a = {0}, b = {0};
+  swim_override.gossip_interval_ms = 60000;
+  swim_override.push_pull_interval_ms = 600000;
+  node_start(&a, "n-a", NULL);
+  node_start(&b, "n-b", a.gossip);
+  memset(&swim_override, 0, sizeof swim_override);
+  assert_true(WAIT_UNTIL(alive(&a) == 2 && alive(&b) == 2, 5000));
+  char sb[32];
+  for (int i = 0; i < 64; i++) {
+    snprintf(sb, sizeof sb, "sb-%016x", 0x3000 + i);
+    hg_dirent e = dirent(sb, 1, "suspended");
+    assert_int_equal(hg_cluster_dir_put(a.c, &e), 0);
+  }
+  assert_true(WAIT_UNTIL(dir_state_is(&b, sb, "suspended"), 3000));
+  run_ms(300); /* the burst's push-pulls are done */
+  uint64_t before = stats(&a).push_pulls;
+  for (int i = 0; i < 31; i++) { /* the tail: short of a burst, too long for a probe */
+    snprintf(sb, sizeof sb, "sb-%016x", 0x3100 + i);
+    hg_dirent e = dirent(sb, 1, "suspended");
+    assert_int_equal(hg_cluster_dir_put(a.c, &e), 0);
+  }
+  assert_true(WAIT_UNTIL(dir_state_is(&b, sb, "suspended"), 1000));
+  assert_true(WAIT_UNTIL(stats(&a).push_pulls > before, 500));
+  node_close(&b);
+  node_close(&a);
+}
+
 /* ---- lease datagrams ---- */
 
 typedef struct lease_sink {
@@ -1215,6 +1245,7 @@ int main(void) {
       T(interleaved_dir_updates_both_survive),
       T(expired_tombstones_are_not_taken_back),
       T(a_burst_of_directory_changes_goes_by_push_pull),
+      T(a_bursts_tail_goes_by_push_pull_too),
       T(metrics_are_prometheus_text),
       T(lease_datagrams_reach_the_named_node),
   };
