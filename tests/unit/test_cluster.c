@@ -417,18 +417,22 @@ static bool has_burst(node *n) {
   return true;
 }
 
-/* A burst of changes (a failover adopting hundreds of sandboxes) reaches
- * the peers by push-pull, not only a handful of entries a datagram. Gossip
- * and the periodic push-pull are slowed here so far that without the
- * burst's push-pull the entries would ride on probes alone (~10 s). */
-static void a_burst_of_directory_changes_goes_by_push_pull(void **state) {
-  node a = {0}, b = {0};
+/* Two nodes whose gossip and periodic push-pull are slowed so far that
+ * without a burst's push-pull entries ride on probes alone (~10 s). */
+static void slow_gossip_pair(node *a, node *b) {
   swim_override.gossip_interval_ms = 60000;
   swim_override.push_pull_interval_ms = 600000;
-  node_start(&a, "n-a", NULL);
-  node_start(&b, "n-b", a.gossip);
+  node_start(a, "n-a", NULL);
+  node_start(b, "n-b", a->gossip);
   memset(&swim_override, 0, sizeof swim_override);
-  assert_true(WAIT_UNTIL(alive(&a) == 2 && alive(&b) == 2, 5000));
+  assert_true(WAIT_UNTIL(alive(a) == 2 && alive(b) == 2, 5000));
+}
+
+/* A burst of changes (a failover adopting hundreds of sandboxes) reaches
+ * the peers by push-pull, not only a handful of entries a datagram. */
+static void a_burst_of_directory_changes_goes_by_push_pull(void **state) {
+  node a = {0}, b = {0};
+  slow_gossip_pair(&a, &b);
   assert_true(WAIT_UNTIL(stats(&a).push_pulls > 0, 5000)); /* the join's */
   uint64_t before = stats(&a).push_pulls;
   for (int i = 0; i < BURST; i++) {
@@ -447,12 +451,7 @@ static void a_burst_of_directory_changes_goes_by_push_pull(void **state) {
  * a burst) follows it by push-pull too, not by probes alone. */
 static void a_bursts_tail_goes_by_push_pull_too(void **state) {
   node a = {0}, b = {0};
-  swim_override.gossip_interval_ms = 60000;
-  swim_override.push_pull_interval_ms = 600000;
-  node_start(&a, "n-a", NULL);
-  node_start(&b, "n-b", a.gossip);
-  memset(&swim_override, 0, sizeof swim_override);
-  assert_true(WAIT_UNTIL(alive(&a) == 2 && alive(&b) == 2, 5000));
+  slow_gossip_pair(&a, &b);
   char sb[32];
   for (int i = 0; i < 64; i++) {
     snprintf(sb, sizeof sb, "sb-%016x", 0x3000 + i);

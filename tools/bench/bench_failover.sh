@@ -202,20 +202,27 @@ mass_make() {
   echo "$sb" > "$T/mass/$k"
 }
 
-# mass_count: "owned running" over the directory read through node 2: how
-# many of the round's sandboxes a survivor owns, and how many of the
-# running ones run there.
+# mass_count T0: "owned running at" over the directory read through node 2:
+# how many of the round's sandboxes a survivor owns, how many of the
+# running ones run there, and when (ms after T0) the answer came, which is
+# what the counts are as of (jq's time after it is the bench's, not the
+# cluster's). Each poll is traced in $T/mass/polls (sent, answered, counts).
 mass_count() {
-  local RESP=$T/mass/dir
-  [[ $(api 2 GET /v1/cluster/sandboxes '' 5) == 200 ]] || { echo "0 0"; return; }
+  local RESP=$T/mass/dir sent at st out
+  sent=$(($(now_ms) - $1))
+  st=$(api 2 GET /v1/cluster/sandboxes '' 5)
+  at=$(($(now_ms) - $1))
+  [[ $st == 200 ]] || { echo "0 0 $at"; return; }
   # as sets (objects), not index() per entry: 1020 x 1020 compares a poll
-  jq -r --slurpfile ids "$T/mass/ids.json" --slurpfile run "$T/mass/run.json" '
+  out=$(jq -r --slurpfile ids "$T/mass/ids.json" --slurpfile run "$T/mass/run.json" '
     ($ids[0] | map({key: ., value: true}) | from_entries) as $idset
     | ($run[0] | map({key: ., value: true}) | from_entries) as $runset
     | [.sandboxes[] | select($idset[.sandbox]) | select(.owner != "n1" and .owner != null)]
       as $mine
     | "\($mine | length) \([$mine[] | select($runset[.sandbox]) | select(.state == "running")]
-                         | length)"' "$RESP"
+                         | length)"' "$RESP")
+  echo "$sent $at $out" >> "$T/mass/polls"
+  echo "$out $at"
 }
 
 mass_round() {
@@ -244,17 +251,19 @@ mass_round() {
   t0=$(now_ms)
   cluster crash 1 >&2
   while :; do
-    read -r c r <<< "$(mass_count)"
-    if ((owned < 0 && c == total)); then owned=$(($(now_ms) - t0)); fi
-    if ((ran < 0 && mass_running > 0 && r == mass_running)); then ran=$(($(now_ms) - t0)); fi
+    read -r c r at <<< "$(mass_count "$t0")"
+    if ((owned < 0 && c == total)); then owned=$at; fi
+    if ((ran < 0 && mass_running > 0 && r == mass_running)); then ran=$at; fi
     if ((owned >= 0 && (ran >= 0 || mass_running == 0))); then break; fi
     (($(now_ms) - t0 < 600000)) || die "mass: after 600 s, $c of $total owned, $r of $mass_running running"
-    sleep 0.2
+    sleep 0.05
   done
   for ((k = mass; k < total; k++)); do
     exec_ok 2 "$(cat "$T/mass/$k")" 60 || die "mass: running sandbox $k does not answer"
   done
   quiet_end
+  log "mass: the polls through n2 (sent, answered: ms after the crash; owned, running): $(
+    tr '\n' ';' < "$T/mass/polls")"
   local dead; dead=$(seen_ms 1 "$t0")
   local again="none ran"
   if ((mass_running > 0)); then again="the $mass_running running ran again after $ran ms, each answered an exec"; fi
