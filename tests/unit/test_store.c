@@ -72,20 +72,34 @@ static void assert_text(const hg_store *s, const char *rel, const char *text) {
   free(got);
 }
 
-/* Number of loop devices whose backing file is image. */
-static int loops_on(const char *image) {
+/* Number of loop devices whose backing file is image; dio (if not NULL):
+ * whether the last of them does direct I/O (-1: none). */
+static int loops_with_dio(const char *image, int *dio) {
   glob_t g;
   int n = 0;
+  if (dio) *dio = -1;
   if (glob("/sys/block/loop*/loop/backing_file", 0, NULL, &g) != 0) return 0;
   for (size_t i = 0; i < g.gl_pathc; i++) {
-    char *b;
+    char *b, path[PATH_MAX];
     if (hg_read_file(g.gl_pathv[i], PATH_MAX, &b, NULL) < 0) continue;
     b[strcspn(b, "\n")] = '\0';
-    if (strcmp(b, image) == 0) n++;
+    bool ours = strcmp(b, image) == 0;
     free(b);
+    if (!ours) continue;
+    n++;
+    snprintf(path, sizeof path, "%.*s/dio", (int)(strrchr(g.gl_pathv[i], '/') - g.gl_pathv[i]),
+             g.gl_pathv[i]);
+    if (dio && hg_read_file(path, 16, &b, NULL) == 0) {
+      *dio = atoi(b);
+      free(b);
+    }
   }
   globfree(&g);
   return n;
+}
+
+static int loops_on(const char *image) {
+  return loops_with_dio(image, NULL);
 }
 
 /* AUTOCLEAR detaches the loop device on the last close, which may finish a
@@ -183,6 +197,11 @@ static void open_on_plain_dir_makes_and_mounts_image(void **state) {
   assert_int_equal(st.st_mode & 0777, 0600);
   assert_int_equal(loops_on(f->image), 1);
   assert_int_equal(mounts_on(f->data), 1);
+  /* Direct I/O to the image wherever the host's filesystem takes it. */
+  int dio, fd = open(f->image, O_RDONLY | O_DIRECT);
+  assert_int_equal(loops_with_dio(f->image, &dio), 1);
+  assert_int_equal(dio, fd >= 0 ? 1 : 0);
+  if (fd >= 0) close(fd);
 }
 
 static void open_makes_the_layout(void **state) {
