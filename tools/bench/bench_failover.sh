@@ -169,13 +169,21 @@ for lease in "${lease_list[@]}"; do
 done
 # mass_call K WANT METHOD PATH [BODY]: api through node 1, again after a
 # 503 (no_quorum: a lease round that timed out on a loaded host) up to 3
-# times; 1 with the answer logged when it never got WANT.
+# times; 1 with the answer logged when it never got WANT. A suspend whose
+# copies fell short (503 replication_incomplete: a peer briefly suspect on
+# the loaded host) is suspended: the keeper copies it later, and the round
+# waits for every copy before the crash (mass_copied).
 mass_call() {
   local k=$1 want=$2 try st
   shift 2
   for try in 1 2 3; do
     st=$(api 1 "$@")
     [[ $st == "$want" ]] && return 0
+    if [[ $st == 503 && $2 == */suspend* ]] &&
+      jq -e '.error.code == "replication_incomplete"' "$RESP" > /dev/null 2>&1; then
+      log "mass $k: $1 $2 -> 503 replication_incomplete: suspended, the keeper copies it"
+      return 0
+    fi
     [[ $st == 503 ]] || break
     sleep 1
   done
@@ -225,6 +233,19 @@ mass_count() {
   echo "$out $at"
 }
 
+# mass_copied: how many of the round's sandboxes the directory (through
+# node 2) lists with both peers of n1 among the holders of their newest
+# generation.
+mass_copied() {
+  local RESP=$T/mass/dir
+  [[ $(api 2 GET /v1/cluster/sandboxes '' 5) == 200 ]] || { echo 0; return; }
+  jq -r --slurpfile ids "$T/mass/ids.json" '
+    ($ids[0] | map({key: ., value: true}) | from_entries) as $idset
+    | [.sandboxes[] | select($idset[.sandbox]) | select([.holders[] | select(. != "n1")] | length >= 2)]
+      | length' \
+    "$RESP"
+}
+
 mass_round() {
   local lease=${lease_list[0]} margin k total=$((mass + mass_running)) t0 c owned=-1 ran=-1
   margin=$((lease / 4 < 500 ? lease / 4 : 500))
@@ -242,7 +263,13 @@ mass_round() {
   for ((k = 0; k < total; k++)); do [[ -s $T/mass/$k ]] || die "mass: sandbox $k missing"; done
   for ((k = 0; k < total; k++)); do cat "$T/mass/$k"; done | jq -R . | jq -s . > "$T/mass/ids.json"
   for ((k = mass; k < total; k++)); do cat "$T/mass/$k"; done | jq -R . | jq -s . > "$T/mass/run.json"
-  log "mass: $total sandboxes on n1 in $(($(now_ms) - t_make)) ms; crash n1"
+  local copied t_copy
+  t_copy=$(now_ms)
+  while copied=$(mass_copied) && ((copied < total)); do
+    (($(now_ms) - t_copy < 300000)) || die "mass: after 300 s, $copied of $total copied to both peers"
+    sleep 2
+  done
+  log "mass: $total sandboxes on n1 in $(($(now_ms) - t_make)) ms, copied to both peers; crash n1"
   # what they cost on disk: each node's btrfs image, blocks allocated
   local disk_mb
   disk_mb=$(du -m "$DIR"/n*/data.img 2>/dev/null | awk '{s += $1} END {print s + 0}')
