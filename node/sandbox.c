@@ -346,7 +346,7 @@ static void sb_put(hg_manager *m, sandbox *sb) {
 
 /* A fork or a resume must never adopt the source's shim through a status
  * file copied with the snapshot. */
-static void remove_run_files(hg_manager *m, const sandbox *sb) {
+void hg__sb_remove_run_files(hg_manager *m, const sandbox *sb) {
   char dir[4096];
   if (hg__sb_dir(m, sb, dir) == 0) m->cfg.vmm->clear(dir);
 }
@@ -1247,7 +1247,7 @@ static int fork_from(hg_manager *m, sandbox *parent, const char *src, const char
   hg__sb_rel(child, dst, sizeof dst);
   pthread_rwlock_wrlock(&child->lock);
   rc = hg_store_snapshot(m->cfg.store, src, dst, false);
-  if (rc == 0) remove_run_files(m, child);
+  if (rc == 0) hg__sb_remove_run_files(m, child);
   if (rc == 0) rc = sb_persist(m, child);
   if (rc == 0) rc = boot ? vm_boot(m, child) : hg__sb_vm_restore(m, child);
   if (rc == 0) rc = hg__sb_set_state(m, child, HG_SB_RUNNING, NULL);

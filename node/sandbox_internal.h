@@ -116,6 +116,9 @@ int hg__sb_from_json(sandbox *sb, json_t *j, unsigned default_replicas);
 /* sandboxes/<id>, store-relative and absolute. */
 int hg__sb_rel(const sandbox *sb, char *out, size_t cap);
 int hg__sb_dir(hg_manager *m, const sandbox *sb, char out[4096]);
+/* Removes the shim's files (status, sockets, log) a copy into place
+ * brought along from the VM that ran when its source was taken. */
+void hg__sb_remove_run_files(hg_manager *m, const sandbox *sb);
 /* A generation's directory name: decimal, no sign, no leading zero. */
 bool hg__sb_gen_name(const char *name, uint64_t *gen);
 /* rel (store-relative) is a generation: a read-only subvolume. */

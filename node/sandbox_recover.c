@@ -60,7 +60,11 @@ static bool has_generation(hg_manager *m, sandbox *sb, uint64_t gen) {
 
 /* Makes the working subvolume a writable copy of generation gen again:
  * after a crash in the middle of a save, the working copy's memory and
- * device state may not belong together, the generation's always do. */
+ * device state may not belong together, the generation's always do. The
+ * shim's files in the generation are those of the VM that ran when it was
+ * taken (on another node, for a checkpoint a failover brought): they go,
+ * as on every other copy into place, or the next shim would append to
+ * that VM's log. */
 static int rollback_to(hg_manager *m, sandbox *sb, uint64_t gen) {
   char src[96], dst[64];
   int rc = hg__sb_gen_find(m, sb->id, gen, src);
@@ -68,6 +72,7 @@ static int rollback_to(hg_manager *m, sandbox *sb, uint64_t gen) {
   hg__sb_rel(sb, dst, sizeof dst);
   rc = hg_store_subvol_delete(m->cfg.store, dst);
   if (rc == 0) rc = hg_store_snapshot(m->cfg.store, src, dst, false);
+  if (rc == 0) hg__sb_remove_run_files(m, sb);
   if (rc == 0) {
     pthread_mutex_lock(&m->mu);
     sb->gen = gen;

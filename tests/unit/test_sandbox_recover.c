@@ -46,7 +46,15 @@ static int vm_stop(hg_vm *vm) {
   return 0;
 }
 static void vm_release(hg_vm *vm) { (void)vm; }
-static void vm_clear(const char *dir) { (void)dir; }
+/* As qemu_clear: the run files a VM's shim leaves in the sandbox's dir. */
+static void vm_clear(const char *dir) {
+  static const char *const names[] = {"shim.json", "shim.log"};
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+    unlink(path);
+  }
+}
 
 static const hg_vmm_ops gone_vmm = {
     .name = "gone", .adopt = vm_gone, .stop = vm_stop, .release = vm_release,
@@ -206,10 +214,46 @@ static void a_sandbox_adopted_fenced_is_not_idle_at_open(void **state) {
   hg_manager_close(m);
 }
 
+/* Chaos campaign 1206g, seed 6: a failed-over sandbox's VM died with its
+ * hangard down; at open the sandbox went back to its generation, a
+ * checkpoint taken on the node it came from, and with it that node's
+ * shim.json and shim.log: the next resume's shim appended to the other
+ * node's log (the chaos checker then saw the other node's VM as this
+ * node's). A rollback leaves no run files of the generation's VM. */
+static void a_rollback_leaves_no_run_files_of_the_generations_vm(void **state) {
+  (void)state;
+  const char *id = "sb-00000000000000e3";
+  char path[PATH_MAX];
+  assert_int_equal(hg_store_subvol_create(store, "sandboxes/sb-00000000000000e3"), 0);
+  const char *run_files[] = {"shim.json", "shim.log"};
+  for (int i = 0; i < 2; i++) {
+    char rel[128];
+    snprintf(rel, sizeof rel, "sandboxes/%s/%s", id, run_files[i]);
+    assert_int_equal(hg_store_abs(store, rel, path, sizeof path), 0);
+    assert_int_equal(hg_write_file_atomic(path, "another node's shim", 19), 0);
+  }
+  take_gen(id, 1);
+  write_record(id, "running", "", 1); /* its VM is gone at open */
+
+  hg_manager *m = manager_open();
+  hg_sb_info info;
+  assert_int_equal(hg_sandbox_info(m, id, &info), 0);
+  assert_int_equal(info.state, HG_SB_SUSPENDED);
+  assert_int_equal(info.gen, 1);
+  for (int i = 0; i < 2; i++) {
+    char rel[128];
+    snprintf(rel, sizeof rel, "sandboxes/%s/%s", id, run_files[i]);
+    assert_int_equal(hg_store_abs(store, rel, path, sizeof path), 0);
+    assert_int_equal(access(path, F_OK), -1);
+  }
+  hg_manager_close(m);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(a_sandbox_adopted_fenced_is_not_idle_at_open),
       cmocka_unit_test(gen_freeze_cut_short_is_finished_at_open),
+      cmocka_unit_test(a_rollback_leaves_no_run_files_of_the_generations_vm),
   };
   return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }
