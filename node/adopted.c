@@ -57,6 +57,13 @@ static int file_path(const hg_adopted *a, int64_t seq, const char *id, char out[
                        : hg_path(out, 4096, "%s/b-%" PRId64 ".json", a->dir, seq);
 }
 
+/* File seq's records in an index's files ({"<seq>": {id: record}}), or NULL. */
+static json_t *file_recs(json_t *files, int64_t seq) {
+  char key[32];
+  snprintf(key, sizeof key, "%" PRId64, seq);
+  return json_object_get(files, key);
+}
+
 static json_t *record_new(const char *from, uint64_t epoch) {
   return json_pack("{s:s,s:I}", "from", from, "epoch", (json_int_t)epoch);
 }
@@ -71,11 +78,13 @@ static bool record_ok(json_t *rec, const char **from, uint64_t *epoch) {
 
 /* Removes id from file seq's records (mu held). */
 static void drop_locked(hg_adopted *a, int64_t seq, const char *id) {
-  char key[32];
-  snprintf(key, sizeof key, "%" PRId64, seq);
-  json_t *file = json_object_get(a->files, key);
+  json_t *file = file_recs(a->files, seq);
   json_object_del(file, id);
-  if (file && seq != LEGACY && json_object_size(file) == 0) json_object_del(a->files, key);
+  if (file && seq != LEGACY && json_object_size(file) == 0) {
+    char key[32];
+    snprintf(key, sizeof key, "%" PRId64, seq);
+    json_object_del(a->files, key);
+  }
 }
 
 /* Enters (mu held, or before anyone shares a) record rec of id from file
@@ -91,8 +100,7 @@ static void index_record(hg_adopted *a, int64_t seq, const char *id, json_t *rec
   json_t *was = json_object_get(a->where, id);
   if (was) {
     int64_t old = json_integer_value(was);
-    snprintf(key, sizeof key, "%" PRId64, old);
-    record_ok(json_object_get(json_object_get(a->files, key), id), &f, &e_old);
+    record_ok(json_object_get(file_recs(a->files, old), id), &f, &e_old);
     record_ok(rec, &f, &e_new);
     if (e_old >= e_new) {
       *stale = seq;
@@ -101,9 +109,11 @@ static void index_record(hg_adopted *a, int64_t seq, const char *id, json_t *rec
     drop_locked(a, old, id);
     *stale = old;
   }
-  snprintf(key, sizeof key, "%" PRId64, seq);
-  json_t *file = json_object_get(a->files, key);
-  if (!file) json_object_set_new(a->files, key, file = json_object());
+  json_t *file = file_recs(a->files, seq);
+  if (!file) {
+    snprintf(key, sizeof key, "%" PRId64, seq);
+    json_object_set_new(a->files, key, file = json_object());
+  }
   json_object_set(file, id, rec);
   json_object_set_new(a->where, id, json_integer(seq));
 }
@@ -112,12 +122,11 @@ static void index_record(hg_adopted *a, int64_t seq, const char *id, json_t *rec
  * own file (LEGACY) or a batch with no record left goes; a batch with
  * records is written again whole. durable: the removal is synced too. */
 static int file_sync(hg_adopted *a, int64_t seq, const char *id, bool durable) {
-  char path[4096], key[32];
+  char path[4096];
   int rc = file_path(a, seq, id, path);
   if (rc < 0) return rc;
-  snprintf(key, sizeof key, "%" PRId64, seq);
   pthread_mutex_lock(&a->mu);
-  json_t *file = json_object_get(a->files, key);
+  json_t *file = file_recs(a->files, seq);
   json_t *rest = seq != LEGACY && json_object_size(file) ? json_deep_copy(file) : NULL;
   bool keep_legacy = seq == LEGACY && json_object_get(file, id);
   pthread_mutex_unlock(&a->mu);
@@ -241,11 +250,9 @@ void hg__adopted_each(hg_adopted *a, void (*fn)(void *ud, const char *id, const 
   const char *id;
   json_t *w;
   json_object_foreach(where, id, w) {
-    char key[32];
-    snprintf(key, sizeof key, "%" PRId64, (int64_t)json_integer_value(w));
     const char *from;
     uint64_t epoch;
-    json_t *rec = json_object_get(json_object_get(files, key), id);
+    json_t *rec = json_object_get(file_recs(files, json_integer_value(w)), id);
     if (record_ok(rec, &from, &epoch)) fn(ud, id, from, epoch);
     else fn(ud, id, NULL, 0);
   }

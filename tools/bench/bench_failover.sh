@@ -210,40 +210,45 @@ mass_make() {
   echo "$sb" > "$T/mass/$k"
 }
 
-# mass_count T0: "owned running at" over the directory read through node 2:
-# how many of the round's sandboxes a survivor owns, how many of the
-# running ones run there, and when (ms after T0) the answer came, which is
-# what the counts are as of (jq's time after it is the bench's, not the
-# cluster's). Each poll is traced in $T/mass/polls (sent, answered, counts).
+# mass_dir: the directory through node 2 into $T/mass/dir; its status.
+mass_dir() {
+  local RESP=$T/mass/dir
+  api 2 GET /v1/cluster/sandboxes '' 5
+}
+
+# mass_jq FILTER: FILTER over the round's sandboxes in $T/mass/dir (as
+# .sandboxes[] | select(in the round)), $runset the running ones: as sets
+# (objects), not index() per entry: 1020 x 1020 compares a poll.
+mass_jq() {
+  jq -r --slurpfile ids "$T/mass/ids.json" --slurpfile run "$T/mass/run.json" "
+    (\$ids[0] | map({key: ., value: true}) | from_entries) as \$idset
+    | (\$run[0] | map({key: ., value: true}) | from_entries) as \$runset
+    | [.sandboxes[] | select(\$idset[.sandbox])] | $1" "$T/mass/dir"
+}
+
+# mass_count T0: "owned running at": how many of the round's sandboxes a
+# survivor owns, how many of the running ones run there, and when (ms
+# after T0) the directory's answer came, which is what the counts are as
+# of (jq's time after it is the bench's, not the cluster's). Each poll is
+# traced in $T/mass/polls (sent, answered, counts).
 mass_count() {
-  local RESP=$T/mass/dir sent at st out
+  local sent at st out
   sent=$(($(now_ms) - $1))
-  st=$(api 2 GET /v1/cluster/sandboxes '' 5)
+  st=$(mass_dir)
   at=$(($(now_ms) - $1))
   [[ $st == 200 ]] || { echo "0 0 $at"; return; }
-  # as sets (objects), not index() per entry: 1020 x 1020 compares a poll
-  out=$(jq -r --slurpfile ids "$T/mass/ids.json" --slurpfile run "$T/mass/run.json" '
-    ($ids[0] | map({key: ., value: true}) | from_entries) as $idset
-    | ($run[0] | map({key: ., value: true}) | from_entries) as $runset
-    | [.sandboxes[] | select($idset[.sandbox]) | select(.owner != "n1" and .owner != null)]
-      as $mine
+  out=$(mass_jq '[.[] | select(.owner != "n1" and .owner != null)] as $mine
     | "\($mine | length) \([$mine[] | select($runset[.sandbox]) | select(.state == "running")]
-                         | length)"' "$RESP")
+                         | length)"')
   echo "$sent $at $out" >> "$T/mass/polls"
   echo "$out $at"
 }
 
-# mass_copied: how many of the round's sandboxes the directory (through
-# node 2) lists with both peers of n1 among the holders of their newest
-# generation.
+# mass_copied: how many of the round's sandboxes list both peers of n1
+# among the holders of their newest generation.
 mass_copied() {
-  local RESP=$T/mass/dir
-  [[ $(api 2 GET /v1/cluster/sandboxes '' 5) == 200 ]] || { echo 0; return; }
-  jq -r --slurpfile ids "$T/mass/ids.json" '
-    ($ids[0] | map({key: ., value: true}) | from_entries) as $idset
-    | [.sandboxes[] | select($idset[.sandbox]) | select([.holders[] | select(. != "n1")] | length >= 2)]
-      | length' \
-    "$RESP"
+  [[ $(mass_dir) == 200 ]] || { echo 0; return; }
+  mass_jq '[.[] | select([.holders[] | select(. != "n1")] | length >= 2)] | length'
 }
 
 mass_round() {
