@@ -110,6 +110,14 @@ int hg_cluster_peer_get(hg_cluster *c, const char *id, hg_cluster_peer *out);
 size_t hg_cluster_replica_targets(hg_cluster *c, const char *key,
                                   const char *const *exclude, size_t nexclude, size_t n,
                                   hg_cluster_peer *out);
+/* A new acceptor group's members beside us: as hg_cluster_replica_targets
+ * with no exclusions, but a suspect peer is a candidate too, after every
+ * alive one. A group is chosen once for the sandbox's life, and a peer that
+ * missed a few pings while the create ran (SWIM on a loaded host) must not
+ * leave it a group of two, which the death of either member then stops for
+ * good (no majority to claim or regroup with). */
+size_t hg_cluster_acceptor_targets(hg_cluster *c, const char *key, size_t n,
+                                   hg_cluster_peer *out);
 
 typedef struct hg_place_req {
   const char *template_ref;  /* "name:tag" or "name" (":latest") or NULL ("default") */

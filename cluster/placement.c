@@ -16,6 +16,7 @@
 typedef struct target_cand {
   hg_cluster_peer p;
   uint64_t w;
+  bool suspect; /* after every alive one */
   bool taken;
 } target_cand;
 
@@ -45,6 +46,7 @@ uint64_t hg_cluster_rendezvous(const char *key, const char *id) {
 
 static int cand_cmp(const void *a, const void *b) {
   const target_cand *x = a, *y = b;
+  if (x->suspect != y->suspect) return x->suspect ? 1 : -1;
   if (x->w != y->w) return x->w > y->w ? -1 : 1;
   return strcmp(x->p.id, y->p.id);
 }
@@ -63,11 +65,12 @@ static bool zone_in(zone_name *zones, size_t n, const char *z) {
   return false;
 }
 
-/* Under mu: the eligible peers into cand, and into zones our zone and those
- * of the excluded peers still alive (a dead holder keeps no zone safe).
- * zones holds npeers + 1. */
+/* Under mu: the eligible peers into cand (suspect ones too if suspect_ok),
+ * and into zones our zone and those of the excluded peers still alive (a
+ * dead holder keeps no zone safe). zones holds npeers + 1. */
 static size_t targets_collect(hg_cluster *c, const char *const *exclude, size_t nexclude,
-                              target_cand *cand, zone_name *zones, size_t *nzones) {
+                              bool suspect_ok, target_cand *cand, zone_name *zones,
+                              size_t *nzones) {
   size_t k = 0;
   hg__cluster_copy_str(zones[(*nzones)++], sizeof *zones, c->meta.zone);
   for (size_t i = 0; i < c->npeers; i++) {
@@ -79,21 +82,23 @@ static size_t targets_collect(hg_cluster *c, const char *const *exclude, size_t 
       continue;
     }
     hg_cluster_peer p = hg__cluster_snap_peer(c, s);
-    if (s->state == HG_MEMBER_ALIVE && p.compatible && !p.draining && p.repl_addr[0])
-      cand[k++] = (target_cand){.p = p};
+    bool suspect = s->state == HG_MEMBER_SUSPECT;
+    if ((s->state == HG_MEMBER_ALIVE || (suspect_ok && suspect)) && p.compatible &&
+        !p.draining && p.repl_addr[0])
+      cand[k++] = (target_cand){.p = p, .suspect = suspect};
   }
   return k;
 }
 
-size_t hg_cluster_replica_targets(hg_cluster *c, const char *key,
-                                  const char *const *exclude, size_t nexclude, size_t n,
-                                  hg_cluster_peer *out) {
+static size_t targets(hg_cluster *c, const char *key, const char *const *exclude,
+                      size_t nexclude, size_t n, bool suspect_ok, hg_cluster_peer *out) {
   if (!key || !n || !out) return 0;
   size_t ncand = 0, nzones = 0, k = 0;
   pthread_mutex_lock(&c->mu);
   target_cand *cand = malloc((c->npeers ? c->npeers : 1) * sizeof *cand);
   zone_name *zones = malloc((c->npeers + 1) * sizeof *zones);
-  if (cand && zones) ncand = targets_collect(c, exclude, nexclude, cand, zones, &nzones);
+  if (cand && zones)
+    ncand = targets_collect(c, exclude, nexclude, suspect_ok, cand, zones, &nzones);
   pthread_mutex_unlock(&c->mu);
   EVP_MD_CTX *md = cand && zones ? EVP_MD_CTX_new() : NULL;
   int rc = md ? 0 : -ENOMEM;
@@ -117,6 +122,17 @@ size_t hg_cluster_replica_targets(hg_cluster *c, const char *key,
   free(cand);
   free(zones);
   return k;
+}
+
+size_t hg_cluster_replica_targets(hg_cluster *c, const char *key,
+                                  const char *const *exclude, size_t nexclude, size_t n,
+                                  hg_cluster_peer *out) {
+  return targets(c, key, exclude, nexclude, n, false, out);
+}
+
+size_t hg_cluster_acceptor_targets(hg_cluster *c, const char *key, size_t n,
+                                   hg_cluster_peer *out) {
+  return targets(c, key, NULL, 0, n, true, out);
 }
 
 /* ---- placement ---- */

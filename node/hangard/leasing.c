@@ -340,7 +340,8 @@ static int post_cmd(hg_leasing *l, cmd_kind kind, const char *id, const hg_lease
 /* ---- groups -------------------------------------------------------------------- */
 
 /* A new sandbox's group: this node and the best others by rendezvous over
- * the live members (as replica holders are chosen: spread over zones). */
+ * the live members (as replica holders are chosen: spread over zones; a
+ * suspect one rather than none). */
 static void group_new(hg_leasing *l, const char *id, hg_lease_group *g) {
   memset(g, 0, sizeof *g);
   snprintf(g->ids[g->n++], HG_NODE_ID_MAX, "%s", l->self);
@@ -348,7 +349,7 @@ static void group_new(hg_leasing *l, const char *id, hg_lease_group *g) {
   hg_cluster_peer peers[HG_LEASE_GROUP_MAX];
   size_t want = l->cfg.acceptors > 1 ? l->cfg.acceptors - 1 : 0;
   if (want > HG_LEASE_GROUP_MAX - 1) want = HG_LEASE_GROUP_MAX - 1;
-  size_t n = hg_cluster_replica_targets(l->cfg.cluster, id, NULL, 0, want, peers);
+  size_t n = hg_cluster_acceptor_targets(l->cfg.cluster, id, want, peers);
   for (size_t i = 0; i < n; i++)
     snprintf(g->ids[g->n++], HG_NODE_ID_MAX, "%.*s", HG_NODE_ID_MAX - 1, peers[i].id);
 }

@@ -1150,7 +1150,8 @@ static void replica_targets_follow_rendezvous_zones_and_liveness(void **state) {
   assert_false(p.compatible);
 
   /* All eligible again, then d crashes: gone from targets once dead,
-   * never a target while suspect. */
+   * never a replica target while suspect, but an acceptor target still,
+   * after the alive ones (a group of two would not survive a death). */
   set_all_eligible(&a, &b, &c, &d);
   assert_true(WAIT_UNTIL(peer_shows(&a, &b, "z1", true, false, true) &&
                              peer_shows(&a, &c, "z2", true, false, true) &&
@@ -1165,14 +1166,18 @@ static void replica_targets_follow_rendezvous_zones_and_liveness(void **state) {
       seen_suspect = true;
       size_t k = hg_cluster_replica_targets(a.c, "sb-y", NULL, 0, 3, t);
       for (size_t i = 0; i < k; i++) assert_string_not_equal(t[i].id, "n-d");
+      assert_int_equal(hg_cluster_acceptor_targets(a.c, "sb-y", 3, t), 3);
+      assert_string_equal(t[2].id, "n-d");
     }
     uv_run(&loop, UV_RUN_ONCE);
   }
   print_message("n-d dead after %lld ms (suspect seen: %d)\n",
                 (long long)(hg_now_ms() - t0), seen_suspect);
+  assert_true(seen_suspect);
   assert_int_equal(hg_cluster_peer_get(a.c, "n-d", &p), -EHOSTDOWN);
   model_peer bc[2] = {{.id = "n-b", .zone = "z1"}, {.id = "n-c", .zone = "z2"}};
   assert_targets(&a, "sb-y", NULL, 0, 3, bc, 2, z1, 1);
+  assert_int_equal(hg_cluster_acceptor_targets(a.c, "sb-y", 3, t), 2); /* dead: not one */
   assert_int_equal(hg_cluster_peers(a.c, t, 4), 2);
   run_ms(1100); /* a housekeeping rebuild keeps it so */
   assert_int_equal(hg_cluster_peer_get(a.c, "n-d", &p), -EHOSTDOWN);
