@@ -74,9 +74,13 @@
 /* After a SIGTERM to the shim, the VMM gets this long to exit cleanly. */
 #define SHIM_TERM_GRACE_MS 5000
 /* The shim sleeps nearly always; when its deadline fires it must get a CPU
- * at once even on a host full of busy TCG threads. Its VMM gets the
- * caller's priority back. */
+ * at once even on a host full of busy TCG threads. */
 #define SHIM_NICE (-10)
+/* The VMM runs this many steps below the caller (hangard): guests get what
+ * the control plane leaves, so a host full of busy vCPUs (a mass restore,
+ * say) cannot starve lease renewals, the API or a failover's takes. On a
+ * host with CPU to spare it changes nothing. */
+#define VMM_NICE_BELOW 5
 
 enum shim_state { SHIM_RUNNING, SHIM_FENCED, SHIM_EXITED };
 static const char *const state_names[] = {"running", "fenced", "exited"};
@@ -112,7 +116,7 @@ typedef struct shim {
   int64_t started_at;  /* wall clock, ms since the epoch */
   int64_t kill_at_ms;  /* SIGKILL escalation after a SIGTERM; 0: none */
   int exit_code, exit_signal;
-  int vmm_nice; /* the priority the shim was started with */
+  int caller_nice; /* the priority the shim was started with */
   int inherited[SHIM_MAX_INHERITED];
   int n_inherited;
   shim_console console;
@@ -399,7 +403,7 @@ static void exec_vmm(shim *s, int err_fd) {
   sigprocmask(SIG_SETMASK, &none, NULL);
   signal(SIGPIPE, SIG_DFL);
   signal(SIGHUP, SIG_DFL);
-  setpriority(PRIO_PROCESS, 0, s->vmm_nice);
+  setpriority(PRIO_PROCESS, 0, s->caller_nice + VMM_NICE_BELOW); /* clamped at 19 */
   int e;
   if (s->jail.on && (e = -hg_jail_enter(&s->jail)) > 0) {
     ssize_t w = write(err_fd, &e, sizeof e);
@@ -703,7 +707,7 @@ static int start(shim *s) {
   s->started_at = hg_wall_ns() / 1000000;
   read_boot_id(s);
   errno = 0;
-  s->vmm_nice = getpriority(PRIO_PROCESS, 0);
+  s->caller_nice = getpriority(PRIO_PROCESS, 0);
   if (errno || setpriority(PRIO_PROCESS, 0, SHIM_NICE) < 0)
     hg_log_warn("shim.nice_failed", "nice=%d err=%d", SHIM_NICE, -errno);
   rc = setup_fds(s);

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -177,6 +178,20 @@ static void status_reports_running_and_pids(void **state) {
   assert_non_null(strstr(json, want));
   assert_non_null(strstr(json, "\"boot_id\":\""));
   free(json);
+}
+
+/* Guests get what the control plane leaves: the VMM runs 5 nice steps
+ * below the shim's caller (hangard), whatever the shim raised itself to. */
+static void vmm_runs_below_its_callers_priority(void **state) {
+  fixture *fx = *state;
+  errno = 0;
+  int caller = getpriority(PRIO_PROCESS, 0);
+  assert_int_equal(errno, 0);
+  spawn_ok(fx);
+  errno = 0;
+  int vmm = getpriority(PRIO_PROCESS, (id_t)fx->vmm_pid);
+  assert_int_equal(errno, 0);
+  assert_int_equal(vmm, caller + 5 > 19 ? 19 : caller + 5);
 }
 
 /* The worst lateness the shim logged for its fences (event=shim.fenced). */
@@ -519,6 +534,7 @@ static void bad_usage_exits_2(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(status_reports_running_and_pids, setup, teardown),
+      cmocka_unit_test_setup_teardown(vmm_runs_below_its_callers_priority, setup, teardown),
       cmocka_unit_test_setup_teardown(deadline_stops_and_a_later_one_continues, setup,
                                       teardown),
       cmocka_unit_test_setup_teardown(past_deadline_at_start_fences_at_once, setup,
