@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #include "cluster/cluster_internal.h"
 #include "cluster/seal.h"
@@ -553,6 +554,26 @@ out:
   free(list);
 }
 
+/* Lease batches are datagrams of up to HG_CLUSTER_LEASE_MAX (60 KB, ~40 IP
+ * fragments): the kernel's default buffer (208 KiB) holds two or three, and
+ * while the loop is busy for a moment (a mass failover's claims and their
+ * answers, both ways at once) the rest is dropped and waits for a retry
+ * round (T/3 each). So: CL_UDP_BUF_BYTES each way, forced where we may
+ * (CAP_NET_ADMIN), else what net.core.[rw]mem_max allows. */
+static void udp_buffers(hg_cluster *c) {
+  uv_os_fd_t fd;
+  int want = CL_UDP_BUF_BYTES, got[2] = {0, 0};
+  static const int force[2] = {SO_RCVBUFFORCE, SO_SNDBUFFORCE}, plain[2] = {SO_RCVBUF, SO_SNDBUF};
+  if (uv_fileno((uv_handle_t *)&c->udp, &fd) < 0) return;
+  for (int i = 0; i < 2; i++) {
+    if (setsockopt(fd, SOL_SOCKET, force[i], &want, sizeof want) < 0)
+      (void)setsockopt(fd, SOL_SOCKET, plain[i], &want, sizeof want);
+    socklen_t len = sizeof got[i];
+    (void)getsockopt(fd, SOL_SOCKET, plain[i], &got[i], &len);
+  }
+  hg_log_info("cluster.udp_buffers", "rcvbuf=%d sndbuf=%d want=%d", got[0], got[1], want);
+}
+
 int hg_cluster_start(hg_cluster *c) {
   if (c->started || c->closing) return -EALREADY;
   const struct sockaddr *sa = (const struct sockaddr *)&c->bind_sa;
@@ -561,6 +582,7 @@ int hg_cluster_start(hg_cluster *c) {
   if (rc == 0)
     rc = uv_listen((uv_stream_t *)&c->listener, 128, hg__cluster_on_pp_connection);
   if (rc == 0) rc = uv_udp_recv_start(&c->udp, on_udp_alloc, on_udp_recv);
+  if (rc == 0) udp_buffers(c);
   if (rc < 0) {
     hg_log_error("cluster.bind", "addr=%s err=%s", c->gossip, uv_strerror(rc));
     return rc;

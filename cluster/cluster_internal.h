@@ -49,6 +49,8 @@ void hg_cluster_crash(hg_cluster *c, void (*done)(void *ud), void *ud);
  * the peers may all be gone for good. */
 #define CL_HEAR_WAIT_MS 10000
 #define CL_SEEDS_MAX 16 /* what hg_swim_join takes */
+/* The UDP socket's buffers, each way (hg_cluster_start). */
+#define CL_UDP_BUF_BYTES (8 << 20)
 
 /* What we know about a member beyond swim: its decoded metadata. */
 typedef struct member_info {
