@@ -20,11 +20,13 @@
 #define SCAN_MS 2000       /* the directory is read again this often */
 #define RETRY_MS 10000     /* a restore that failed is tried again after this */
 #define WORKERS_MAX 8
-/* Takes at a time: a take mostly waits (claims, fsyncs), and those in
- * flight together share the lease service's batches and the acceptors'
- * flushes: the 1000-round's claims went out 16 at a time, each round of
- * them 100-450 ms (its flushes) on a loaded host, ~50 takes a second. */
-#define TAKERS 64
+/* Takes at a time (HG_FAILOVER_TAKERS, failover.h): a take mostly waits
+ * (its claim, the adoption record's group commit), and those in flight
+ * together share the lease service's batches, the acceptors' flushes and
+ * the records' commits: the more in flight, the fewer rounds of them. At
+ * 64 a 1000-round's takes went ~200 a second per survivor, every slot
+ * waiting in the same stalled commit (250-600 ms beside btrfs commits). */
+#define TAKERS HG_FAILOVER_TAKERS
 #define AHEAD_CHUNK 32     /* claims ahead a worker starts (failover_claim_ahead) */
 #define STRANDED_MAX 1000  /* listed; the count goes on */
 #define SEEN_MAX 64        /* deaths remembered */

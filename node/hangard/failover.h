@@ -9,9 +9,10 @@
  * (hg_life_failover_run); a suspended one stays suspended here. The lease decides if two survivors disagree (a
  * view not yet converged): one claim wins.
  *
- * Both steps run on the loop's workers: up to 64 takes at a time (they
- * mostly wait on the lease group; the claims of all of a scan's sandboxes
- * go out ahead of them, together, in the same batches), and at most
+ * Both steps run on the loop's workers: up to HG_FAILOVER_TAKERS takes at
+ * a time (they mostly wait on the lease group and the adoption records'
+ * commits; the claims of all of a scan's sandboxes go out ahead of them,
+ * together, in the same batches), and at most
  * `workers` VM restores; the loop only reads the directory and queues. A sandbox whose newest
  * generation no alive node holds is stranded: logged once, counted, and
  * listed (hg_failover_status), never dropped.
@@ -31,6 +32,10 @@
 
 #include "cluster/cluster.h"
 #include "node/hangard/lifecycle.h"
+
+/* The loop's pool must hold this many workers beyond everything else's
+ * (hangard.h's THREADPOOL_SIZE). */
+#define HG_FAILOVER_TAKERS 256
 
 typedef struct hg_failover hg_failover;
 

@@ -18,6 +18,7 @@
 #include "node/accel.h"
 #include "node/core/guard.h"
 #include "node/core/ident.h"
+#include "node/hangard/failover.h"
 #include "node/hangard/leasing.h"
 #include "node/hangard/lifecycle.h"
 #include "node/hangard/regain.h"
@@ -31,9 +32,11 @@
 #define CKPT_TICK_MS 1000 /* checkpoint intervals are whole seconds, from 2 */
 #define REPL_PORT 7947 /* replication's default port, beside gossip's */
 #define META_MS 1000   /* load and capacity to the cluster (it gossips at most 1/s) */
-/* The API's calls and operations (api.h's budget), failover's takes (64:
- * they mostly wait) and restores share it. */
-#define THREADPOOL_SIZE "128"
+/* The pool: the API's share (api.h's budget: held calls and operations
+ * by the defaults it derives from 128) and failover's takes, which mostly
+ * wait, beside it. Restores and the rest take their turn in the API's. */
+#define API_POOL 128
+#define THREADPOOL_SIZE (API_POOL + HG_FAILOVER_TAKERS)
 #define CLUSTER_KEY_HEX 64
 
 typedef struct hg_config {

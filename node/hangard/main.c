@@ -783,7 +783,9 @@ static int node_serve(hg_node *n) {
                         .cluster_name = n->cfg.cluster_name,
                         .peer_tls = n->cfg.tls_cert[0] != '\0',
                         .peer_ca = n->cfg.tls_ca[0] ? n->cfg.tls_ca : NULL,
-                        .replicator = n->replicator};
+                        .replicator = n->replicator,
+                        .max_held = API_POOL * 3 / 4,
+                        .max_ops = API_POOL / 8};
   char err[256];
   if (n->cfg.tls_cert[0] &&
       (rc = hg_tls_new(n->cfg.tls_cert, n->cfg.tls_key, &n->tls, err)) < 0) {
@@ -825,7 +827,9 @@ int main(int argc, char **argv) {
   signal(SIGPIPE, SIG_IGN);
   /* Sandbox calls block on guests; the pool must be wide enough that slow
    * guests do not hold up everyone else. Set before the loop's first use. */
-  setenv("UV_THREADPOOL_SIZE", THREADPOOL_SIZE, 0);
+  char pool[16];
+  snprintf(pool, sizeof pool, "%d", THREADPOOL_SIZE);
+  setenv("UV_THREADPOOL_SIZE", pool, 0);
   umask(077);
   n->loop = uv_default_loop();
   hg_guard_init(&n->cl, NULL);
