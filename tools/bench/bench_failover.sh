@@ -210,38 +210,78 @@ mass_make() {
   echo "$sb" > "$T/mass/$k"
 }
 
-# mass_dir: the directory through node 2 into $T/mass/dir; its status.
+# mass_dir [FILE]: the directory through node 2 into FILE ($T/mass/dir);
+# its status.
 mass_dir() {
-  local RESP=$T/mass/dir
+  local RESP=${1:-$T/mass/dir}
   api 2 GET /v1/cluster/sandboxes '' 5
 }
 
-# mass_jq FILTER: FILTER over the round's sandboxes in $T/mass/dir (as
-# .sandboxes[] | select(in the round)), $runset the running ones: as sets
-# (objects), not index() per entry: 1020 x 1020 compares a poll.
+# mass_jq FILTER [FILE]: FILTER over the round's sandboxes in FILE
+# ($T/mass/dir) (as .sandboxes[] | select(in the round)), $runset the
+# running ones: as sets (objects), not index() per entry: 1020 x 1020
+# compares a poll.
 mass_jq() {
   jq -r --slurpfile ids "$T/mass/ids.json" --slurpfile run "$T/mass/run.json" "
     (\$ids[0] | map({key: ., value: true}) | from_entries) as \$idset
     | (\$run[0] | map({key: ., value: true}) | from_entries) as \$runset
-    | [.sandboxes[] | select(\$idset[.sandbox])] | $1" "$T/mass/dir"
+    | [.sandboxes[] | select(\$idset[.sandbox])] | $1" "${2:-$T/mass/dir}"
 }
 
-# mass_count T0: "owned running at": how many of the round's sandboxes a
-# survivor owns, how many of the running ones run there, and when (ms
-# after T0) the directory's answer came, which is what the counts are as
-# of (jq's time after it is the bench's, not the cluster's). Each poll is
-# traced in $T/mass/polls (sent, answered, counts).
-mass_count() {
-  local sent at st out
-  sent=$(($(now_ms) - $1))
-  st=$(mass_dir)
-  at=$(($(now_ms) - $1))
-  [[ $st == 200 ]] || { echo "0 0 $at"; return; }
-  out=$(mass_jq '[.[] | select(.owner != "n1" and .owner != null)] as $mine
+# mass_counts FILE: "owned running" in a poll's answer: how many of the
+# round's sandboxes a survivor owns, how many of the running ones run there.
+mass_counts() {
+  mass_jq '[.[] | select(.owner != "n1" and .owner != null)] as $mine
     | "\($mine | length) \([$mine[] | select($runset[.sandbox]) | select(.state == "running")]
-                         | length)"')
-  echo "$sent $at $out" >> "$T/mass/polls"
-  echo "$out $at"
+                         | length)"' "$1"
+}
+
+# mass_may_be_done FILE: a cheap look (grep, no jq) at a poll's answer:
+# false while any sandbox is n1's or no one's, or fewer run than ran.
+# Only when it is true does the poll loop pay for mass_counts.
+mass_may_be_done() {
+  ! grep -Eq '"owner": *("n1"|null)' "$1" &&
+    (($(grep -Eo '"state": *"running"' "$1" | wc -l) >= mass_running))
+}
+
+# mass_poll T0: polls the directory through node 2 back to back (one in
+# flight: the API under a mass failover is part of what is measured) until
+# every sandbox is owned by a survivor and the running ones run, keeping
+# each answer ($T/mass/poll.I) and when it was sent and came back (ms after
+# T0) in $T/mass/polls. The counts are computed afterwards (mass_times):
+# jq over 1020 entries takes a loaded host ~0.4 s, which between polls
+# made the stamps that coarse.
+mass_poll() {
+  local i=0 sent st at c r
+  : > "$T/mass/polls"
+  while :; do
+    sent=$(($(now_ms) - $1))
+    st=$(mass_dir "$T/mass/poll.$i")
+    at=$(($(now_ms) - $1))
+    echo "$i $sent $at $st" >> "$T/mass/polls"
+    if [[ $st == 200 ]] && mass_may_be_done "$T/mass/poll.$i"; then
+      read -r c r <<< "$(mass_counts "$T/mass/poll.$i")"
+      if ((c == mass + mass_running && r == mass_running)); then return 0; fi
+    fi
+    ((at < 600000)) || die "mass: after 600 s, not all owned and running (poll $i)"
+    i=$((i + 1))
+    sleep 0.05
+  done
+}
+
+# mass_times: "owned ran": when the first poll answered that showed all
+# owned, and all that ran running (ms after T0; -1: never); each poll's
+# counts go to $T/mass/polls.counted (sent, answered, owned, running).
+mass_times() {
+  local i sent at st c r owned=-1 ran=-1
+  while read -r i sent at st; do
+    c=0 r=0
+    if [[ $st == 200 ]]; then read -r c r <<< "$(mass_counts "$T/mass/poll.$i")"; fi
+    echo "$sent $at $c $r" >> "$T/mass/polls.counted"
+    if ((owned < 0 && c == mass + mass_running)); then owned=$at; fi
+    if ((ran < 0 && mass_running > 0 && r == mass_running)); then ran=$at; fi
+  done < "$T/mass/polls"
+  echo "$owned $ran"
 }
 
 # mass_copied: how many of the round's sandboxes list both peers of n1
@@ -282,20 +322,14 @@ mass_round() {
   quiet_begin
   t0=$(now_ms)
   cluster crash 1 >&2
-  while :; do
-    read -r c r at <<< "$(mass_count "$t0")"
-    if ((owned < 0 && c == total)); then owned=$at; fi
-    if ((ran < 0 && mass_running > 0 && r == mass_running)); then ran=$at; fi
-    if ((owned >= 0 && (ran >= 0 || mass_running == 0))); then break; fi
-    (($(now_ms) - t0 < 600000)) || die "mass: after 600 s, $c of $total owned, $r of $mass_running running"
-    sleep 0.05
-  done
+  mass_poll "$t0"
+  read -r owned ran <<< "$(mass_times)"
   for ((k = mass; k < total; k++)); do
     exec_ok 2 "$(cat "$T/mass/$k")" 60 || die "mass: running sandbox $k does not answer"
   done
   quiet_end
   log "mass: the polls through n2 (sent, answered: ms after the crash; owned, running): $(
-    tr '\n' ';' < "$T/mass/polls")"
+    tr '\n' ';' < "$T/mass/polls.counted")"
   local dead; dead=$(seen_ms 1 "$t0")
   local again="none ran"
   if ((mass_running > 0)); then again="the $mass_running running ran again after $ran ms, each answered an exec"; fi
