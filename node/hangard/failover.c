@@ -283,7 +283,10 @@ static const member *member_find(const member *ms, size_t n, const char *id) {
 /* Weighted rendezvous (the highest w / -ln(h) wins, h the hash as a
  * fraction in (0, 1)): each holder gets sandboxes in proportion to its
  * capacity, and every survivor that sees the same members picks the same
- * one. Ties by id. NULL: no alive holder. */
+ * one. Ties by id. A suspect holder counts: swim has not declared it dead,
+ * and one survivor's brief suspicion of the other (a loaded host misses
+ * pings) must not send both after the same sandboxes; if it dies, its
+ * death is a scan of its own. NULL: no such holder. */
 static const char *choose(const char *sandbox, json_t *holders, const member *ms, size_t n) {
   const char *best = NULL;
   double best_score = -1;
@@ -292,7 +295,7 @@ static const char *choose(const char *sandbox, json_t *holders, const member *ms
   json_array_foreach(holders, i, h) {
     const char *id = json_string_value(h);
     const member *m = id ? member_find(ms, n, id) : NULL;
-    if (!m || strcmp(m->state, "alive")) continue;
+    if (!m || (strcmp(m->state, "alive") && strcmp(m->state, "suspect"))) continue;
     uint64_t w = hg_cluster_rendezvous(sandbox, id);
     double frac = ((double)(w >> 11) + 0.5) / 9007199254740992.0; /* (0, 1) */
     double score = m->weight / -log(frac);

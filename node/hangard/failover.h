@@ -2,8 +2,8 @@
  * (DESIGN §9 "Failover"). When gossip declares a member dead (and every
  * few seconds after, so a failed or lost attempt is tried again), each
  * survivor reads the directory: for every sandbox the dead node owned, the
- * survivor chosen by rendezvous over the alive holders of its newest
- * replicated generation (weighted by their memory, so load spreads by
+ * survivor chosen by rendezvous over the alive (or only suspect) holders
+ * of its newest replicated generation (weighted by their memory, so load spreads by
  * capacity; every survivor computes the same choice) takes it through
  * hg_life_failover_take, and a sandbox that ran there runs again
  * (hg_life_failover_run); a suspended one stays suspended here. The lease decides if two survivors disagree (a

@@ -6,7 +6,8 @@
  * one survivor, in proportion to capacity; one that ran runs again, and
  * before the suspended ones; one no alive node holds is listed, never
  * dropped; an owner only suspected, gone by leave, or dead since before
- * our start (not seen dying) keeps its sandboxes; a failed take waits
+ * our start (not seen dying) keeps its sandboxes, and a holder only
+ * suspected its share; a failed take waits
  * before it is tried again; close waits for the steps on workers.
  *
  * The thread pool has one thread (set before the loop's first work), so
@@ -315,6 +316,32 @@ static void capacity_weights_the_split(void **state) {
   survivors_close(&s2, NULL);
 }
 
+/* A holder only suspected is not dead: its share stays its own (a choice
+ * that flipped on every suspicion would send two survivors after the same
+ * sandboxes); once it dies, the rest comes here. */
+static void a_suspect_holder_keeps_its_share(void **state) {
+  (void)state;
+  enum { N = 300 };
+  member_add("n1", "dead", false, 1000);
+  member_add("n2", "alive", true, 1000);
+  member_add("n3", "suspect", false, 1000);
+  for (unsigned k = 0; k < N; k++) sandbox_add(k, "n1", "suspended", 1, "n1,n2,n3");
+  survivor s2;
+  survivor_open(&s2, "n2");
+  tell(&s2, "n1", HG_MEMBER_DEAD);
+  takes_of t = {&s2.life, NULL, N / 3};
+  assert_true(turn_until(takes_reached, &t, 10000));
+  turn_for(300);
+  assert_in_range(count(&s2.life, 't'), N / 3, 2 * N / 3);
+  member_set("n3", "dead");
+  tell(&s2, "n3", HG_MEMBER_DEAD);
+  t.want = N;
+  assert_true(turn_until(takes_reached, &t, 10000));
+  turn_for(100);
+  for (unsigned k = 0; k < N; k++) assert_true(count_id(&s2.life, 't', sandbox_id(k)) >= 1);
+  survivors_close(&s2, NULL);
+}
+
 static void a_sandbox_that_ran_runs_again_before_the_suspended_ones(void **state) {
   (void)state;
   member_add("n1", "dead", false, 1000);
@@ -502,6 +529,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(
           each_sandbox_of_a_dead_node_is_taken_by_exactly_one_survivor, setup, teardown),
       cmocka_unit_test_setup_teardown(capacity_weights_the_split, setup, teardown),
+      cmocka_unit_test_setup_teardown(a_suspect_holder_keeps_its_share, setup, teardown),
       cmocka_unit_test_setup_teardown(a_sandbox_that_ran_runs_again_before_the_suspended_ones,
                                       setup, teardown),
       cmocka_unit_test_setup_teardown(a_sandbox_no_alive_node_holds_is_listed_not_dropped,
