@@ -32,9 +32,10 @@
 #define CKPT_TICK_MS 1000 /* checkpoint intervals are whole seconds, from 2 */
 #define REPL_PORT 7947 /* replication's default port, beside gossip's */
 #define META_MS 1000   /* load and capacity to the cluster (it gossips at most 1/s) */
-/* The pool: the API's share (api.h's budget: held calls and operations
- * by the defaults it derives from 128) and failover's takes, which mostly
- * wait, beside it. Restores and the rest take their turn in the API's. */
+/* The pool: the API's share, API_POOL (node_serve gives api.h's budget
+ * as its defaults would for a pool of that size: 3/4 held calls, 1/8
+ * operations), and beside it failover's takes, which mostly wait.
+ * Restores and the rest take their turn in the API's share. */
 #define API_POOL 128
 #define THREADPOOL_SIZE (API_POOL + HG_FAILOVER_TAKERS)
 #define CLUSTER_KEY_HEX 64
