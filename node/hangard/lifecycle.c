@@ -189,12 +189,13 @@ int hg_life_failover_take(hg_life *l, const char *id, bool run, char msg[256]) {
   }
   hg_sb_info info;
   if (hg_sandbox_info(l->m, id, &info) == 0 && info.state != HG_SB_SUSPENDED) return 1;
+  int64_t t0 = hg_now_ms(); /* lease.taken's wait_ms is the claim's share of ms */
   int rc = life_take_here(l, id, &moved, msg);
   if (rc == 0 && !run) life_drop(l, id);
   if (rc < 0 && !msg[0]) snprintf(msg, 256, "%s", hg_err_str(rc));
-  hg_log_info("sandbox.failover", "sandbox=%s step=take run=%s moved=%s err=\"%s\" "
-              "msg=\"%s\"", id, run ? "yes" : "no", moved ? "yes" : "no",
-              rc < 0 ? hg_err_str(rc) : "none", msg);
+  hg_log_info("sandbox.failover", "sandbox=%s step=take run=%s moved=%s ms=%" PRId64
+              " err=\"%s\" msg=\"%s\"", id, run ? "yes" : "no", moved ? "yes" : "no",
+              hg_now_ms() - t0, rc < 0 ? hg_err_str(rc) : "none", msg);
   return rc;
 }
 

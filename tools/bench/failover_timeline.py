@@ -36,7 +36,7 @@ def per_quarter_second(times):
 
 
 def timeline(path):
-    t0, events, by_sandbox = None, {}, {}
+    t0, events, by_sandbox, takes = None, {}, {}, []
     with open(path, errors="replace") as f:
         for line in f:
             t = stamp(line)
@@ -51,6 +51,9 @@ def timeline(path):
             if not ev:
                 continue
             events.setdefault(ev.group(1), []).append(t - t0)
+            take_ms = re.search(r"step=take .*?ms=(\d+)", line)
+            if take_ms:
+                takes.append(int(take_ms.group(1)))
             if sb:
                 by_sandbox.setdefault(sb.group(1), {}).setdefault(ev.group(1), t - t0)
     print(f"== {path}")
@@ -67,6 +70,10 @@ def timeline(path):
     if d:
         print(f"taken -> adopted ms: p50 {pct(d, .5) * 1000:.0f} p90 {pct(d, .9) * 1000:.0f}"
               f" max {d[-1] * 1000:.0f}")
+    takes.sort()
+    if takes:
+        print(f"a take's ms (claim + adoption; lease.taken's wait_ms is the claim):"
+              f" p50 {pct(takes, .5)} p90 {pct(takes, .9)} max {takes[-1]}")
     first_taken = sorted(s["lease.taken"] for s in by_sandbox.values() if "lease.taken" in s)
     print("taken per 250 ms:  ", per_quarter_second(first_taken))
     print("adopted per 250 ms:", per_quarter_second(events.get("sandbox.adopted", [])))
