@@ -20,13 +20,6 @@
 #define SCAN_MS 2000       /* the directory is read again this often */
 #define RETRY_MS 10000     /* a restore that failed is tried again after this */
 #define WORKERS_MAX 8
-/* Takes at a time (HG_FAILOVER_TAKERS, failover.h): a take mostly waits
- * (its claim, the adoption record's group commit), and those in flight
- * together share the lease service's batches, the acceptors' flushes and
- * the records' commits: the more in flight, the fewer rounds of them. At
- * 64 a 1000-round's takes went ~200 a second per survivor, every slot
- * waiting in the same stalled commit (250-600 ms beside btrfs commits). */
-#define TAKERS HG_FAILOVER_TAKERS
 #define AHEAD_CHUNK 32     /* claims ahead a worker starts (failover_claim_ahead) */
 #define STRANDED_MAX 1000  /* listed; the count goes on */
 #define SEEN_MAX 64        /* deaths remembered */
@@ -173,7 +166,8 @@ static void pump_queue(hg_failover *f, queue *q) {
 /* The claims of a scan's new jobs, started at once on a few workers (each
  * reads a replica's record and posts, without waiting): the lease service
  * sends them in the same batches and the acceptors promise them in the
- * same flushes, while the takes that wait for them go TAKERS at a time. */
+ * same flushes, while the takes that wait for them go HG_FAILOVER_TAKERS
+ * at a time. */
 typedef struct ahead_batch {
   uv_work_t work;
   hg_failover *f;
@@ -431,7 +425,13 @@ int hg_failover_open(const hg_failover_config *cfg, hg_failover **out) {
   f->cfg = *cfg;
   snprintf(f->self, sizeof f->self, "%s", cfg->self);
   f->cfg.self = f->self;
-  f->q[STEP_TAKE].max = TAKERS;
+  /* Takes at a time: a take mostly waits
+   * (its claim, the adoption record's group commit), and those in flight
+   * together share the lease service's batches, the acceptors' flushes and
+   * the records' commits: the more in flight, the fewer rounds of them. At
+   * 64 a 1000-round's takes went ~200 a second per survivor, every slot
+   * waiting in the same stalled commit (250-600 ms beside btrfs commits). */
+  f->q[STEP_TAKE].max = HG_FAILOVER_TAKERS;
   f->q[STEP_RUN].max = cfg->workers ? cfg->workers : default_workers();
   for (int k = 0; k < 2; k++) f->q[k].tail = &f->q[k].head;
   f->started_ms = hg_now_ms();
