@@ -1440,9 +1440,13 @@ static int generations_to_replicas(hg_manager *m, const char *id) {
   return rc;
 }
 
-/* The stripe of move_mu that orders moves of sandbox id. */
-static pthread_mutex_t *move_lock(hg_manager *m, const char *id) {
-  return &m->move_mu[hg_strmap_hash(id) % MOVE_LOCKS];
+/* Moves of sandbox id (adopt, disown, orphan) one at a time. */
+static int move_begin(hg_manager *m, const char *id) {
+  return hg_keylock_take(&m->moves, id, true);
+}
+
+static void move_end(hg_manager *m, const char *id) {
+  hg_keylock_release(&m->moves, id);
 }
 
 /* The sandbox leaves this node: its generations stay as replicas, its
@@ -1467,8 +1471,9 @@ static int disown_locked(hg_manager *m, sandbox *sb) {
 
 int hg_sandbox_disown(hg_manager *m, const char *id, uint64_t epoch) {
   sandbox *sb;
-  pthread_mutex_lock(move_lock(m, id));
-  int rc = lifecycle_take(m, id, &sb);
+  int rc = move_begin(m, id);
+  if (rc < 0) return rc;
+  rc = lifecycle_take(m, id, &sb);
   if (rc == 0) {
     if (epoch <= sb->epoch)
       rc = -ESTALE;
@@ -1481,7 +1486,7 @@ int hg_sandbox_disown(hg_manager *m, const char *id, uint64_t epoch) {
                   (unsigned long long)epoch, (unsigned long long)sb->gen);
     hg__sb_lifecycle_end(m, sb);
   }
-  pthread_mutex_unlock(move_lock(m, id));
+  move_end(m, id);
   return rc;
 }
 
@@ -1620,13 +1625,14 @@ int hg_sandbox_orphan(hg_manager *m, const char *id, uint64_t epoch, const char 
   if (epoch == 0) return -EINVAL;
   sandbox *sb;
   /* After adopts and disowns, as they order themselves over one id. */
-  pthread_mutex_lock(move_lock(m, id));
-  int rc = lifecycle_take(m, id, &sb);
+  int rc = move_begin(m, id);
+  if (rc < 0) return rc;
+  rc = lifecycle_take(m, id, &sb);
   if (rc == 0) {
     rc = orphan_locked(m, sb, epoch, reason);
     hg__sb_lifecycle_end(m, sb);
   }
-  pthread_mutex_unlock(move_lock(m, id));
+  move_end(m, id);
   return rc;
 }
 
@@ -1848,9 +1854,10 @@ static int adopt_enter(hg_manager *m, sandbox *sb) {
  * (lifecycle_begin), most of them never soon. */
 int hg_sandbox_adopt(hg_manager *m, const char *id, const char *gen_rel, uint64_t epoch) {
   if (!hg_id_valid("sb", id) || !gen_rel || epoch == 0) return -EINVAL;
-  pthread_mutex_lock(move_lock(m, id));
+  int rc = move_begin(m, id);
+  if (rc < 0) return rc;
   sandbox *old, *sb = NULL;
-  int rc = adopt_check(m, id, epoch, &old);
+  rc = adopt_check(m, id, epoch, &old);
   if (rc == 0) rc = hg__sb_adopt_read(m, id, gen_rel, epoch, &sb);
   /* The older copy goes first (its own adoption record with it), then
    * ours is written: a crash between leaves neither, and the sandbox
@@ -1869,7 +1876,7 @@ int hg_sandbox_adopt(hg_manager *m, const char *id, const char *gen_rel, uint64_
     hg_log_info("sandbox.adopted", "sandbox=%s from=%s epoch=%llu gen=%llu", id, gen_rel,
                 (unsigned long long)epoch, gen);
   }
-  pthread_mutex_unlock(move_lock(m, id));
+  move_end(m, id);
   return rc;
 }
 
@@ -2003,12 +2010,16 @@ int hg_manager_open(const hg_manager_config *cfg, hg_manager **out) {
   if (m->cfg.pool_max < m->cfg.pool_size) m->cfg.pool_max = m->cfg.pool_size;
   if (!m->cfg.default_replicas) m->cfg.default_replicas = 2;
   if (m->cfg.default_replicas > MAX_REPLICAS) m->cfg.default_replicas = MAX_REPLICAS;
+  int rc = hg_keylock_init(&m->moves);
+  if (rc < 0) {
+    free(m);
+    return rc;
+  }
   pthread_mutex_init(&m->mu, NULL);
-  for (unsigned i = 0; i < MOVE_LOCKS; i++) pthread_mutex_init(&m->move_mu[i], NULL);
   pthread_mutex_init(&m->orphan_mu, NULL);
   pthread_cond_init(&m->pool_cv, NULL);
   char adopted[4096];
-  int rc = hg_store_abs(m->cfg.store, "adopted", adopted, sizeof adopted);
+  rc = hg_store_abs(m->cfg.store, "adopted", adopted, sizeof adopted);
   if (rc == 0) rc = hg__adopted_open(adopted, &m->adopted);
   if (rc < 0) {
     hg_manager_close(m);
@@ -2036,7 +2047,7 @@ void hg_manager_close(hg_manager *m) {
   }
   free(m->sbs);
   pthread_cond_destroy(&m->pool_cv);
-  for (unsigned i = 0; i < MOVE_LOCKS; i++) pthread_mutex_destroy(&m->move_mu[i]);
+  hg_keylock_destroy(&m->moves);
   pthread_mutex_destroy(&m->orphan_mu);
   pthread_mutex_destroy(&m->mu);
   hg__adopted_close(m->adopted);

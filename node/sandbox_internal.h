@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "node/adopted.h"
+#include "node/core/keylock.h"
 #include "node/sandbox.h"
 
 #define AGENT_TIMEOUT_MS 10000
@@ -28,7 +29,6 @@
 #define AGENT_SLOW_TIMEOUT_MS 30000
 #define SANDBOX_JSON_MAX (1024 * 1024)
 #define POOL_DEMAND_MAX 64 /* creates remembered for the pool's demand (pool.c) */
-#define MOVE_LOCKS 64      /* stripes of move_mu */
 
 typedef struct sandbox {
   char id[HG_ID_MAX];
@@ -87,11 +87,11 @@ struct hg_manager {
   unsigned demand_next;
   int64_t grace_until_ms;             /* the refill waits until then */
   /* Orders adopts, disowns and orphanings, so two of them never race over
-   * one id between the table check and the subvolume work. Striped by id
-   * (move_lock in sandbox.c): a failover adopts hundreds of sandboxes at once,
-   * and each adopt waits on btrfs commits that concurrent ones share.
-   * Taken before any sandbox's lock. */
-  pthread_mutex_t move_mu[MOVE_LOCKS];
+   * one id between the table check and the subvolume work. By id, exactly
+   * (move_begin in sandbox.c): a failover adopts hundreds of sandboxes at
+   * once, each waiting for a record commit that concurrent ones share, and
+   * none may wait for another id's. Taken before any sandbox's lock. */
+  hg_keylock moves;
   /* Orders the placing and deleting of orphans (orphans/<id>/ is made by
    * one and removed by the other). Taken after any sandbox's lock. */
   pthread_mutex_t orphan_mu;

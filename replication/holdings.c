@@ -294,9 +294,10 @@ int hg_repl_hold(hg_repl *r, const char *sandbox) {
   if (!r) return 0;
   if (!hg__repl_sandbox_ok(sandbox)) return -EINVAL;
   sandbox_key(sandbox, key);
-  if (!hg__repl_key_take(r, key, true)) return -ENOMEM;
+  int rc = hg_keylock_take(&r->locks, key, true);
+  if (rc < 0) return rc;
   if (hg__repl_sends_stop(r, sandbox)) return 0;
-  hg__repl_key_release(r, key);
+  hg_keylock_release(&r->locks, key);
   return -ENOMEM;
 }
 
@@ -305,7 +306,7 @@ void hg_repl_unhold(hg_repl *r, const char *sandbox) {
   if (!r) return;
   sandbox_key(sandbox, key);
   hg__repl_sends_resume(r, sandbox);
-  hg__repl_key_release(r, key);
+  hg_keylock_release(&r->locks, key);
 }
 
 int hg_repl_drop(hg_repl *r, const char *sandbox) {

@@ -461,7 +461,7 @@ static void serve_offer(xchg *x) {
     refuse(x, C_BUSY, "%u receives in progress", r->max_receives);
     return;
   }
-  if (!hg__repl_key_take(r, key, false)) {
+  if (hg_keylock_take(&r->locks, key, false) < 0) {
     hg__repl_slot_release(r);
     refuse(x, C_BUSY, "another exchange is receiving %s", o->tmpl ? o->name : o->sandbox);
     return;
@@ -486,7 +486,7 @@ static void serve_offer(xchg *x) {
                   hg_err_str(rc));
     }
   }
-  hg__repl_key_release(r, key);
+  hg_keylock_release(&r->locks, key);
   hg__repl_slot_release(r);
 }
 

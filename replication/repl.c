@@ -3,8 +3,8 @@
  * Threads: one accept thread, one thread per inbound connection (joined
  * by the accept thread once it is done, or by hg_repl_close), and the
  * callers' worker threads for sending and listing. Shared state - the
- * connection list, the receive slots, the per-sandbox locks and the
- * counters - is under r->mu; everything else an exchange touches is its
+ * connection list, the receive slots, the send gates and the counters -
+ * is under r->mu, the per-sandbox locks under their own (r->locks); everything else an exchange touches is its
  * own or the store's (which is thread-safe).
  *
  * Two inbound exchanges never work on one sandbox (or template) at once:
@@ -17,7 +17,7 @@
  * btrfs refuses to delete, or flip the read-only flag of, a subvolume a
  * BTRFS_IOC_SEND reads (EPERM; chaos seed 31).
  *
- * This file: the shared helpers, per-sandbox locks and receive slots,
+ * This file: the shared helpers, send gates and receive slots,
  * sockets, open and close, metrics. Beside it, behind repl_internal.h:
  * what this node holds (holdings.c), the responder to inbound exchanges
  * (receive.c) and the sender (send.c). */
@@ -173,45 +173,7 @@ const char *hg__repl_parent_text(const hg_repl_parent *p, char *buf, size_t cap)
   return buf;
 }
 
-/* ---- per-sandbox locks, send gates and receive slots ------------------------- */
-
-static keylock *key_find(hg_repl *r, const char *key) {
-  for (keylock *k = r->locks; k; k = k->next)
-    if (strcmp(k->key, key) == 0) return k;
-  return NULL;
-}
-
-/* Takes key, or waits for it when wait; false when it is taken (!wait) or
- * out of memory. */
-bool hg__repl_key_take(hg_repl *r, const char *key, bool wait) {
-  keylock *k = calloc(1, sizeof *k);
-  if (!k) return false;
-  snprintf(k->key, sizeof k->key, "%s", key);
-  pthread_mutex_lock(&r->mu);
-  while (wait && key_find(r, key)) pthread_cond_wait(&r->cv, &r->mu);
-  bool ok = !key_find(r, key);
-  if (ok) {
-    k->next = r->locks;
-    r->locks = k;
-  }
-  pthread_mutex_unlock(&r->mu);
-  if (!ok) free(k);
-  return ok;
-}
-
-void hg__repl_key_release(hg_repl *r, const char *key) {
-  keylock *found = NULL;
-  pthread_mutex_lock(&r->mu);
-  for (keylock **pp = &r->locks; *pp; pp = &(*pp)->next)
-    if (strcmp((*pp)->key, key) == 0) {
-      found = *pp;
-      *pp = found->next;
-      break;
-    }
-  pthread_cond_broadcast(&r->cv);
-  pthread_mutex_unlock(&r->mu);
-  free(found);
-}
+/* ---- send gates and receive slots --------------------------------------------- */
 
 /* The sandbox's gate (r->mu held); a new one when create. NULL: none, or
  * out of memory. */
@@ -454,11 +416,6 @@ int hg__repl_write_msg(int fd, hg_rframe_session *s, hg_rframe_type type, hg_buf
 static void repl_free(hg_repl *r) {
   if (r->lfd >= 0) close(r->lfd);
   if (r->wake >= 0) close(r->wake);
-  while (r->locks) {
-    keylock *k = r->locks;
-    r->locks = k->next;
-    free(k);
-  }
   while (r->gates) {
     sendgate *g = r->gates;
     r->gates = g->next;
@@ -466,6 +423,7 @@ static void repl_free(hg_repl *r) {
   }
   pthread_cond_destroy(&r->cv);
   pthread_mutex_destroy(&r->mu);
+  hg_keylock_destroy(&r->locks);
   memset(&r->keys, 0, sizeof r->keys);
   free(r);
 }
@@ -494,9 +452,14 @@ int hg_repl_open(const hg_repl_config *cfg, hg_repl **out) {
   hg_repl *r = calloc(1, sizeof *r);
   if (!r) return -ENOMEM;
   r->lfd = r->wake = -1;
+  int rc = hg_keylock_init(&r->locks);
+  if (rc < 0) {
+    free(r);
+    return rc;
+  }
   pthread_mutex_init(&r->mu, NULL);
   pthread_cond_init(&r->cv, NULL);
-  int rc = repl_configure(r, cfg);
+  rc = repl_configure(r, cfg);
   if (rc == 0) hg__repl_replicas_settle(r);
   if (rc == 0) rc = listen_open(cfg->listen, &r->lfd, r->addr);
   if (rc == 0 && (r->wake = eventfd(0, EFD_CLOEXEC)) < 0) rc = -errno;

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "node/core/keylock.h"
 #include "node/core/util.h"
 #include "replication/frame.h"
 #include "replication/repl.h"
@@ -91,11 +92,6 @@ typedef struct inbound {
   char peer[HG_ADDR_MAX];
 } inbound;
 
-typedef struct keylock {
-  struct keylock *next;
-  char key[HG_REPL_NAME_MAX + 2]; /* "s/<sandbox>" or "t/<template>" */
-} keylock;
-
 /* This node's sends of one sandbox: BTRFS_IOC_SEND reading its
  * generations, which btrfs meanwhile refuses to delete or flip read-only
  * (EPERM). Kept while sends > 0 or held. */
@@ -127,12 +123,12 @@ struct hg_repl {
   pthread_t acceptor;
 
   pthread_mutex_t mu;
-  pthread_cond_t cv; /* a key lock was released */
+  pthread_cond_t cv; /* a send gate changed */
   bool closing;
   inbound *conns;  /* newest first */
   unsigned nconns; /* threads, evicted ones included */
   unsigned nstrangers, nauthed, receiving;
-  keylock *locks;
+  hg_keylock locks; /* "s/<sandbox>", "t/<template>": one receive or hold each */
   sendgate *gates;
   uint64_t sent_raw, sent_zstd, recv_raw, recv_zstd;
   uint64_t streams[DIR_COUNT][RES_COUNT];
@@ -170,10 +166,6 @@ bool hg__repl_is_closing(hg_repl *r);
 const char *hg__repl_what_of(const hg_repl_offer *o, char *buf, size_t cap);
 /* "template", a generation number, or "none" (a full stream). */
 const char *hg__repl_parent_text(const hg_repl_parent *p, char *buf, size_t cap);
-/* Takes key, or waits for it when wait; false when it is taken (!wait) or
- * out of memory. */
-bool hg__repl_key_take(hg_repl *r, const char *key, bool wait);
-void hg__repl_key_release(hg_repl *r, const char *key);
 /* A send of sandbox begins: -EBUSY while it is held (the caller retries,
  * as for a peer's "busy"), -ENOMEM. Pair with hg__repl_send_leave. */
 int hg__repl_send_enter(hg_repl *r, const char *sandbox);

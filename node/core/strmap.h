@@ -29,7 +29,7 @@ typedef struct hg_strmap {
 #define HG_STRMAP_INIT \
   { NULL, 0, 0 }
 
-/* The map's hash of a key (FNV-1a), for callers that stripe by key too. */
+/* The map's hash of a key (FNV-1a). */
 size_t hg_strmap_hash(const char *s);
 /* The node whose key equals key, or NULL. */
 hg_strmap_node *hg_strmap_get(const hg_strmap *m, const char *key);
