@@ -15,6 +15,8 @@
 
 #define OUTBOX_MAX 256 /* destinations with something to send */
 #define BATCH_BYTES_MAX (4u << 20)
+/* A flush this slow is logged: every grant waits for one (a busy disk). */
+#define FLUSH_SLOW_MS 100
 
 /* What goes to one node at the end of this turn. */
 typedef struct outbox {
@@ -46,6 +48,7 @@ struct hg_leases {
   bool flushing, broken;
   int flush_rc;
   uint64_t staged, durable, flush_durable;
+  int64_t flush_started_ms;
   held_reply *held;
   size_t nheld, capheld;
   outbox boxes[OUTBOX_MAX];
@@ -166,6 +169,9 @@ static void flush_after(uv_work_t *w, int status) {
   hg_leases *l = w->data;
   l->flushing = false;
   l->stats.flushes++;
+  int64_t ms = hg_now_ms() - l->flush_started_ms;
+  if (ms >= FLUSH_SLOW_MS)
+    hg_log_warn("lease.flush_slow", "ms=%lld held=%zu", (long long)ms, l->nheld);
   if (status == 0 && l->flush_rc == -ENOSPC) {
     /* The disk is full: the replies wait with their promises; the next
      * requests try the flush again (lease_register.h). */
@@ -193,6 +199,7 @@ static void flush_after(uv_work_t *w, int status) {
 static void start_flush(hg_leases *l) {
   if (l->flushing || l->closing) return;
   l->flush.data = l;
+  l->flush_started_ms = hg_now_ms();
   if (uv_queue_work(l->loop, &l->flush, flush_work, flush_after) == 0) l->flushing = true;
 }
 

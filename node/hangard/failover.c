@@ -173,6 +173,7 @@ typedef struct ahead_batch {
   hg_failover *f;
   char (*ids)[HG_ID_MAX];
   size_t n;
+  int64_t queued_ms;
 } ahead_batch;
 
 static void ahead_work(uv_work_t *w) {
@@ -184,6 +185,9 @@ static void ahead_done(uv_work_t *w, int status) {
   ahead_batch *b = w->data;
   hg_failover *f = b->f;
   (void)status;
+  /* When the claims left: a worker's wait and each sandbox's view first. */
+  hg_log_info("failover.claims_ahead_sent", "sandboxes=%zu ms=%" PRId64, b->n,
+              hg_now_ms() - b->queued_ms);
   free(b->ids);
   free(b);
   f->busy--;
@@ -217,7 +221,7 @@ static void ahead_start(hg_failover *f) {
       break; /* their takes claim when they come */
     }
     memcpy(ids, f->ahead + at, n * sizeof *ids);
-    *b = (ahead_batch){.f = f, .ids = ids, .n = n};
+    *b = (ahead_batch){.f = f, .ids = ids, .n = n, .queued_ms = hg_now_ms()};
     b->work.data = b;
     if (uv_queue_work(f->cfg.loop, &b->work, ahead_work, ahead_done) < 0) {
       free(ids);

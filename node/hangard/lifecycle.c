@@ -135,24 +135,37 @@ static int life_pause(void *ud, const char *id) {
   return hg_sandbox_pause(l->m, id);
 }
 
+/* How long each step of a take waited (ms): the move's view (the
+ * directory, our newest generation's record), the lease's claim, the
+ * adoption. For the failover's log: a mass failover's stalls are in one. */
+typedef struct take_times {
+  int64_t view, claim, adopt;
+} take_times;
+
 /* A sandbox that is not ours becomes ours (adopt, from our newest
  * generation of it), under the lease claimed from the group that
  * generation records: of two such moves through two nodes, one claim
  * wins and the other learns of it (-ESTALE) before anything of the
  * sandbox changed here. Our own sandbox takes its lease up again. *moved:
  * it was adopted here just now. */
-static int life_take_here(hg_life *l, const char *id, bool *moved, char msg[256]) {
+static int life_take_here(hg_life *l, const char *id, bool *moved, take_times *t,
+                          char msg[256]) {
   hg_sb_lease view, got;
   *moved = false;
+  *t = (take_times){0};
+  int64_t t0 = hg_now_ms();
   int move = l->rp ? hg_replicator_move_view(l->rp, id, &view, msg) : 0;
   hg_sb_info info;
   if (move == 0 && hg_sandbox_info(l->m, id, &info) == 0) view = info.lease;
   else if (move == 0) return -ENOENT;
   int rc = move < 0 ? move : 0;
   hg_sb_take how = move == 1 ? HG_SB_TAKE_MOVE : HG_SB_TAKE_OWN;
+  int64_t t1 = hg_now_ms();
   if (rc == 0 && l->leases.take) rc = l->leases.take(l->leases.ud, id, how, &view, &got, msg);
+  int64_t t2 = hg_now_ms();
   if (rc == 0 && move == 1)
     rc = hg_replicator_adopt(l->rp, id, l->leases.take ? got.epoch : view.epoch + 1, msg);
+  *t = (take_times){.view = t1 - t0, .claim = t2 - t1, .adopt = hg_now_ms() - t2};
   *moved = rc == 0 && move == 1;
   return rc;
 }
@@ -162,8 +175,9 @@ static int life_take_here(hg_life *l, const char *id, bool *moved, char msg[256]
 static int life_resume(void *ud, const char *id, char msg[256]) {
   hg_life *l = ud;
   bool moved;
+  take_times t;
   msg[0] = '\0';
-  int rc = life_take_here(l, id, &moved, msg);
+  int rc = life_take_here(l, id, &moved, &t, msg);
   if (rc == 0) rc = hg_sandbox_resume(l->m, id);
   if (rc < 0 && !msg[0]) snprintf(msg, 256, "%s", hg_err_str(rc));
   return rc;
@@ -189,13 +203,14 @@ int hg_life_failover_take(hg_life *l, const char *id, bool run, char msg[256]) {
   }
   hg_sb_info info;
   if (hg_sandbox_info(l->m, id, &info) == 0 && info.state != HG_SB_SUSPENDED) return 1;
-  int64_t t0 = hg_now_ms(); /* lease.taken's wait_ms is the claim's share of ms */
-  int rc = life_take_here(l, id, &moved, msg);
+  take_times t;
+  int rc = life_take_here(l, id, &moved, &t, msg);
   if (rc == 0 && !run) life_drop(l, id);
   if (rc < 0 && !msg[0]) snprintf(msg, 256, "%s", hg_err_str(rc));
-  hg_log_info("sandbox.failover", "sandbox=%s step=take run=%s moved=%s ms=%" PRId64
-              " err=\"%s\" msg=\"%s\"", id, run ? "yes" : "no", moved ? "yes" : "no",
-              hg_now_ms() - t0, rc < 0 ? hg_err_str(rc) : "none", msg);
+  hg_log_info("sandbox.failover", "sandbox=%s step=take run=%s moved=%s view_ms=%" PRId64
+              " claim_ms=%" PRId64 " adopt_ms=%" PRId64 " err=\"%s\" msg=\"%s\"", id,
+              run ? "yes" : "no", moved ? "yes" : "no", t.view, t.claim, t.adopt,
+              rc < 0 ? hg_err_str(rc) : "none", msg);
   return rc;
 }
 

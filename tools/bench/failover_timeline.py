@@ -6,14 +6,15 @@
 Each LOG is a survivor's hangard.log (bench_failover with BENCH_KEEP_LOGS=1
 keeps them as n<i>.log). Times are ms after that node logged the death
 (event=failover.member_dead): for each step of a take, the first, p50, p90
-and last of its events; per sandbox, lease.taken -> sandbox.adopted; and how
-many were taken and adopted in each 250 ms, where a 0 is a stall.
+and last of its events; per sandbox, lease.taken -> sandbox.adopted; each
+step's share of a take (the move's view, the lease's claim, the adoption);
+and how many were taken and adopted in each 250 ms, where a 0 is a stall.
 """
 import datetime
 import re
 import sys
 
-STEPS = ["failover.claims_ahead", "failover.queued", "lease.taken", "sandbox.adopted",
+STEPS = ["failover.claims_ahead", "failover.claims_ahead_sent", "failover.queued", "lease.flush_slow", "lease.taken", "sandbox.adopted",
          "failover.restored", "repl.sent"]
 
 
@@ -36,7 +37,7 @@ def per_quarter_second(times):
 
 
 def timeline(path):
-    t0, events, by_sandbox, takes = None, {}, {}, []
+    t0, events, by_sandbox, takes = None, {}, {}, {}
     with open(path, errors="replace") as f:
         for line in f:
             t = stamp(line)
@@ -51,9 +52,9 @@ def timeline(path):
             if not ev:
                 continue
             events.setdefault(ev.group(1), []).append(t - t0)
-            take_ms = re.search(r"step=take .*?ms=(\d+)", line)
-            if take_ms:
-                takes.append(int(take_ms.group(1)))
+            if "step=take " in line:
+                for part, ms in re.findall(r" (view|claim|adopt)_ms=(\d+)", line):
+                    takes.setdefault(part, []).append(int(ms))
             if sb:
                 by_sandbox.setdefault(sb.group(1), {}).setdefault(ev.group(1), t - t0)
     print(f"== {path}")
@@ -70,10 +71,10 @@ def timeline(path):
     if d:
         print(f"taken -> adopted ms: p50 {pct(d, .5) * 1000:.0f} p90 {pct(d, .9) * 1000:.0f}"
               f" max {d[-1] * 1000:.0f}")
-    takes.sort()
-    if takes:
-        print(f"a take's ms (claim + adoption; lease.taken's wait_ms is the claim):"
-              f" p50 {pct(takes, .5)} p90 {pct(takes, .9)} max {takes[-1]}")
+    for part in ("view", "claim", "adopt"):
+        v = sorted(takes.get(part, []))
+        if v:
+            print(f"a take's {part:5s} ms: p50 {pct(v, .5)} p90 {pct(v, .9)} max {v[-1]}")
     first_taken = sorted(s["lease.taken"] for s in by_sandbox.values() if "lease.taken" in s)
     print("taken per 250 ms:  ", per_quarter_second(first_taken))
     print("adopted per 250 ms:", per_quarter_second(events.get("sandbox.adopted", [])))
