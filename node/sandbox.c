@@ -2070,6 +2070,20 @@ unsigned hg_manager_idle(hg_manager *m, char (*due)[HG_ID_MAX], unsigned max) {
   return n;
 }
 
+unsigned hg_manager_suspended(hg_manager *m, size_t *cursor, char (*ids)[HG_ID_MAX],
+                              unsigned max) {
+  unsigned n = 0;
+  pthread_mutex_lock(&m->mu);
+  size_t i = *cursor < m->nsbs ? *cursor : 0;
+  for (; i < m->nsbs && n < max; i++) {
+    sandbox *sb = m->sbs[i];
+    if (!sb->gone && !sb->pooled && sb->state == HG_SB_SUSPENDED) memcpy(ids[n++], sb->id, HG_ID_MAX);
+  }
+  *cursor = i < m->nsbs ? i : 0;
+  pthread_mutex_unlock(&m->mu);
+  return n;
+}
+
 unsigned hg_manager_checkpoints_due(hg_manager *m, char (*due)[HG_ID_MAX], unsigned max) {
   unsigned n = 0;
   int64_t now = hg_now_ms();

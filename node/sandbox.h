@@ -205,6 +205,11 @@ int hg_sandbox_retain(hg_manager *m, const char *id);
  * checkpoint (or start): up to max ids into due; returns how many. Each
  * is due again checkpoint_s after this. Takes only the in-memory lock. */
 unsigned hg_manager_checkpoints_due(hg_manager *m, char (*due)[HG_ID_MAX], unsigned max);
+/* Suspended sandboxes here, up to max into ids, from *cursor on (0 to
+ * begin; the call moves it, and back to 0 past the last): for passes that
+ * visit every one in turn, a few at a time. Takes only the in-memory lock. */
+unsigned hg_manager_suspended(hg_manager *m, size_t *cursor, char (*ids)[HG_ID_MAX],
+                              unsigned max);
 /* Disk-only point in time (freeze, btrfs snapshot, thaw); VM keeps running. */
 int hg_sandbox_snapshot(hg_manager *m, const char *id, char name[64]);
 /* New sandbox with a new identity (hostname, machine-id, RNG seed) from a

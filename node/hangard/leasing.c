@@ -25,6 +25,8 @@
 #include "node/core/util.h"
 
 #define REGROUP_MS 5000 /* how often held leases' groups are checked (growth, dead members) */
+#define REGROUP_SCAN 256  /* suspended sandboxes looked at in a pass */
+#define REGROUP_CLAIMS 16 /* of those, claimed in a pass to change their groups */
 #define DEAD_MAX 64       /* dead nodes remembered, with since when */
 #define DEAD_MEMBER_MS_DEFAULT (600 * 1000)
 #define AHEAD_MAX_MS_DEFAULT 60000
@@ -55,6 +57,10 @@ typedef struct entry {
    * this one, whatever its outcome; since when, for the safety net. */
   bool ahead;
   int64_t ahead_ms;
+  /* Claimed only to change its group (a suspended sandbox here: no VM
+   * renews its lease, so nothing else would): given back once the group
+   * is what it should be, unless a take came for it meanwhile. */
+  bool regroup_only;
 } entry;
 
 /* The highest epoch a failed claim of a sandbox saw (a rival's promise),
@@ -93,6 +99,7 @@ struct hg_leasing {
   uv_timer_t regroup; /* groups grow as nodes join, replace dead members */
   hg_closer closer; /* async, regroup; then the lease service closes */
   dead_node dead[DEAD_MAX]; /* loop only */
+  size_t suspended_at;      /* loop only: where regroup_suspended goes on */
   hg_manager *manager;
 
   pthread_mutex_t mu;
@@ -211,7 +218,7 @@ static void entry_free(hg_leasing *l, entry *e) {
 /* Makes e (mu held) a tombstone until its release has run (release_done). */
 static void entry_tomb(entry *e) {
   memset(&e->info, 0, sizeof e->info);
-  e->ahead = false;
+  e->ahead = e->regroup_only = false;
   e->releases++;
 }
 
@@ -496,14 +503,14 @@ static int claim(hg_leasing *l, const char *id, const hg_lease_conf *conf, uint6
   entry *e = entry_live(l, id);
   if (e && !deleting && usable(&e->info, above ? above - 1 : 0)) {
     *got = e->info; /* held here already (a resume of a paused VM, say) */
-    e->ahead = false;
+    e->ahead = e->regroup_only = false;
     pthread_mutex_unlock(&l->mu);
     return 0;
   }
   if (e && e->ahead && !deleting) {
     /* Claimed ahead: its outcome is this take's (a loss must not be
      * claimed again higher, see below). */
-    e->ahead = false;
+    e->ahead = e->regroup_only = false;
   } else {
     pthread_mutex_unlock(&l->mu);
     if ((rc = claim_post(l, id, conf, &above, fresh, deleting, &recover)) < 0)
@@ -549,14 +556,19 @@ int hg_leasing_take(hg_leasing *l, const char *id, hg_sb_take how, const hg_sb_l
   return 0;
 }
 
-int hg_leasing_claim_ahead(hg_leasing *l, const char *id, const hg_sb_lease *have) {
+/* A claim no worker waits for: a failover's ahead of its takes (above
+ * have's epoch), or a suspended sandbox's to change its group (regroup:
+ * a renewal at have's epoch, as its resume here would claim). 1: posted,
+ * 0: left to the take (see below). */
+static int claim_early(hg_leasing *l, const char *id, const hg_sb_lease *have, bool regroup) {
   hg_lease_conf conf;
   conf_of(l, have, &conf);
   uint64_t above = have->epoch;
   pthread_mutex_lock(&l->mu);
   /* Held, claiming, or lost here already (or a drop under way): the
-   * take decides as it would have. */
-  if (entry_get(l, id, false)) {
+   * take decides as it would have. A rival seen above us: a regroup
+   * leaves it to the next take (which claims above it, claim_post). */
+  if (entry_get(l, id, false) || (regroup && hg_strmap_get(&l->seen, id))) {
     pthread_mutex_unlock(&l->mu);
     return 0;
   }
@@ -566,17 +578,25 @@ int hg_leasing_claim_ahead(hg_leasing *l, const char *id, const hg_sb_lease *hav
     return -ENOMEM;
   }
   e->ahead = true;
+  e->regroup_only = regroup;
   e->ahead_ms = hg_now_ms();
-  uint64_t seen = seen_take(l, id); /* as the take's own claim would (claim_post) */
-  if (seen > above) above = seen;
+  if (!regroup) { /* as the take's own claim would (claim_post) */
+    uint64_t seen = seen_take(l, id);
+    if (seen > above) above = seen;
+  }
   pthread_mutex_unlock(&l->mu);
-  int rc = post_cmd(l, CMD_CLAIM, id, &conf, above, false);
+  int rc = post_cmd(l, regroup ? CMD_RECOVER : CMD_CLAIM, id, &conf, above, false);
   if (rc < 0) {
     pthread_mutex_lock(&l->mu);
     if ((e = entry_live(l, id)) && e->ahead) entry_free(l, e);
     pthread_mutex_unlock(&l->mu);
   }
-  return rc;
+  return rc < 0 ? rc : 1;
+}
+
+int hg_leasing_claim_ahead(hg_leasing *l, const char *id, const hg_sb_lease *have) {
+  int rc = claim_early(l, id, have, false);
+  return rc < 0 ? rc : 0;
 }
 
 int hg_leasing_delete(hg_leasing *l, const char *id, const hg_sb_lease *have,
@@ -754,12 +774,24 @@ static void drop_stale_aheads(hg_leasing *l, int64_t now) {
   }
 }
 
-static void on_regroup(uv_timer_t *t) {
-  hg_leasing *l = t->data;
-  int64_t now = hg_now_ms();
-  if (l->svc) drop_stale_aheads(l, now);
-  if (!l->cfg.cluster || !l->svc) return;
-  typedef struct { char id[HG_ID_MAX]; hg_lease_group cur; } due;
+/* A regroup's claim is done with (its group is what it should be now):
+ * recorded with the sandbox, as a change is, and given back. Not if a
+ * take came for it meanwhile. */
+static void regroup_give_back(hg_leasing *l, const char *id) {
+  pthread_mutex_lock(&l->mu);
+  entry *e = entry_live(l, id);
+  bool mine = e && e->regroup_only;
+  if (mine) {
+    fence_queue(l, id, &e->info, true);
+    entry_tomb(e);
+  }
+  pthread_mutex_unlock(&l->mu);
+  if (mine) release_post(l, id);
+}
+
+/* Held leases: a group change where one is due (regrouped). */
+static void regroup_held(hg_leasing *l, int64_t now) {
+  typedef struct { char id[HG_ID_MAX]; hg_lease_group cur; bool only; } due;
   due *d = NULL;
   size_t n = 0, cap = 0;
   pthread_mutex_lock(&l->mu);
@@ -777,12 +809,16 @@ static void on_regroup(uv_timer_t *t) {
       cap = nc;
     }
     snprintf(d[n].id, sizeof d[n].id, "%s", e->id);
+    d[n].only = e->regroup_only;
     d[n++].cur = e->info.conf.cur;
   }
   pthread_mutex_unlock(&l->mu);
   for (size_t i = 0; i < n; i++) {
     hg_lease_group next;
-    if (!regrouped(l, d[i].id, &d[i].cur, &next)) continue;
+    if (!regrouped(l, d[i].id, &d[i].cur, &next)) {
+      if (d[i].only) regroup_give_back(l, d[i].id);
+      continue;
+    }
     int rc = hg_leases_change_group(l->svc, d[i].id, &next);
     char from[HG_LEASE_GROUP_MAX * HG_NODE_ID_MAX], to[sizeof from];
     group_str(&d[i].cur, from, sizeof from);
@@ -791,6 +827,45 @@ static void on_regroup(uv_timer_t *t) {
                 rc < 0 ? hg_err_str(rc) : "none");
   }
   free(d);
+}
+
+/* Suspended sandboxes here hold no lease, so regroup_held never sees
+ * them: one whose group is due a change is claimed (regroup_only), changed
+ * on a later pass and given back on the one after. Without it a member
+ * dead for good would stay in the group of every suspended sandbox, and a
+ * second death would leave it no majority: no resume, no failover. A few
+ * per pass, in turn: after a failover most adopted ones are due at once. */
+static void regroup_suspended(hg_leasing *l) {
+  pthread_mutex_lock(&l->mu);
+  hg_manager *m = l->manager;
+  pthread_mutex_unlock(&l->mu);
+  if (!m) return;
+  char ids[REGROUP_SCAN][HG_ID_MAX];
+  unsigned n = hg_manager_suspended(m, &l->suspended_at, ids, REGROUP_SCAN), claimed = 0;
+  for (unsigned i = 0; i < n && claimed < REGROUP_CLAIMS; i++) {
+    hg_sb_info info;
+    hg_lease_conf conf;
+    hg_lease_group next;
+    if (hg_sandbox_info(m, ids[i], &info) < 0 || info.state != HG_SB_SUSPENDED ||
+        info.lease.epoch == 0)
+      continue;
+    conf_of(l, &info.lease, &conf);
+    if (!regrouped(l, ids[i], &conf.cur, &next)) continue;
+    int rc = claim_early(l, ids[i], &info.lease, true);
+    if (rc == 0) continue; /* claimed or held already */
+    hg_log_info("lease.regroup_claim", "sandbox=%s epoch=%" PRIu64 " err=\"%s\"", ids[i],
+                info.lease.epoch, rc < 0 ? hg_err_str(rc) : "none");
+    claimed++;
+  }
+}
+
+static void on_regroup(uv_timer_t *t) {
+  hg_leasing *l = t->data;
+  int64_t now = hg_now_ms();
+  if (l->svc) drop_stale_aheads(l, now);
+  if (!l->cfg.cluster || !l->svc) return;
+  regroup_held(l, now);
+  regroup_suspended(l);
 }
 
 bool hg_leasing_can_fail_over(hg_leasing *l) {

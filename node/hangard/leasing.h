@@ -27,7 +27,9 @@ typedef struct hg_leasing_config {
   const char *register_path; /* <data>/state/leases.log */
   int64_t lease_ms, margin_ms;
   unsigned acceptors;   /* group size at create: 3 or 5 */
-  int64_t dead_member_ms; /* a member dead this long is replaced; 0: 600 s */
+  /* A member dead this long is replaced (a suspended sandbox's group too:
+   * its owner claims its lease for the change); 0: 600 s. */
+  int64_t dead_member_ms;
   int64_t ahead_max_ms;   /* a claim ahead no take came for this long goes; 0: 60 s */
   hg_cluster *cluster;  /* NULL: alone; the loop's handle (sends, membership) */
   /* A lease this node held went to another node at a higher epoch (a

@@ -12,7 +12,11 @@
  *     stays down until every node has dropped the directory's tombstone
  *     (--tombstone-s). When the holder returns, nothing in the directory
  *     names the sandbox; the holder asks the sandbox's group, learns of the
- *     delete and removes the replica: it is not resurrected. */
+ *     delete and removes the replica: it is not resurrected.
+ *  3. The same as 1 for a suspended sandbox, which holds no lease: its
+ *     owner claims it to change the group, then gives it back; after the
+ *     second original member dies, a resume through the owner finds a
+ *     majority. Under the old group it would answer no_quorum. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -128,6 +132,45 @@ static void log_show(int i, const char *sb) {
   free(text);
 }
 
+/* sb's group (n1 and two others) and the fourth node: the member to kill
+ * first, the one to kill second, the spare. */
+typedef struct roles {
+  int dead1, dead2, spare;
+} roles;
+
+static roles roles_of(const char *sb) {
+  int g0[5];
+  size_t n0 = group_of(1, sb, g0);
+  assert_int_equal(n0, 3);
+  assert_true(has(g0, n0, 1));
+  roles r = {0};
+  for (int i = 2; i <= NODES; i++) {
+    if (!has(g0, n0, i)) r.spare = i;
+    else if (!r.dead1) r.dead1 = i;
+    else r.dead2 = i;
+  }
+  assert_true(r.dead1 && r.dead2 && r.spare);
+  fprintf(stderr, "group of %s: n1,n%d,n%d; killing n%d's hangard\n", sb, r.dead1, r.dead2,
+          r.dead1);
+  return r;
+}
+
+/* Kills r.dead1's hangard and waits until n1 shows the spare in its place. */
+static void kill_and_wait_replaced(const char *sb, roles r) {
+  int64_t t0 = hg_now_ms();
+  assert_int_equal(hg_itc_signal(&C, r.dead1, SIGKILL), 0);
+  for (;;) {
+    int g[5];
+    size_t n = group_of(1, sb, g);
+    if (n == 3 && !has(g, n, r.dead1) && has(g, n, r.spare) && has(g, n, r.dead2)) break;
+    assert_true(hg_now_ms() - t0 < CHANGE_WAIT_MS);
+    usleep(250 * 1000);
+  }
+  fprintf(stderr, "n%d replaced by n%d %lld ms after it died (--dead-member-s 4)\n", r.dead1,
+          r.spare, (long long)(hg_now_ms() - t0));
+  assert_true(log_has(1, "lease.regroup", sb));
+}
+
 /* --- 1: a dead member is replaced ------------------------------------------------ */
 
 static void a_dead_member_is_replaced_and_the_lease_outlives_it(void **state) {
@@ -135,34 +178,11 @@ static void a_dead_member_is_replaced_and_the_lease_outlives_it(void **state) {
   char sb[32];
   snprintf(sb, sizeof sb, "%s", hg_it_str(j, "id"));
   json_decref(j);
-  int g0[5];
-  size_t n0 = group_of(1, sb, g0);
-  assert_int_equal(n0, 3);
-  assert_true(has(g0, n0, 1));
-  int dead1 = 0, dead2 = 0, spare = 0;
-  for (int i = 2; i <= NODES; i++) {
-    if (!has(g0, n0, i)) spare = i;
-    else if (!dead1) dead1 = i;
-    else dead2 = i;
-  }
-  assert_true(dead1 && dead2 && spare);
-  fprintf(stderr, "group of %s: n1,n%d,n%d; killing n%d's hangard\n", sb, dead1, dead2, dead1);
-
-  int64_t t0 = hg_now_ms();
-  assert_int_equal(hg_itc_signal(&C, dead1, SIGKILL), 0);
-  for (;;) {
-    int g[5];
-    size_t n = group_of(1, sb, g);
-    if (n == 3 && !has(g, n, dead1) && has(g, n, spare) && has(g, n, dead2)) break;
-    assert_true(hg_now_ms() - t0 < CHANGE_WAIT_MS);
-    usleep(250 * 1000);
-  }
-  fprintf(stderr, "n%d replaced by n%d %lld ms after it died (--dead-member-s 4)\n", dead1,
-          spare, (long long)(hg_now_ms() - t0));
-  assert_true(log_has(1, "lease.regroup", sb));
+  roles r = roles_of(sb);
+  kill_and_wait_replaced(sb, r);
 
   /* The second original member dies: n1 and the new one are a majority. */
-  assert_int_equal(hg_itc_signal(&C, dead2, SIGKILL), 0);
+  assert_int_equal(hg_itc_signal(&C, r.dead2, SIGKILL), 0);
   usleep(3 * LEASE_MS * 1000);
   char *out = hg_itc_sh(&C, 1, NULL, sb, "echo still here", 120000);
   assert_non_null(out);
@@ -173,8 +193,8 @@ static void a_dead_member_is_replaced_and_the_lease_outlives_it(void **state) {
   assert_true(hg_it_metric(m, "hangar_leases{state=\"fenced\"}") == 0);
   free(m);
 
-  start(dead1);
-  start(dead2);
+  start(r.dead1);
+  start(r.dead2);
   assert_true(hg_itc_wait_converged(&C, hg_itc_all(&C), 60000) >= 0);
   char path[96];
   snprintf(path, sizeof path, "/v1/sandboxes/%s?wait=" WAIT, sb);
@@ -239,10 +259,51 @@ static void a_holder_away_past_the_tombstone_drops_the_replica(void **state) {
   assert_false(in_directory(h, sb));
 }
 
+/* --- 3: a suspended sandbox's dead member is replaced too ------------------------ */
+
+static void a_suspended_sandboxs_dead_member_is_replaced(void **state) {
+  assert_true(hg_itc_wait_converged(&C, hg_itc_all(&C), 60000) >= 0);
+  json_t *j = create(1, 2);
+  char sb[32], path[128];
+  snprintf(sb, sizeof sb, "%s", hg_it_str(j, "id"));
+  json_decref(j);
+  snprintf(path, sizeof path, "/v1/sandboxes/%s/suspend?wait=" WAIT, sb);
+  json_decref(call(1, "POST", path, NULL, 200));
+  roles r = roles_of(sb);
+  int64_t t0 = hg_now_ms();
+  kill_and_wait_replaced(sb, r);
+  assert_true(log_has(1, "lease.regroup_claim", sb));
+  /* Given back: a suspended sandbox holds no lease. */
+  for (;;) {
+    char *m = hg_itc_metrics(&C, 1);
+    assert_non_null(m);
+    double held = hg_it_metric(m, "hangar_leases{state=\"held\"}");
+    free(m);
+    if (held == 0) break;
+    assert_true(hg_now_ms() - t0 < CHANGE_WAIT_MS);
+    usleep(500 * 1000);
+  }
+
+  assert_int_equal(hg_itc_signal(&C, r.dead2, SIGKILL), 0);
+  snprintf(path, sizeof path, "/v1/sandboxes/%s/resume?wait=" WAIT, sb);
+  json_decref(call(1, "POST", path, NULL, 200));
+  char *out = hg_itc_sh(&C, 1, NULL, sb, "echo resumed", 120000);
+  assert_non_null(out);
+  assert_string_equal(out, "resumed\n");
+  free(out);
+
+  start(r.dead1);
+  start(r.dead2);
+  assert_true(hg_itc_wait_converged(&C, hg_itc_all(&C), 60000) >= 0);
+  snprintf(path, sizeof path, "/v1/sandboxes/%s?wait=" WAIT, sb);
+  json_decref(call(1, "DELETE", path, NULL, 200));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(a_dead_member_is_replaced_and_the_lease_outlives_it),
       cmocka_unit_test(a_holder_away_past_the_tombstone_drops_the_replica),
+      cmocka_unit_test(a_suspended_sandboxs_dead_member_is_replaced),
   };
   return hg_it_run_group(tests, setup, teardown);
 }
