@@ -22,6 +22,7 @@
 #define WORKERS_MAX 8
 #define AHEAD_CHUNK 32     /* claims ahead a worker starts (failover_claim_ahead) */
 #define STRANDED_MAX 1000  /* listed; the count goes on */
+#define RETRYING_MAX 100   /* listed; the count goes on */
 #define SEEN_MAX 64        /* deaths remembered */
 /* A member swim lists as dead at our start may only be one it has not
  * reached yet (the roster's, after our restart): before this long, only a
@@ -38,6 +39,7 @@ typedef struct job {
   int step;      /* the queue it is in or the step it runs */
   bool queued, busy;
   int64_t retry_at_ms; /* failed: not before */
+  uint64_t scan;       /* the last scan that chose this node for it */
   struct job *next;    /* the queue */
   uv_work_t work;
   hg_failover *f;
@@ -67,6 +69,7 @@ struct hg_failover {
   queue q[2];          /* [STEP_TAKE], [STEP_RUN] */
   unsigned busy;       /* both steps */
   uint64_t restored, failed;
+  uint64_t scans;
   int64_t started_ms;
   char seen_dead[SEEN_MAX][HG_NODE_ID_MAX]; /* deaths seen happen ("": free) */
   char (*ahead)[HG_ID_MAX]; /* queued by this scan: their claims go out ahead */
@@ -136,9 +139,9 @@ static void job_done(uv_work_t *w, int status) {
      * again after a while, if the owner is still dead. */
     f->failed++;
     j->retry_at_ms = hg_now_ms() + RETRY_MS;
+    if (status < 0) j->rc = status;
     hg_log_warn("failover.failed", "sandbox=%s step=%s err=\"%s\" msg=\"%s\"", j->id,
-                j->step == STEP_TAKE ? "take" : "run",
-                hg_err_str(status < 0 ? status : j->rc), j->msg);
+                j->step == STEP_TAKE ? "take" : "run", hg_err_str(j->rc), j->msg);
   }
   if (f->closing) maybe_free(f);
   else pump(f);
@@ -153,8 +156,11 @@ static void pump_queue(hg_failover *f, queue *q) {
     j->busy = true;
     j->f = f;
     j->work.data = j;
-    if (uv_queue_work(f->cfg.loop, &j->work, job_work, job_done) < 0) {
+    int rc = uv_queue_work(f->cfg.loop, &j->work, job_work, job_done);
+    if (rc < 0) {
       j->busy = false;
+      j->rc = rc;
+      snprintf(j->msg, sizeof j->msg, "no worker: %s", uv_strerror(rc));
       j->retry_at_ms = hg_now_ms() + RETRY_MS;
       continue;
     }
@@ -243,11 +249,13 @@ static void pump(hg_failover *f) {
 static void enqueue(hg_failover *f, const char *id, bool run) {
   hg_strmap_node *n = hg_strmap_get(&f->jobs, id);
   job *j = n ? HG_CONTAINER_OF(n, job, node) : NULL;
+  if (j) j->scan = f->scans;
   if (j && (j->queued || j->busy || hg_now_ms() < j->retry_at_ms)) return;
   if (!j) {
     if (!(j = calloc(1, sizeof *j))) return; /* the next scan tries again */
     snprintf(j->id, sizeof j->id, "%s", id);
     j->node.key = j->id;
+    j->scan = f->scans;
     if (hg_strmap_put(&f->jobs, &j->node) < 0) {
       free(j);
       return;
@@ -348,7 +356,27 @@ static bool counts_dead(const hg_failover *f, const char *id, const char *state)
          (seen_dead(f, id) || hg_now_ms() - f->started_ms >= GRACE_MS);
 }
 
+/* A failed job waiting for its retry that this scan no longer chose (its
+ * owner is back, another node took it, it was deleted) is forgotten. */
+static bool failed_idle(const job *j) {
+  return j->retry_at_ms && !j->queued && !j->busy;
+}
+
+static void forget_unchosen(hg_failover *f) {
+  size_t cur = 0, n = 0;
+  job **gone = malloc((f->jobs.count ? f->jobs.count : 1) * sizeof *gone);
+  if (!gone) return; /* the next scan */
+  for (hg_strmap_node *nd = hg_strmap_next(&f->jobs, &cur, NULL); nd;
+       nd = hg_strmap_next(&f->jobs, &cur, nd)) {
+    job *j = HG_CONTAINER_OF(nd, job, node);
+    if (failed_idle(j) && j->scan != f->scans) gone[n++] = j;
+  }
+  for (size_t i = 0; i < n; i++) job_free(f, gone[i]);
+  free(gone);
+}
+
 static void scan(hg_failover *f) {
+  f->scans++;
   json_t *mj = hg_cluster_members_json(f->cfg.cluster);
   json_t *dir = NULL;
   size_t nm = json_array_size(mj), nms = 0;
@@ -399,6 +427,7 @@ static void scan(hg_failover *f) {
   free(ms);
   json_decref(dir);
   json_decref(mj);
+  forget_unchosen(f);
   ahead_start(f);
   pump(f);
 }
@@ -490,8 +519,22 @@ json_t *hg_failover_status(hg_failover *f) {
   unsigned queued = 0;
   for (int k = 0; k < 2; k++)
     for (job *j = f->q[k].head; j; j = j->next) queued++;
-  return json_pack("{s:b,s:I,s:I,s:I,s:I,s:I,s:o}", "on", true, "queued", (json_int_t)queued,
-                   "restoring", (json_int_t)f->busy, "restored", (json_int_t)f->restored,
-                   "failed", (json_int_t)f->failed, "stranded_count",
-                   (json_int_t)f->strand_total, "stranded", list);
+  /* Chosen here, failed, tried again later: a group with no majority left
+   * (its claim cannot be granted) waits here, not in stranded. */
+  json_t *retrying = json_array();
+  size_t cur = 0, nretrying = 0;
+  for (hg_strmap_node *nd = hg_strmap_next(&f->jobs, &cur, NULL); nd;
+       nd = hg_strmap_next(&f->jobs, &cur, nd)) {
+    job *j = HG_CONTAINER_OF(nd, job, node);
+    if (!failed_idle(j)) continue;
+    if (nretrying++ < RETRYING_MAX)
+      json_array_append_new(retrying, json_pack("{s:s,s:s,s:s,s:s}", "sandbox", j->id, "step",
+                                                j->step == STEP_TAKE ? "take" : "run", "error",
+                                                hg_err_str(j->rc), "message", j->msg));
+  }
+  return json_pack("{s:b,s:I,s:I,s:I,s:I,s:I,s:o,s:I,s:o}", "on", true, "queued",
+                   (json_int_t)queued, "restoring", (json_int_t)f->busy, "restored",
+                   (json_int_t)f->restored, "failed", (json_int_t)f->failed, "stranded_count",
+                   (json_int_t)f->strand_total, "stranded", list, "retrying_count",
+                   (json_int_t)nretrying, "retrying", retrying);
 }

@@ -58,9 +58,12 @@ void hg_failover_close(hg_failover *f);
  * failover; any other stays suspended. */
 bool hg_failover_was_running(const char *dir_state);
 
-/* {"on": true, "queued", "restoring", "restored", "failed", "stranded":
- * [{"sandbox", "owner", "gen", "since"}]} for GET /v1/node. Loop thread.
- * New reference. */
+/* {"on": true, "queued", "restoring", "restored", "failed",
+ * "stranded_count", "stranded": [{"sandbox", "owner", "gen", "since"}],
+ * "retrying_count", "retrying": [{"sandbox", "step", "error", "message"}]}
+ * for GET /v1/node; retrying: chosen here, failed, tried again every 10 s
+ * (a sandbox whose acceptor group has no majority left waits there).
+ * Loop thread. New reference. */
 json_t *hg_failover_status(hg_failover *f);
 
 #endif

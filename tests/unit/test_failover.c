@@ -478,6 +478,23 @@ static void a_failed_take_waits_before_it_is_tried_again(void **state) {
   assert_int_equal(count_id(&s2.life, 't', sandbox_id(1)), 1);
   assert_int_equal(count(&s2.life, 'r'), 0);
   assert_int_equal(status_count(s2.f, "restored"), 0);
+  /* Shown while it waits: an operator sees which and why. */
+  json_t *st = hg_failover_status(s2.f);
+  json_t *r = json_object_get(st, "retrying");
+  assert_int_equal(json_integer_value(json_object_get(st, "retrying_count")), 1);
+  assert_int_equal(json_array_size(r), 1);
+  assert_string_equal(json_string_value(json_object_get(json_array_get(r, 0), "sandbox")),
+                      sandbox_id(1));
+  assert_string_equal(json_string_value(json_object_get(json_array_get(r, 0), "step")), "take");
+  assert_string_equal(json_string_value(json_object_get(json_array_get(r, 0), "message")),
+                      "another node took it");
+  json_decref(st);
+  /* Its owner is back: the next scan chooses it no more, and it goes. */
+  member_set("n1", "alive");
+  tell(&s2, "n1", HG_MEMBER_ALIVE);
+  turn_for(2500);
+  assert_int_equal(status_count(s2.f, "retrying_count"), 0);
+  assert_int_equal(count_id(&s2.life, 't', sandbox_id(1)), 1);
   survivors_close(&s2, NULL);
 }
 

@@ -727,7 +727,8 @@ static int status_list(hg_client *c, const char *path, const char *member, long 
 }
 
 /* "on: 2 restored, 0 failed, 0 restoring, 0 queued" and the sandboxes of
- * dead nodes that no live node holds (stranded), one line each. */
+ * dead nodes that no live node holds (stranded) or whose take here failed
+ * and waits for its retry, one line each. */
 static void print_failover(const json_t *f) {
   if (!f) return;
   if (!json_is_true(json_object_get(f, "on"))) {
@@ -748,6 +749,12 @@ static void print_failover(const json_t *f) {
           hg_json_str(s, "owner") ? hg_json_str(s, "owner") : "?",
           (long long)json_integer_value(json_object_get(s, "gen")),
           hg_json_str(s, "since") ? hg_json_str(s, "since") : "?");
+  json_array_foreach(json_object_get(f, "retrying"), i, s)
+    field("retrying", "%s (%s failed: %s)",
+          hg_json_str(s, "sandbox") ? hg_json_str(s, "sandbox") : "?",
+          hg_json_str(s, "step") ? hg_json_str(s, "step") : "?",
+          hg_json_str(s, "message") && hg_json_str(s, "message")[0] ? hg_json_str(s, "message")
+          : hg_json_str(s, "error") ? hg_json_str(s, "error") : "?");
 }
 
 /* "3 held, 0 fenced, 1 orphan; fail-over: no (why)" */
