@@ -61,8 +61,9 @@ bool hg_failover_was_running(const char *dir_state);
 /* {"on": true, "queued", "restoring", "restored", "failed",
  * "stranded_count", "stranded": [{"sandbox", "owner", "gen", "since"}],
  * "retrying_count", "retrying": [{"sandbox", "step", "error", "message"}]}
- * for GET /v1/node; retrying: chosen here, failed, tried again every 10 s
- * (a sandbox whose acceptor group has no majority left waits there).
+ * for GET /v1/node; retrying: chosen here, its take failed, tried again
+ * every 10 s (a sandbox whose acceptor group has no majority left waits
+ * there).
  * Loop thread. New reference. */
 json_t *hg_failover_status(hg_failover *f);
 
