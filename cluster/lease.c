@@ -225,6 +225,9 @@ int hg_lease_acceptor_handle(hg_lease_acceptor *a, const hg_lease_req *req,
 /* ---- proposer ------------------------------------------------------------ */
 
 #define ROUND_MAX_VOTERS (2 * HG_LEASE_GROUP_MAX)
+/* Rounds whose grants still count (see start_round): a grant slower than
+ * the retry period (T/3) counts with its own round's send time. */
+#define ROUNDS_KEPT 4
 
 typedef struct prop_entry {
   hg_strmap_node node;
@@ -243,8 +246,18 @@ typedef struct prop_entry {
   uint64_t round;
   int64_t round_sent_ms;
   hg_lease_conf round_conf;
+  /* The last rounds of this epoch and configuration (the newest is the one
+   * out now), and the grants they brought since the last quorum: from the
+   * members named, the oldest of their rounds sent at granted_from_ms. */
+  struct {
+    uint64_t round;
+    int64_t sent_ms;
+  } kept[ROUNDS_KEPT];
+  unsigned nkept;
+  uint64_t kept_epoch, quorum_round;
   char granted[ROUND_MAX_VOTERS][HG_NODE_ID_MAX];
   unsigned ngranted;
+  int64_t granted_from_ms;
   char refused[ROUND_MAX_VOTERS][HG_NODE_ID_MAX]; /* promised a rival */
   unsigned nrefused;
   /* Members that said the sandbox is deleted, over every round (a record
@@ -331,10 +344,25 @@ static void start_round(hg_lease_proposer *p, prop_entry *e, int64_t now) {
       .conf = e->conf};
   snprintf(r.sandbox, sizeof r.sandbox, "%s", e->sandbox);
   snprintf(r.from, sizeof r.from, "%s", p->self);
+  /* A retry (of a claim or a renewal: same epoch, same configuration)
+   * keeps the grants of the rounds before it: on a loaded acceptor an
+   * answer can take longer than the retry period, and a claim that
+   * counted only its newest round's would retry for as long as that
+   * lasts. Anything else starts afresh. */
+  bool retry = e->state != HG_LEASE_ASKING && e->nkept && e->kept_epoch == e->epoch &&
+               hg_lease_conf_cmp(&e->conf, &e->round_conf) == 0 &&
+               e->conf.joint == e->round_conf.joint;
+  if (!retry) {
+    e->nkept = 0;
+    e->ngranted = 0;
+    e->kept_epoch = e->epoch;
+  }
+  if (e->nkept == ROUNDS_KEPT) memmove(e->kept, e->kept + 1, sizeof e->kept[0] * --e->nkept);
+  e->kept[e->nkept].round = r.round;
+  e->kept[e->nkept++].sent_ms = now;
   e->round = r.round;
   e->round_sent_ms = now;
   e->round_conf = e->conf;
-  e->ngranted = 0;
   e->nrefused = 0;
   e->next_ms = now + p->lease_ms / 3;
   for (unsigned i = 0; i < e->conf.cur.n; i++)
@@ -428,16 +456,31 @@ static void set_state(hg_lease_proposer *p, prop_entry *e, hg_lease_state st,
   changed(p, e);
 }
 
-/* A grant in the current round: the lease runs from the round's send time
- * once the grants make a quorum of the highest configuration known. */
-static void count_grant(hg_lease_proposer *p, prop_entry *e, const char *from) {
+/* When a kept round of e was sent; -1: not one kept, or one before the
+ * last quorum (its grant was counted, or came too late to matter). */
+static int64_t kept_sent(const prop_entry *e, uint64_t round) {
+  if (round <= e->quorum_round) return -1;
+  for (unsigned i = 0; i < e->nkept; i++)
+    if (e->kept[i].round == round) return e->kept[i].sent_ms;
+  return -1;
+}
+
+/* A grant of a kept round (sent at sent_ms): once the grants make a quorum
+ * of the highest configuration known, the lease runs from the oldest of
+ * their rounds' send times (a member's promise starts when its request
+ * arrived, after that). */
+static void count_grant(hg_lease_proposer *p, prop_entry *e, const char *from,
+                        int64_t sent_ms) {
   for (unsigned i = 0; i < e->ngranted; i++)
     if (strcmp(e->granted[i], from) == 0) return;
   if (e->ngranted == ROUND_MAX_VOTERS) return;
+  if (e->ngranted == 0 || sent_ms < e->granted_from_ms) e->granted_from_ms = sent_ms;
   snprintf(e->granted[e->ngranted++], HG_NODE_ID_MAX, "%s", from);
   if (!hg_lease_quorum(&e->conf, (const char(*)[HG_NODE_ID_MAX])e->granted, e->ngranted))
     return;
-  int64_t until = e->round_sent_ms + p->lease_ms - p->margin_ms;
+  int64_t until = e->granted_from_ms + p->lease_ms - p->margin_ms;
+  e->ngranted = 0; /* the next quorum from later rounds */
+  e->quorum_round = e->round;
   if (e->state == HG_LEASE_CLAIMING && e->deleting) {
     set_state(p, e, HG_LEASE_GONE, NULL);
     return;
@@ -573,15 +616,15 @@ void hg_lease_proposer_reply(hg_lease_proposer *p, const hg_lease_reply *rep,
   }
   bool raised = hg_lease_conf_cmp(&pr->conf, &e->conf) > 0;
   if (raised) e->conf = pr->conf;
-  if (rep->round == e->round) {
-    /* A grant counts only with the promise it names: (our epoch, us). A
-     * late reply to a round of a previous run of this node can carry the
-     * same round number (round ids restart with the process). */
-    if (rep->refusal == HG_LEASE_OK && pr->epoch == e->epoch && !other)
-      count_grant(p, e, rep->from);
-    else if (rep->refusal == HG_LEASE_WAIT && e->state == HG_LEASE_CLAIMING)
-      claim_waits(p, e, rep, now_ms);
-  }
+  /* A grant counts only with the promise it names: (our epoch, us). A
+   * late reply to a round of a previous run of this node can carry the
+   * same round number (round ids restart with the process). */
+  int64_t sent = kept_sent(e, rep->round);
+  if (sent >= 0 && rep->refusal == HG_LEASE_OK && pr->epoch == e->epoch && !other)
+    count_grant(p, e, rep->from, sent);
+  else if (rep->round == e->round && rep->refusal == HG_LEASE_WAIT &&
+           e->state == HG_LEASE_CLAIMING)
+    claim_waits(p, e, rep, now_ms);
   /* Members we did not ask yet must hear this round's request. */
   if (raised && (e->state == HG_LEASE_CLAIMING || e->state == HG_LEASE_HELD))
     start_round(p, e, now_ms);
