@@ -255,6 +255,8 @@ typedef struct prop_entry {
   } kept[ROUNDS_KEPT];
   unsigned nkept;
   uint64_t kept_epoch, quorum_round;
+  int kept_kind; /* the kept rounds' request: a claim's grant is no delete's */
+  bool kept_deleting;
   char granted[ROUND_MAX_VOTERS][HG_NODE_ID_MAX];
   unsigned ngranted;
   int64_t granted_from_ms;
@@ -344,18 +346,22 @@ static void start_round(hg_lease_proposer *p, prop_entry *e, int64_t now) {
       .conf = e->conf};
   snprintf(r.sandbox, sizeof r.sandbox, "%s", e->sandbox);
   snprintf(r.from, sizeof r.from, "%s", p->self);
-  /* A retry (of a claim or a renewal: same epoch, same configuration)
-   * keeps the grants of the rounds before it: on a loaded acceptor an
-   * answer can take longer than the retry period, and a claim that
-   * counted only its newest round's would retry for as long as that
-   * lasts. Anything else starts afresh. */
+  /* A retry (the same request: kind, delete or not, epoch and
+   * configuration) keeps the grants of the rounds before it: on a loaded
+   * acceptor an answer can take longer than the retry period, and a claim
+   * that counted only its newest round's would retry for as long as that
+   * lasts. Anything else starts afresh: a renewal's grant is not a
+   * delete's, nor one under another group. */
   bool retry = e->state != HG_LEASE_ASKING && e->nkept && e->kept_epoch == e->epoch &&
+               e->kept_kind == (int)r.kind && e->kept_deleting == e->deleting &&
                hg_lease_conf_cmp(&e->conf, &e->round_conf) == 0 &&
                e->conf.joint == e->round_conf.joint;
   if (!retry) {
     e->nkept = 0;
     e->ngranted = 0;
     e->kept_epoch = e->epoch;
+    e->kept_kind = (int)r.kind;
+    e->kept_deleting = e->deleting;
   }
   if (e->nkept == ROUNDS_KEPT) memmove(e->kept, e->kept + 1, sizeof e->kept[0] * --e->nkept);
   e->kept[e->nkept].round = r.round;

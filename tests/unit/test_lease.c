@@ -571,6 +571,46 @@ static void a_holders_delete_that_a_majority_records_succeeds(void **state) {
   }
 }
 
+/* The renewal round before a holder's delete is answered only once the
+ * delete went out: its grants are no delete's (no member recorded one),
+ * so they decide nothing; the delete's own answers do. */
+static void a_renewals_late_grants_do_not_decide_a_delete(void **state) {
+  (void)state;
+  hand h = {0};
+  hg_lease_proposer_cb cb = {.send = hand_send, .ud = &h};
+  hg_lease_proposer *p0;
+  assert_int_equal(hg_lease_proposer_new("n0", T_MS, MARGIN_MS, &cb, &p0), 0);
+  for (int i = 0; i < 3; i++) {
+    char id[8];
+    snprintf(id, sizeof id, "n%d", i);
+    assert_int_equal(hg_lease_acceptor_new(id, T_MS, MARGIN_MS, -100000, &h.acc[i]), 0);
+  }
+  hg_lease_conf c = {0};
+  c.cur.n = 3;
+  for (int i = 0; i < 3; i++) snprintf(c.cur.ids[i], HG_NODE_ID_MAX, "n%d", i);
+  assert_int_equal(hg_lease_claim(p0, "sb-0", &c, 0, false, 0), 0);
+  for (int i = 0; i < 3; i++) hand_deliver(&h, p0, i, 0);
+  assert_int_equal(hand_state(p0), HG_LEASE_HELD);
+  hg_lease_proposer_tick(p0, T_MS / 3); /* a renewal round */
+  hg_lease_req renew[3];
+  for (int i = 0; i < 3; i++) renew[i] = h.out[i];
+  assert_int_equal(renew[0].kind, HG_LEASE_RENEW);
+  assert_int_equal(hg_lease_claim(p0, "sb-0", &c, 0, true, T_MS / 3 + 10), 0);
+  for (int i = 0; i < 2; i++) { /* the renewal's grants, late */
+    hg_lease_reply rep;
+    assert_true(hg_lease_acceptor_handle(h.acc[i], &renew[i], T_MS / 3 + 20, &rep) >= 0);
+    hg_lease_proposer_reply(p0, &rep, T_MS / 3 + 20);
+  }
+  assert_int_equal(hand_state(p0), HG_LEASE_CLAIMING);
+  for (int i = 0; i < 2; i++) hand_deliver(&h, p0, i, T_MS / 3 + 30);
+  assert_int_equal(hand_state(p0), HG_LEASE_GONE);
+  hg_lease_promise pr;
+  assert_int_equal(hg_lease_acceptor_get(h.acc[1], "sb-0", &pr), 0);
+  assert_true(pr.deleted);
+  for (int i = 0; i < 3; i++) hg_lease_acceptor_free(h.acc[i]);
+  hg_lease_proposer_free(p0);
+}
+
 /* A delete that lost leaves a record at the one member it reached, which
  * refuses everything for the sandbox from then on. That record alone is no
  * delete: the rival that holds the lease renews through the two others and
@@ -1032,6 +1072,7 @@ int main(void) {
       cmocka_unit_test(the_promised_node_claims_higher_without_the_wait),
       cmocka_unit_test(a_minority_promise_to_a_rival_does_not_take_a_held_lease),
       cmocka_unit_test(a_holders_delete_that_a_majority_records_succeeds),
+      cmocka_unit_test(a_renewals_late_grants_do_not_decide_a_delete),
       cmocka_unit_test(a_delete_that_lost_deletes_nothing),
       cmocka_unit_test(a_recovered_lease_renews_or_learns_it_was_lost),
       cmocka_unit_test(a_rivals_minority_promise_does_not_end_a_restarted_vms_recovery),
