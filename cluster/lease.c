@@ -244,7 +244,6 @@ typedef struct prop_entry {
   char holder[HG_NODE_ID_MAX];
   /* The round out now. */
   uint64_t round;
-  int64_t round_sent_ms;
   hg_lease_conf round_conf;
   /* The last rounds of this epoch and configuration (the newest is the one
    * out now), and the grants they brought since the last quorum: from the
@@ -354,8 +353,7 @@ static void start_round(hg_lease_proposer *p, prop_entry *e, int64_t now) {
    * delete's, nor one under another group. */
   bool retry = e->state != HG_LEASE_ASKING && e->nkept && e->kept_epoch == e->epoch &&
                e->kept_kind == (int)r.kind && e->kept_deleting == e->deleting &&
-               hg_lease_conf_cmp(&e->conf, &e->round_conf) == 0 &&
-               e->conf.joint == e->round_conf.joint;
+               hg_lease_conf_cmp(&e->conf, &e->round_conf) == 0;
   if (!retry) {
     e->nkept = 0;
     e->ngranted = 0;
@@ -367,7 +365,6 @@ static void start_round(hg_lease_proposer *p, prop_entry *e, int64_t now) {
   e->kept[e->nkept].round = r.round;
   e->kept[e->nkept++].sent_ms = now;
   e->round = r.round;
-  e->round_sent_ms = now;
   e->round_conf = e->conf;
   e->nrefused = 0;
   e->next_ms = now + p->lease_ms / 3;

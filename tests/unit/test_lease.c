@@ -523,6 +523,29 @@ static void hand_deliver(hand *h, hg_lease_proposer *p, int i, int64_t now) {
   hg_lease_proposer_reply(p, &rep, now);
 }
 
+/* Acceptors n0..n2 and their group in *c. */
+static void hand_open(hand *h, hg_lease_conf *c) {
+  memset(h, 0, sizeof *h);
+  *c = (hg_lease_conf){0};
+  c->cur.n = 3;
+  for (int i = 0; i < 3; i++) {
+    snprintf(c->cur.ids[i], HG_NODE_ID_MAX, "n%d", i);
+    assert_int_equal(hg_lease_acceptor_new(c->cur.ids[i], T_MS, MARGIN_MS, -100000, &h->acc[i]),
+                     0);
+  }
+}
+
+static hg_lease_proposer *hand_proposer(hand *h, const char *self) {
+  hg_lease_proposer_cb cb = {.send = hand_send, .ud = h};
+  hg_lease_proposer *p;
+  assert_int_equal(hg_lease_proposer_new(self, T_MS, MARGIN_MS, &cb, &p), 0);
+  return p;
+}
+
+static void hand_close(hand *h) {
+  for (int i = 0; i < 3; i++) hg_lease_acceptor_free(h->acc[i]);
+}
+
 static hg_lease_state hand_state(hg_lease_proposer *p) {
   hg_lease_info info;
   return hg_lease_info_get(p, "sb-0", &info) == 0 ? info.state : 0;
@@ -537,20 +560,10 @@ static hg_lease_state hand_state(hg_lease_proposer *p) {
 static void a_holders_delete_that_a_majority_records_succeeds(void **state) {
   (void)state;
   for (int refusers = 1; refusers <= 2; refusers++) {
-    hand h = {0};
-    hg_lease_proposer_cb cb = {.send = hand_send, .ud = &h};
-    hg_lease_proposer *p0, *p1;
-    assert_int_equal(hg_lease_proposer_new("n0", T_MS, MARGIN_MS, &cb, &p0), 0);
-    hg_lease_proposer_cb cb1 = {.send = hand_send, .ud = &h};
-    assert_int_equal(hg_lease_proposer_new("n1", T_MS, MARGIN_MS, &cb1, &p1), 0);
-    for (int i = 0; i < 3; i++) {
-      char id[8];
-      snprintf(id, sizeof id, "n%d", i);
-      assert_int_equal(hg_lease_acceptor_new(id, T_MS, MARGIN_MS, -100000, &h.acc[i]), 0);
-    }
-    hg_lease_conf c = {0};
-    c.cur.n = 3;
-    for (int i = 0; i < 3; i++) snprintf(c.cur.ids[i], HG_NODE_ID_MAX, "n%d", i);
+    hand h;
+    hg_lease_conf c;
+    hand_open(&h, &c);
+    hg_lease_proposer *p0 = hand_proposer(&h, "n0"), *p1 = hand_proposer(&h, "n1");
     assert_int_equal(hg_lease_claim(p0, "sb-0", &c, 0, false, 0), 0);
     for (int i = 0; i < 3; i++) hand_deliver(&h, p0, i, 0);
     assert_int_equal(hand_state(p0), HG_LEASE_HELD);
@@ -565,7 +578,7 @@ static void a_holders_delete_that_a_majority_records_succeeds(void **state) {
     hg_lease_promise pr;
     assert_int_equal(hg_lease_acceptor_get(h.acc[1], "sb-0", &pr), 0);
     assert_int_equal(pr.deleted, refusers == 1);
-    for (int i = 0; i < 3; i++) hg_lease_acceptor_free(h.acc[i]);
+    hand_close(&h);
     hg_lease_proposer_free(p0);
     hg_lease_proposer_free(p1);
   }
@@ -576,18 +589,10 @@ static void a_holders_delete_that_a_majority_records_succeeds(void **state) {
  * so they decide nothing; the delete's own answers do. */
 static void a_renewals_late_grants_do_not_decide_a_delete(void **state) {
   (void)state;
-  hand h = {0};
-  hg_lease_proposer_cb cb = {.send = hand_send, .ud = &h};
-  hg_lease_proposer *p0;
-  assert_int_equal(hg_lease_proposer_new("n0", T_MS, MARGIN_MS, &cb, &p0), 0);
-  for (int i = 0; i < 3; i++) {
-    char id[8];
-    snprintf(id, sizeof id, "n%d", i);
-    assert_int_equal(hg_lease_acceptor_new(id, T_MS, MARGIN_MS, -100000, &h.acc[i]), 0);
-  }
-  hg_lease_conf c = {0};
-  c.cur.n = 3;
-  for (int i = 0; i < 3; i++) snprintf(c.cur.ids[i], HG_NODE_ID_MAX, "n%d", i);
+  hand h;
+  hg_lease_conf c;
+  hand_open(&h, &c);
+  hg_lease_proposer *p0 = hand_proposer(&h, "n0");
   assert_int_equal(hg_lease_claim(p0, "sb-0", &c, 0, false, 0), 0);
   for (int i = 0; i < 3; i++) hand_deliver(&h, p0, i, 0);
   assert_int_equal(hand_state(p0), HG_LEASE_HELD);
@@ -607,7 +612,7 @@ static void a_renewals_late_grants_do_not_decide_a_delete(void **state) {
   hg_lease_promise pr;
   assert_int_equal(hg_lease_acceptor_get(h.acc[1], "sb-0", &pr), 0);
   assert_true(pr.deleted);
-  for (int i = 0; i < 3; i++) hg_lease_acceptor_free(h.acc[i]);
+  hand_close(&h);
   hg_lease_proposer_free(p0);
 }
 
@@ -619,17 +624,10 @@ static void a_renewals_late_grants_do_not_decide_a_delete(void **state) {
  * majority recorded is learnt as one (a_deleted_sandbox_stays_deleted). */
 static void a_delete_that_lost_deletes_nothing(void **state) {
   (void)state;
-  hand h = {0};
-  hg_lease_proposer_cb cb = {.send = hand_send, .ud = &h};
-  hg_lease_proposer *p0, *p1;
-  assert_int_equal(hg_lease_proposer_new("n0", T_MS, MARGIN_MS, &cb, &p0), 0);
-  assert_int_equal(hg_lease_proposer_new("n1", T_MS, MARGIN_MS, &cb, &p1), 0);
-  hg_lease_conf c = {0};
-  c.cur.n = 3;
-  for (int i = 0; i < 3; i++) {
-    snprintf(c.cur.ids[i], HG_NODE_ID_MAX, "n%d", i);
-    assert_int_equal(hg_lease_acceptor_new(c.cur.ids[i], T_MS, MARGIN_MS, -100000, &h.acc[i]), 0);
-  }
+  hand h;
+  hg_lease_conf c;
+  hand_open(&h, &c);
+  hg_lease_proposer *p0 = hand_proposer(&h, "n0"), *p1 = hand_proposer(&h, "n1");
   assert_int_equal(hg_lease_claim(p0, "sb-0", &c, 0, false, 0), 0);
   for (int i = 0; i < 3; i++) hand_deliver(&h, p0, i, 0);
   assert_int_equal(hand_state(p0), HG_LEASE_HELD);
@@ -650,7 +648,7 @@ static void a_delete_that_lost_deletes_nothing(void **state) {
   for (int i = 0; i < 3; i++) hand_deliver(&h, p1, i, t);
   assert_int_equal(hand_state(p1), HG_LEASE_HELD);
   assert_true(hg_lease_valid(p1, "sb-0", t + 1));
-  for (int i = 0; i < 3; i++) hg_lease_acceptor_free(h.acc[i]);
+  hand_close(&h);
   hg_lease_proposer_free(p0);
   hg_lease_proposer_free(p1);
 }
